@@ -1,0 +1,35 @@
+"""Test-wide setup.
+
+* Qt always runs offscreen in tests (no display needed).
+* ``TWTW_BLOCK_QT=1`` makes PySide6 unimportable, so CI can prove the rules,
+  geometry and io work without Qt installed (tests/ui is skipped then).
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import os
+import sys
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+class _BlockQt(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.split(".")[0] in ("PySide6", "shiboken6", "pytestqt"):
+            raise ImportError(f"{fullname} is blocked (TWTW_BLOCK_QT=1)")
+        return None
+
+
+if os.environ.get("TWTW_BLOCK_QT") == "1":
+    sys.meta_path.insert(0, _BlockQt())
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=100
+)
+settings.register_profile(
+    "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=60
+)
+settings.load_profile("ci" if os.environ.get("CI") else "default")

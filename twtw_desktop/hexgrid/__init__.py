@@ -1,0 +1,37 @@
+"""Hex grid mathematics (standard library only)."""
+
+from .hex import (
+    DIAGONALS,
+    DIRECTIONS,
+    Hex,
+    facing_toward,
+    facing_turn,
+    hex_direction,
+    hex_line,
+    hex_range,
+    hex_ring,
+    hex_round,
+    hex_spiral,
+    rotate_facing,
+)
+from .layout import Layout, Orientation, hex_to_offset, offset_label, offset_to_hex
+
+__all__ = [
+    "DIAGONALS",
+    "DIRECTIONS",
+    "Hex",
+    "Layout",
+    "Orientation",
+    "facing_toward",
+    "facing_turn",
+    "hex_direction",
+    "hex_line",
+    "hex_range",
+    "hex_ring",
+    "hex_round",
+    "hex_spiral",
+    "hex_to_offset",
+    "offset_label",
+    "offset_to_hex",
+    "rotate_facing",
+]

@@ -1,0 +1,38 @@
+"""Where the bundled data lives (decks, gear, editions, sample characters, maps).
+
+In a source checkout (the usual, editable install) the data sits in the repository's
+top-level ``resources/`` and ``maps/`` folders. In a built wheel ``resources/`` is
+packaged as ``twtw_desktop._resources``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+_REPO = Path(__file__).resolve().parent.parent
+
+
+@cache
+def resources_dir() -> Path:
+    """The folder holding the bundled data files."""
+    here = _REPO / "resources"
+    if here.is_dir():
+        return here
+    from importlib.resources import files  # wheel install
+
+    return Path(str(files("twtw_desktop._resources")))
+
+
+def resource_path(*parts: str) -> Path:
+    """Path of one bundled data file, e.g. ``resource_path("gear", "weapons.json")``."""
+    return resources_dir().joinpath(*parts)
+
+
+@cache
+def maps_dir() -> Path:
+    """The folder holding the bundled sample maps and encounters."""
+    here = _REPO / "maps"
+    if here.is_dir():
+        return here
+    return resources_dir() / "maps"

@@ -1,0 +1,1 @@
+"""The rules model: plain Python + pydantic, no Qt."""

@@ -1,0 +1,150 @@
+"""Shared building blocks of the rules model: strict pydantic base, dice, pools."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+
+
+class Strict(BaseModel):
+    """Base of every rules/data model: unknown fields refused, no NaN/inf, frozen.
+
+    Frozen models make state changes explicit (``model_copy(update=...)``), which is
+    what lets the action track and the app's undo stack restore exact states.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        allow_inf_nan=False,
+        validate_default=True,
+        use_enum_values=False,
+    )
+
+
+class Mutable(BaseModel):
+    """Strict but mutable (character sheets edited in place by the UI)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=False,
+        allow_inf_nan=False,
+        validate_assignment=True,
+        validate_default=True,
+    )
+
+
+#: The five die types, which are also the five columns of both card grids.
+DieType = Literal[4, 6, 8, 10, 12]
+DIE_TYPES: tuple[int, ...] = (4, 6, 8, 10, 12)
+
+#: Cause grid rows (the most dice a pool can have) and effect grid rows.
+CAUSE_ROWS = 5
+EFFECT_ROWS = 7
+
+
+class Speed(StrEnum):
+    """Phases-edition action speeds (004 calls them Quick/Half/Full; the card's
+    initiative bar says Fast/Normal/Slow)."""
+
+    FAST = "fast"
+    NORMAL = "normal"
+    SLOW = "slow"
+
+
+class HitLocation(StrEnum):
+    """Where a hit lands, as printed on the card's hit location stack."""
+
+    HEAD = "head"
+    CHEST = "chest"
+    BELLY = "belly"
+    VITALS = "vitals"
+    LEFT_ARM = "left_arm"
+    RIGHT_ARM = "right_arm"
+    LEFT_LEG = "left_leg"
+    RIGHT_LEG = "right_leg"
+
+
+class WoundLocation(StrEnum):
+    """Where wounds are counted: chest, belly and vitals are all the torso (000)."""
+
+    HEAD = "head"
+    TORSO = "torso"
+    LEFT_ARM = "left_arm"
+    RIGHT_ARM = "right_arm"
+    LEFT_LEG = "left_leg"
+    RIGHT_LEG = "right_leg"
+
+
+def wound_location(hit: HitLocation) -> WoundLocation:
+    """Map a card hit location onto the location that keeps the wound count."""
+    if hit in (HitLocation.CHEST, HitLocation.BELLY, HitLocation.VITALS):
+        return WoundLocation.TORSO
+    return WoundLocation(hit.value)
+
+
+_POOL_RE = re.compile(r"^\s*(\d+)\s*d\s*(\d+)\s*$", re.IGNORECASE)
+_EFFECT_RE = re.compile(r"^\s*\(\s*(\d+)\s*\)\s*d?\s*(\d+)\s*$", re.IGNORECASE)
+
+
+class Pool(Strict):
+    """A cause-grid dice pool ``XdY``: X rows (1–5) of column dY.
+
+    Serialises to and parses from the compact text form ``"3d10"``.
+    """
+
+    count: Annotated[int, Field(ge=1, le=CAUSE_ROWS)]
+    die: DieType
+
+    @model_validator(mode="before")
+    @classmethod
+    def _parse_text(cls, data: object) -> object:
+        if isinstance(data, str):
+            m = _POOL_RE.match(data)
+            if not m:
+                raise ValueError(f"{data!r} is not a dice pool like '3d10'")
+            return {"count": int(m.group(1)), "die": int(m.group(2))}
+        return data
+
+    @model_serializer(mode="plain")
+    def _to_text(self) -> str:
+        return f"{self.count}d{self.die}"
+
+    def __str__(self) -> str:
+        return f"{self.count}d{self.die}"
+
+
+class Effect(Strict):
+    """An effect-grid reference ``(n)Y``: row n (1–7) of column dY, e.g. ``(3)6``."""
+
+    row: Annotated[int, Field(ge=1, le=EFFECT_ROWS)]
+    die: DieType
+
+    @model_validator(mode="before")
+    @classmethod
+    def _parse_text(cls, data: object) -> object:
+        if isinstance(data, str):
+            m = _EFFECT_RE.match(data)
+            if not m:
+                raise ValueError(f"{data!r} is not an effect like '(3)6'")
+            return {"row": int(m.group(1)), "die": int(m.group(2))}
+        return data
+
+    @model_serializer(mode="plain")
+    def _to_text(self) -> str:
+        return f"({self.row}){self.die}"
+
+    def __str__(self) -> str:
+        return f"({self.row}){self.die}"
+
+
+DIFFICULTIES: dict[str, int] = {
+    "easy": 3,
+    "standard": 5,
+    "challenging": 7,
+    "difficult": 9,
+    "incredible": 11,
+}

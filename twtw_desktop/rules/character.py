@@ -1,0 +1,153 @@
+"""Character sheets.
+
+Traits are dice pools (``3d10``); a skill has a level and the trait it rolls with,
+and its pool is ``<level>d<trait die>`` (003: "skill is 3 and his Dexterity d10").
+Unskilled (level 0) uses the trait's own pool.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from ..errors import RulesError
+from .base import Mutable, Pool, WoundLocation
+
+TRAITS = (
+    "coordination",  # 000's ranged-attack trait (001/003 call it Dexterity)
+    "acuity",
+    "quickness",  # 000 initiative test
+    "reflex",  # 004 initiative
+    "fortitude",  # stun checks
+    "bravery",  # tactical aiming, surprise recovery
+    "strength",  # throwing range, entanglement
+)
+
+
+class Posture(StrEnum):
+    STANDING = "standing"
+    PRONE = "prone"
+    DUCKED = "ducked"  # ducked behind cover (000: duck/emerge 1 AP)
+
+
+class SkillRating(Mutable):
+    level: Annotated[int, Field(ge=0, le=5)]
+    trait: str
+
+
+class CarriedWeapon(Mutable):
+    """A weapon a character carries, with its state."""
+
+    weapon_id: str
+    readied: bool = False
+    cocked: bool = False
+    loaded: Annotated[int, Field(ge=0)] = 0
+    hand: Literal["main", "off"] | None = None
+    #: carried with every chamber loaded (000: risks discharge on a calamity)
+    fully_loaded: bool = False
+
+
+def _zero_wounds() -> dict[WoundLocation, int]:
+    return {loc: 0 for loc in WoundLocation}
+
+
+class Character(Mutable):
+    """A character sheet: every field the rules model reads."""
+
+    id: Annotated[str, Field(min_length=1)]
+    name: Annotated[str, Field(min_length=1)]
+    side: Literal["posse", "hombres", "neutral"] = "hombres"
+    traits: dict[str, Pool]
+    skills: dict[str, SkillRating] = {}
+    ap: Annotated[int, Field(ge=0, le=40)]
+    initiative: Annotated[int, Field(ge=1, le=20)]  # IN
+    move: Annotated[int, Field(ge=0)]
+    run: Annotated[int, Field(ge=0)]
+    size: Annotated[int, Field(ge=1)]
+    conc_max: Annotated[int, Field(ge=0)]
+    conc: int
+    damage_bonus: int = 0
+    quick_draw: Annotated[int, Field(ge=0, le=5)] = 0
+    wounds: dict[WoundLocation, Annotated[int, Field(ge=0, le=5)]] = Field(
+        default_factory=_zero_wounds
+    )
+    stunned: bool = False
+    unconscious: bool = False
+    concussed: bool = False
+    dead: bool = False
+    bleeding: Annotated[int, Field(ge=0)] = 0  # Conc lost per round (optional rule)
+    weapons: list[CarriedWeapon] = []
+    posture: Posture = Posture.STANDING
+    behind_cover: bool = False
+    #: "d10" style die of the character's Reflex for Phases tie breaks lives in traits
+    notes: str = ""
+
+    @field_validator("traits")
+    @classmethod
+    def _known_traits(cls, v: dict[str, Pool]) -> dict[str, Pool]:
+        unknown = sorted(set(v) - set(TRAITS))
+        if unknown:
+            raise ValueError(
+                f"unknown trait(s) {', '.join(unknown)}; traits are {', '.join(TRAITS)}"
+            )
+        return v
+
+    @field_validator("wounds", mode="before")
+    @classmethod
+    def _fill_wounds(cls, v: object) -> object:
+        if isinstance(v, dict):
+            full = {loc.value: 0 for loc in WoundLocation}
+            for k, n in v.items():
+                key = k.value if isinstance(k, WoundLocation) else k
+                if key not in full:
+                    raise ValueError(
+                        f"{key!r} is not a wound location "
+                        f"({', '.join(loc.value for loc in WoundLocation)})"
+                    )
+                full[key] = n
+            return full
+        return v
+
+    @model_validator(mode="after")
+    def _skills_use_known_traits(self) -> Character:
+        for name, s in self.skills.items():
+            if s.trait not in TRAITS:
+                raise ValueError(f"skill {name!r} rolls with unknown trait {s.trait!r}")
+        return self
+
+    # -- derived values ---------------------------------------------------------
+
+    def trait_pool(self, trait: str) -> Pool:
+        try:
+            return self.traits[trait]
+        except KeyError:
+            raise RulesError(f"{self.name} has no {trait.title()} trait on the sheet.") from None
+
+    def skill_level(self, skill: str) -> int:
+        s = self.skills.get(skill)
+        return s.level if s else 0
+
+    def skill_pool(self, skill: str, fallback_trait: str = "coordination") -> Pool:
+        """Pool for a skill: ``level d(trait die)``, or the trait pool if unskilled."""
+        s = self.skills.get(skill)
+        if s is None or s.level == 0:
+            return self.trait_pool(s.trait if s else fallback_trait)
+        die = self.trait_pool(s.trait).die
+        return Pool(count=s.level, die=die)
+
+    @property
+    def wound_level(self) -> int:
+        """The highest wound count in any location (000/001)."""
+        return max(self.wounds.values(), default=0)
+
+    def carried(self, weapon_id: str) -> CarriedWeapon:
+        for w in self.weapons:
+            if w.weapon_id == weapon_id:
+                return w
+        raise RulesError(f"{self.name} does not carry a {weapon_id}.")
+
+    @property
+    def out_of_action(self) -> bool:
+        return self.dead or self.unconscious or self.concussed

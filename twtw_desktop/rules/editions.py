@@ -1,0 +1,214 @@
+"""Edition data: every number that differs between AP v2 (segments) and Phases.
+
+RULES.md: each edition's differing numbers live in one data file
+(``resources/editions/<id>.json``), not in ``if`` branches. Optional rules are
+per-encounter switches (:class:`OptionalRules`), off unless a page says otherwise.
+Every value carries its source page in the JSON ``_sources`` block, and values the
+pages leave open are listed in ``house_values`` with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationError
+
+from ..errors import LoadError
+from ..resources import resource_path
+from .base import Strict
+
+EditionId = Literal["ap_v2", "phases"]
+
+
+class WoundRow(Strict):
+    level: Annotated[int, Field(ge=1, le=5)]
+    name: str
+    ap_penalty: Annotated[int, Field(ge=0)]
+    stun_tn: Annotated[int, Field(ge=1)]
+
+
+class SizeStep(Strict):
+    """Small targets: a target of ``size`` or less adds ``tn`` to the TN."""
+
+    max_size: Annotated[int, Field(ge=0)]
+    tn: Annotated[int, Field(ge=1)]
+
+
+class LargeTargets(Strict):
+    """Large targets: +1 to the result per ``per`` Size above ``above`` (max ``cap``)."""
+
+    above: int
+    per: Annotated[int, Field(ge=1)]
+    cap: Annotated[int, Field(ge=0)]
+
+
+class TwoWeapons(Strict):
+    """Penalties to the result for fighting with a weapon in each hand."""
+
+    each: int  # applies to every attack (negative)
+    off_hand_extra: int  # additional for the off hand (negative)
+    aim_extra_ap: int  # aiming two weapons together costs this much more per aim
+
+
+class MeleeDefense(Strict):
+    """Defense (the melee TN): ``base + f(skill level)``.
+
+    * ``half_up``   — AP v2: 4 + half the level, rounded up.
+    * ``per_level`` — Phases (001): 3 + the level.
+    Armed-vs-unarmed and Defend add their bonus where the edition has them.
+    """
+
+    base: int
+    rule: Literal["half_up", "per_level"]
+    armed_vs_unarmed: int = 0
+    defend_attribute: int = 0
+
+
+class ImpactRule(Strict):
+    """How impact (non-lethal) damage turns into wounds and Conc.
+
+    * ``escalating`` — AP v2: first wound costs 2×Size, each further Size, the rest Conc.
+    * ``brawling``   — Phases (001/003): 3 Conc per full Size, 1 wound per full 2×Size;
+      weapons with the impact attribute deal the same wounds but 1 Conc per point.
+    """
+
+    rule: Literal["escalating", "brawling"]
+
+
+class Throwing(Strict):
+    """Thrown weapons' range increment, maximum range and scatter distance."""
+
+    increment: Literal["fixed", "strength"]
+    fixed_increment: int | None = None  # AP v2: 10 paces
+    #: Phases: increment = Strength die / 2 + strength_add (001's worked arithmetic)
+    strength_add: int = 2
+    #: maximum range = Strength die × max_range_per_die (001; a house value in AP v2)
+    max_range_per_die: int = 5
+    #: scatter: ``step`` (AP v2) or ``tn_minus_result_plus_step`` (Phases, 001)
+    scatter: Literal["step", "tn_minus_result_plus_step"]
+    scatter_max_half_throw: bool = False
+    cf_scatters_from_thrower: bool = False
+
+
+class ProneTarget(Strict):
+    """AP v2: prone adds ``tn`` to the TN. Phases (003): a hit must show the prone
+    attribute on the card's hit location or it misses, unless within ``ignore_within``."""
+
+    rule: Literal["tn", "hit_location_attribute"]
+    tn: int = 0
+    ignore_within: int = 0
+
+
+class Edition(Strict):
+    """All the numbers of one edition."""
+
+    id: EditionId
+    name: str
+    time: Literal["segments", "phases"]
+    wound_table: list[WoundRow]
+    #: ``completed``: +1 TN per full increment (AP v2: inc 10 → 5 up to 9, 6 up to 19);
+    #: ``started_after_first``: +1 per started increment after the first (Phases:
+    #: inc 8 → 5 up to 8, 6 up to 16).
+    range_rounding: Literal["completed", "started_after_first"]
+    point_blank_tn: int
+    base_ranged_tn: int
+    small_targets: list[SizeStep]
+    large_targets: LargeTargets
+    not_visible: int  # result modifier for a target not visible behind cover
+    firer_walking: int
+    firer_running: int
+    firer_mounted: int
+    speed_per_penalty: int  # −1 per this many paces of relative speed
+    secondary_target: int  # per target after the first, cumulative
+    appearing: int
+    prone_target: ProneTarget
+    two_weapons: TwoWeapons
+    two_handed_one_hand: int
+    #: wound level (index 0 = level 1) → result modifier for a wounded firer (house)
+    wounded_firer: list[int]
+    called_shots: dict[str, int]
+    melee_defense: MeleeDefense
+    impact: ImpactRule
+    throwing: Throwing
+    #: cover material → AV
+    cover_av: dict[str, int]
+    ablation_lowers_av: bool
+    #: 5th wound to head/torso: ``critical`` (AP v2 — critical wounds, see death) or
+    #: ``fatal`` (Phases — death).
+    head_torso_disabled: Literal["critical", "fatal"]
+    bravery_ranged_tn: int
+    bravery_melee_tn: int
+    bravery_extra_shot: int  # per shot after the first (result modifier)
+    bravery_per_hit: int  # per hit taken (result modifier)
+    surprise_expecting_tn: int
+    surprise_unexpecting_tn: int
+    surprise_recover_tn: int
+    victory_threshold: int
+    bump_every: int
+    aim_max: int
+    aim_bonus_each: int
+    house_values: dict[str, str] = {}
+
+    def wound_row(self, level: int) -> WoundRow | None:
+        """Row for a wound level 1..5 (None for level 0; beyond the table, the last)."""
+        if level <= 0:
+            return None
+        for row in self.wound_table:
+            if row.level == level:
+                return row
+        return self.wound_table[-1]
+
+    def ap_penalty(self, level: int) -> int:
+        row = self.wound_row(level)
+        return row.ap_penalty if row else 0
+
+    def stun_tn(self, level: int) -> int:
+        """Stun TN for a wound level; level 0 (Conc only) uses the first row's TN (001)."""
+        row = self.wound_row(max(level, 1))
+        assert row is not None
+        return row.stun_tn
+
+
+class OptionalRules(Strict):
+    """Per-encounter switches for the rules the pages mark optional (off by default)."""
+
+    total_speed: bool = False  # total instead of relative target speed
+    rushing: bool = False  # 000's rushing actions
+    weapon_length: bool = False  # 000's weapon length advantage
+    arc_edges: bool = False  # 003's toggle for hexes half inside an arc
+    fields_of_fire: bool = True  # 003 "advanced"; needed for the +1 AP switch rule
+    bleeding: bool = False  # 001
+    risk: bool = False  # 001
+    aim_with_acuity: bool = False  # 000/001
+    pushing_the_limit: bool = False  # fan firing raises a revolver's Rel by 1
+    cause_effect_uncoupling: bool = False  # 000 card hacking
+    hit_location_damage_draw: bool = False  # 000 card hacking
+    victory_threshold: int | None = None  # 002: set a threshold other than 6
+    unintended_targets: bool = True  # 000 calls them optional; on because Judges expect it
+    phases_card_per: Literal["all", "side", "character"] = "all"  # 004 optional resolution
+
+
+@cache
+def load_edition(edition_id: str) -> Edition:
+    """Load a bundled edition file (cached; editions are immutable)."""
+    path = resource_path("editions", f"{edition_id}.json")
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as e:
+        raise LoadError(path, f"no edition called {edition_id!r}") from e
+    except (OSError, ValueError) as e:
+        raise LoadError(path, f"not readable JSON ({e})") from e
+    raw.pop("_sources", None)
+    raw.pop("_comment", None)
+    try:
+        return Edition.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise LoadError(path, err["msg"], where) from e
+
+
+def edition_ids() -> list[str]:
+    return ["ap_v2", "phases"]

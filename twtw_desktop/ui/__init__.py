@@ -1,0 +1,1 @@
+"""Everything Qt lives here (the only package that imports PySide6)."""
