@@ -171,4 +171,4 @@ def facing_toward(a: Hex, b: Hex) -> int:
     x = math.sqrt(3) * (d.q + d.r / 2.0)
     y = -1.5 * d.r  # y up
     ang = math.degrees(math.atan2(y, x)) % 360.0
-    return int(round(ang / 60.0)) % 6
+    return round(ang / 60.0) % 6

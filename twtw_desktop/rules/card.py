@@ -7,6 +7,7 @@ a card lives in :mod:`twtw_desktop.rules.deck`.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -55,7 +56,7 @@ class InitiativeBar(Strict):
     def _descending(self) -> InitiativeBar:
         for name in ("fast", "normal", "slow"):
             row = getattr(self, name)
-            if any(a < b for a, b in zip(row, row[1:], strict=False)):
+            if any(a < b for a, b in pairwise(row)):
                 raise ValueError(f"initiative bar {name} TNs must not rise from phase I to IV")
         return self
 
