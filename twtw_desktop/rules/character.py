@@ -8,12 +8,18 @@ Unskilled (level 0) uses the trait's own pool.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from ..errors import RulesError
 from .base import Mutable, Pool, WoundLocation
+
+if TYPE_CHECKING:
+    from .editions import Edition
+
+#: Wounds a location holds; the 5th disables it (000/001 Hit Location and Damage).
+MAX_WOUNDS = 5
 
 TRAITS = (
     "coordination",  # 000's ranged-attack trait (001/003 call it Dexterity)
@@ -25,6 +31,27 @@ TRAITS = (
     "strength",  # throwing range, entanglement
 )
 
+#: Skill names the bundled gear and sample characters use, with the trait each
+#: usually rolls with. The pages name them loosely ("Firearms: Pistol" in 000,
+#: "Shooting: Rifle" in 000, "Fighting: Brawl" in 001); these ids are the house
+#: spelling. A sheet may carry other skills too.
+SKILLS: dict[str, str] = {
+    "shooting_pistol": "coordination",
+    "shooting_rifle": "coordination",
+    "shooting_shotgun": "coordination",
+    "shooting_gatling": "coordination",
+    "fighting_brawl": "coordination",
+    "fighting_knife": "coordination",
+    "fighting_sword": "coordination",
+    "fighting_club": "strength",
+    "fighting_lasso": "coordination",
+    "throwing": "coordination",
+    "demolitions": "coordination",
+    "medicine": "acuity",
+    "riding": "coordination",
+    "gambling": "acuity",
+}
+
 
 class Posture(StrEnum):
     STANDING = "standing"
@@ -35,6 +62,14 @@ class Posture(StrEnum):
 class SkillRating(Mutable):
     level: Annotated[int, Field(ge=0, le=5)]
     trait: str
+
+    @field_validator("trait")
+    @classmethod
+    def _known_trait(cls, v: str) -> str:
+        # checked here too so a bad sheet's error names the skill's own field
+        if v not in TRAITS:
+            raise ValueError(f"unknown trait {v!r}; traits are {', '.join(TRAITS)}")
+        return v
 
 
 class CarriedWeapon(Mutable):
@@ -83,6 +118,10 @@ class Character(Mutable):
     behind_cover: bool = False
     #: "d10" style die of the character's Reflex for Phases tie breaks lives in traits
     notes: str = ""
+    #: out of action for the rest of the scene (001's optional risk rule)
+    out_of_scene: bool = False
+    #: sheet fields whose numbers are invented (the pages never give them), with why
+    house_values: dict[str, str] = {}
 
     @field_validator("traits")
     @classmethod
@@ -117,6 +156,14 @@ class Character(Mutable):
                 raise ValueError(f"skill {name!r} rolls with unknown trait {s.trait!r}")
         return self
 
+    @field_validator("house_values")
+    @classmethod
+    def _house_values_name_fields(cls, v: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(k for k in v if k.split(".")[0] not in cls.model_fields)
+        if unknown:
+            raise ValueError(f"house_values names unknown sheet field(s) {', '.join(unknown)}")
+        return v
+
     # -- derived values ---------------------------------------------------------
 
     def trait_pool(self, trait: str) -> Pool:
@@ -150,4 +197,27 @@ class Character(Mutable):
 
     @property
     def out_of_action(self) -> bool:
-        return self.dead or self.unconscious or self.concussed
+        return self.dead or self.unconscious or self.concussed or self.out_of_scene
+
+    # -- wounds ------------------------------------------------------------------
+
+    @property
+    def disabled_locations(self) -> list[WoundLocation]:
+        """Locations holding the full five wounds (000: disabled)."""
+        return [loc for loc, n in self.wounds.items() if n >= MAX_WOUNDS]
+
+    def wound_ap_penalty(self, edition: Edition) -> int:
+        """AP lost to wounds: the edition's table row for the wound level (000 Wound Effects)."""
+        return edition.ap_penalty(self.wound_level)
+
+    def ap_after_wounds(self, edition: Edition) -> int:
+        """AP available this round after the wound penalty (never below 0)."""
+        return max(0, self.ap - self.wound_ap_penalty(edition))
+
+    def stun_tn(self, edition: Edition) -> int:
+        """Stun TN for the current wound level; Conc-only uses the first row (001)."""
+        return edition.stun_tn(self.wound_level)
+
+    def wound_level_name(self, edition: Edition) -> str:
+        row = edition.wound_row(self.wound_level)
+        return row.name if row else "Unhurt"
