@@ -1,0 +1,1683 @@
+"""The AP v2 action track: 20 segments a round, AP counters, the initiative stack
+(000 "Action Time" through "Skills During Action Time"), and surprise (001).
+
+How a round runs here:
+
+1. :meth:`ActionTrack.start_round` — the initiative step. Each active character draws
+   one card for an Easy (3) Quickness test and gets the segment of their first
+   counter: their IN, one segment earlier per bump (never before 1); one later on a
+   failure; the card's step + 1 later on a calamity (000 "The Initiative Test").
+   The round's AP is AP − the wound penalty (edition table) − AP borrowed from this
+   round during the last one.
+2. :meth:`ActionTrack.advance_segment` — the Judge counts the next segment; every
+   character whose first segment has come and who still has AP to place puts one
+   counter on the track (000 "Action Timing"). Continuous movers move first.
+3. :meth:`ActionTrack.declare` — pay for an action by removing *all* counters present
+   (the excess is lost); an action dearer than the counters present is refused and
+   nothing is removed. Declarations go in ascending Quickness
+   (:meth:`ActionTrack.declaration_order`). Skills of 4 or 8 AP may be paid over
+   several rounds and resolve when the last AP is paid (000 "Skills During Action
+   Time").
+4. The initiative stack (000 "Simultaneous Actions", "The Initiative Stack"): every
+   action resolving on one segment is on the stack. Bonuses are set
+   (:meth:`set_stack_modifiers`, :meth:`quick_draw_check`, :meth:`buy_stack_bonus`),
+   then :meth:`resolve_stack` flips one resolution card per action and orders them by
+   fragment + bonus, highest first.
+5. The round ends after segment 20 or once everybody has spent every AP
+   (:attr:`round_over`, :meth:`end_round`).
+
+Decisions where 000 is vague (the lead lists these in the README):
+
+* **Joining the stack** (:meth:`join_stack`): 000 lets "any character" put an action
+  onto a segment's stack for 1 AP from the pool, borrowed from next round when the
+  pool is empty. Read here as the way to *react* once a segment's declarations are
+  known: only possible when another character's action already waits on this
+  segment's stack.
+* **Pool**: the AP of the round not yet placed on the track as counters. Counters
+  lost to overpaying are not in it (000 "Determine Bonus").
+* **Stack ties**: after fragment + bonus, the higher card number goes first (000 says
+  only "broken by the Number on the card"); then the earlier declaration.
+* **Stack bonus modifiers** from gear, wounds and the environment have no numbers in
+  000; the Judge enters them (:meth:`set_stack_modifiers`).
+* **Quick Draw check pool**: the sheet's ``quick_draw`` skill if it has one, else the
+  Quick Draw level in dice of the Quickness die.
+* **After segment 20** (000 "Ending the Round"): characters who still have counters in
+  front of them keep placing counters (one a segment, 21, 22, …) until they declare
+  one last action or run out of AP; nobody else acts and nothing more is declared
+  after that. Continuous movers do not move past segment 20.
+* **Rushing** (optional, 000 "Rushing Actions"): the AP taken from the pool is the
+  rush amount and also adds that much to the action's place in the stack; the rush
+  tax (the resolution card's step) comes from the pool, then from next round.
+* **Resolution cards** stay in play after :meth:`resolve_stack` so the combat model can
+  read them; the track discards any still in play when it moves to the next segment or
+  ends the round. Initiative, Quick Draw, Bravery and surprise cards are discarded at
+  once.
+* **Debts**: AP borrowed from the next round are paid by reducing that round's AP even
+  if the character then spends it stunned or surprised.
+* **Surprise** (001/003 "Surprise"): TN 5 when the character expects danger or action
+  time is already under way (001's words), else 9. A surprised character cannot act
+  that round (surprised mid-round: the rest of it) and must pass an Easy (3) Bravery
+  check at the next initiative step; failing keeps them surprised for that round too.
+* **Stunned** characters get no counters and spend the round on Recover; the recovery
+  check itself belongs to the damage model.
+* **Continuous movers** without a Quickness (a runaway wagon, a train) move before
+  every character, as 002 does for automated movement.
+* **Declaration order** is given by :meth:`ActionTrack.declaration_order` (ties of the
+  same Quickness pool alphabetical by name) for the UI to prompt in; the track does
+  not refuse a declaration out of that order, since anyone may simply pass.
+* **Event cards**: an event's ``cards`` lists every card read for the step, typed-in
+  and scripted ones included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from enum import StrEnum
+from typing import Annotated, Generic, Literal, TypeVar
+
+from pydantic import Field
+
+from ..errors import RulesError
+from .actions import ActionKind, ActionSpec
+from .base import Pool, Strict
+from .card import Card
+from .character import Character
+from .checks import CheckResult, check_pool
+from .damage import bleed
+from .deck import Deck, DeckState
+from .editions import Edition, OptionalRules
+
+#: 000 Action Time: a round has 20 segments.
+ROUND_SEGMENTS = 20
+#: 000 The Initiative Test: an Easy (3) Quickness test.
+INITIATIVE_TN = 3
+#: 000 Determine Bonus: a TN 5 Quick Draw check.
+QUICK_DRAW_TN = 5
+#: 000 Simultaneous Actions: placing an action onto the stack costs 1 AP.
+STACK_ENTRY_AP = 1
+
+SOURCE_INITIATIVE = "000 The Initiative Test"
+SOURCE_TIMING = "000 Action Timing"
+SOURCE_STACK = "000 The Initiative Stack"
+SOURCE_SIMULTANEOUS = "000 Simultaneous Actions"
+SOURCE_END = "000 Ending the Round"
+SOURCE_RUSH = "000 Rushing Actions"
+SOURCE_SKILLS = "000 Skills During Action Time"
+SOURCE_CONTINUOUS = "000 Continuous Action Movement"
+SOURCE_SURPRISE = "001 Surprise"
+
+
+# =============================================================================
+# Pure helpers
+# =============================================================================
+
+
+def split_evenly(total: int, parts: int) -> list[int]:
+    """``total`` in ``parts`` whole shares that differ by at most one, the larger
+    shares spread out and starting with the first (002's train: 27 in four phases is
+    7, 7, 7, 6; 5 paces over 20 segments move in segments 1, 5, 9, 13 and 17)."""
+    if parts < 1:
+        raise RulesError("There must be at least one part to share the movement over.")
+    if total < 0:
+        raise RulesError("Movement cannot be negative.")
+    base, extra = divmod(total, parts)
+    # ceil((i + 1)·extra/parts) − ceil(i·extra/parts) is 0 or 1 and sums to ``extra``
+    return [base + (-(-(i + 1) * extra // parts)) - (-(-i * extra // parts)) for i in range(parts)]
+
+
+def continuous_schedule(total_paces: int, segments: int = ROUND_SEGMENTS) -> list[int]:
+    """Paces moved in each of the 20 segments by a continuous mover (000 "Continuous
+    Action Movement"): the parts add up to the round's movement and the slowest
+    segment is within one pace of the fastest."""
+    return split_evenly(total_paces, segments)
+
+
+def initiative_segment(
+    initiative: int, check: CheckResult, step: int
+) -> tuple[int, tuple[str, ...]]:
+    """Segment of the first counter after the initiative test (000): success puts it
+    at IN shifted one segment earlier per bump (never before 1); failure one later; a
+    calamity the card's step plus one later."""
+    if check.calamity:
+        seg = initiative + step + 1
+        why = f"calamity: IN {initiative} + step {step} + 1 = segment {seg}"
+    elif check.success:
+        seg = max(1, initiative - check.bumps)
+        why = f"success with {check.bumps} bump(s): IN {initiative} − {check.bumps} = segment {seg}"
+        if initiative - check.bumps < 1:
+            why += " (never before segment 1)"
+    else:
+        seg = initiative + 1
+        why = f"failure: IN {initiative} + 1 = segment {seg}"
+    reasons = (*check.reasons, why + f" ({SOURCE_INITIATIVE})")
+    if seg > ROUND_SEGMENTS:
+        reasons = (*reasons, f"segment {seg} is past {ROUND_SEGMENTS}: no counters this round")
+    return seg, reasons
+
+
+class SurpriseResult(Strict):
+    """A surprise check (001/003 "Surprise"): Acuity against 5 or 9."""
+
+    character_id: str
+    expecting_danger: bool
+    tn: int
+    result: int | None
+    calamity: bool
+    surprised: bool
+    card_number: int
+    #: extension cards drawn for exceptional cells
+    cards_drawn: tuple[int, ...] = ()
+    reasons: tuple[str, ...]
+
+
+#: 001/003 Surprise (the edition files carry the same numbers)
+SURPRISE_EXPECTING_TN = 5
+SURPRISE_UNEXPECTING_TN = 9
+SURPRISE_BRAVERY_TN = 3
+
+
+def surprise_check(
+    character: Character,
+    expecting_danger: bool,
+    card: Card,
+    *,
+    during_action_time: bool = False,
+    edition: Edition | None = None,
+    more: Callable[[], Card] | None = None,
+) -> SurpriseResult:
+    """Does ``character`` resist surprise? An Acuity check, Standard (5) when expecting
+    danger (or, 001, once action time is under way), Difficult (9) otherwise. Failure:
+    no action this round, and an Easy (3) Bravery check before acting in the next."""
+    expecting_tn = edition.surprise_expecting_tn if edition else SURPRISE_EXPECTING_TN
+    other_tn = edition.surprise_unexpecting_tn if edition else SURPRISE_UNEXPECTING_TN
+    alert = expecting_danger or during_action_time
+    tn = expecting_tn if alert else other_tn
+    why = (
+        "expecting danger"
+        if expecting_danger
+        else ("action time is under way" if during_action_time else "not expecting danger")
+    )
+    check = check_pool(card, character.trait_pool("acuity"), tn, more)
+    surprised = not check.success
+    reasons = (
+        f"Acuity against TN {tn}: {why} ({SOURCE_SURPRISE})",
+        *check.reasons,
+        f"{character.name} is surprised: no action this round, and an Easy ({SURPRISE_BRAVERY_TN}) "
+        "Bravery check before acting next round"
+        if surprised
+        else f"{character.name} is not surprised",
+    )
+    return SurpriseResult(
+        character_id=character.id,
+        expecting_danger=expecting_danger,
+        tn=tn,
+        result=check.result,
+        calamity=check.calamity,
+        surprised=surprised,
+        card_number=card.number,
+        cards_drawn=check.read.cards_drawn if check.read is not None else (),
+        reasons=reasons,
+    )
+
+
+def quickness_key(character: Character) -> tuple[int, int, str]:
+    """Sort key for "ascending order of Quickness" (000): die type, then dice, then
+    name (the page gives no further tie-break)."""
+    q = character.traits.get("quickness")
+    return (q.die if q else 0, q.count if q else 0, character.name)
+
+
+# =============================================================================
+# Undoable engine base
+# =============================================================================
+
+S = TypeVar("S", bound=Strict)
+E = TypeVar("E")
+
+
+class UndoableEngine(Generic[S]):
+    """Keeps a frozen state model, a history of previous states, and the deck.
+
+    Each step builds the next state from the current one; a RulesError (or any
+    error) leaves both the state and the deck exactly as they were. Steps that touch
+    the deck record the deck as it was, so :meth:`undo` puts it back too. The shared
+    deck may be drawn by others between steps, so undo only restores the deck for
+    steps that used it (and the app undoes in order).
+    """
+
+    def __init__(self, deck: Deck, state: S) -> None:
+        self._deck = deck
+        self._state = state
+        self._history: list[tuple[S, DeckState | None]] = []
+
+    @property
+    def state(self) -> S:
+        """The whole state (frozen; save it, or compare it)."""
+        return self._state
+
+    @property
+    def deck(self) -> Deck:
+        return self._deck
+
+    @property
+    def history_depth(self) -> int:
+        """How many steps :meth:`undo` can take back."""
+        return len(self._history)
+
+    def undo(self) -> None:
+        """Take back the last step, restoring the state and (if it drew) the deck."""
+        if not self._history:
+            raise RulesError("There is nothing to undo.")
+        previous, deck_before = self._history.pop()
+        if deck_before is not None:
+            self._deck.restore(deck_before)
+        self._state = previous
+
+    def _run(self, build: Callable[[], tuple[S, E, bool]]) -> E:
+        deck_before = self._deck.snapshot()
+        try:
+            new_state, event, touched = build()
+        except BaseException:
+            self._deck.restore(deck_before)
+            raise
+        if touched:
+            new_state = new_state.model_copy(update={"deck": self._deck.snapshot()})
+        self._history.append((self._state, deck_before if touched else None))
+        self._state = new_state
+        return event
+
+    # -- cards ------------------------------------------------------------------
+
+    def _more(self) -> Callable[[], Card] | None:
+        """Where open-ended cells draw their extra cards (none from a printed deck)."""
+        return None if self._deck.physical else self._deck.draw
+
+    def _take(self, supplied: Card | None) -> tuple[Card, bool]:
+        """A card to read: the one supplied (a printed card typed in goes into the
+        deck's physical pile; any other supplied card is used as given), else the
+        top of the deck. Returns the card and whether the deck holds it."""
+        if supplied is not None:
+            if self._deck.physical:
+                return self._deck.enter_physical(supplied), True
+            return supplied, False
+        return self._deck.draw(), True
+
+    def _discard(self, card: Card, from_deck: bool, extra: Iterable[int] = ()) -> None:
+        if from_deck:
+            self._deck.discard(card)
+        for number in extra:
+            self._deck.discard(number)
+
+    def _check(
+        self, supplied: Card | None, pool: Pool, tn: int
+    ) -> tuple[Card, CheckResult, tuple[int, ...]]:
+        """Draw (or take) a card, check ``pool`` against ``tn``, discard what was drawn."""
+        card, from_deck = self._take(supplied)
+        check = check_pool(card, pool, tn, self._more())
+        extra = check.read.cards_drawn if check.read is not None else ()
+        self._discard(card, from_deck, extra)
+        return card, check, (card.number, *extra)
+
+
+# =============================================================================
+# State
+# =============================================================================
+
+
+class TrackStage(StrEnum):
+    IDLE = "idle"  # no round started yet
+    RUNNING = "running"  # segments 0..20
+    OVERTIME = "overtime"  # after segment 20 (000 Ending the Round)
+    ENDED = "ended"  # between rounds
+
+
+class RowStatus(StrEnum):
+    WAITING = "waiting"  # before the first initiative step
+    ACTIVE = "active"
+    STUNNED = "stunned"
+    SURPRISED = "surprised"
+    OUT = "out"  # dead, unconscious or concussed
+
+
+class SkillProgress(Strict):
+    """AP paid so far toward a multi-round skill (000 Skills During Action Time)."""
+
+    action: ActionSpec
+    paid: Annotated[int, Field(ge=0)]
+    started_round: int
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.action.ap - self.paid)
+
+
+class TrackRow(Strict):
+    """One character's line of the action track for the current round."""
+
+    character_id: str
+    name: str
+    quickness: Pool | None = None
+    status: RowStatus = RowStatus.WAITING
+    status_reason: str = ""
+    initiative_card: int | None = None
+    initiative_result: int | None = None
+    initiative_calamity: bool = False
+    #: segment of the first counter (may be past 20: no counters this round)
+    first_segment: int | None = None
+    initiative_reasons: tuple[str, ...] = ()
+    round_ap: Annotated[int, Field(ge=0)] = 0
+    ap_reasons: tuple[str, ...] = ()
+    #: counters placed on the track this round
+    placed: Annotated[int, Field(ge=0)] = 0
+    #: counters in front of the character now
+    counters: Annotated[int, Field(ge=0)] = 0
+    #: AP paid toward actions (counters and pool)
+    spent: Annotated[int, Field(ge=0)] = 0
+    #: AP lost: counters removed beyond an action's cost, and AP unused at round end
+    lost: Annotated[int, Field(ge=0)] = 0
+    #: AP taken straight from the pool (stack entry, stack bonus, rushing, tax)
+    pool_spent: Annotated[int, Field(ge=0)] = 0
+    #: AP this round took from the next round's AP
+    borrowed: Annotated[int, Field(ge=0)] = 0
+    running: bool = False
+    progress: SkillProgress | None = None
+    #: "surprised": cannot act next initiative step; "bravery": needs the Easy check
+    surprise: Literal["none", "surprised", "bravery"] = "none"
+    #: still acting after segment 20, and whether that last action is declared
+    overtime: bool = False
+    done: bool = False
+
+    @property
+    def pool(self) -> int:
+        """AP of the round not yet placed on the track and not spent from the pool."""
+        return max(0, self.round_ap - self.placed - self.pool_spent)
+
+
+class BonusItem(Strict):
+    """One line of an initiative-stack bonus."""
+
+    label: str
+    value: int
+    source: str
+
+
+class QuickDrawRoll(Strict):
+    """A Quick Draw check for a better place on the stack (000 Determine Bonus)."""
+
+    card_number: int
+    result: int | None
+    success: bool
+    bumps: int
+    calamity: bool
+    bonus: int
+    reasons: tuple[str, ...]
+
+
+class StackEntry(Strict):
+    """An action that resolves on a segment (the segment's initiative stack)."""
+
+    seq: int
+    character_id: str
+    segment: int
+    action: ActionSpec
+    paid_counters: Annotated[int, Field(ge=0)]
+    lost: Annotated[int, Field(ge=0)] = 0
+    joined: bool = False
+    join_borrowed: bool = False
+    rushed: Annotated[int, Field(ge=0)] = 0
+    resolves_as_snap: bool = False
+    gear_modifier: int = 0
+    environment_modifier: int = 0
+    modifier_note: str = ""
+    quick_draw: QuickDrawRoll | None = None
+    bonus_ap: Annotated[int, Field(ge=0)] = 0
+    card: Card | None = None
+    card_from_deck: bool = False
+    rush_tax: int | None = None
+    rush_tax_borrowed: Annotated[int, Field(ge=0)] = 0
+    position: int | None = None
+    resolved: bool = False
+
+    def bonus_items(self) -> tuple[BonusItem, ...]:
+        """The itemised bonus added to the resolution card's fragment (000)."""
+        items: list[BonusItem] = []
+        if self.gear_modifier:
+            items.append(BonusItem(label="gear", value=self.gear_modifier, source=SOURCE_STACK))
+        if self.environment_modifier:
+            items.append(
+                BonusItem(
+                    label="wounds / environment",
+                    value=self.environment_modifier,
+                    source=SOURCE_STACK,
+                )
+            )
+        if self.quick_draw is not None and self.quick_draw.bonus:
+            items.append(
+                BonusItem(
+                    label="Quick Draw check", value=self.quick_draw.bonus, source=SOURCE_STACK
+                )
+            )
+        if self.bonus_ap:
+            items.append(
+                BonusItem(label="AP spent from the pool", value=self.bonus_ap, source=SOURCE_STACK)
+            )
+        if self.rushed:
+            items.append(BonusItem(label="rushed", value=self.rushed, source=SOURCE_RUSH))
+        return tuple(items)
+
+    @property
+    def bonus(self) -> int:
+        return sum(i.value for i in self.bonus_items())
+
+
+class Mover(Strict):
+    """Something moving continuously through the round (000 Continuous Action
+    Movement): a rider, a wagon, a train."""
+
+    mover_id: str
+    name: str
+    paces: Annotated[int, Field(ge=0)]
+    automated: bool = False
+    quickness: Pool | None = None
+
+
+class TrackState(Strict):
+    """The whole action track: saved in encounter files, restored exactly by undo."""
+
+    round: Annotated[int, Field(ge=0)] = 0
+    segment: Annotated[int, Field(ge=0)] = 0
+    stage: TrackStage = TrackStage.IDLE
+    rows: dict[str, TrackRow] = {}
+    entries: tuple[StackEntry, ...] = ()
+    movers: tuple[Mover, ...] = ()
+    next_seq: Annotated[int, Field(ge=1)] = 1
+    ended_early: bool = False
+    #: the deck after the track's last draw
+    deck: DeckState | None = None
+
+
+# -- events -------------------------------------------------------------------------
+
+
+class StackPlace(Strict):
+    """One action's place in a resolved initiative stack."""
+
+    position: int
+    character_id: str
+    seq: int
+    action: str
+    card_number: int
+    fragment: int
+    bonus: tuple[BonusItem, ...]
+    total: int
+    rush_tax: int | None = None
+
+
+class ContinuousMove(Strict):
+    mover_id: str
+    paces: int
+
+
+class BleedRecord(Strict):
+    character_id: str
+    conc_lost: int
+    reasons: tuple[str, ...]
+    character: Character
+
+
+class TrackEvent(Strict):
+    """What a step did and why, for the encounter log."""
+
+    step: str
+    round: int
+    segment: int
+    character_id: str | None = None
+    summary: str
+    details: tuple[str, ...] = ()
+    cards: tuple[int, ...] = ()
+    entry: StackEntry | None = None
+    stack: tuple[StackPlace, ...] = ()
+    moves: tuple[ContinuousMove, ...] = ()
+    placed: tuple[str, ...] = ()
+    bleeding: tuple[BleedRecord, ...] = ()
+    surprise: SurpriseResult | None = None
+
+
+# =============================================================================
+# The track
+# =============================================================================
+
+
+def _index(characters: Iterable[Character]) -> dict[str, Character]:
+    out: dict[str, Character] = {}
+    for c in characters:
+        if c.id in out:
+            raise RulesError(f"Two characters share the id {c.id!r}.")
+        out[c.id] = c
+    return out
+
+
+class ActionTrack(UndoableEngine[TrackState]):
+    """The AP v2 action track for one encounter (see the module docstring).
+
+    ``characters`` are read, never changed; the track keeps its own row per
+    character id. Pass ``state`` to reopen a saved encounter where it was.
+    """
+
+    def __init__(
+        self,
+        characters: Sequence[Character],
+        edition: Edition,
+        deck: Deck,
+        options: OptionalRules | None = None,
+        state: TrackState | None = None,
+    ) -> None:
+        self._chars = _index(characters)
+        self.edition = edition
+        self.options = options or OptionalRules()
+        if state is None:
+            state = TrackState(
+                rows={
+                    c.id: TrackRow(
+                        character_id=c.id, name=c.name, quickness=c.traits.get("quickness")
+                    )
+                    for c in self._chars.values()
+                }
+            )
+        super().__init__(deck, state)
+
+    # -- reading ------------------------------------------------------------------
+
+    def update_characters(self, characters: Sequence[Character]) -> None:
+        """Give the track the current sheets (wounds, stun…); they are read at the
+        next initiative step. Changes no track state."""
+        self._chars = _index(characters)
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def current_segment(self) -> int:
+        """The segment being counted (0 before segment 1; above 20 after it)."""
+        return self._state.segment
+
+    def row(self, character_id: str) -> TrackRow:
+        try:
+            return self._state.rows[character_id]
+        except KeyError:
+            raise RulesError(f"There is no {character_id!r} on the action track.") from None
+
+    def counters(self, character_id: str) -> int:
+        return self.row(character_id).counters
+
+    def pool(self, character_id: str) -> int:
+        return self.row(character_id).pool
+
+    def _sheet(self, character_id: str) -> Character:
+        try:
+            return self._chars[character_id]
+        except KeyError:
+            raise RulesError(f"There is no character {character_id!r} in this encounter.") from None
+
+    def _order_key(self, row: TrackRow) -> tuple[int, int, str]:
+        q = row.quickness
+        return (q.die if q else 0, q.count if q else 0, row.name)
+
+    def declaration_order(self, segment: int | None = None) -> list[str]:
+        """Who declares on ``segment`` (default: the current one), in ascending
+        Quickness (000 Action Timing). On the current segment only characters with
+        counters in front of them are listed."""
+        st = self._state
+        seg = st.segment if segment is None else segment
+        rows = []
+        for r in st.rows.values():
+            if r.status != RowStatus.ACTIVE:
+                continue
+            if st.stage == TrackStage.OVERTIME and seg == st.segment:
+                if r.overtime and not r.done and r.counters > 0:
+                    rows.append(r)
+            elif seg == st.segment and st.stage == TrackStage.RUNNING:
+                if r.counters > 0:
+                    rows.append(r)
+            elif r.first_segment is not None and r.first_segment <= seg <= ROUND_SEGMENTS:
+                rows.append(r)
+        return [r.character_id for r in sorted(rows, key=self._order_key)]
+
+    def continuous_order(self) -> list[str]:
+        """Continuous movers in moving order: automated movers first, then from the
+        slowest Quickness to the fastest (000 Continuous Action Movement)."""
+        movers = sorted(
+            self._state.movers,
+            key=lambda m: (
+                0 if m.quickness is None else 1,
+                m.quickness.die if m.quickness else 0,
+                m.quickness.count if m.quickness else 0,
+                m.name,
+            ),
+        )
+        return [m.mover_id for m in movers]
+
+    def stack(self, segment: int | None = None) -> list[StackEntry]:
+        """The actions resolving on ``segment`` (default: the current one), in
+        declaration order, or in stack order once resolved."""
+        seg = self._state.segment if segment is None else segment
+        entries = [e for e in self._state.entries if e.segment == seg]
+        if entries and all(e.position is not None for e in entries):
+            entries.sort(key=lambda e: e.position or 0)
+        return entries
+
+    def stack_bonus(self, character_id: str, segment: int | None = None) -> tuple[BonusItem, ...]:
+        """The itemised bonus ``character_id``'s action has on the stack of ``segment``
+        (the resolution card's fragment is added when the stack resolves)."""
+        return self._entry(character_id, segment).bonus_items()
+
+    def _entry(self, character_id: str, segment: int | None = None) -> StackEntry:
+        seg = self._state.segment if segment is None else segment
+        mine = [
+            e for e in self._state.entries if e.segment == seg and e.character_id == character_id
+        ]
+        if not mine:
+            name = (
+                self._state.rows[character_id].name
+                if character_id in self._state.rows
+                else character_id
+            )
+            raise RulesError(f"{name} has no action on the stack of segment {seg}.")
+        return mine[-1]
+
+    def _pending_stack(self) -> list[StackEntry]:
+        """Unresolved entries of the current segment that need :meth:`resolve_stack`:
+        two or more actions, or a rushed one (its tax needs the card)."""
+        st = self._state
+        waiting = [e for e in st.entries if e.segment == st.segment and not e.resolved]
+        if len(waiting) >= 2 or any(e.rushed for e in waiting):
+            return waiting
+        return []
+
+    @property
+    def round_over(self) -> bool:
+        """True when no round is running, or the running one cannot go on: segment 20
+        is done with nobody left to act after it, or every character has spent every
+        AP (000 Ending the Round). A stack waiting to resolve keeps the round open."""
+        st = self._state
+        if st.stage in (TrackStage.IDLE, TrackStage.ENDED):
+            return True
+        if self._pending_stack():
+            return False
+        active = [r for r in st.rows.values() if r.status == RowStatus.ACTIVE]
+        if st.stage == TrackStage.OVERTIME:
+            return not any(r.overtime and not r.done and (r.counters or r.pool) for r in active)
+        if all(r.counters == 0 and (r.pool == 0 or not self._can_still_place(r)) for r in active):
+            return True
+        return st.segment >= ROUND_SEGMENTS and not any(r.counters for r in active)
+
+    def _can_still_place(self, row: TrackRow) -> bool:
+        return row.first_segment is not None and row.first_segment <= ROUND_SEGMENTS
+
+    # -- steps ----------------------------------------------------------------------
+
+    def start_round(self, cards: Mapping[str, Card] | None = None) -> TrackEvent:
+        """The initiative step of the next round (000 "Initiative").
+
+        ``cards`` maps a character id to the card to read for them (a printed card
+        typed in, or a scripted one); everyone else draws from the deck.
+        """
+        return self._run(lambda: self._start_round(dict(cards or {})))
+
+    def _start_round(self, cards: dict[str, Card]) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        if st.stage in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError(f"Round {st.round} is still running; end it before starting the next.")
+        unknown = sorted(set(cards) - set(self._chars))
+        if unknown:
+            raise RulesError(f"There is no character {unknown[0]!r} in this encounter.")
+        round_no = st.round + 1
+        rows: dict[str, TrackRow] = {}
+        details: list[str] = []
+        drawn: list[int] = []
+        for c in self._chars.values():
+            old = st.rows.get(c.id)
+            debt = old.borrowed if old else 0
+            ap, ap_reasons = self._round_ap(c, debt)
+            row = TrackRow(
+                character_id=c.id,
+                name=c.name,
+                quickness=c.traits.get("quickness"),
+                round_ap=ap,
+                ap_reasons=ap_reasons,
+                progress=old.progress if old else None,
+                surprise=old.surprise if old else "none",
+            )
+            if c.out_of_action:
+                why = "dead" if c.dead else ("unconscious" if c.unconscious else "concussed")
+                row = row.model_copy(
+                    update={"status": RowStatus.OUT, "status_reason": f"{why}: takes no part"}
+                )
+            elif row.surprise == "surprised":
+                row = row.model_copy(
+                    update={
+                        "status": RowStatus.SURPRISED,
+                        "status_reason": f"surprised: cannot act this round ({SOURCE_SURPRISE})",
+                        "surprise": "bravery",
+                    }
+                )
+            elif c.stunned:
+                row = row.model_copy(
+                    update={
+                        "status": RowStatus.STUNNED,
+                        "status_reason": "stunned: spends the round on Recover, all AP (000 Stun)",
+                    }
+                )
+            if row.status == RowStatus.WAITING and row.surprise == "bravery":
+                card, check, nums = self._check(
+                    cards.get(c.id), c.trait_pool("bravery"), self.edition.surprise_recover_tn
+                )
+                drawn += nums
+                lines = " ".join(check.reasons)
+                if check.success:
+                    row = row.model_copy(update={"surprise": "none"})
+                    details.append(
+                        f"{c.name} shakes off the surprise (Bravery, card {card.number}): {lines}"
+                    )
+                    cards.pop(c.id, None)
+                else:
+                    row = row.model_copy(
+                        update={
+                            "status": RowStatus.SURPRISED,
+                            "status_reason": "still surprised: failed the Easy (3) Bravery check "
+                            f"({SOURCE_SURPRISE})",
+                        }
+                    )
+            if row.status == RowStatus.WAITING:
+                card, check, nums = self._check(
+                    cards.get(c.id), c.trait_pool("quickness"), INITIATIVE_TN
+                )
+                drawn += nums
+                seg, reasons = initiative_segment(c.initiative, check, card.step)
+                row = row.model_copy(
+                    update={
+                        "status": RowStatus.ACTIVE,
+                        "initiative_card": card.number,
+                        "initiative_result": check.result,
+                        "initiative_calamity": check.calamity,
+                        "first_segment": seg,
+                        "initiative_reasons": (f"card {card.number}", *reasons),
+                    }
+                )
+                when = f"first counter on segment {seg}" if seg <= ROUND_SEGMENTS else "no counters"
+                details.append(f"{c.name}: {when}, {ap} AP this round")
+            else:
+                details.append(f"{c.name}: {row.status_reason}")
+            rows[c.id] = row
+        new = TrackState(
+            round=round_no,
+            segment=0,
+            stage=TrackStage.RUNNING,
+            rows=rows,
+            entries=(),
+            movers=st.movers,
+            next_seq=1,
+            deck=st.deck,
+        )
+        event = TrackEvent(
+            step="start_round",
+            round=round_no,
+            segment=0,
+            summary=f"Round {round_no}: initiative step",
+            details=tuple(details),
+            cards=tuple(drawn),
+        )
+        return new, event, True
+
+    def _round_ap(self, c: Character, debt: int) -> tuple[int, tuple[str, ...]]:
+        penalty = self.edition.ap_penalty(c.wound_level)
+        reasons = [f"AP {c.ap}"]
+        if penalty:
+            row = self.edition.wound_row(c.wound_level)
+            reasons.append(
+                f"wound level {c.wound_level} ({row.name if row else ''}): −{penalty} "
+                f"({self.edition.name} wound table)"
+            )
+        if debt:
+            reasons.append(f"borrowed during the last round: −{debt} ({SOURCE_SIMULTANEOUS})")
+        ap = max(0, c.ap - penalty - debt)
+        reasons.append(
+            f"= {ap} AP this round" + (" (never below 0)" if c.ap - penalty - debt < 0 else "")
+        )
+        return ap, tuple(reasons)
+
+    def advance_segment(self) -> TrackEvent:
+        """Count the next segment: continuous movers move, then everyone due places one
+        counter (000 "Action Timing"). After segment 20 only characters still holding
+        counters go on (000 "Ending the Round")."""
+        return self._run(self._advance)
+
+    def _advance(self) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError("No round is running; start a round first.")
+        pending = self._pending_stack()
+        if pending:
+            names = ", ".join(st.rows[e.character_id].name for e in pending)
+            raise RulesError(
+                f"Resolve the initiative stack of segment {st.segment} ({names}) before moving on."
+            )
+        if self.round_over:
+            raise RulesError(f"Round {st.round} is over; end the round.")
+        touched = self._discard_resolution_cards(st.segment)
+        rows = dict(st.rows)
+        details: list[str] = []
+        moves: list[ContinuousMove] = []
+        placed: list[str] = []
+        stage = st.stage
+        seg = st.segment + 1
+        entering_overtime = stage == TrackStage.RUNNING and seg > ROUND_SEGMENTS
+        if entering_overtime:
+            stage = TrackStage.OVERTIME
+            for cid, r in rows.items():
+                if r.status == RowStatus.ACTIVE and r.counters > 0:
+                    rows[cid] = r.model_copy(update={"overtime": True})
+            details.append(
+                f"segment {ROUND_SEGMENTS} is done: only characters with counters in front of "
+                f"them go on, one last action each ({SOURCE_END})"
+            )
+        if stage == TrackStage.OVERTIME:
+            due = [
+                cid
+                for cid, r in rows.items()
+                if r.status == RowStatus.ACTIVE and r.overtime and not r.done and r.pool > 0
+            ]
+            if not due and not entering_overtime:
+                raise RulesError(
+                    "Nobody can place another counter after segment 20; declare with the "
+                    "counters on the track or end the round."
+                )
+        else:
+            due = [
+                cid
+                for cid, r in rows.items()
+                if r.status == RowStatus.ACTIVE
+                and r.first_segment is not None
+                and r.first_segment <= seg
+                and r.pool > 0
+            ]
+            by_id = {m.mover_id: m for m in st.movers}
+            for mid in self.continuous_order():
+                paces = continuous_schedule(by_id[mid].paces)[seg - 1]
+                moves.append(ContinuousMove(mover_id=mid, paces=paces))
+                if paces:
+                    details.append(f"{by_id[mid].name} moves {paces} pace(s) ({SOURCE_CONTINUOUS})")
+        for cid in sorted(due, key=lambda i: self._order_key(rows[i])):
+            r = rows[cid]
+            rows[cid] = r.model_copy(update={"placed": r.placed + 1, "counters": r.counters + 1})
+            placed.append(cid)
+            details.append(f"{r.name} places a counter ({r.counters + 1} in front)")
+        new = st.model_copy(update={"segment": seg, "stage": stage, "rows": rows})
+        label = f"segment {seg}" if seg <= ROUND_SEGMENTS else f"after segment 20 ({seg})"
+        event = TrackEvent(
+            step="advance_segment",
+            round=st.round,
+            segment=seg,
+            summary=f"Round {st.round}, {label}",
+            details=tuple(details),
+            moves=tuple(moves),
+            placed=tuple(placed),
+        )
+        return new, event, touched
+
+    def _discard_resolution_cards(self, segment: int | None = None) -> bool:
+        """Discard resolution cards the track drew that are still in play."""
+        in_play = set(self._deck.snapshot().in_play)
+        touched = False
+        for e in self._state.entries:
+            if segment is not None and e.segment != segment:
+                continue
+            if e.card is not None and e.card_from_deck and e.card.number in in_play:
+                self._deck.discard(e.card.number)
+                in_play.discard(e.card.number)
+                touched = True
+        return touched
+
+    # -- paying for actions ------------------------------------------------------------
+
+    def _acting_row(self, character_id: str) -> TrackRow:
+        st = self._state
+        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError("No round is running; start a round first.")
+        if st.segment == 0:
+            raise RulesError("Count segment 1 before declaring actions.")
+        row = self.row(character_id)
+        if row.status != RowStatus.ACTIVE:
+            raise RulesError(f"{row.name} cannot act this round ({row.status_reason}).")
+        if st.stage == TrackStage.OVERTIME:
+            if not row.overtime:
+                raise RulesError(
+                    f"Segment 20 is over: only characters who still had counters in front of "
+                    f"them may act, and {row.name} had none."
+                )
+            if row.done:
+                raise RulesError(f"{row.name} has already taken a last action after segment 20.")
+        elif self.round_over:
+            raise RulesError(f"Round {st.round} is over; nothing more can be declared.")
+        return row
+
+    def _need(self, row: TrackRow, action: ActionSpec) -> tuple[int, str]:
+        """AP still to pay for ``action`` (less for a skill already under way)."""
+        if action.all_ap:
+            return row.counters + row.pool, "all AP"
+        prog = row.progress
+        if prog is not None and action.multi_round and prog.action == action:
+            return prog.remaining, f"{prog.remaining} AP still owed of {action.ap}"
+        if prog is not None and action.multi_round:
+            raise RulesError(
+                f"{row.name} is still paying toward {prog.action.describe()} "
+                f"({prog.paid} of {prog.action.ap} AP); abandon it first."
+            )
+        return action.ap, f"{action.ap} AP"
+
+    @staticmethod
+    def _require_counters(row: TrackRow, action: ActionSpec, need: int) -> None:
+        if not action.all_ap and row.counters < need:
+            raise RulesError(
+                f"{row.name} has {row.counters} counter(s) on the track and "
+                f"{action.describe()} needs {need}; nothing was removed."
+            )
+
+    def _pay(self, row: TrackRow, action: ActionSpec, need: int) -> tuple[TrackRow, int, list[str]]:
+        """Remove every counter present to pay ``need`` AP (000): returns the new row,
+        the AP lost to overpaying, and the reasons."""
+        details = []
+        if action.all_ap:
+            lost = 0
+            new = row.model_copy(
+                update={
+                    "counters": 0,
+                    "spent": row.spent + row.counters + row.pool,
+                    "pool_spent": row.pool_spent + row.pool,
+                }
+            )
+            details.append(f"{action.describe()}: every counter and the whole pool")
+        else:
+            lost = row.counters - need
+            new = row.model_copy(
+                update={"counters": 0, "spent": row.spent + need, "lost": row.lost + lost}
+            )
+            details.append(
+                f"removes all {row.counters} counter(s) for {need} AP"
+                + (f"; {lost} lost ({SOURCE_TIMING})" if lost else "")
+            )
+        updates: dict[str, object] = {}
+        if action.running:
+            updates["running"] = True
+            details.append("running for the whole round (000 Movement)")
+        if action.multi_round and new.progress is not None and new.progress.action == action:
+            updates["progress"] = None
+        if self._state.stage == TrackStage.OVERTIME:
+            updates["done"] = True
+        return new.model_copy(update=updates) if updates else new, lost, details
+
+    def _new_entry(
+        self, row: TrackRow, action: ActionSpec, paid: int, lost: int, **extra: object
+    ) -> StackEntry:
+        st = self._state
+        return StackEntry(
+            seq=st.next_seq,
+            character_id=row.character_id,
+            segment=st.segment,
+            action=action,
+            paid_counters=paid,
+            lost=lost,
+            **extra,  # type: ignore[arg-type]
+        )
+
+    def _commit_entry(self, rows: dict[str, TrackRow], entry: StackEntry) -> TrackState:
+        st = self._state
+        return st.model_copy(
+            update={"rows": rows, "entries": (*st.entries, entry), "next_seq": st.next_seq + 1}
+        )
+
+    def declare(self, character_id: str, action: ActionSpec) -> TrackEvent:
+        """Declare ``action`` and pay for it with the counters in front of the
+        character: all are removed, the excess lost; too few counters and nothing
+        happens (RulesError). A multi-round skill short of counters takes them all as
+        progress and resolves when the last AP is paid (000)."""
+        return self._run(lambda: self._declare(character_id, action))
+
+    def _declare(
+        self, character_id: str, action: ActionSpec
+    ) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        row = self._acting_row(character_id)
+        need, need_text = self._need(row, action)
+        rows = dict(st.rows)
+        if action.multi_round and not action.all_ap and row.counters < need:
+            if row.counters == 0:
+                raise RulesError(f"{row.name} has no counters to pay toward {action.describe()}.")
+            prog = row.progress or SkillProgress(action=action, paid=0, started_round=st.round)
+            prog = prog.model_copy(update={"paid": prog.paid + row.counters})
+            rows[character_id] = row.model_copy(
+                update={"counters": 0, "spent": row.spent + row.counters, "progress": prog}
+            )
+            event = TrackEvent(
+                step="declare",
+                round=st.round,
+                segment=st.segment,
+                character_id=character_id,
+                summary=f"{row.name} pays {row.counters} AP toward {action.describe()}: "
+                f"{prog.paid} of {action.ap}",
+                details=(f"resolves when the last AP is paid ({SOURCE_SKILLS})",),
+            )
+            return st.model_copy(update={"rows": rows}), event, False
+        self._require_counters(row, action, need)
+        paid = row.counters
+        new_row, lost, details = self._pay(row, action, need)
+        rows[character_id] = new_row
+        entry = self._new_entry(new_row, action, paid, lost)
+        if row.progress is not None and action.multi_round:
+            details.insert(0, f"completes {action.describe()} ({need_text})")
+        event = TrackEvent(
+            step="declare",
+            round=st.round,
+            segment=st.segment,
+            character_id=character_id,
+            summary=f"{row.name} declares {action.describe()} on segment {st.segment}",
+            details=tuple(details),
+            entry=entry,
+        )
+        return self._commit_entry(rows, entry), event, False
+
+    def join_stack(self, character_id: str, action: ActionSpec) -> TrackEvent:
+        """Put an action onto this segment's stack beside another character's (000
+        "Simultaneous Actions"): paid with the counters present as usual, plus 1 AP
+        from the pool, or from next round's AP when the pool is empty."""
+        return self._run(lambda: self._join(character_id, action))
+
+    def _join(self, character_id: str, action: ActionSpec) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        row = self._acting_row(character_id)
+        others = [
+            e
+            for e in st.entries
+            if e.segment == st.segment and not e.resolved and e.character_id != character_id
+        ]
+        if not others:
+            raise RulesError(
+                f"No other action waits on the stack of segment {st.segment}; declare normally."
+            )
+        need, _ = self._need(row, action)
+        self._require_counters(row, action, need)
+        paid = row.counters
+        new_row, lost, details = self._pay(row, action, need)
+        if new_row.pool >= STACK_ENTRY_AP:
+            new_row = new_row.model_copy(
+                update={
+                    "pool_spent": new_row.pool_spent + STACK_ENTRY_AP,
+                    "spent": new_row.spent + STACK_ENTRY_AP,
+                }
+            )
+            borrowed = False
+            details.append(f"1 AP from the pool to join the stack ({SOURCE_SIMULTANEOUS})")
+        else:
+            new_row = new_row.model_copy(update={"borrowed": new_row.borrowed + STACK_ENTRY_AP})
+            borrowed = True
+            details.append(
+                f"the pool is empty: 1 AP borrowed from next round to join the stack "
+                f"({SOURCE_SIMULTANEOUS})"
+            )
+        rows = dict(st.rows)
+        rows[character_id] = new_row
+        entry = self._new_entry(new_row, action, paid, lost, joined=True, join_borrowed=borrowed)
+        event = TrackEvent(
+            step="join_stack",
+            round=st.round,
+            segment=st.segment,
+            character_id=character_id,
+            summary=f"{row.name} joins the stack of segment {st.segment} with {action.describe()}",
+            details=tuple(details),
+            entry=entry,
+        )
+        return self._commit_entry(rows, entry), event, False
+
+    def rush(self, character_id: str, action: ActionSpec) -> TrackEvent:
+        """Rush an action (optional rule, 000 "Rushing Actions"): pay it with every
+        counter present (at least one) and the rest from the pool; the AP from the
+        pool is the rush amount, at most half the action's cost (rounded down). A
+        rushed shot is a snap shot. The rush tax, the step of the action's resolution
+        card, is paid when the stack resolves. Fully paid actions rush free."""
+        return self._run(lambda: self._rush(character_id, action))
+
+    def _rush(self, character_id: str, action: ActionSpec) -> tuple[TrackState, TrackEvent, bool]:
+        if not self.options.rushing:
+            raise RulesError(
+                "Rushing actions is an optional rule, and it is off for this encounter."
+            )
+        st = self._state
+        row = self._acting_row(character_id)
+        if action.all_ap:
+            raise RulesError(f"{action.describe()} cannot be rushed.")
+        if row.counters < 1:
+            raise RulesError(f"To rush, {row.name} needs at least one counter on the track.")
+        need, _ = self._need(row, action)
+        amount = max(0, need - row.counters)
+        limit = action.ap // 2
+        if amount > limit:
+            raise RulesError(
+                f"An action may be rushed by at most half its cost: {limit} AP for "
+                f"{action.describe()}, and this would need {amount}."
+            )
+        if amount > row.pool:
+            raise RulesError(
+                f"{row.name} has {row.pool} AP left in the pool; rushing "
+                f"{action.describe()} needs {amount}."
+            )
+        paid = row.counters
+        details: list[str] = []
+        rows = dict(st.rows)
+        if amount == 0:
+            new_row, lost, pay_details = self._pay(row, action, need)
+            details += pay_details
+            details.append(f"fully paid from the track: rushed for no tax ({SOURCE_RUSH}, 3)")
+            snap = False
+        else:
+            lost = 0
+            new_row = row.model_copy(
+                update={
+                    "counters": 0,
+                    "spent": row.spent + need,
+                    "pool_spent": row.pool_spent + amount,
+                    "running": row.running or action.running,
+                }
+            )
+            if action.multi_round and row.progress is not None and row.progress.action == action:
+                new_row = new_row.model_copy(update={"progress": None})
+            if st.stage == TrackStage.OVERTIME:
+                new_row = new_row.model_copy(update={"done": True})
+            details.append(
+                f"{paid} counter(s) from the track and {amount} AP from the pool: rushed by "
+                f"{amount} ({SOURCE_RUSH})"
+            )
+            snap = action.is_shot and action.kind not in (ActionKind.SNAP_SHOT, ActionKind.FAN_FIRE)
+            if snap:
+                details.append(
+                    f"aiming cannot be rushed: the shot is a snap shot ({SOURCE_RUSH}, 1)"
+                )
+            details.append(
+                "rush tax: the step of the resolution card, paid when the stack resolves"
+            )
+        rows[character_id] = new_row
+        entry = self._new_entry(new_row, action, paid, lost, rushed=amount, resolves_as_snap=snap)
+        event = TrackEvent(
+            step="rush",
+            round=st.round,
+            segment=st.segment,
+            character_id=character_id,
+            summary=f"{row.name} rushes {action.describe()} on segment {st.segment}",
+            details=tuple(details),
+            entry=entry,
+        )
+        return self._commit_entry(rows, entry), event, False
+
+    def abandon_progress(self, character_id: str) -> TrackEvent:
+        """Give up a multi-round skill under way; the AP paid are lost (000)."""
+        return self._run(lambda: self._abandon(character_id))
+
+    def _abandon(self, character_id: str) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        row = self.row(character_id)
+        if row.progress is None:
+            raise RulesError(f"{row.name} is not paying toward any skill.")
+        rows = dict(st.rows)
+        rows[character_id] = row.model_copy(update={"progress": None})
+        event = TrackEvent(
+            step="abandon_progress",
+            round=st.round,
+            segment=st.segment,
+            character_id=character_id,
+            summary=f"{row.name} abandons {row.progress.action.describe()}; "
+            f"{row.progress.paid} AP paid are lost",
+        )
+        return st.model_copy(update={"rows": rows}), event, False
+
+    # -- the initiative stack ------------------------------------------------------------
+
+    def _open_entry(self, character_id: str) -> StackEntry:
+        st = self._state
+        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError("No round is running; start a round first.")
+        entry = self._entry(character_id)
+        if entry.resolved:
+            raise RulesError(
+                f"The stack of segment {st.segment} has already been resolved; bonuses are set before."
+            )
+        return entry
+
+    def _replace_entry(self, entry: StackEntry) -> tuple[StackEntry, ...]:
+        return tuple(entry if e.seq == entry.seq else e for e in self._state.entries)
+
+    def set_stack_modifiers(
+        self, character_id: str, gear: int = 0, environment: int = 0, note: str = ""
+    ) -> TrackEvent:
+        """Set the Judge's stack modifiers for a character's action on this segment:
+        gear, and wounds or environment (000 Determine Bonus 1–2; the page gives no
+        numbers)."""
+        return self._run(lambda: self._modifiers(character_id, gear, environment, note))
+
+    def _modifiers(
+        self, character_id: str, gear: int, environment: int, note: str
+    ) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        entry = self._open_entry(character_id)
+        entry = entry.model_copy(
+            update={
+                "gear_modifier": gear,
+                "environment_modifier": environment,
+                "modifier_note": note,
+            }
+        )
+        event = TrackEvent(
+            step="set_stack_modifiers",
+            round=st.round,
+            segment=st.segment,
+            character_id=character_id,
+            summary=f"{st.rows[character_id].name}: stack modifiers gear {gear:+d}, "
+            f"wounds/environment {environment:+d}",
+            details=(note,) if note else (),
+            entry=entry,
+        )
+        return st.model_copy(update={"entries": self._replace_entry(entry)}), event, False
+
+    def _quick_draw_pool(self, sheet: Character) -> Pool:
+        if "quick_draw" in sheet.skills and sheet.skills["quick_draw"].level > 0:
+            return sheet.skill_pool("quick_draw", "quickness")
+        return Pool(count=sheet.quick_draw, die=sheet.trait_pool("quickness").die)
+
+    def quick_draw_check(self, character_id: str, card: Card | None = None) -> TrackEvent:
+        """A TN 5 Quick Draw check for a better place on the stack: +1 for the success
+        and +1 per bump; a calamity gives nothing and bars spending AP for the bonus
+        (000 Determine Bonus)."""
+        return self._run(lambda: self._quick_draw(character_id, card))
+
+    def _quick_draw(
+        self, character_id: str, card: Card | None
+    ) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        entry = self._open_entry(character_id)
+        sheet = self._sheet(character_id)
+        if sheet.quick_draw < 1:
+            raise RulesError(f"{sheet.name} has no Quick Draw skill.")
+        if entry.quick_draw is not None:
+            raise RulesError(f"{sheet.name} has already tried Quick Draw for this action.")
+        if entry.bonus_ap:
+            raise RulesError("The Quick Draw check comes before spending AP for the bonus (000).")
+        drawn_card, check, nums = self._check(card, self._quick_draw_pool(sheet), QUICK_DRAW_TN)
+        bonus = 1 + check.bumps if check.success else 0
+        roll = QuickDrawRoll(
+            card_number=drawn_card.number,
+            result=check.result,
+            success=check.success,
+            bumps=check.bumps,
+            calamity=check.calamity,
+            bonus=bonus,
+            reasons=check.reasons,
+        )
+        entry = entry.model_copy(update={"quick_draw": roll})
+        outcome = (
+            "calamity: no bonus, and no AP may be spent for one"
+            if check.calamity
+            else f"+{bonus} to the stack"
+        )
+        event = TrackEvent(
+            step="quick_draw_check",
+            round=st.round,
+            segment=st.segment,
+            character_id=character_id,
+            summary=f"{sheet.name}'s Quick Draw check: {outcome}",
+            details=check.reasons,
+            cards=nums,
+            entry=entry,
+        )
+        return st.model_copy(update={"entries": self._replace_entry(entry)}), event, True
+
+    def buy_stack_bonus(self, character_id: str, ap: int) -> TrackEvent:
+        """Spend AP from the pool for +1 each on the stack, at most the Quick Draw
+        level in all; lost excess counters are not in the pool (000 Determine Bonus)."""
+        return self._run(lambda: self._buy(character_id, ap))
+
+    def _buy(self, character_id: str, ap: int) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        entry = self._open_entry(character_id)
+        sheet = self._sheet(character_id)
+        row = st.rows[character_id]
+        if ap < 1:
+            raise RulesError("Spend at least 1 AP for a better place on the stack.")
+        if entry.quick_draw is not None and entry.quick_draw.calamity:
+            raise RulesError(
+                f"{sheet.name} rolled a calamity on Quick Draw: no AP may be spent for the bonus."
+            )
+        if entry.bonus_ap + ap > sheet.quick_draw:
+            raise RulesError(
+                f"{sheet.name} may spend at most {sheet.quick_draw} AP for the stack "
+                f"(Quick Draw {sheet.quick_draw}); {entry.bonus_ap} already spent."
+            )
+        if ap > row.pool:
+            raise RulesError(
+                f"{sheet.name} has {row.pool} AP left in the pool (counters lost to overpaying "
+                "are not in it)."
+            )
+        entry = entry.model_copy(update={"bonus_ap": entry.bonus_ap + ap})
+        rows = dict(st.rows)
+        rows[character_id] = row.model_copy(
+            update={"pool_spent": row.pool_spent + ap, "spent": row.spent + ap}
+        )
+        event = TrackEvent(
+            step="buy_stack_bonus",
+            round=st.round,
+            segment=st.segment,
+            character_id=character_id,
+            summary=f"{sheet.name} spends {ap} AP from the pool: +{ap} on the stack",
+            entry=entry,
+        )
+        return (
+            st.model_copy(update={"rows": rows, "entries": self._replace_entry(entry)}),
+            event,
+            False,
+        )
+
+    def resolve_stack(
+        self, segment: int | None = None, cards: Mapping[str, Card] | None = None
+    ) -> TrackEvent:
+        """Flip a resolution card for every action on this segment's stack and order
+        them by fragment + bonus, highest first; ties go to the higher card number
+        (000 "The Initiative Stack"). ``cards`` maps character ids to typed-in or
+        scripted cards. The event's ``stack`` is the order with itemised bonuses."""
+        if segment is not None and segment != self._state.segment:
+            raise RulesError(
+                f"Only the stack of the current segment ({self._state.segment}) can be resolved."
+            )
+        return self._run(lambda: self._resolve(dict(cards or {})))
+
+    def _resolve(self, cards: dict[str, Card]) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError("No round is running; start a round first.")
+        waiting = [e for e in st.entries if e.segment == st.segment and not e.resolved]
+        if not waiting:
+            raise RulesError(f"No action waits on the stack of segment {st.segment}.")
+        rows = dict(st.rows)
+        flipped: list[StackEntry] = []
+        drawn: list[int] = []
+        details: list[str] = []
+        for e in waiting:
+            card, from_deck = self._take(cards.pop(e.character_id, None))
+            if from_deck:
+                drawn.append(card.number)
+            update: dict[str, object] = {
+                "card": card,
+                "card_from_deck": from_deck,
+                "resolved": True,
+            }
+            if e.rushed:
+                tax = card.step
+                row = rows[e.character_id]
+                from_pool = min(tax, row.pool)
+                borrowed = tax - from_pool
+                rows[e.character_id] = row.model_copy(
+                    update={
+                        "pool_spent": row.pool_spent + from_pool,
+                        "spent": row.spent + from_pool,
+                        "borrowed": row.borrowed + borrowed,
+                    }
+                )
+                update.update({"rush_tax": tax, "rush_tax_borrowed": borrowed})
+                details.append(
+                    f"{row.name} pays rush tax {tax} (card {card.number}'s step): {from_pool} from "
+                    f"the pool" + (f", {borrowed} from next round" if borrowed else "")
+                )
+            flipped.append(e.model_copy(update=update))
+        ordered = sorted(
+            flipped,
+            key=lambda e: (
+                -((e.card.fragment if e.card else 0) + e.bonus),
+                -(e.card.number if e.card else 0),
+                e.seq,
+            ),
+        )
+        places = []
+        final = {}
+        for pos, e in enumerate(ordered, 1):
+            e = e.model_copy(update={"position": pos})
+            final[e.seq] = e
+            assert e.card is not None
+            places.append(
+                StackPlace(
+                    position=pos,
+                    character_id=e.character_id,
+                    seq=e.seq,
+                    action=e.action.describe(),
+                    card_number=e.card.number,
+                    fragment=e.card.fragment,
+                    bonus=e.bonus_items(),
+                    total=e.card.fragment + e.bonus,
+                    rush_tax=e.rush_tax,
+                )
+            )
+            items = "".join(f" {b.value:+d} {b.label}" for b in e.bonus_items())
+            details.insert(
+                pos - 1,
+                f"{pos}. {rows[e.character_id].name}: card {e.card.number} fragment "
+                f"{e.card.fragment}{items} = {e.card.fragment + e.bonus}",
+            )
+        if len(places) > 1:
+            details.append(f"ties go to the higher card number ({SOURCE_STACK})")
+        entries = tuple(final.get(e.seq, e) for e in st.entries)
+        event = TrackEvent(
+            step="resolve_stack",
+            round=st.round,
+            segment=st.segment,
+            summary=f"Segment {st.segment}: the stack resolves in this order",
+            details=tuple(details),
+            cards=tuple(drawn),
+            stack=tuple(places),
+        )
+        return st.model_copy(update={"rows": rows, "entries": entries}), event, bool(drawn)
+
+    # -- the end of the round ---------------------------------------------------------------
+
+    def end_round(self) -> TrackEvent:
+        """End the round (000 "Ending the Round"): unused AP are lost; with the
+        bleeding option on, every character bleeds once (the event carries the new
+        sheets for the app to apply). The Judge may end a round early."""
+        return self._run(self._end_round)
+
+    def _end_round(self) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError("No round is running.")
+        pending = self._pending_stack()
+        if pending:
+            raise RulesError(f"Resolve the initiative stack of segment {st.segment} first.")
+        early = not self.round_over
+        touched = self._discard_resolution_cards()
+        rows = dict(st.rows)
+        details = []
+        for cid, r in rows.items():
+            if r.status != RowStatus.ACTIVE:
+                continue
+            unused = r.counters + r.pool
+            if unused:
+                details.append(f"{r.name} loses {unused} unused AP ({SOURCE_END})")
+            rows[cid] = r.model_copy(
+                update={"counters": 0, "lost": r.lost + unused, "pool_spent": r.pool_spent + r.pool}
+            )
+            if r.progress is not None:
+                details.append(
+                    f"{r.name} has paid {r.progress.paid} of {r.progress.action.ap} AP toward "
+                    f"{r.progress.action.describe()} ({SOURCE_SKILLS})"
+                )
+            if r.borrowed:
+                details.append(f"{r.name} owes {r.borrowed} AP to next round")
+        bleeding: list[BleedRecord] = []
+        if self.options.bleeding:
+            for c in self._chars.values():
+                new_sheet, lost, reasons = bleed(c, self.edition)
+                if lost:
+                    bleeding.append(
+                        BleedRecord(
+                            character_id=c.id,
+                            conc_lost=lost,
+                            reasons=tuple(reasons),
+                            character=new_sheet,
+                        )
+                    )
+                    details.append(f"{c.name} bleeds {lost} Conc (001 Optional Bleeding)")
+        new = st.model_copy(update={"rows": rows, "stage": TrackStage.ENDED, "ended_early": early})
+        event = TrackEvent(
+            step="end_round",
+            round=st.round,
+            segment=st.segment,
+            summary=f"Round {st.round} ends" + (" early (the Judge's call)" if early else ""),
+            details=tuple(details),
+            bleeding=tuple(bleeding),
+        )
+        return new, event, touched
+
+    # -- surprise and continuous movement ------------------------------------------------------
+
+    def apply_surprise(
+        self, character_id: str, expecting_danger: bool, card: Card | None = None
+    ) -> TrackEvent:
+        """Check whether a character is surprised (001/003 "Surprise") and record it:
+        surprised between rounds, they sit out the next round; surprised during a
+        round, they lose the rest of it. Either way they need an Easy (3) Bravery
+        check at the following initiative step."""
+        return self._run(lambda: self._surprise(character_id, expecting_danger, card))
+
+    def _surprise(
+        self, character_id: str, expecting_danger: bool, card: Card | None
+    ) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        row = self.row(character_id)
+        sheet = self._sheet(character_id)
+        drawn, from_deck = self._take(card)
+        result = surprise_check(
+            sheet,
+            expecting_danger,
+            drawn,
+            during_action_time=st.round > 0,
+            edition=self.edition,
+            more=self._more(),
+        )
+        self._discard(drawn, from_deck, result.cards_drawn)
+        rows = dict(st.rows)
+        running = st.stage in (TrackStage.RUNNING, TrackStage.OVERTIME)
+        if result.surprised:
+            if running and row.status == RowStatus.ACTIVE:
+                rows[character_id] = row.model_copy(
+                    update={
+                        "status": RowStatus.SURPRISED,
+                        "status_reason": f"surprised: cannot act this round ({SOURCE_SURPRISE})",
+                        "lost": row.lost + row.counters + row.pool,
+                        "pool_spent": row.pool_spent + row.pool,
+                        "counters": 0,
+                        "surprise": "bravery",
+                    }
+                )
+            elif running:
+                rows[character_id] = row.model_copy(update={"surprise": "bravery"})
+            else:
+                rows[character_id] = row.model_copy(update={"surprise": "surprised"})
+        event = TrackEvent(
+            step="apply_surprise",
+            round=st.round,
+            segment=st.segment,
+            character_id=character_id,
+            summary=f"{row.name} is {'surprised' if result.surprised else 'not surprised'}",
+            details=result.reasons,
+            cards=((drawn.number,) if from_deck else ()) + result.cards_drawn,
+            surprise=result,
+        )
+        return st.model_copy(update={"rows": rows}), event, True
+
+    def set_continuous(
+        self,
+        mover_id: str,
+        paces: int | None,
+        *,
+        name: str | None = None,
+        automated: bool = False,
+    ) -> TrackEvent:
+        """Start, change or (``paces`` None or 0) stop a continuous mover: a
+        character's mount or vehicle, or an automated one (a train). The round's
+        ``paces`` are spread over the 20 segments (:func:`continuous_schedule`)."""
+        return self._run(lambda: self._set_mover(mover_id, paces, name, automated))
+
+    def _set_mover(
+        self, mover_id: str, paces: int | None, name: str | None, automated: bool
+    ) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        movers = [m for m in st.movers if m.mover_id != mover_id]
+        sheet = self._chars.get(mover_id)
+        label = name or (sheet.name if sheet else mover_id)
+        if paces:
+            if paces < 0:
+                raise RulesError("Movement cannot be negative.")
+            quickness = None
+            if sheet is not None and not automated:
+                quickness = sheet.trait_pool("quickness")
+            elif sheet is None and not automated:
+                raise RulesError(
+                    f"{label} is not a character; mark it automated (moved by the Judge)."
+                )
+            movers.append(
+                Mover(
+                    mover_id=mover_id,
+                    name=label,
+                    paces=paces,
+                    automated=automated,
+                    quickness=quickness,
+                )
+            )
+            summary = f"{label} moves {paces} paces a round continuously"
+        else:
+            if len(movers) == len(st.movers):
+                raise RulesError(f"{label} is not moving continuously.")
+            summary = f"{label} stops moving continuously"
+        event = TrackEvent(
+            step="set_continuous",
+            round=st.round,
+            segment=st.segment,
+            character_id=mover_id if sheet else None,
+            summary=summary,
+            details=(f"per segment: {continuous_schedule(paces)}",) if paces else (),
+        )
+        return st.model_copy(update={"movers": tuple(movers)}), event, False
+
+
+__all__ = [
+    "INITIATIVE_TN",
+    "QUICK_DRAW_TN",
+    "ROUND_SEGMENTS",
+    "STACK_ENTRY_AP",
+    "ActionTrack",
+    "BleedRecord",
+    "BonusItem",
+    "ContinuousMove",
+    "Mover",
+    "QuickDrawRoll",
+    "RowStatus",
+    "SkillProgress",
+    "StackEntry",
+    "StackPlace",
+    "SurpriseResult",
+    "TrackEvent",
+    "TrackRow",
+    "TrackStage",
+    "TrackState",
+    "UndoableEngine",
+    "continuous_schedule",
+    "initiative_segment",
+    "quickness_key",
+    "split_evenly",
+    "surprise_check",
+]

@@ -1,0 +1,1191 @@
+"""The Phases edition's round: speed declarations, the card's initiative bar, four
+phases, delaying and continuous actions (004 "Initiative And Action Speeds"; 001/003
+"Surprise"; 002 "Continuous Actions").
+
+How a round runs here:
+
+1. :meth:`PhaseRound.start_round` — a new round; surprised characters check Bravery.
+2. Declaration (004 "Declaration"): :meth:`declare_speed` or :meth:`declare_actions`
+   (004's combination rules, :func:`~twtw_desktop.rules.actions.combine_speeds`). A
+   character who hesitated last round reads the bar one speed faster (Fast at most).
+3. Resolution (004 "Resolution"): :meth:`resolve` flips one card for everyone (or per
+   side, or per character: ``OptionalRules.phases_card_per``); each character's Reflex
+   pool read on it must meet the bar's TN for their speed in a phase; they may act in
+   any phase whose TN they meet (:meth:`qualifying_phases`) and pick one now
+   (:meth:`choose_phase`; the earliest by default). Below phase IV's TN they hesitate
+   and next round's action counts one speed faster; on a CF they hesitate with no
+   such bonus.
+4. Acting (004 "Taking Actions"): :meth:`advance_phase` opens phase I, II…; within a
+   phase characters act in :meth:`acting_order` with an action of the declared speed
+   or faster (:meth:`act`), or delay (:meth:`delay`) and act later, interrupting with
+   a Reflex contest at −2 (:meth:`preempt`). After each phase comes a continuous
+   action step (002): automated movement first, then controlled movers in Reflex
+   order, each moving a quarter of the round's movement.
+
+Decisions where the pages are vague (the lead lists these in the README):
+
+* Ties in a phase: larger Reflex die, then more dice, then the posse (side "posse")
+  before the Judge's characters, then by name (004 leaves Judge-vs-Judge ties to the
+  Judge; alphabetical keeps it repeatable).
+* The hesitation bonus and "continuing to wait" only change which bar row is read;
+  the character may still take actions as slow as the speed they declared.
+* A character who neither acts nor delays in their phase is marked as having passed
+  when the Judge moves on; the action is lost.
+* A delayed character may act at any later moment of the round; their action comes
+  after the one in progress unless they win a :meth:`preempt` contest (ties and a CF
+  of the interrupter lose; the acting character's CF alone loses for them).
+* A delay with a circumstance still unmet at the round's end may be kept
+  (:meth:`keep_waiting`): the next round reads the Fast bar for that character while
+  the waiting action keeps its own speed (004 "Delaying an Action").
+* Continuous movement splits the round's paces into four shares that differ by at
+  most one, larger shares first (002's train: 27 → 7, 7, 7, 6; Hank swimming Swim 6
+  over a round: 12 → 3 each).
+* Maneuvers during continuous phases (002's chart image is missing): the lower of
+  skill and handling, at most 4, is how many of the four continuous steps allow a
+  maneuver, spread from the first: 1 → I; 2 → I, III; 3 → I, II, III; 4 → all.
+* Surprise and stun work as on the action track: surprised characters sit the round
+  out and check Bravery (Easy 3) at the next round's start; stunned characters spend
+  the round recovering and declare nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from ..errors import RulesError
+from .action_track import (
+    SOURCE_SURPRISE,
+    BleedRecord,
+    RowStatus,
+    SurpriseResult,
+    UndoableEngine,
+    split_evenly,
+    surprise_check,
+)
+from .actions import (
+    ActionSpec,
+    combine_speeds,
+    faster,
+    speed_name,
+    speed_rank,
+)
+from .base import Pool, Speed, Strict
+from .card import Card
+from .character import Character
+from .checks import check_pool
+from .damage import bleed
+from .deck import Deck, DeckState
+from .editions import Edition, OptionalRules
+
+#: 004: a round has four phases.
+PHASES = 4
+#: 004 Delaying an Action: the interrupting character's Reflex is at −2.
+PREEMPT_PENALTY = -2
+#: 002 Continuous Action Phases: one continuous step after each phase.
+CONTINUOUS_STEPS = PHASES
+
+SOURCE_DECLARE = "004 Declaration"
+SOURCE_RESOLUTION = "004 Resolution"
+SOURCE_TAKING = "004 Taking Actions"
+SOURCE_DELAY = "004 Delaying an Action"
+SOURCE_CONTINUOUS = "002 Continuous Actions"
+
+ROMAN = ("I", "II", "III", "IV")
+
+
+def roman(phase: int) -> str:
+    """Phase number as the pages write it (1 → "I")."""
+    return ROMAN[phase - 1]
+
+
+def qualifying(result: int | None, bar: Sequence[int]) -> tuple[int, ...]:
+    """Phases (1–4) whose TN ``result`` meets on one row of the initiative bar."""
+    if result is None:
+        return ()
+    return tuple(i for i, tn in enumerate(bar, 1) if result >= tn)
+
+
+def maneuver_phases(skill: int, handling: int) -> tuple[bool, bool, bool, bool]:
+    """Which of the four continuous steps allow a maneuver (002 "Continuous Actions").
+
+    The lower of the rider's or driver's skill level and the mount's or vehicle's
+    handling (at most 4) is the number of steps that allow one. 002's chart image is
+    missing, so they are spread from the first step: 1 → I; 2 → I and III; 3 → I, II
+    and III; 4 or more → every step.
+    """
+    n = max(0, min(skill, handling, CONTINUOUS_STEPS))
+    shares = split_evenly(n, CONTINUOUS_STEPS)
+    out = tuple(share > 0 for share in shares)
+    return out  # type: ignore[return-value]
+
+
+def reflex_key(row: PhaseRow) -> tuple[int, int, int, str]:
+    """Acting order in a phase (004): larger Reflex die, more dice, the posse, name."""
+    r = row.reflex
+    return (-(r.die if r else 0), -(r.count if r else 0), 0 if row.side == "posse" else 1, row.name)
+
+
+# =============================================================================
+# State
+# =============================================================================
+
+
+class PhaseStage(StrEnum):
+    IDLE = "idle"  # no round started yet
+    DECLARE = "declare"  # declarations
+    RESOLVED = "resolved"  # the card is flipped; phases are chosen now
+    ACTING = "acting"  # phases I–IV
+    ENDED = "ended"  # between rounds
+
+
+class PhaseRow(Strict):
+    """One character's initiative for the current round."""
+
+    character_id: str
+    name: str
+    side: str = "hombres"
+    reflex: Pool | None = None
+    status: RowStatus = RowStatus.WAITING
+    status_reason: str = ""
+    #: the speed declared (combined speed of the intended actions)
+    declared: Speed | None = None
+    declared_reasons: tuple[str, ...] = ()
+    #: a non-combat skill was declared together with combat actions (004 says "in
+    #: general" they do not combine; flagged for the Judge, not refused)
+    mixed_noncombat: bool = False
+    #: the bar row read (one faster after a hesitation; Fast while keeping to wait)
+    bar_speed: Speed | None = None
+    bar_reasons: tuple[str, ...] = ()
+    card_number: int | None = None
+    reflex_result: int | None = None
+    reflex_cf: bool = False
+    reflex_reasons: tuple[str, ...] = ()
+    bar: tuple[int, int, int, int] | None = None
+    qualifying: tuple[int, ...] = ()
+    phase: int | None = None
+    hesitated: bool = False
+    #: earned this round by hesitating without a CF; used in the next declaration
+    bonus_next_round: bool = False
+    #: carried from last round's hesitation
+    bonus_this_round: bool = False
+    acted: bool = False
+    acted_speed: Speed | None = None
+    passed: bool = False
+    delayed: bool = False
+    waiting_for: str | None = None
+    #: continuing last round's wait: the waiting action's own speed
+    waiting_speed: Speed | None = None
+    preempting: bool = False
+    surprise: Literal["none", "surprised", "bravery"] = "none"
+
+
+class ContinuousMover(Strict):
+    """A continuous movement (002): automated (the Judge's train) or controlled (a
+    rider with a skill level on a mount with a handling)."""
+
+    mover_id: str
+    name: str
+    paces: Annotated[int, Field(ge=0)]
+    automated: bool = False
+    reflex: Pool | None = None
+    side: str = "hombres"
+    skill: Annotated[int, Field(ge=0)] = 0
+    handling: Annotated[int, Field(ge=0)] = 0
+
+
+class PhaseState(Strict):
+    """The whole Phases round: saved in encounter files, restored exactly by undo."""
+
+    round: Annotated[int, Field(ge=0)] = 0
+    stage: PhaseStage = PhaseStage.IDLE
+    phase: Annotated[int, Field(ge=0, le=PHASES)] = 0
+    rows: dict[str, PhaseRow] = {}
+    movers: tuple[ContinuousMover, ...] = ()
+    #: initiative card numbers by "all" / side / character id
+    initiative_cards: dict[str, int] = {}
+    #: the deck after this round's last draw
+    deck: DeckState | None = None
+
+
+class PhaseMove(Strict):
+    mover_id: str
+    paces: int
+    maneuver: bool
+
+
+class ReflexContest(Strict):
+    """A preempt contest (004 Delaying an Action)."""
+
+    interrupter_id: str
+    target_id: str
+    card_number: int
+    interrupter_result: int | None
+    target_result: int | None
+    interrupter_wins: bool
+    reasons: tuple[str, ...]
+
+
+class PhaseEvent(Strict):
+    """What a step did and why, for the encounter log."""
+
+    step: str
+    round: int
+    phase: int
+    character_id: str | None = None
+    summary: str
+    details: tuple[str, ...] = ()
+    cards: tuple[int, ...] = ()
+    order: tuple[str, ...] = ()
+    moves: tuple[PhaseMove, ...] = ()
+    contest: ReflexContest | None = None
+    surprise: SurpriseResult | None = None
+    bleeding: tuple[BleedRecord, ...] = ()
+
+
+# =============================================================================
+# The round
+# =============================================================================
+
+
+def _index(characters: Sequence[Character]) -> dict[str, Character]:
+    out: dict[str, Character] = {}
+    for c in characters:
+        if c.id in out:
+            raise RulesError(f"Two characters share the id {c.id!r}.")
+        out[c.id] = c
+    return out
+
+
+SpeedOrAction = Speed | ActionSpec
+
+
+class PhaseRound(UndoableEngine[PhaseState]):
+    """Phases-edition initiative for one encounter (see the module docstring).
+
+    ``characters`` are read, never changed. Pass ``state`` to reopen a saved
+    encounter where it was.
+    """
+
+    def __init__(
+        self,
+        characters: Sequence[Character],
+        edition: Edition,
+        deck: Deck,
+        options: OptionalRules | None = None,
+        state: PhaseState | None = None,
+    ) -> None:
+        self._chars = _index(characters)
+        self.edition = edition
+        self.options = options or OptionalRules()
+        if state is None:
+            state = PhaseState(rows={c.id: self._fresh_row(c) for c in self._chars.values()})
+        super().__init__(deck, state)
+
+    @staticmethod
+    def _fresh_row(c: Character) -> PhaseRow:
+        return PhaseRow(character_id=c.id, name=c.name, side=c.side, reflex=c.traits.get("reflex"))
+
+    def update_characters(self, characters: Sequence[Character]) -> None:
+        """Give the round the current sheets; read at the next round. No state change."""
+        self._chars = _index(characters)
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def current_phase(self) -> int:
+        """The phase being played (1–4), 0 before phase I opens."""
+        return self._state.phase
+
+    @property
+    def round_over(self) -> bool:
+        """True when no round is under way (before the first, or after phase IV)."""
+        return self._state.stage in (PhaseStage.IDLE, PhaseStage.ENDED)
+
+    def row(self, character_id: str) -> PhaseRow:
+        try:
+            return self._state.rows[character_id]
+        except KeyError:
+            raise RulesError(f"There is no {character_id!r} in this round.") from None
+
+    def _sheet(self, character_id: str) -> Character:
+        try:
+            return self._chars[character_id]
+        except KeyError:
+            raise RulesError(f"There is no character {character_id!r} in this encounter.") from None
+
+    def qualifying_phases(self, character_id: str) -> tuple[int, ...]:
+        """Phases the character's Reflex result lets them act in (004 Resolution)."""
+        return self.row(character_id).qualifying
+
+    def acting_order(self, phase: int | None = None) -> list[str]:
+        """Who acts in ``phase`` (default: the current one), in order (004 Taking
+        Actions): Reflex die type, number of dice, the posse, then name."""
+        ph = self._state.phase if phase is None else phase
+        rows = [
+            r
+            for r in self._state.rows.values()
+            if r.status == RowStatus.ACTIVE and not r.hesitated and r.phase == ph
+        ]
+        return [r.character_id for r in sorted(rows, key=reflex_key)]
+
+    def next_to_act(self) -> str | None:
+        """The character whose turn it is in the current phase (None when the phase's
+        regular turns are done)."""
+        if self._state.stage != PhaseStage.ACTING:
+            return None
+        for cid in self.acting_order():
+            r = self._state.rows[cid]
+            if not (r.acted or r.delayed or r.passed):
+                return cid
+        return None
+
+    def continuous_order(self) -> list[str]:
+        """Continuous movers in moving order: automated first (002: as if faster than
+        d12), then by Reflex like the acting order."""
+        movers = sorted(
+            self._state.movers,
+            key=lambda m: (
+                0 if m.automated else 1,
+                -(m.reflex.die if m.reflex else 0),
+                -(m.reflex.count if m.reflex else 0),
+                0 if m.side == "posse" else 1,
+                m.name,
+            ),
+        )
+        return [m.mover_id for m in movers]
+
+    def continuous_step(self, phase: int) -> list[PhaseMove]:
+        """What the continuous step after ``phase`` does, in order (a preview)."""
+        by_id = {m.mover_id: m for m in self._state.movers}
+        out = []
+        for mid in self.continuous_order():
+            m = by_id[mid]
+            paces = split_evenly(m.paces, CONTINUOUS_STEPS)[phase - 1]
+            can = not m.automated and maneuver_phases(m.skill, m.handling)[phase - 1]
+            out.append(PhaseMove(mover_id=mid, paces=paces, maneuver=can))
+        return out
+
+    # -- round start and declarations ------------------------------------------------------
+
+    def start_round(self, cards: Mapping[str, Card] | None = None) -> PhaseEvent:
+        """Begin the next round's declarations. A character surprised last round
+        checks Bravery (Easy 3) now; ``cards`` may give their cards by id."""
+        return self._run(lambda: self._start_round(dict(cards or {})))
+
+    def _start_round(self, cards: dict[str, Card]) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        if st.stage in (PhaseStage.DECLARE, PhaseStage.RESOLVED, PhaseStage.ACTING):
+            raise RulesError(f"Round {st.round} is still under way.")
+        round_no = st.round + 1
+        rows: dict[str, PhaseRow] = {}
+        details: list[str] = []
+        drawn: list[int] = []
+        touched = False
+        for c in self._chars.values():
+            old = st.rows.get(c.id)
+            row = self._fresh_row(c).model_copy(
+                update={
+                    "surprise": old.surprise if old else "none",
+                    "bonus_this_round": bool(old and old.bonus_next_round),
+                    "waiting_for": old.waiting_for
+                    if old and old.delayed and not old.acted
+                    else None,
+                    "waiting_speed": old.declared
+                    if old and old.delayed and not old.acted
+                    else None,
+                }
+            )
+            if row.waiting_for is None:
+                row = row.model_copy(update={"waiting_speed": None})
+            if c.out_of_action:
+                why = "dead" if c.dead else ("unconscious" if c.unconscious else "concussed")
+                row = row.model_copy(update={"status": RowStatus.OUT, "status_reason": why})
+            elif row.surprise == "surprised":
+                row = row.model_copy(
+                    update={
+                        "status": RowStatus.SURPRISED,
+                        "status_reason": f"surprised: cannot act this round ({SOURCE_SURPRISE})",
+                        "surprise": "bravery",
+                    }
+                )
+            elif c.stunned:
+                row = row.model_copy(
+                    update={
+                        "status": RowStatus.STUNNED,
+                        "status_reason": "stunned: spends the round recovering",
+                    }
+                )
+            elif row.surprise == "bravery":
+                card, check, nums = self._check(
+                    cards.get(c.id), c.trait_pool("bravery"), self.edition.surprise_recover_tn
+                )
+                drawn += nums
+                touched = True
+                if check.success:
+                    row = row.model_copy(update={"surprise": "none"})
+                    details.append(
+                        f"{c.name} shakes off the surprise (Bravery, card {card.number})"
+                    )
+                else:
+                    row = row.model_copy(
+                        update={
+                            "status": RowStatus.SURPRISED,
+                            "status_reason": "still surprised: failed the Easy (3) Bravery check",
+                        }
+                    )
+            if row.status != RowStatus.WAITING:
+                details.append(f"{c.name}: {row.status_reason}")
+            else:
+                note = (
+                    " (hesitated last round: reads the bar one speed faster)"
+                    if row.bonus_this_round
+                    else ""
+                )
+                if row.waiting_for:
+                    note += f" (still waiting for: {row.waiting_for})"
+                details.append(f"{c.name} declares{note}")
+            rows[c.id] = row
+        new = PhaseState(
+            round=round_no,
+            stage=PhaseStage.DECLARE,
+            phase=0,
+            rows=rows,
+            movers=st.movers,
+            deck=st.deck,
+        )
+        event = PhaseEvent(
+            step="start_round",
+            round=round_no,
+            phase=0,
+            summary=f"Round {round_no}: declare speeds",
+            details=tuple(details),
+            cards=tuple(drawn),
+        )
+        return new, event, touched
+
+    def _declaring_row(self, character_id: str) -> PhaseRow:
+        st = self._state
+        if st.stage != PhaseStage.DECLARE:
+            raise RulesError(
+                "Speeds are declared at the start of a round, before the card is flipped."
+            )
+        row = self.row(character_id)
+        if row.status in (RowStatus.OUT, RowStatus.STUNNED, RowStatus.SURPRISED):
+            raise RulesError(f"{row.name} cannot act this round ({row.status_reason}).")
+        return row
+
+    def _bar_speed(self, row: PhaseRow, declared: Speed) -> tuple[Speed, tuple[str, ...]]:
+        if row.waiting_speed is not None:
+            return Speed.FAST, (
+                f"still waiting for {row.waiting_for!r}: reads the Fast bar ({SOURCE_DELAY})",
+            )
+        if row.bonus_this_round:
+            sp = faster(declared)
+            return sp, (
+                f"hesitated last round: the {speed_name(declared)} action counts as "
+                f"{speed_name(sp)} ({SOURCE_RESOLUTION})",
+            )
+        return declared, ()
+
+    def declare_speed(self, character_id: str, speed: Speed) -> PhaseEvent:
+        """Declare the speed of the round's action (004 Declaration)."""
+        return self._run(
+            lambda: self._declare(character_id, speed, (f"declares {speed_name(speed)}",), False)
+        )
+
+    def declare_actions(
+        self, character_id: str, actions: Sequence[SpeedOrAction], free: int = 0
+    ) -> PhaseEvent:
+        """Declare by the intended actions (speeds or :class:`ActionSpec`), combined
+        under 004's rules; ``free`` free actions ride along (one is allowed on top).
+        A non-combat skill with combat actions is flagged for the Judge."""
+        return self._run(lambda: self._declare_actions(character_id, list(actions), free))
+
+    def _declare_actions(
+        self, character_id: str, actions: list[SpeedOrAction], free: int
+    ) -> tuple[PhaseState, PhaseEvent, bool]:
+        speeds = [a.speed if isinstance(a, ActionSpec) else Speed(a) for a in actions]
+        combo = combine_speeds(speeds, free)
+        specs = [a for a in actions if isinstance(a, ActionSpec)]
+        mixed = any(a.noncombat for a in specs) and any(a.is_combat for a in specs)
+        reasons = combo.reasons
+        if mixed:
+            reasons = (*reasons, "non-combat skill use is not usually combined with combat (004)")
+        return self._declare(character_id, combo.speed, reasons, mixed)
+
+    def _declare(
+        self, character_id: str, speed: Speed, reasons: tuple[str, ...], mixed: bool
+    ) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        row = self._declaring_row(character_id)
+        if row.waiting_speed is not None:
+            raise RulesError(
+                f"{row.name} is still waiting for {row.waiting_for!r}; keep waiting or stop "
+                "waiting before declaring anew."
+            )
+        bar_speed, bar_reasons = self._bar_speed(row, speed)
+        rows = dict(st.rows)
+        rows[character_id] = row.model_copy(
+            update={
+                "status": RowStatus.ACTIVE,
+                "declared": speed,
+                "declared_reasons": reasons,
+                "mixed_noncombat": mixed,
+                "bar_speed": bar_speed,
+                "bar_reasons": bar_reasons,
+            }
+        )
+        event = PhaseEvent(
+            step="declare",
+            round=st.round,
+            phase=0,
+            character_id=character_id,
+            summary=f"{row.name} declares a {speed_name(speed)} ({speed.value}) action",
+            details=(*reasons, *bar_reasons),
+        )
+        return st.model_copy(update={"rows": rows}), event, False
+
+    def keep_waiting(self, character_id: str) -> PhaseEvent:
+        """Go on waiting for last round's circumstance: Fast for readiness, the
+        waiting action's own speed otherwise (004 Delaying an Action)."""
+        return self._run(lambda: self._keep_waiting(character_id))
+
+    def _keep_waiting(self, character_id: str) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        row = self._declaring_row(character_id)
+        if row.waiting_for is None or row.waiting_speed is None:
+            raise RulesError(f"{row.name} is not waiting for anything from last round.")
+        rows = dict(st.rows)
+        rows[character_id] = row.model_copy(
+            update={
+                "status": RowStatus.ACTIVE,
+                "declared": row.waiting_speed,
+                "declared_reasons": (f"keeps waiting for {row.waiting_for!r}",),
+                "bar_speed": Speed.FAST,
+                "bar_reasons": (
+                    f"continuing to wait counts as Fast for readiness ({SOURCE_DELAY})",
+                ),
+                "delayed": True,
+            }
+        )
+        event = PhaseEvent(
+            step="keep_waiting",
+            round=st.round,
+            phase=0,
+            character_id=character_id,
+            summary=f"{row.name} keeps waiting for {row.waiting_for!r}",
+        )
+        return st.model_copy(update={"rows": rows}), event, False
+
+    def stop_waiting(self, character_id: str) -> PhaseEvent:
+        """Drop last round's unmet circumstance and declare afresh."""
+        return self._run(lambda: self._stop_waiting(character_id))
+
+    def _stop_waiting(self, character_id: str) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        row = self._declaring_row(character_id)
+        if row.waiting_for is None:
+            raise RulesError(f"{row.name} is not waiting for anything.")
+        rows = dict(st.rows)
+        rows[character_id] = row.model_copy(
+            update={
+                "waiting_for": None,
+                "waiting_speed": None,
+                "delayed": False,
+                "status": RowStatus.WAITING,
+                "declared": None,
+            }
+        )
+        event = PhaseEvent(
+            step="stop_waiting",
+            round=st.round,
+            phase=0,
+            character_id=character_id,
+            summary=f"{row.name} stops waiting",
+        )
+        return st.model_copy(update={"rows": rows}), event, False
+
+    # -- resolution ------------------------------------------------------------------------
+
+    def resolve(self, cards: Mapping[str, Card] | None = None) -> PhaseEvent:
+        """Flip the initiative card(s) and read everyone's Reflex against their bar
+        (004 Resolution). ``cards`` gives typed-in or scripted cards keyed "all", by
+        side, or by character id, as ``OptionalRules.phases_card_per`` says."""
+        return self._run(lambda: self._resolve(dict(cards or {})))
+
+    def _card_key(self, row: PhaseRow) -> str:
+        mode = self.options.phases_card_per
+        if mode == "all":
+            return "all"
+        if mode == "side":
+            return row.side
+        return row.character_id
+
+    def _resolve(self, cards: dict[str, Card]) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        if st.stage != PhaseStage.DECLARE:
+            raise RulesError("The initiative card is flipped once everyone has declared.")
+        undeclared = [
+            r.name
+            for r in st.rows.values()
+            if r.status == RowStatus.WAITING and r.character_id in self._chars
+        ]
+        if undeclared:
+            raise RulesError(f"{', '.join(undeclared)} must declare a speed first.")
+        rows = dict(st.rows)
+        flipped: dict[str, tuple[Card, bool]] = {}
+        drawn: list[int] = []
+        details: list[str] = []
+        extra_cards: list[int] = []
+        touched = False
+        for cid, row in st.rows.items():
+            if row.status != RowStatus.ACTIVE:
+                continue
+            key = self._card_key(row)
+            if key not in flipped:
+                card, from_deck = self._take(cards.get(key))
+                flipped[key] = (card, from_deck)
+                touched = touched or from_deck
+                if from_deck:
+                    drawn.append(card.number)
+                details.append(f"card {card.number} for {'everyone' if key == 'all' else key}")
+            card = flipped[key][0]
+            sheet = self._sheet(cid)
+            speed = row.bar_speed or row.declared or Speed.NORMAL
+            bar = card.initiative.tns(speed)
+            check = check_pool(card, sheet.trait_pool("reflex"), bar[-1], self._more())
+            if check.read is not None and check.read.cards_drawn:
+                extra_cards += check.read.cards_drawn
+                touched = True
+            q = qualifying(check.result, bar) if not check.calamity else ()
+            bar_text = "/".join(map(str, bar))
+            read_reasons = check.read.reasons if check.read is not None else ()
+            reasons = [
+                *read_reasons,
+                f"{speed_name(speed)} ({speed.value}) bar {bar_text} for phases I–IV",
+                *row.bar_reasons,
+            ]
+            update: dict[str, object] = {
+                "card_number": card.number,
+                "reflex_result": check.result,
+                "reflex_cf": check.calamity,
+                "bar": tuple(bar),
+                "qualifying": q,
+            }
+            if check.calamity:
+                reasons.append(
+                    f"CF: {row.name} hesitates, with no speed bonus next round ({SOURCE_RESOLUTION})"
+                )
+                update.update({"hesitated": True, "bonus_next_round": False, "phase": None})
+                details.append(f"{row.name}: CF, hesitates (no bonus next round)")
+            elif not q:
+                reasons.append(
+                    f"{check.result} is below phase IV's {bar[-1]}: {row.name} hesitates; next "
+                    f"round's action counts one speed faster ({SOURCE_RESOLUTION})"
+                )
+                update.update({"hesitated": True, "bonus_next_round": True, "phase": None})
+                details.append(
+                    f"{row.name}: {check.result}, hesitates (one speed faster next round)"
+                )
+            else:
+                reasons.append(
+                    f"{check.result} meets phase {', '.join(roman(p) for p in q)}: "
+                    f"acts in phase {roman(q[0])} unless another is chosen"
+                )
+                update.update({"phase": q[0]})
+                details.append(
+                    f"{row.name}: {check.result} on the {speed.value} bar {bar_text} → "
+                    f"phase {roman(q[0])} (may choose {', '.join(roman(p) for p in q)})"
+                )
+            update["reflex_reasons"] = tuple(reasons)
+            rows[cid] = row.model_copy(update=update)
+        for card, from_deck in flipped.values():
+            self._discard(card, from_deck)
+        for n in extra_cards:
+            self._deck.discard(n)
+        new = st.model_copy(
+            update={
+                "rows": rows,
+                "stage": PhaseStage.RESOLVED,
+                "initiative_cards": {k: c.number for k, (c, _) in flipped.items()},
+            }
+        )
+        event = PhaseEvent(
+            step="resolve",
+            round=st.round,
+            phase=0,
+            summary=f"Round {st.round}: initiative resolved",
+            details=tuple(details),
+            cards=tuple(drawn + extra_cards),
+        )
+        return new, event, touched
+
+    def choose_phase(self, character_id: str, phase: int) -> PhaseEvent:
+        """Pick one of the qualifying phases; the choice is made before phase I
+        (004 Resolution)."""
+        return self._run(lambda: self._choose(character_id, phase))
+
+    def _choose(self, character_id: str, phase: int) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        if st.stage != PhaseStage.RESOLVED:
+            raise RulesError("Phases are chosen after the card is flipped and before phase I.")
+        row = self.row(character_id)
+        if row.hesitated:
+            raise RulesError(f"{row.name} hesitates this round and has no phase to choose.")
+        if phase not in row.qualifying:
+            allowed = ", ".join(roman(p) for p in row.qualifying) or "none"
+            where = roman(phase) if 1 <= phase <= PHASES else str(phase)
+            raise RulesError(
+                f"{row.name}'s {row.reflex_result} does not reach phase {where} "
+                f"(qualifying: {allowed})."
+            )
+        rows = dict(st.rows)
+        rows[character_id] = row.model_copy(update={"phase": phase})
+        event = PhaseEvent(
+            step="choose_phase",
+            round=st.round,
+            phase=0,
+            character_id=character_id,
+            summary=f"{row.name} will act in phase {roman(phase)}",
+        )
+        return st.model_copy(update={"rows": rows}), event, False
+
+    # -- acting -------------------------------------------------------------------------------
+
+    def advance_phase(self) -> PhaseEvent:
+        """Open phase I, or close the current phase (anyone who neither acted nor
+        delayed has passed), run its continuous step (002) and open the next; after
+        phase IV's continuous step the round ends."""
+        return self._run(self._advance)
+
+    def _advance(self) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        if st.stage == PhaseStage.RESOLVED:
+            new = st.model_copy(update={"stage": PhaseStage.ACTING, "phase": 1})
+            order = tuple(self._order_for(new, 1))
+            return (
+                new,
+                PhaseEvent(
+                    step="advance_phase",
+                    round=st.round,
+                    phase=1,
+                    summary=f"Round {st.round}, phase I",
+                    order=order,
+                    details=tuple(f"{st.rows[c].name}" for c in order),
+                ),
+                False,
+            )
+        if st.stage != PhaseStage.ACTING:
+            raise RulesError("Flip the initiative card before the phases begin.")
+        rows = dict(st.rows)
+        details: list[str] = []
+        for cid in self._order_for(st, st.phase):
+            r = rows[cid]
+            if not (r.acted or r.delayed or r.passed):
+                rows[cid] = r.model_copy(update={"passed": True, "preempting": False})
+                details.append(
+                    f"{r.name} did not act in phase {roman(st.phase)} and has passed ({SOURCE_TAKING})"
+                )
+        moves = tuple(self.continuous_step(st.phase))
+        by_id = {m.mover_id: m for m in st.movers}
+        for mv in moves:
+            m = by_id[mv.mover_id]
+            what = f"{m.name} moves {mv.paces} pace(s)"
+            if m.automated:
+                what += " (automated)"
+            elif mv.maneuver:
+                what += ", may maneuver"
+            details.append(f"{what} ({SOURCE_CONTINUOUS})")
+        bleeding: list[BleedRecord] = []
+        if st.phase >= PHASES:
+            for cid, r in rows.items():
+                if r.preempting:
+                    rows[cid] = r.model_copy(update={"preempting": False})
+            if self.options.bleeding:
+                for c in self._chars.values():
+                    new_sheet, lost, reasons = bleed(c, self.edition)
+                    if lost:
+                        bleeding.append(
+                            BleedRecord(
+                                character_id=c.id,
+                                conc_lost=lost,
+                                reasons=tuple(reasons),
+                                character=new_sheet,
+                            )
+                        )
+                        details.append(f"{c.name} bleeds {lost} Conc (001 Optional Bleeding)")
+            new = st.model_copy(update={"rows": rows, "stage": PhaseStage.ENDED})
+            summary = f"Round {st.round} ends after phase IV's continuous step"
+            order: tuple[str, ...] = ()
+            phase = st.phase
+        else:
+            phase = st.phase + 1
+            new = st.model_copy(update={"rows": rows, "phase": phase})
+            order = tuple(self._order_for(new, phase))
+            summary = f"Round {st.round}, phase {roman(phase)}"
+        event = PhaseEvent(
+            step="advance_phase",
+            round=st.round,
+            phase=phase,
+            summary=summary,
+            details=tuple(details),
+            order=order,
+            moves=moves,
+            bleeding=tuple(bleeding),
+        )
+        return new, event, False
+
+    @staticmethod
+    def _order_for(state: PhaseState, phase: int) -> list[str]:
+        rows = [
+            r
+            for r in state.rows.values()
+            if r.status == RowStatus.ACTIVE and not r.hesitated and r.phase == phase
+        ]
+        return [r.character_id for r in sorted(rows, key=reflex_key)]
+
+    def _acting_row(self, character_id: str) -> PhaseRow:
+        st = self._state
+        row = self.row(character_id)
+        if st.stage in (PhaseStage.DECLARE, PhaseStage.RESOLVED):
+            raise RulesError(f"{row.name} cannot act before phase I begins.")
+        if st.stage != PhaseStage.ACTING:
+            raise RulesError("No round is under way.")
+        if row.status != RowStatus.ACTIVE:
+            raise RulesError(f"{row.name} cannot act this round ({row.status_reason}).")
+        if row.hesitated:
+            raise RulesError(f"{row.name} hesitates this round and cannot act.")
+        if row.acted:
+            raise RulesError(f"{row.name} has already acted this round.")
+        if row.phase is None:
+            raise RulesError(f"{row.name} has no phase this round.")
+        if row.phase > st.phase:
+            raise RulesError(f"{row.name} cannot act before phase {roman(row.phase)}.")
+        if row.passed:
+            raise RulesError(f"{row.name} let phase {roman(row.phase)} go by without acting.")
+        return row
+
+    def _turn_blocker(self, row: PhaseRow) -> PhaseRow | None:
+        """Who must act or delay before ``row`` in the current phase (None if nobody)."""
+        st = self._state
+        if row.delayed or row.preempting or row.phase != st.phase:
+            return None
+        for cid in self._order_for(st, st.phase):
+            if cid == row.character_id:
+                return None
+            r = st.rows[cid]
+            if not (r.acted or r.delayed or r.passed):
+                return r
+        return None
+
+    def act(self, character_id: str, action: Speed | ActionSpec) -> PhaseEvent:
+        """The character takes their turn with an action of the declared speed or
+        faster (004 Taking Actions). Refused outside their phase, out of turn, or for
+        an action slower than the declaration."""
+        return self._run(lambda: self._act(character_id, action))
+
+    def _act(
+        self, character_id: str, action: Speed | ActionSpec
+    ) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        row = self._acting_row(character_id)
+        blocker = self._turn_blocker(row)
+        if blocker is not None:
+            raise RulesError(
+                f"{blocker.name} acts before {row.name} in phase {roman(st.phase)} (Reflex "
+                f"{blocker.reflex} against {row.reflex}); they act or delay first."
+            )
+        speed = action.speed if isinstance(action, ActionSpec) else Speed(action)
+        allowed = row.waiting_speed or row.declared
+        assert allowed is not None
+        if speed_rank(speed) > speed_rank(allowed):
+            raise RulesError(
+                f"{row.name} declared a {speed_name(allowed)} action; a {speed_name(speed)} "
+                "action is too slow."
+            )
+        rows = dict(st.rows)
+        rows[character_id] = row.model_copy(
+            update={"acted": True, "acted_speed": speed, "delayed": False, "preempting": False}
+        )
+        what = (
+            action.describe() if isinstance(action, ActionSpec) else f"a {speed_name(speed)} action"
+        )
+        details = []
+        if row.delayed:
+            details.append(
+                f"acting on a delay{f' (waiting for {row.waiting_for})' if row.waiting_for else ''}"
+            )
+        event = PhaseEvent(
+            step="act",
+            round=st.round,
+            phase=st.phase,
+            character_id=character_id,
+            summary=f"{row.name} acts in phase {roman(st.phase)}: {what}",
+            details=tuple(details),
+        )
+        return st.model_copy(update={"rows": rows}), event, False
+
+    def delay(self, character_id: str, circumstance: str | None = None) -> PhaseEvent:
+        """Hold the action when the character's turn comes: for a named circumstance
+        (act the moment it happens) or to act at any later time (004 Delaying)."""
+        return self._run(lambda: self._delay(character_id, circumstance))
+
+    def _delay(
+        self, character_id: str, circumstance: str | None
+    ) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        row = self._acting_row(character_id)
+        if row.delayed:
+            raise RulesError(f"{row.name} is already delaying.")
+        blocker = self._turn_blocker(row)
+        if blocker is not None:
+            raise RulesError(
+                f"{blocker.name} acts before {row.name}; {row.name} delays on their own turn."
+            )
+        rows = dict(st.rows)
+        text = (circumstance or "").strip() or None
+        rows[character_id] = row.model_copy(update={"delayed": True, "waiting_for": text})
+        event = PhaseEvent(
+            step="delay",
+            round=st.round,
+            phase=st.phase,
+            character_id=character_id,
+            summary=f"{row.name} delays" + (f", waiting for {text}" if text else ", to act later"),
+        )
+        return st.model_copy(update={"rows": rows}), event, False
+
+    def preempt(
+        self, character_id: str, against: str | None = None, card: Card | None = None
+    ) -> PhaseEvent:
+        """A delaying character tries to act before ``against`` (default: the next to
+        act): a Reflex contest on one card, the interrupter at −2 (004 Delaying). The
+        winner of a tie is the character already acting."""
+        return self._run(lambda: self._preempt(character_id, against, card))
+
+    def _preempt(
+        self, character_id: str, against: str | None, card: Card | None
+    ) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        row = self._acting_row(character_id)
+        if not row.delayed:
+            raise RulesError(
+                f"Only a delaying character can interrupt, and {row.name} is not delaying."
+            )
+        target_id = against or self.next_to_act()
+        if target_id is None:
+            raise RulesError("Nobody is about to act, so there is nothing to interrupt.")
+        if target_id == character_id:
+            raise RulesError(f"{row.name} cannot interrupt their own action.")
+        target = self.row(target_id)
+        if (
+            target.acted
+            or target.status != RowStatus.ACTIVE
+            or target.hesitated
+            or target.passed
+            or (target.phase != st.phase and not target.delayed)
+        ):
+            raise RulesError(f"{target.name} is not about to act.")
+        drawn, from_deck = self._take(card)
+        more = self._more()
+        mine = check_pool(
+            drawn,
+            self._sheet(character_id).trait_pool("reflex"),
+            0,
+            more,
+            [("interrupting", PREEMPT_PENALTY, SOURCE_DELAY)],
+        )
+        theirs = check_pool(drawn, self._sheet(target_id).trait_pool("reflex"), 0, more)
+        extra = [n for c in (mine, theirs) if c.read is not None for n in c.read.cards_drawn]
+        self._discard(drawn, from_deck, extra)
+        if mine.calamity:
+            wins = False
+            why = f"{row.name} rolls a CF"
+        elif theirs.calamity:
+            wins = True
+            why = f"{target.name} rolls a CF"
+        else:
+            assert mine.result is not None and theirs.result is not None
+            wins = mine.result > theirs.result
+            why = f"{mine.result} against {theirs.result}" + (
+                " (a tie stays with the acting character)" if mine.result == theirs.result else ""
+            )
+        contest = ReflexContest(
+            interrupter_id=character_id,
+            target_id=target_id,
+            card_number=drawn.number,
+            interrupter_result=mine.result,
+            target_result=theirs.result,
+            interrupter_wins=wins,
+            reasons=(*mine.reasons, *theirs.reasons, why),
+        )
+        rows = dict(st.rows)
+        if wins:
+            rows[character_id] = row.model_copy(update={"preempting": True})
+        outcome = (
+            f"{row.name} goes first" if wins else f"{row.name} goes after {target.name}'s action"
+        )
+        event = PhaseEvent(
+            step="preempt",
+            round=st.round,
+            phase=st.phase,
+            character_id=character_id,
+            summary=f"{row.name} tries to interrupt {target.name}: {outcome}",
+            details=(why,),
+            cards=((drawn.number,) if from_deck else ()) + tuple(extra),
+            contest=contest,
+        )
+        return st.model_copy(update={"rows": rows}), event, True
+
+    # -- surprise and continuous actions ------------------------------------------------------
+
+    def apply_surprise(
+        self, character_id: str, expecting_danger: bool, card: Card | None = None
+    ) -> PhaseEvent:
+        """Surprise check (001/003): surprised before a round, the character sits it
+        out; during a round, they lose the rest of it. Either way an Easy (3) Bravery
+        check comes at the next round's start."""
+        return self._run(lambda: self._surprise(character_id, expecting_danger, card))
+
+    def _surprise(
+        self, character_id: str, expecting_danger: bool, card: Card | None
+    ) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        row = self.row(character_id)
+        sheet = self._sheet(character_id)
+        drawn, from_deck = self._take(card)
+        result = surprise_check(
+            sheet,
+            expecting_danger,
+            drawn,
+            during_action_time=st.round > 0,
+            edition=self.edition,
+            more=self._more(),
+        )
+        self._discard(drawn, from_deck, result.cards_drawn)
+        rows = dict(st.rows)
+        under_way = st.stage in (PhaseStage.DECLARE, PhaseStage.RESOLVED, PhaseStage.ACTING)
+        if result.surprised:
+            if under_way and row.status in (RowStatus.ACTIVE, RowStatus.WAITING):
+                rows[character_id] = row.model_copy(
+                    update={
+                        "status": RowStatus.SURPRISED,
+                        "status_reason": f"surprised: cannot act this round ({SOURCE_SURPRISE})",
+                        "surprise": "bravery",
+                        "phase": None,
+                    }
+                )
+            elif under_way:
+                rows[character_id] = row.model_copy(update={"surprise": "bravery"})
+            else:
+                rows[character_id] = row.model_copy(update={"surprise": "surprised"})
+        event = PhaseEvent(
+            step="apply_surprise",
+            round=st.round,
+            phase=st.phase,
+            character_id=character_id,
+            summary=f"{row.name} is {'surprised' if result.surprised else 'not surprised'}",
+            details=result.reasons,
+            cards=((drawn.number,) if from_deck else ()) + result.cards_drawn,
+            surprise=result,
+        )
+        return st.model_copy(update={"rows": rows}), event, True
+
+    def set_continuous(
+        self,
+        mover_id: str,
+        paces: int | None,
+        *,
+        name: str | None = None,
+        automated: bool = False,
+        skill: int = 0,
+        handling: int = 0,
+    ) -> PhaseEvent:
+        """Start, change or (``paces`` None or 0) stop a continuous movement (002): the
+        round's ``paces`` split over the four continuous steps. Controlled movers give
+        the rider's skill level and the mount's handling (:func:`maneuver_phases`)."""
+        return self._run(lambda: self._set_mover(mover_id, paces, name, automated, skill, handling))
+
+    def _set_mover(
+        self,
+        mover_id: str,
+        paces: int | None,
+        name: str | None,
+        automated: bool,
+        skill: int,
+        handling: int,
+    ) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        movers = [m for m in st.movers if m.mover_id != mover_id]
+        sheet = self._chars.get(mover_id)
+        label = name or (sheet.name if sheet else mover_id)
+        if skill < 0 or handling < 0:
+            raise RulesError("Skill and handling cannot be negative.")
+        if paces:
+            if paces < 0:
+                raise RulesError("Movement cannot be negative.")
+            if sheet is None and not automated:
+                raise RulesError(
+                    f"{label} is not a character; mark it automated (moved by the Judge)."
+                )
+            movers.append(
+                ContinuousMover(
+                    mover_id=mover_id,
+                    name=label,
+                    paces=paces,
+                    automated=automated,
+                    reflex=sheet.traits.get("reflex") if sheet and not automated else None,
+                    side=sheet.side if sheet else "hombres",
+                    skill=skill,
+                    handling=handling,
+                )
+            )
+            shares = split_evenly(paces, CONTINUOUS_STEPS)
+            man = maneuver_phases(skill, handling)
+            details = (
+                f"per continuous step: {shares}",
+                "maneuvers after phase "
+                + (", ".join(roman(i + 1) for i, ok in enumerate(man) if ok) or "none")
+                if not automated
+                else "automated: moves before every other continuous action",
+            )
+            summary = f"{label} moves {paces} paces a round continuously"
+        else:
+            if len(movers) == len(st.movers):
+                raise RulesError(f"{label} is not moving continuously.")
+            details = ()
+            summary = f"{label} stops moving continuously"
+        event = PhaseEvent(
+            step="set_continuous",
+            round=st.round,
+            phase=st.phase,
+            character_id=mover_id if sheet else None,
+            summary=summary,
+            details=details,
+        )
+        return st.model_copy(update={"movers": tuple(movers)}), event, False
+
+
+__all__ = [
+    "PHASES",
+    "PREEMPT_PENALTY",
+    "ContinuousMover",
+    "PhaseEvent",
+    "PhaseMove",
+    "PhaseRound",
+    "PhaseRow",
+    "PhaseStage",
+    "PhaseState",
+    "ReflexContest",
+    "maneuver_phases",
+    "qualifying",
+    "reflex_key",
+    "roman",
+]
