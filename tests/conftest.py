@@ -17,7 +17,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 class _BlockQt(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname.split(".")[0] in ("PySide6", "shiboken6", "pytestqt"):
-            raise ImportError(f"{fullname} is blocked (TWTW_BLOCK_QT=1)")
+            raise ModuleNotFoundError(f"{fullname} is blocked (TWTW_BLOCK_QT=1)", name=fullname)
         return None
 
 
