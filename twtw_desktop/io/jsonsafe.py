@@ -1,0 +1,294 @@
+"""Careful JSON reading and compact, stable JSON writing for map and encounter files.
+
+Reading never trusts the file: it refuses anything that is not a regular file, files
+over :data:`MAX_FILE_BYTES`, text that is not UTF-8, nesting deeper than
+:data:`MAX_DEPTH` (checked by a bracket scan *before* the text reaches :mod:`json`,
+so a hostile 10,000-deep file gives a clear :class:`LoadError` instead of a
+``RecursionError``), ``NaN``/``Infinity`` and numbers too big for a float, and objects
+that repeat a key. Every refusal is one :class:`LoadError` naming the file.
+
+Writing (:func:`dumps_pretty`) keeps files small and diff-friendly: one-space indent,
+short values on one line, terrain and elevation rows one per line, long lists of
+numbers or points packed into lines about :data:`LINE_WIDTH` wide.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import LoadError
+
+#: Largest map or encounter file read or written (a 400×400 map with many walls is a
+#: few MB; the margin is for long encounter logs).
+MAX_FILE_BYTES = 50 * 1024 * 1024
+#: Deepest nesting of arrays/objects accepted (the formats themselves need about 10).
+MAX_DEPTH = 64
+#: Target line width of saved files.
+LINE_WIDTH = 100
+#: Longest piece of user text quoted back in an error message.
+_CLIP = 80
+
+# A JSON string, or the unterminated rest of the text after a stray quote. Unrolled
+# so matching is linear; DOTALL so an escaped newline cannot end the match early.
+_STRING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+_NOT_BRACKET_RE = re.compile(r"[^\[\]{}]+")
+_CHUNK = 1 << 20
+
+
+def clip(text: object, limit: int = _CLIP) -> str:
+    """Quote user-supplied text safely in a message: one line, at most ``limit`` chars."""
+    s = str(text)
+    s = "".join(ch if ch.isprintable() else "?" for ch in s[: limit + 1])
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def read_capped(path: Path | str, cap: int | None = None) -> bytes:
+    """The bytes of a regular file no bigger than ``cap``; LoadError otherwise.
+
+    Devices, pipes and folders are refused before opening, so ``/dev/zero`` or a FIFO
+    can never make the loader hang, and at most ``cap + 1`` bytes are ever read.
+    """
+    cap = MAX_FILE_BYTES if cap is None else cap
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise LoadError(path, "file not found") from None
+    except (OSError, ValueError) as e:
+        raise LoadError(path, f"cannot read the file ({_os_reason(e)})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise LoadError(path, "this is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise LoadError(path, "this is not a regular file")
+    if st.st_size > cap:
+        raise LoadError(path, f"the file is {_mb(st.st_size)}; the limit is {_mb(cap)}")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(cap + 1)
+    except OSError as e:
+        raise LoadError(path, f"cannot read the file ({_os_reason(e)})") from None
+    if len(data) > cap:
+        raise LoadError(path, f"the file is larger than the limit of {_mb(cap)}")
+    return data
+
+
+def decode_text(path: Path | str, data: bytes) -> str:
+    """UTF-8 text (a leading byte-order mark is allowed and dropped)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise LoadError(path, "the file is UTF-16 text; save it as UTF-8")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise LoadError(
+            path, f"the file is not UTF-8 text (bad byte 0x{data[e.start]:02x})", f"line {line}"
+        ) from None
+
+
+def max_depth(text: str, limit: int = MAX_DEPTH) -> int:
+    """Deepest array/object nesting of JSON ``text``, counting brackets outside strings.
+
+    Stops counting once ``limit`` is passed (returns a value above ``limit``). Runs in
+    linear time at C speed (regex + numpy), so even a 50 MB file of brackets is quick.
+    """
+    brackets = _NOT_BRACKET_RE.sub("", _STRING_RE.sub("", text))
+    if not brackets:
+        return 0
+    raw = brackets.encode("ascii")
+    depth = 0
+    deepest = 0
+    for start in range(0, len(raw), _CHUNK):
+        b = np.frombuffer(raw, dtype=np.uint8, count=min(_CHUNK, len(raw) - start), offset=start)
+        steps = np.where((b == ord("[")) | (b == ord("{")), 1, -1).astype(np.int32)
+        running = np.cumsum(steps, dtype=np.int64) + depth
+        deepest = max(deepest, int(running.max()))
+        if deepest > limit:
+            return deepest
+        depth = int(running[-1])
+    return deepest
+
+
+class _NonFinite:
+    """Stands in for NaN/Infinity while parsing, so the loader can say where it was."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+def _find_nonfinite(value: Any, path: list[str]) -> tuple[str, str] | None:
+    if isinstance(value, _NonFinite):
+        return ".".join(path), value.token
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = ((str(i), v) for i, v in enumerate(value))
+    else:
+        return None
+    for k, v in items:
+        found = _find_nonfinite(v, [*path, clip(k, 40)])
+        if found:
+            return found
+    return None
+
+
+def parse_json(path: Path | str, text: str) -> Any:
+    """Strictly parse JSON text: depth-capped, finite numbers only, no repeated keys."""
+    depth = max_depth(text)
+    if depth > MAX_DEPTH:
+        raise LoadError(path, f"the data is nested more than {MAX_DEPTH} levels deep")
+    nonfinite: list[bool] = []
+
+    def constant(token: str) -> _NonFinite:
+        nonfinite.append(True)
+        return _NonFinite(token)
+
+    def number(token: str) -> float | _NonFinite:
+        f = float(token)
+        if math.isfinite(f):
+            return f
+        nonfinite.append(True)
+        return _NonFinite(token)
+
+    try:
+        value = json.loads(
+            text, parse_constant=constant, parse_float=number, object_pairs_hook=_pairs
+        )
+    except json.JSONDecodeError as e:
+        raise LoadError(
+            path, f"not valid JSON: {e.msg}", f"line {e.lineno}, column {e.colno}"
+        ) from None
+    except _DuplicateKey as e:
+        raise LoadError(path, f"the key {clip(e.args[0])!r} appears twice in one object") from None
+    except (ValueError, RecursionError, MemoryError) as e:
+        # int() refusing a 5000-digit number, or a parser limit we did not foresee
+        raise LoadError(path, f"not valid JSON: {clip(e, 160)}") from None
+    if nonfinite:
+        found = _find_nonfinite(value, [])
+        where, token = found if found else ("", "NaN")
+        raise LoadError(
+            path, f"{clip(token)} is not allowed: every number must be finite", where or ""
+        )
+    return value
+
+
+def read_json(path: Path | str) -> Any:
+    """Read, decode and strictly parse one JSON file (see the module docstring)."""
+    return parse_json(path, decode_text(path, read_capped(path)))
+
+
+# --- writing ---------------------------------------------------------------------------
+
+#: Keys whose list items always go one per line (map rows).
+ROW_KEYS = frozenset({"terrain", "elevation"})
+
+
+def _one_line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+
+
+def _is_small(value: Any) -> bool:
+    """Numbers, short strings and short flat lists (points, hexes) pack together."""
+    if isinstance(value, (int, float, bool)) or value is None:
+        return True
+    if isinstance(value, str):
+        return len(value) <= 24
+    if isinstance(value, list):
+        return len(value) <= 4 and all(
+            isinstance(v, (int, float, bool)) or v is None for v in value
+        )
+    return False
+
+
+def _render(value: Any, indent: int, lead: int, key: str | None) -> str:
+    """``value`` as JSON text starting at column ``lead``, nested lines at ``indent``."""
+    inner = " " * (indent + 1)
+    if isinstance(value, dict) and value:
+        one = _one_line(value)
+        if ROW_KEYS & value.keys():
+            pass  # map rows always go one per line, so the object is laid out in full
+        elif lead + len(one) <= LINE_WIDTH:
+            return one
+        else:
+            pieces = [f"{_one_line(k)}: {_one_line(v)}" for k, v in value.items()]
+            if all(len(inner) + len(p) + 2 <= LINE_WIDTH for p in pieces):
+                return _pack(pieces, "{", "}", lead, inner)
+        parts = []
+        for k, v in value.items():
+            head = f"{inner}{_one_line(k)}: "
+            parts.append(head + _render(v, indent + 1, len(head), k))
+        return "{\n" + ",\n".join(parts) + "\n" + " " * indent + "}"
+    if isinstance(value, list) and value:
+        if key in ROW_KEYS:
+            rows = [inner + _one_line(v) for v in value]
+            return "[\n" + ",\n".join(rows) + "\n" + " " * indent + "]"
+        one = _one_line(value)
+        if lead + len(one) <= LINE_WIDTH:
+            return one
+        if all(_is_small(v) for v in value):
+            return _pack([_one_line(v) for v in value], "[", "]", lead, inner)
+        items = [inner + _render(v, indent + 1, len(inner), None) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+    return _one_line(value)
+
+
+def _pack(pieces: list[str], opening: str, closing: str, lead: int, inner: str) -> str:
+    """Pieces joined by ", " and wrapped near LINE_WIDTH, continuation lines at
+    ``inner``: ``{"a": 1, "b": 2,`` / `` "c": 3}``."""
+    out = [opening]
+    col = lead + 1
+    for i, p in enumerate(pieces):
+        if i and col + 2 + len(p) + 1 > LINE_WIDTH:
+            out.append(",\n" + inner + p)
+            col = len(inner) + len(p)
+        else:
+            out.append((", " if i else "") + p)
+            col += (2 if i else 0) + len(p)
+    out.append(closing)
+    return "".join(out)
+
+
+def dumps_pretty(value: Any) -> str:
+    """Compact, stable, human-readable JSON (ends with a newline).
+
+    The same value always gives the same text, so saved files diff cleanly and the
+    bundled samples can be rebuilt byte for byte. Refuses NaN/Infinity (ValueError).
+    """
+    return _render(value, 0, 0, None) + "\n"
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB" if n < 1024**3 else f"{n / 1024**3:.1f} GB"
+
+
+def _os_reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return clip(e, 120)
