@@ -149,6 +149,9 @@ class Edition(Strict):
     bump_every: int
     aim_max: int
     aim_bonus_each: int
+    #: fan firing: ``per_shot`` (000: one downgrade per shot and per extra target, each
+    #: shot its own resolution) or ``burst3`` (003: one check at TN + shots, read burst 3)
+    fan_firing: Literal["per_shot", "burst3"]
     house_values: dict[str, str] = {}
 
     def wound_row(self, level: int) -> WoundRow | None:

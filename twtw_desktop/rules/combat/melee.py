@@ -1,0 +1,935 @@
+"""Hand to hand combat (000 Hand to Hand Combat, Advantage, Position; 001 Melee Combat;
+003 Melee Combat, Entanglement).
+
+* Defense is the TN: AP v2 4 + half the skill level rounded up; Phases 3 + the level,
+  +1 armed against an unarmed foe, +1 for a Defend weapon (edition data).
+* Attack types are data (:data:`ATTACK_TYPES`). 000 prints only the quick attack's
+  damage (5 + DB); every other number is a marked house value.
+* Block (2 AP) and dodge (3 AP), advantage, dominance and escaping it, breaking
+  engagement, standing still, entanglement.
+
+Decisions where the pages are vague (house values, also in the docstrings):
+
+* Attack types — quick 2 AP, 5 + DB unarmed, weapons one effect row less; standard
+  3 AP, 7 + DB unarmed, the weapon's DMG; heavy 4 AP, −1 to the result, 9 + DB
+  unarmed, weapons one row more; shove 2 AP, no damage, a success is one bump toward
+  dominance. Unarmed attacks are punches (one free hit location bump up) unless a
+  kick is declared (one bump down).
+* AD (the dodge's downgrades, never defined on the page) is the defender's level in
+  the hand-to-hand skill they defend with, at least 1 (:func:`active_defense`).
+* A weapon block that ties the attack result stops the blow with the weapon, which
+  is checked for breakage at Rel +1 (000: "increase the Rel by 1 instead of changing
+  the hit location"); a block that beats it stops the blow with a normal breakage check.
+* Two Defend weapons: the one with the higher advantage value keeps its +1 (003
+  speaks of "the higher DV weapon"); Defend and armed-vs-unarmed never stack (003).
+* "Half the level of the opponent" in the escape TNs rounds up, like 000's defense.
+* Entanglement: the attacker must beat the defender's Coordination (Dexterity) result
+  to entangle; breaking free with Strength needs the weapon's entangle TN or more
+  (the game's usual "meets or beats"); wriggling free must beat the attacker's skill.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from ...errors import RulesError
+from ..base import HitLocation, Pool, Strict
+from ..card import Card
+from ..character import Character
+from ..checks import simple_check
+from ..deck import CardSource, PoolRead, read_pool
+from ..editions import Edition, OptionalRules
+from ..gear import Weapon
+from .ancillary import equipment_failure
+from .bumps import BumpPool, BumpSpends
+from .ranged import attack_limit, attack_pool
+from .records import ApBreakdown, AttackRecord, FailureResult, Modifier, TnBreakdown, mod
+from .resolve import HEIGHT_SHIFT, KICK_SHIFT, PUNCH_SHIFT, AttackProfile, resolve_profile
+
+#: The skill used for unarmed fighting (001 "Fighting: Brawl").
+UNARMED_SKILL = "fighting_brawl"
+#: Engagement: within this many paces (000 Hand to Hand Combat).
+ENGAGEMENT_PACES = 1
+#: 000 Hand to Hand Combat: a careful attack costs 2 AP more and adds 1, once.
+CAREFUL_AP = 2
+CAREFUL_BONUS = 1
+#: 000: a block costs 2 AP, a dodge 3 AP.
+BLOCK_AP = 2
+DODGE_AP = 3
+#: 000 Breaking Engagement: a careful disengage costs 2 AP; moving away instead gives
+#: the opponent an attack for 1 AP less (minimum 0).
+CAREFUL_DISENGAGE_AP = 2
+FREE_ATTACK_AP_DISCOUNT = 1
+#: 000 Maneuvering During Engagement: 1 AP a pace, at most one pace.
+ENGAGED_MANEUVER_AP = 1
+ENGAGED_MANEUVER_MAX_PACES = 1
+#: 000: not moving for two rounds running lowers defense by 1.
+STOOD_STILL_ROUNDS = 2
+STOOD_STILL_DEFENSE = -1
+#: 000 Asserting Dominance: movement allowed per bump spent on dominance.
+DOMINANCE_PACES_PER_BUMP = 2
+#: Weapon blocks that tie the attack put this much on the weapon's Rel (000).
+BLOCK_TIE_REL = 1
+
+
+class Dominance(IntEnum):
+    """Levels of dominance one fighter holds over another (000 Position)."""
+
+    NONE = 0
+    PARTIAL = 1
+    DOMINANCE = 2
+    FULL = 3
+
+
+#: Defense change of a fighter held at each level (000 Position in Hand-to-Hand).
+DOMINANCE_DEFENSE: dict[int, int] = {0: 0, 1: -1, 2: -2, 3: -2}
+#: Effect rows lost by the attacks of a fighter held at each level (000: dominated
+#: attacks have their damage shifted up a row).
+DOMINATED_ROW_SHIFT: dict[int, int] = {0: 0, 1: 0, 2: -1, 3: -1}
+#: (AP per attempt, base TN) to escape each level (000 Breaking Engagements When
+#: Dominated); the TN adds half the opponent's level, rounded up.
+ESCAPE: dict[int, tuple[int, int]] = {1: (1, 3), 2: (2, 5), 3: (3, 7)}
+
+
+class MeleeAttackType(Strict):
+    """One of the four hand-to-hand attack types (000 Hand to Hand Combat)."""
+
+    id: str
+    name: str
+    ap: Annotated[int, Field(ge=0)]
+    result_modifier: int = 0
+    #: unarmed damage before DB (None: this attack deals no damage)
+    unarmed_damage: int | None
+    #: effect rows added to an armed attack's DMG (+ more, − less)
+    weapon_row_shift: int = 0
+    #: a success is one bump toward dominance instead of damage
+    dominance_only: bool = False
+    source: str = ""
+    house_values: dict[str, str] = {}
+
+
+ATTACK_TYPES: dict[str, MeleeAttackType] = {
+    t.id: t
+    for t in (
+        MeleeAttackType(
+            id="quick",
+            name="Quick attack",
+            ap=2,
+            unarmed_damage=5,
+            weapon_row_shift=-1,
+            source="000 Impact Damage (Angus' quick attack: 5 + DB)",
+            house_values={
+                "ap": "000's attack table is missing: 2 AP",
+                "weapon_row_shift": "a quick blow with a weapon: one effect row less",
+            },
+        ),
+        MeleeAttackType(
+            id="standard",
+            name="Standard attack",
+            ap=3,
+            unarmed_damage=7,
+            source="000 Hand to Hand Weapon Damage (the gear DMG is a standard attack's)",
+            house_values={"ap": "3 AP", "unarmed_damage": "7 + DB"},
+        ),
+        MeleeAttackType(
+            id="heavy",
+            name="Heavy attack (bull rush)",
+            ap=4,
+            result_modifier=-1,
+            unarmed_damage=9,
+            weapon_row_shift=1,
+            source="000 Asserting Dominance (Dave's bull rush is a heavy attack)",
+            house_values={
+                "ap": "4 AP",
+                "result_modifier": "a wild swing: −1",
+                "unarmed_damage": "9 + DB",
+                "weapon_row_shift": "one effect row more",
+            },
+        ),
+        MeleeAttackType(
+            id="shove",
+            name="Shove (for dominance)",
+            ap=2,
+            unarmed_damage=None,
+            dominance_only=True,
+            source="000 Asserting Dominance (Clem shoves Hank: a success is one bump toward dominance)",
+            house_values={"ap": "2 AP"},
+        ),
+    )
+}
+
+
+def attack_type(type_id: str) -> MeleeAttackType:
+    try:
+        return ATTACK_TYPES[type_id]
+    except KeyError:
+        known = ", ".join(ATTACK_TYPES)
+        raise RulesError(f"{type_id!r} is not an attack type; use one of {known}.") from None
+
+
+def _skill_of(weapon: Weapon | None) -> str:
+    return weapon.skill if weapon is not None else UNARMED_SKILL
+
+
+def _half_up(n: int) -> int:
+    return math.ceil(n / 2)
+
+
+def check_engaged(distance_paces: float) -> None:
+    """Refuse a hand-to-hand attack beyond one pace (000 Hand to Hand Combat)."""
+    if distance_paces > ENGAGEMENT_PACES:
+        raise RulesError(
+            f"Hand to hand needs the fighters within {ENGAGEMENT_PACES} pace; they are "
+            f"{distance_paces:g} apart."
+        )
+
+
+# =============================================================================
+# Defense and the TN
+# =============================================================================
+
+
+def _defend_applies(defender_weapon: Weapon | None, attacker_weapon: Weapon | None) -> bool:
+    if defender_weapon is None or "defend" not in defender_weapon.attributes:
+        return False
+    if attacker_weapon is not None and "defend" in attacker_weapon.attributes:
+        return defender_weapon.advantage > attacker_weapon.advantage
+    return True
+
+
+def melee_defense(
+    defender: Character,
+    edition: Edition,
+    *,
+    defender_weapon: Weapon | None = None,
+    attacker_weapon: Weapon | None = None,
+    held_at: int = Dominance.NONE,
+    stood_still: bool = False,
+    advantage: bool = False,
+    skill: str | None = None,
+) -> TnBreakdown:
+    """The defender's Defense — the TN of a hand-to-hand attack on them.
+
+    AP v2 (000): 4 + half the skill level, rounded up (skill 1 → 5, skill 3 → 6).
+    Phases (001): 3 + the level (Hank, Brawl 1 → 4), +1 armed against an unarmed
+    foe and +1 with a Defend weapon (003), never both. Then −1/−2 when held at
+    partial/full dominance, −1 after standing still two rounds, +1 with advantage.
+    """
+    md = edition.melee_defense
+    skill = skill or _skill_of(defender_weapon)
+    level = defender.skill_level(skill)
+    items: list[Modifier] = []
+    if md.rule == "half_up":
+        items.append(
+            mod(f"half of {skill} {level}, rounded up", _half_up(level), "000 Determining Results")
+        )
+    else:
+        items.append(mod(f"{skill} {level}", level, "001 Determining Defense"))
+    armed = defender_weapon is not None and attacker_weapon is None and md.armed_vs_unarmed
+    defend = _defend_applies(defender_weapon, attacker_weapon) and md.defend_attribute
+    if armed and defend:
+        items.append(
+            mod(
+                "armed vs unarmed / Defend (do not stack)",
+                max(md.armed_vs_unarmed, md.defend_attribute),
+                "003 Determining Defense",
+            )
+        )
+    elif armed:
+        items.append(
+            mod("armed against an unarmed attacker", md.armed_vs_unarmed, "003 Determining Defense")
+        )
+    elif defend:
+        items.append(
+            mod(f"Defend ({defender_weapon.name})", md.defend_attribute, "003 Determining Defense")
+        )  # type: ignore[union-attr]
+    if held_at:
+        name = Dominance(held_at).name.lower().replace("_", " ")
+        items.append(
+            mod(f"held at {name}", DOMINANCE_DEFENSE[held_at], "000 Position in Hand-to-Hand")
+        )
+    if stood_still:
+        items.append(
+            mod(
+                f"did not move for {STOOD_STILL_ROUNDS} rounds",
+                STOOD_STILL_DEFENSE,
+                "000 Maneuvering During Engagement",
+            )
+        )
+    if advantage:
+        items.append(mod("defender has the advantage", 1, "001 Advantage"))
+    return TnBreakdown.build(md.base, "Defense", f"{edition.name}: melee defense", items)
+
+
+class DodgeSpec(Strict):
+    """A declared dodge (000: 3 AP, active defense, only with no attacks made)."""
+
+    from_front: bool = True
+    #: AD override; None uses :func:`active_defense`
+    ad: Annotated[int, Field(ge=0)] | None = None
+
+
+def active_defense(defender: Character, skill: str = UNARMED_SKILL) -> int:
+    """AD, the downgrades a dodge gives (house: the defender's hand-to-hand skill
+    level, at least 1 — the page never defines AD)."""
+    return max(1, defender.skill_level(skill))
+
+
+def melee_tn(
+    attacker: Character,
+    defender: Character,
+    edition: Edition,
+    *,
+    attack: str | MeleeAttackType = "standard",
+    attacker_weapon: Weapon | None = None,
+    defender_weapon: Weapon | None = None,
+    careful: bool = False,
+    advantage: Literal["attacker", "defender"] | None = None,
+    defender_held_at: int = Dominance.NONE,
+    defender_stood_still: bool = False,
+    dodge: DodgeSpec | None = None,
+    defender_attacked_this_round: bool = False,
+) -> TnBreakdown:
+    """The TN (the defender's Defense) and the attacker's result modifiers."""
+    at = attack if isinstance(attack, MeleeAttackType) else attack_type(attack)
+    tn = melee_defense(
+        defender,
+        edition,
+        defender_weapon=defender_weapon,
+        attacker_weapon=attacker_weapon,
+        held_at=defender_held_at,
+        stood_still=defender_stood_still,
+        advantage=advantage == "defender",
+    )
+    res: list[Modifier] = []
+    if at.result_modifier:
+        res.append(mod(at.name, at.result_modifier, "house value"))
+    if careful:
+        res.append(mod("careful attack", CAREFUL_BONUS, "000 Hand to Hand Combat"))
+    if advantage == "attacker":
+        res.append(mod("attacker has the advantage", 1, "001 Advantage"))
+    notes: list[str] = []
+    if dodge is not None:
+        if defender_attacked_this_round:
+            raise RulesError(f"{defender.name} has attacked this round and cannot dodge.")
+        if dodge.from_front:
+            ad = (
+                dodge.ad
+                if dodge.ad is not None
+                else active_defense(defender, _skill_of(defender_weapon))
+            )
+            res.append(mod(f"{defender.name} dodges (AD {ad})", -ad, "000 Hand to Hand Combat"))
+        else:
+            notes.append("the attack comes from outside the dodge's 120° front: no effect")
+    return tn.with_items(result_items=res, notes=notes)
+
+
+def melee_ap_cost(attack: str | MeleeAttackType, *, careful: bool = False) -> ApBreakdown:
+    """AP of one hand-to-hand attack (house values; careful +2, 000)."""
+    at = attack if isinstance(attack, MeleeAttackType) else attack_type(attack)
+    items = [mod(at.name, at.ap, "house value (000's table is missing)")]
+    if careful:
+        items.append(mod("careful attack", CAREFUL_AP, "000 Hand to Hand Combat"))
+    return ApBreakdown.build(items)
+
+
+def defense_ap_cost(kind: Literal["block", "dodge"]) -> ApBreakdown:
+    """AP of a block (2) or a dodge (3) (000 Hand to Hand Combat)."""
+    value = BLOCK_AP if kind == "block" else DODGE_AP
+    return ApBreakdown.build([mod(kind, value, "000 Hand to Hand Combat")])
+
+
+def check_melee_series(attacker: Character, weapon: Weapon | None, attacks: int) -> int:
+    """Refuse more attacks than the skill level (trait rank unskilled) allows in one
+    series (000 Multiple Attacks); returns the limit."""
+    limit = attack_limit(attacker, weapon, skill=_skill_of(weapon))
+    if attacks > limit:
+        raise RulesError(
+            f"{attacker.name} may make at most {limit} hand-to-hand attack(s) in one series, "
+            f"not {attacks}."
+        )
+    return limit
+
+
+# =============================================================================
+# Blocks
+# =============================================================================
+
+
+class BlockResult(Strict):
+    """A block against one incoming attack (000 Hand to Hand Combat)."""
+
+    outcome: Literal["failed", "to_arm", "blocked"]
+    attack_result: int
+    block_result: int | None
+    arm: HitLocation | None = None
+    weapon_id: str | None = None
+    breakage: FailureResult | None = None
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def weapon_broke(self) -> bool:
+        return self.breakage is not None and self.breakage.failed
+
+
+def resolve_block(
+    defender: Character,
+    attack_result: int,
+    card: Card,
+    edition: Edition,
+    *,
+    weapon: Weapon | None = None,
+    arm: HitLocation = HitLocation.LEFT_ARM,
+    more: CardSource | None = None,
+    discard: Sequence[Card] = (),
+) -> BlockResult:
+    """The defender's block test against the attack's result as TN.
+
+    Unarmed (Brawl): equal moves the hit to the blocking ``arm``; more stops it.
+    With a weapon (its skill): equal stops it but the weapon is checked for breakage
+    at Rel +1; more stops it with a normal breakage check.
+    """
+    if arm not in (HitLocation.LEFT_ARM, HitLocation.RIGHT_ARM):
+        raise RulesError("A block is made with an arm.")
+    skill = _skill_of(weapon)
+    pool, why = attack_pool(defender, weapon, skill=skill)
+    read = read_pool(card, pool, more)
+    reasons = [*why, *read.reasons]
+    best = read.result(0)
+    check = simple_check(best, attack_result, cf=read.is_cf, bump_every=edition.bump_every)
+    reasons += list(check.reasons)
+    breakage = None
+    if read.is_cf or best is None or best < attack_result:
+        outcome: Literal["failed", "to_arm", "blocked"] = "failed"
+        reasons.append("the block fails")
+        if weapon is not None:
+            breakage = equipment_failure(card.wrench, weapon.rel, discard, card_number=card.number)
+    elif best == attack_result:
+        if weapon is None:
+            outcome = "to_arm"
+            reasons.append(
+                f"a tie: the blow lands on the {arm.value.replace('_', ' ')} instead (000)"
+            )
+        else:
+            outcome = "blocked"
+            rel = None if weapon.rel is None else weapon.rel + BLOCK_TIE_REL
+            breakage = equipment_failure(card.wrench, rel, discard, card_number=card.number)
+            reasons.append(
+                f"a tie: the {weapon.name} takes the blow, Rel +{BLOCK_TIE_REL} for breakage (000)"
+            )
+    else:
+        outcome = "blocked"
+        reasons.append("the block beats the attack: no effect (000)")
+        if weapon is not None:
+            breakage = equipment_failure(card.wrench, weapon.rel, discard, card_number=card.number)
+    if breakage is not None:
+        reasons += list(breakage.reasons)
+    return BlockResult(
+        outcome=outcome,
+        attack_result=attack_result,
+        block_result=best,
+        arm=arm if outcome == "to_arm" else None,
+        weapon_id=weapon.id if weapon else None,
+        breakage=breakage,
+        reasons=tuple(reasons),
+    )
+
+
+def attack_result(pool_read: PoolRead, tn: TnBreakdown, rank: int = 0) -> int | None:
+    """The modified result an attack scored (what a block must match); None on a CF."""
+    raw = pool_read.result(rank)
+    return None if raw is None else raw + tn.result_modifier
+
+
+# =============================================================================
+# Resolving a hand-to-hand attack
+# =============================================================================
+
+
+def melee_profile(
+    attacker: Character,
+    edition: Edition,
+    *,
+    attack: str | MeleeAttackType = "standard",
+    weapon: Weapon | None = None,
+    kick: bool = False,
+    height_advantage: bool = False,
+    attacker_dominance: int = Dominance.NONE,
+    attacker_held_at: int = Dominance.NONE,
+    forced_location: HitLocation | None = None,
+    forced_reason: str = "",
+) -> AttackProfile:
+    """The profile of one hand-to-hand attack."""
+    at = attack if isinstance(attack, MeleeAttackType) else attack_type(attack)
+    if weapon is not None and not weapon.is_melee and "improvised" not in weapon.attributes:
+        raise RulesError(f"The {weapon.name} is not a hand-to-hand weapon.")
+    if weapon is not None and weapon.kind == "entangle":
+        raise RulesError(f"The {weapon.name} entangles; use entangle() instead of an attack.")
+    skill = _skill_of(weapon)
+    pool, _ = attack_pool(attacker, weapon, skill=skill)
+    shift = 0
+    shift_reasons: list[str] = []
+    punch = (weapon is None and not kick) or (weapon is not None and "punch" in weapon.attributes)
+    kicking = kick or (weapon is not None and "kick" in weapon.attributes)
+    if punch and not kicking:
+        shift += PUNCH_SHIFT
+        shift_reasons.append("a punch: one bump up (001/003 Hit Location Modifiers)")
+    if kicking:
+        shift += KICK_SHIFT
+        shift_reasons.append("a kick: one bump down (001/003 Hit Location Modifiers)")
+    if height_advantage:
+        shift += HEIGHT_SHIFT
+        shift_reasons.append("height advantage: one bump up (001/003 Hit Location Modifiers)")
+    rows = 0
+    row_reasons: list[str] = []
+    flat = None
+    if weapon is None:
+        flat = at.unarmed_damage
+        kind: Literal["deadly", "impact"] = "impact"
+        dmg = rd = None
+    else:
+        kind = weapon.damage_kind
+        dmg, rd = weapon.dmg, weapon.rd
+        if at.weapon_row_shift:
+            rows += at.weapon_row_shift
+            row_reasons.append(f"{at.name}: {at.weapon_row_shift:+d} effect row (house value)")
+    held = DOMINATED_ROW_SHIFT.get(int(attacker_held_at), 0)
+    if held:
+        rows += held
+        row_reasons.append(f"attacker is dominated: damage one row up, {held:+d} (000 Position)")
+    return AttackProfile(
+        attack_kind="melee",
+        weapon_id=weapon.id if weapon else None,
+        weapon_name=weapon.name if weapon else "bare hands",
+        pool=pool,
+        dmg=dmg,
+        rd=rd,
+        flat_damage=flat,
+        damage_bonus=attacker.damage_bonus,
+        row_shift=rows,
+        row_shift_reasons=tuple(row_reasons),
+        damage_kind=kind,
+        impact_attribute=weapon is not None and "impact" in weapon.attributes,
+        pen=weapon.pen if weapon else 0,
+        rel=weapon.rel if weapon else None,
+        free_shift=shift,
+        free_shift_reasons=tuple(shift_reasons),
+        forced_location=forced_location,
+        forced_reason=forced_reason,
+        may_choose_location=int(attacker_dominance) >= Dominance.FULL,
+    )
+
+
+def resolve_melee(
+    attacker: Character,
+    defender: Character,
+    edition: Edition,
+    tn: TnBreakdown,
+    card: Card,
+    *,
+    attack: str | MeleeAttackType = "standard",
+    weapon: Weapon | None = None,
+    kick: bool = False,
+    height_advantage: bool = False,
+    attacker_dominance: int = Dominance.NONE,
+    attacker_held_at: int = Dominance.NONE,
+    block: BlockResult | None = None,
+    chosen_location: HitLocation | None = None,
+    options: OptionalRules | None = None,
+    spends: BumpSpends | None = None,
+    more: CardSource | None = None,
+    rank: int = 0,
+    pool_read: PoolRead | None = None,
+    stun_card: Card | None = None,
+    discard: Sequence[Card] = (),
+    ap: ApBreakdown | None = None,
+    extra_bumps: BumpPool | None = None,
+    distance_paces: float = 0,
+    risking_death: bool = False,
+) -> tuple[AttackRecord, Character]:
+    """Resolve one hand-to-hand attack from the card to the wound.
+
+    ``block`` is the defender's :func:`resolve_block` against this attack's result:
+    ``blocked`` stops it, ``to_arm`` moves the hit to the blocking arm. A shove
+    (dominance only) deals no damage; its success is one bump toward dominance plus
+    any bumps spent on dominance. With full dominance the attacker may name
+    ``chosen_location``.
+    """
+    check_engaged(distance_paces)
+    at = attack if isinstance(attack, MeleeAttackType) else attack_type(attack)
+    if weapon is not None:
+        carried = [w for w in attacker.weapons if w.weapon_id == weapon.id]
+        if carried and not any(w.readied for w in carried):
+            raise RulesError(
+                f"{attacker.name}'s {weapon.name} is not readied; ready it first "
+                f"({weapon.ready_ap} AP)."
+            )
+    forced = None
+    forced_reason = ""
+    if block is not None and block.outcome == "to_arm":
+        forced = block.arm
+        forced_reason = f"the block moves the hit to the {block.arm.value.replace('_', ' ')} (000)"  # type: ignore[union-attr]
+        if chosen_location is not None:
+            raise RulesError("The block has already decided where the blow lands.")
+    profile = melee_profile(
+        attacker,
+        edition,
+        attack=at,
+        weapon=weapon,
+        kick=kick,
+        height_advantage=height_advantage,
+        attacker_dominance=attacker_dominance,
+        attacker_held_at=attacker_held_at,
+        forced_location=forced,
+        forced_reason=forced_reason,
+    )
+    blocked = block is not None and block.outcome == "blocked"
+    record, new_defender = resolve_profile(
+        profile,
+        attacker=attacker,
+        target=defender,
+        edition=edition,
+        tn=tn,
+        card=card,
+        options=options,
+        spends=spends,
+        more=more,
+        rank=rank,
+        pool_read=pool_read,
+        stun_card=stun_card,
+        discard=discard,
+        ap=ap,
+        extra_bumps=extra_bumps,
+        chosen_location=chosen_location,
+        risking_death=risking_death,
+        blocked=blocked or at.dominance_only,
+        block_reasons=block.reasons if block is not None else (),
+    )
+    if at.dominance_only:
+        gained = 0
+        notes = list(record.notes)
+        if record.hit.success and not blocked:
+            gained = 1 + (record.spends.dominance if record.spends else 0)
+            notes.append(f"{at.name}: a success is one bump toward dominance (000)")
+        record = record.model_copy(
+            update={"blocked": blocked, "dominance_bumps": gained, "notes": tuple(notes)}
+        )
+    elif record.spends is not None and record.spends.dominance:
+        record = record.model_copy(update={"dominance_bumps": record.spends.dominance})
+    return record, new_defender
+
+
+# =============================================================================
+# Advantage
+# =============================================================================
+
+
+class Fighter(Strict):
+    """One fighter's side of the advantage count (000 Determining Advantage)."""
+
+    name: str
+    weapon: Weapon | None = None
+    size: Annotated[int, Field(ge=0)] = 6
+    #: at least a foot higher: mounted, up a slope… (000)
+    height: bool = False
+    #: trapping the foe, mud, a corner… (000)
+    position: bool = False
+    #: holds the weapon-length advantage right now (optional rule, 000)
+    length_advantage: bool = False
+
+
+class AdvantageResult(Strict):
+    """Who holds the advantage this round and why."""
+
+    winner: Literal["a", "b"] | None
+    totals: tuple[int, int]
+    reasons: tuple[str, ...] = ()
+
+    def bonus_for(self, side: Literal["a", "b"]) -> int:
+        """+1 for the side with the advantage (to the result attacking, to Defense
+        defending, 001 Advantage)."""
+        return 1 if self.winner == side else 0
+
+
+def _fighter_value(f: Fighter, foe: Fighter, options: OptionalRules, reasons: list[str]) -> int:
+    value = 0
+    parts: list[str] = []
+    if f.weapon is not None and f.weapon.advantage:
+        value += f.weapon.advantage
+        parts.append(f"{f.weapon.name} {f.weapon.advantage:+d}")
+    if f.height:
+        value += 1
+        parts.append("height +1")
+    if f.size > foe.size:
+        diff = f.size - foe.size
+        value += diff
+        parts.append(f"size {f.size} vs {foe.size}: +{diff}")
+    if f.position:
+        value += 1
+        parts.append("position +1")
+    if f.weapon is not None and foe.weapon is None:
+        value += 1
+        parts.append("armed vs unarmed +1")
+    if options.weapon_length and f.length_advantage:
+        value += 1
+        parts.append("weapon length +1 (optional rule)")
+    reasons.append(f"{f.name}: {value}" + (f" ({', '.join(parts)})" if parts else ""))
+    return value
+
+
+def melee_advantage(
+    side_a: Sequence[Fighter], side_b: Sequence[Fighter], options: OptionalRules | None = None
+) -> AdvantageResult:
+    """Advantage for the round (000 Determining Advantage): each fighter's weapon
+    advantage plus height (and size), position and armed-vs-unarmed; a side of
+    several fighters adds their values and +1 per other fighter on the side for each
+    member. The larger total wins +1; a tie gives no one the advantage."""
+    options = options or OptionalRules()
+    if not side_a or not side_b:
+        raise RulesError("Advantage needs a fighter on each side.")
+    reasons: list[str] = []
+    totals = []
+    for side, foes in ((side_a, side_b), (side_b, side_a)):
+        foe = foes[0]
+        total = sum(_fighter_value(f, foe, options, reasons) for f in side)
+        if len(side) > 1:
+            gang = len(side) * (len(side) - 1)
+            total += gang
+            reasons.append(
+                f"ganging up: +{len(side) - 1} for each of {len(side)} fighters = +{gang}"
+            )
+        totals.append(total)
+    a, b = totals
+    winner: Literal["a", "b"] | None = "a" if a > b else "b" if b > a else None
+    reasons.append(
+        f"{a} vs {b}: "
+        + ("no advantage" if winner is None else f"side {winner} has the advantage (+1)")
+    )
+    return AdvantageResult(winner=winner, totals=(a, b), reasons=tuple(reasons))
+
+
+# =============================================================================
+# Dominance and breaking engagement
+# =============================================================================
+
+
+class DominanceChange(Strict):
+    level: Dominance
+    movement_paces: int = 0
+    reasons: tuple[str, ...] = ()
+
+
+def assert_dominance(current: int, bumps: int, opponent_bumps: int = 0) -> DominanceChange:
+    """New dominance level after bumps spent on it (one level per bump) and the
+    opponent's bumps cancelling them one for one (000 Asserting Dominance)."""
+    if bumps < 0 or opponent_bumps < 0:
+        raise RulesError("Bumps spent on dominance cannot be negative.")
+    level = max(Dominance.NONE, min(Dominance.FULL, int(current) + bumps - opponent_bumps))
+    reasons = [
+        f"dominance {Dominance(current).name.lower()} + {bumps} bump(s) − {opponent_bumps} "
+        f"cancelled → {Dominance(level).name.lower()} (000)"
+    ]
+    return DominanceChange(
+        level=Dominance(level),
+        movement_paces=DOMINANCE_PACES_PER_BUMP * bumps,
+        reasons=tuple(reasons),
+    )
+
+
+class EscapeRequirement(Strict):
+    """What escaping a level of dominance costs (000 Breaking Engagements When Dominated)."""
+
+    level: Dominance
+    ap: int
+    tn: int
+    skill: str = UNARMED_SKILL
+    reasons: tuple[str, ...] = ()
+
+
+def escape_requirement(held_at: int, opponent_level: int) -> EscapeRequirement:
+    """AP per attempt and the Unarmed Combat TN to get out from under dominance:
+    partial 1 AP, TN 3; dominance 2 AP, TN 5; full 3 AP, TN 7 — each + half the
+    opponent's level, rounded up."""
+    if held_at not in ESCAPE:
+        raise RulesError("There is no dominance to escape from.")
+    ap, base = ESCAPE[held_at]
+    half = _half_up(opponent_level)
+    tn = base + half
+    lvl = Dominance(held_at)
+    return EscapeRequirement(
+        level=lvl,
+        ap=ap,
+        tn=tn,
+        reasons=(
+            f"{lvl.name.lower()}: {ap} AP per attempt, TN {base} + half of level "
+            f"{opponent_level} ({half}) = {tn} (000)",
+        ),
+    )
+
+
+class BreakEngagement(Strict):
+    """How a fighter leaves an engagement (000 Breaking Engagement)."""
+
+    ap: int
+    opponent_free_attack: bool
+    reasons: tuple[str, ...] = ()
+
+
+def break_engagement(careful: bool, *, held_at: int = Dominance.NONE) -> BreakEngagement:
+    """2 AP to disengage carefully, or move away and give the opponent an attack at
+    1 AP less (minimum 0). A fighter under dominance must escape first; one under
+    partial dominance must also pass the partial escape check."""
+    if held_at >= Dominance.DOMINANCE:
+        raise RulesError("A dominated fighter must escape the hold before leaving the fight.")
+    reasons = []
+    if held_at == Dominance.PARTIAL:
+        reasons.append("under partial dominance: pass the escape check first (000)")
+    if careful:
+        reasons.append(f"careful disengage: {CAREFUL_DISENGAGE_AP} AP on top of the move (000)")
+        return BreakEngagement(
+            ap=CAREFUL_DISENGAGE_AP, opponent_free_attack=False, reasons=tuple(reasons)
+        )
+    reasons.append("moving away: the opponent may attack at once for 1 AP less (000)")
+    return BreakEngagement(ap=0, opponent_free_attack=True, reasons=tuple(reasons))
+
+
+def free_attack_ap(attack_ap: int) -> int:
+    """AP of the free attack on a fighter who walks away (000: 1 less, minimum 0)."""
+    return max(0, attack_ap - FREE_ATTACK_AP_DISCOUNT)
+
+
+def engaged_maneuver_ap(paces: int) -> int:
+    """AP to shift while staying engaged: 1 AP a pace, at most one pace (000)."""
+    if paces > ENGAGED_MANEUVER_MAX_PACES:
+        raise RulesError("Moving more than one pace breaks the engagement.")
+    if paces < 0:
+        raise RulesError("A move cannot be negative.")
+    return paces * ENGAGED_MANEUVER_AP
+
+
+# =============================================================================
+# Entanglement (003)
+# =============================================================================
+
+
+class EntangleResult(Strict):
+    success: bool
+    attacker_result: int | None
+    defender_result: int | None
+    reasons: tuple[str, ...] = ()
+
+
+def _best(read: PoolRead, modifier: int) -> int | None:
+    r = read.result(0)
+    return None if r is None else r + modifier
+
+
+def entangle(
+    attacker: Character,
+    defender: Character,
+    weapon: Weapon,
+    attacker_card: Card,
+    defender_card: Card,
+    *,
+    more: CardSource | None = None,
+    attacker_modifier: int = 0,
+    defender_modifier: int = 0,
+) -> EntangleResult:
+    """An entangling or tripping attempt: the attacker's weapon skill against the
+    defender's Coordination (003's Dexterity); the attacker must beat it."""
+    if weapon.kind != "entangle" and "entangle" not in weapon.attributes:
+        raise RulesError(f"The {weapon.name} cannot entangle.")
+    apool, why = attack_pool(attacker, weapon)
+    dpool = defender.trait_pool("coordination")
+    aread = read_pool(attacker_card, apool, more)
+    dread = read_pool(defender_card, dpool, more)
+    a = _best(aread, attacker_modifier)
+    d = _best(dread, defender_modifier)
+    reasons = [*why, *aread.reasons, f"{defender.name}: Coordination {dpool}", *dread.reasons]
+    if a is None:
+        success = False
+        reasons.append("the attacker's CF: the attempt fails")
+    elif d is None:
+        success = True
+        reasons.append(f"the defender's CF: {defender.name} is entangled")
+    else:
+        success = a > d
+        reasons.append(
+            f"{a} vs {d}: "
+            + (f"{defender.name} is entangled" if success else "the attempt fails")
+            + " (003 Entanglement)"
+        )
+    return EntangleResult(
+        success=success, attacker_result=a, defender_result=d, reasons=tuple(reasons)
+    )
+
+
+class BreakFreeResult(Strict):
+    freed: bool
+    weapon_broken: bool = False
+    method: Literal["strength", "wriggle"]
+    reasons: tuple[str, ...] = ()
+
+
+def break_entanglement(
+    victim: Character,
+    weapon: Weapon,
+    card: Card,
+    edition: Edition,
+    *,
+    method: Literal["strength", "wriggle"] = "strength",
+    attacker: Character | None = None,
+    attacker_card: Card | None = None,
+    more: CardSource | None = None,
+    modifier: int = 0,
+) -> BreakFreeResult:
+    """Getting out of an entanglement (003): a Strength check against the weapon's
+    entangle TN (a fragile weapon breaks), or wriggling out — Coordination opposed
+    by the attacker's skill with the weapon."""
+    if method == "strength":
+        if weapon.entangle_tn is None:
+            raise RulesError(f"The {weapon.name} lists no entangle TN.")
+        pool: Pool = victim.trait_pool("strength")
+        read = read_pool(card, pool, more)
+        result = _best(read, modifier)
+        check = simple_check(
+            result, weapon.entangle_tn, cf=read.is_cf, bump_every=edition.bump_every
+        )
+        reasons = [
+            f"Strength {pool} vs the {weapon.name}'s TN {weapon.entangle_tn}",
+            *read.reasons,
+            *check.reasons,
+        ]
+        broken = check.success and "fragile" in weapon.attributes
+        if broken:
+            reasons.append(f"the {weapon.name} is fragile and breaks (003)")
+        return BreakFreeResult(
+            freed=check.success, weapon_broken=broken, method=method, reasons=tuple(reasons)
+        )
+    if attacker is None or attacker_card is None:
+        raise RulesError(
+            "Wriggling free is opposed by the attacker: give the attacker and their card."
+        )
+    vread = read_pool(card, victim.trait_pool("coordination"), more)
+    apool, _ = attack_pool(attacker, weapon)
+    aread = read_pool(attacker_card, apool, more)
+    v = _best(vread, modifier)
+    a = _best(aread, 0)
+    reasons = [*vread.reasons, *aread.reasons]
+    if v is None:
+        freed = False
+    elif a is None:
+        freed = True
+    else:
+        freed = v > a
+    reasons.append(
+        f"{v if v is not None else 'CF'} vs {a if a is not None else 'CF'}: "
+        + ("wriggles free" if freed else "still entangled")
+        + " (003 Entanglement)"
+    )
+    return BreakFreeResult(freed=freed, method=method, reasons=tuple(reasons))

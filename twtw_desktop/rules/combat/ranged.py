@@ -1,0 +1,754 @@
+"""Ranged attacks before the card: the TN breakdown, shot types and their AP cost,
+multiple attacks from one pool, and fan firing.
+
+* :func:`ranged_tn` — base Standard (5) plus full range increments, or point blank,
+  and every modifier itemised with its page (000 Range, Modifiers, Target Size,
+  Target Speed, Aim and Snap Shots, Two Weapons …). TN items and result items are
+  kept apart (RULES.md "Resolution decisions").
+* :func:`shot_ap_cost` — snap, normal and aimed shots, cocking first (000 Aim and Snap
+  Shots, Cocking and Readying).
+* :func:`check_shot` — the refusals: an uncocked single-action gun, an aimed snap
+  shot, too many aims, a weapon not readied or not loaded, throwing a rifle.
+* :func:`plan_attacks` — several attacks from one pool (000 Multiple Attacks).
+* :func:`plan_fan_fire` — fan firing (000/001/003 Fan Firing).
+
+Decisions where the pages are vague (each also in the docstring that uses it):
+
+* A double-action revolver fired uncocked keeps its printed snap penalty, which
+  includes the heavier pull (:data:`DOUBLE_ACTION_PULL`, house); cocked first it
+  drops that part for the shot (000 Cocking and Readying).
+* Fan firing downgrades (000: "for each shot … starting with the first", 001
+  "successively") are read as cumulative: shot *n* of the series takes −n, and the
+  *k*-th target after the first a further −k. The Phases edition instead follows
+  003 (one check at TN + shots, burst 3 read for hits).
+* Under the optional total-speed rule the speed penalty uses ``firer_speed +
+  target_speed`` instead of the relative speed (000/001 Target Speed).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from ...errors import RulesError
+from ..base import Pool, Strict
+from ..character import CarriedWeapon, Character
+from ..editions import Edition, OptionalRules
+from ..gear import Weapon
+from .records import ApBreakdown, Modifier, TnBreakdown, mod
+from .situation import ShotSituation
+from .thrown import check_throwable, is_throwable, throw_range
+
+try:  # the skill → trait table lives on the character sheet module
+    from ..character import SKILLS as _SKILL_TRAITS
+except ImportError:  # pragma: no cover - older sheet module
+    _SKILL_TRAITS: dict[str, str] = {}
+
+#: House: the part of a double-action revolver's snap penalty that comes from the
+#: heavier trigger pull; cocking the revolver first drops it for that shot (000
+#: Cocking and Readying says cocking trades the double-action traits away).
+DOUBLE_ACTION_PULL = -1
+#: AP to switch targets during a series of attacks (000 Multiple Attacks).
+SWITCH_TARGET_AP = 1
+#: Extra AP when the new target is outside the field of fire (000 Multiple Attacks).
+OUTSIDE_FIELD_OF_FIRE_AP = 1
+#: Fan firing: AP per shot and per target switch (000 Fan Firing).
+FAN_AP_PER_SHOT = 1
+FAN_AP_PER_SWITCH = 1
+#: Pushing the limit: a revolver's Rel rises by this when fan firing (000/001).
+PUSHING_THE_LIMIT_REL = 1
+#: Fan firing in the Phases edition reads this burst value (003 Fan Firing).
+FAN_BURST = 3
+#: Which fan-firing procedure an edition follows until the edition file names it
+#: (``Edition.fan_firing``): 000's per-shot downgrades, or 003's burst 3 check.
+ShotKind = Literal["snap", "normal", "aimed"]
+FanMode = Literal["per_shot", "burst3"]
+
+
+class ShotSpec(Strict):
+    """What kind of shot the firer declares (000 Aim and Snap Shots).
+
+    ``aims`` counts the aim actions of an aimed shot (1–2). ``cock_first`` pays to
+    cock the weapon as part of this action (cocking comes before aiming).
+    ``use_acuity`` is the optional aim-with-Acuity rule. ``thrown`` marks a throw.
+    """
+
+    kind: ShotKind = "normal"
+    aims: Annotated[int, Field(ge=0)] = 0
+    cock_first: bool = False
+    thrown: bool = False
+    use_acuity: bool = False
+    #: one shot of a fan-firing series (always a snap shot; cocking ignored)
+    fan: bool = False
+
+
+def fan_mode(edition: Edition) -> FanMode:
+    """The edition's fan-firing procedure (edition data ``fan_firing``)."""
+    return edition.fan_firing
+
+
+# =============================================================================
+# Pools and limits
+# =============================================================================
+
+
+def _skill_trait(attacker: Character, skill: str) -> str:
+    s = attacker.skills.get(skill)
+    if s is not None:
+        return s.trait
+    return _SKILL_TRAITS.get(skill, "coordination")
+
+
+def attack_pool(
+    attacker: Character,
+    weapon: Weapon | None,
+    *,
+    use_acuity: bool = False,
+    skill: str | None = None,
+) -> tuple[Pool, list[str]]:
+    """The cause pool for an attack: ``level d(trait die)``, or the trait pool when
+    unskilled. ``use_acuity`` swaps in the Acuity die (optional aimed-shot rule).
+    ``skill`` overrides the weapon's skill (needed when ``weapon`` is None)."""
+    skill = skill or (weapon.skill if weapon is not None else None)
+    if skill is None:
+        raise RulesError("Name the skill of an attack made without a weapon.")
+    level = attacker.skill_level(skill)
+    trait = "acuity" if use_acuity else _skill_trait(attacker, skill)
+    tpool = attacker.trait_pool(trait)
+    if level >= 1:
+        pool = Pool(count=level, die=tpool.die)
+        why = f"{skill} {level} with {trait.title()} d{tpool.die}: {pool}"
+    else:
+        pool = tpool
+        why = f"unskilled in {skill}: {trait.title()} {pool}"
+    return pool, [why]
+
+
+def attack_limit(attacker: Character, weapon: Weapon | None, skill: str | None = None) -> int:
+    """Most attacks in one series: the skill level, or the trait rank (dice in the
+    trait pool) when unskilled (000 Multiple Attacks)."""
+    skill = skill or (weapon.skill if weapon is not None else None)
+    if skill is None:
+        raise RulesError("Name the skill of an attack made without a weapon.")
+    level = attacker.skill_level(skill)
+    if level >= 1:
+        return level
+    return attacker.trait_pool(_skill_trait(attacker, skill)).count
+
+
+# =============================================================================
+# Refusals and AP cost
+# =============================================================================
+
+
+def _carried(shooter: Character, weapon: Weapon, carried: CarriedWeapon | None) -> CarriedWeapon:
+    if carried is not None:
+        if carried.weapon_id != weapon.id:
+            raise RulesError(f"That carried weapon is a {carried.weapon_id}, not a {weapon.name}.")
+        return carried
+    return shooter.carried(weapon.id)
+
+
+def _uses_cock(weapon: Weapon, carried: CarriedWeapon, shot: ShotSpec) -> bool:
+    """True when this shot fires from a cocked hammer (cocked already or first)."""
+    return weapon.cock_ap is not None and (carried.cocked or shot.cock_first)
+
+
+def check_shot(
+    shooter: Character,
+    weapon: Weapon,
+    shot: ShotSpec,
+    edition: Edition,
+    *,
+    carried: CarriedWeapon | None = None,
+    options: OptionalRules | None = None,
+) -> None:
+    """Raise :class:`RulesError` if the rules refuse this shot; change nothing."""
+    options = options or OptionalRules()
+    fan = shot.fan
+    if fan and shot.kind != "snap":
+        raise RulesError("Fan firing is always a snap shot.")
+    if fan and not is_fan_capable(weapon):
+        raise RulesError(f"Only a single-action revolver can fan fire, not the {weapon.name}.")
+    if shot.thrown:
+        check_throwable(weapon)
+    elif not weapon.is_ranged:
+        raise RulesError(f"The {weapon.name} is not a firearm; throw it or use it hand to hand.")
+    c = _carried(shooter, weapon, carried)
+    if not c.readied:
+        raise RulesError(
+            f"{shooter.name}'s {weapon.name} is not readied; ready it first ({weapon.ready_ap} AP)."
+        )
+    if shot.kind == "snap" and shot.aims:
+        raise RulesError("A snap shot cannot be aimed; only a normal shot can be aimed.")
+    if shot.kind == "normal" and shot.aims:
+        raise RulesError("A shot with aim actions is an aimed shot; declare it as aimed.")
+    if shot.kind == "aimed" and not shot.aims:
+        raise RulesError("An aimed shot needs at least one aim action.")
+    if shot.aims > edition.aim_max:
+        raise RulesError(f"No more than {edition.aim_max} aim actions may be taken for one shot.")
+    if shot.use_acuity and not options.aim_with_acuity:
+        raise RulesError("Aiming with Acuity is an optional rule that is off for this encounter.")
+    if shot.use_acuity and shot.kind != "aimed":
+        raise RulesError("Only an aimed shot may use Acuity.")
+    if shot.kind == "snap" and weapon.snap_ap is None and not fan:
+        raise RulesError(f"The {weapon.name} cannot fire a snap shot.")
+    if shot.kind == "aimed" and weapon.aim_ap is None:
+        raise RulesError(f"The {weapon.name} cannot be aimed.")
+    if shot.kind != "snap" and weapon.normal_ap is None:
+        raise RulesError(f"The {weapon.name} has no normal shot.")
+    if weapon.is_ranged and not shot.thrown and c.loaded < 1:
+        raise RulesError(f"{shooter.name}'s {weapon.name} is not loaded.")
+    if shot.cock_first:
+        if fan:
+            raise RulesError("Fan firing works the hammer itself; there is nothing to cock first.")
+        if weapon.cock_ap is None:
+            raise RulesError(f"The {weapon.name} has no hammer to cock.")
+        if c.cocked:
+            raise RulesError(f"{shooter.name}'s {weapon.name} is already cocked.")
+    if weapon.needs_cocking and not fan and not shot.thrown and not (c.cocked or shot.cock_first):
+        kind = "snap shot" if shot.kind == "snap" else "shot"
+        raise RulesError(
+            f"{shooter.name}'s {weapon.name} is not cocked; a {kind} needs it cocked first "
+            f"({weapon.cock_ap} AP)."
+        )
+
+
+def shot_ap_cost(
+    weapon: Weapon,
+    shot: ShotSpec,
+    edition: Edition,
+    *,
+    two_weapons_aimed: bool = False,
+) -> ApBreakdown:
+    """AP of one shot (000 Aim and Snap Shots; Cocking and Readying; Two Weapons).
+
+    Sharps: snap 3, normal 7, aimed with one aim 11. Schofield: normal 3 plus two
+    aims of 2 = 7. Cocking first adds the weapon's cock cost. Aiming two weapons
+    together costs :attr:`TwoWeapons.aim_extra_ap` more per aim.
+    """
+    items: list[Modifier] = []
+    if shot.cock_first and weapon.cock_ap is not None:
+        items.append(mod(f"cock the {weapon.name}", weapon.cock_ap, "000 Cocking and Readying"))
+    verb = "throw" if shot.thrown else "shot"
+    if shot.kind == "snap":
+        if weapon.snap_ap is None:
+            raise RulesError(f"The {weapon.name} cannot fire a snap shot.")
+        items.append(mod(f"snap {verb}", weapon.snap_ap, "000 Aim and Snap Shots"))
+    else:
+        if weapon.normal_ap is None:
+            raise RulesError(f"The {weapon.name} has no normal shot.")
+        items.append(mod(f"normal {verb}", weapon.normal_ap, "000 Aim and Snap Shots"))
+        if shot.aims:
+            if weapon.aim_ap is None:
+                raise RulesError(f"The {weapon.name} cannot be aimed.")
+            for i in range(1, shot.aims + 1):
+                items.append(mod(f"aim action {i}", weapon.aim_ap, "000 Aim and Snap Shots"))
+                if two_weapons_aimed:
+                    items.append(
+                        mod(
+                            f"aim action {i}: two weapons aimed together",
+                            edition.two_weapons.aim_extra_ap,
+                            "000 Two Weapons",
+                        )
+                    )
+    return ApBreakdown.build(items)
+
+
+def ready_ap_cost(weapon: Weapon, quick_draw_level: int = 0) -> ApBreakdown:
+    """AP to ready (draw) a weapon: 2 up to size 5, +1 per size above (000)."""
+    draw_cost = getattr(weapon, "draw_cost", None)
+    if draw_cost is not None:
+        _, rows = draw_cost(quick_draw_level)
+        return ApBreakdown.build(mod(label, value, src) for label, value, src in rows)
+    return ApBreakdown.build([mod(f"ready {weapon.name}", weapon.ready_ap, "000")])
+
+
+def cock_ap_cost(weapon: Weapon) -> ApBreakdown:
+    """AP to cock a weapon (000 Cocking and Readying)."""
+    if weapon.cock_ap is None:
+        raise RulesError(f"The {weapon.name} has no hammer to cock.")
+    return ApBreakdown.build(
+        [mod(f"cock the {weapon.name}", weapon.cock_ap, "000 Cocking and Readying")]
+    )
+
+
+# =============================================================================
+# The TN
+# =============================================================================
+
+
+def range_steps(range_paces: float, increment: int, rounding: str) -> int:
+    """TN additions for range (000/001 Range).
+
+    ``completed``: +1 per full increment (AP v2: inc 10 → +0 up to 9, +1 up to 19).
+    ``started_after_first``: +1 per increment begun after the first (Phases: inc 8 →
+    +0 up to 8, +1 up to 16).
+    """
+    if increment < 1:
+        raise RulesError("A range increment must be at least 1 pace.")
+    if range_paces <= 0:
+        return 0
+    if rounding == "completed":
+        return int(range_paces // increment)
+    return max(0, math.ceil(range_paces / increment) - 1)
+
+
+def _movement_items(edition: Edition, s: ShotSituation) -> list[Modifier]:
+    order = {"still": 0, "walking": 1, "running": 2}
+    move = s.firer_movement
+    if s.firer_mounted and order[s.mount_movement] > order[move]:
+        move = s.mount_movement
+    penalty = {"still": 0, "walking": edition.firer_walking, "running": edition.firer_running}[move]
+    who = "firer" if move == s.firer_movement else "firer's mount"
+    if s.firer_mounted and edition.firer_mounted < penalty:
+        return [mod("firer is mounted", edition.firer_mounted, "000 Modifiers, Move and Fire")]
+    if penalty:
+        return [mod(f"{who} is {move}", penalty, "000 Modifiers, Move and Fire")]
+    return []
+
+
+def size_items(edition: Edition, size: int) -> tuple[list[Modifier], list[Modifier]]:
+    """(TN items, result items) for the target's Size (000/001 Target Size)."""
+    tn_items: list[Modifier] = []
+    result_items: list[Modifier] = []
+    small = [step.tn for step in edition.small_targets if size <= step.max_size]
+    if small:
+        tn_items.append(mod(f"small target (Size {size})", max(small), "000/001 Target Size"))
+    lt = edition.large_targets
+    if size > lt.above:
+        bonus = min((size - lt.above) // lt.per, lt.cap)
+        if bonus:
+            result_items.append(mod(f"large target (Size {size})", bonus, "000/001 Target Size"))
+    return tn_items, result_items
+
+
+def speed_penalty(edition: Edition, speed: float) -> int:
+    """−1 per full ``speed_per_penalty`` paces of speed (000 Target Speed: 26 → −5)."""
+    return -int(speed // edition.speed_per_penalty)
+
+
+def _speed_item(edition: Edition, s: ShotSituation, options: OptionalRules) -> list[Modifier]:
+    if options.total_speed:
+        speed = s.firer_speed + s.target_speed
+        label = f"total speed {speed:g} paces"
+        src = "000 Target Speed (optional total movement)"
+    else:
+        speed = s.target_relative_speed
+        label = f"relative speed {speed:g} paces"
+        src = "000 Target Speed"
+    return [mod(label, speed_penalty(edition, speed), src)]
+
+
+def _double_action_items(weapon: Weapon, cocked: bool) -> tuple[list[Modifier], list[str]]:
+    if weapon.action != "double":
+        return [], []
+    if cocked:
+        return [
+            mod(
+                "cocked double action: the heavier pull is dropped",
+                -DOUBLE_ACTION_PULL,
+                "000 Cocking and Readying (house value)",
+            )
+        ], ["cocked double-action revolver fires as a single action for this shot"]
+    return [], ["double-action revolver fired uncocked: heavier pull (in its snap penalty)"]
+
+
+def ranged_tn(
+    shooter: Character,
+    weapon: Weapon,
+    edition: Edition,
+    situation: ShotSituation,
+    shot: ShotSpec,
+    *,
+    target: Character | None = None,
+    options: OptionalRules | None = None,
+    carried: CarriedWeapon | None = None,
+) -> TnBreakdown:
+    """The TN of a ranged or thrown attack and every modifier, with its page.
+
+    Base Standard (5) + range steps, or the edition's point-blank TN. TN items: range,
+    small target, prone (AP v2). Result items: movement/mount, large target, speed,
+    secondary target, appearing/disappearing, not visible, wounded firer, two
+    weapons, two-handed in one hand, called shot, snap penalty, aim and Accurate.
+    Phases' prone-target rule (003) is noted here and applied at the hit location.
+    A refused shot raises :class:`RulesError` (see :func:`check_shot`).
+    """
+    options = options or OptionalRules()
+    check_shot(shooter, weapon, shot, edition, carried=carried, options=options)
+    c = _carried(shooter, weapon, carried)
+    s = situation
+    tn_items: list[Modifier] = []
+    res: list[Modifier] = []
+    notes: list[str] = []
+
+    # -- base and range -------------------------------------------------------------
+    if s.point_blank:
+        base, base_label, base_src = edition.point_blank_tn, "point blank", "000 Point Blank"
+    else:
+        base, base_label, base_src = edition.base_ranged_tn, "Standard", "000 Range"
+        if shot.thrown:
+            tr = throw_range(shooter, weapon, edition)
+            if s.range_paces > tr.max_range:
+                raise RulesError(
+                    f"{s.range_paces:g} paces is beyond {shooter.name}'s throwing range of "
+                    f"{tr.max_range} paces."
+                )
+            increment = tr.increment
+            src = "000/001 Throwing Things"
+        else:
+            assert weapon.range_increment is not None
+            increment = weapon.range_increment
+            src = "000/001 Range"
+        steps = range_steps(s.range_paces, increment, edition.range_rounding)
+        if steps:
+            tn_items.append(
+                mod(f"range {s.range_paces:g} paces (increment {increment})", steps, src)
+            )
+
+    # -- the target -------------------------------------------------------------------
+    size = s.target_size if s.target_size is not None else (target.size if target else 6)
+    t_items, r_items = size_items(edition, size)
+    tn_items += t_items
+    res += r_items
+    if s.target_prone:
+        pr = edition.prone_target
+        if pr.rule == "tn":
+            tn_items.append(mod("target is prone", pr.tn, "000 Modifiers (house reading: TN)"))
+        elif s.range_paces <= pr.ignore_within:
+            notes.append(
+                f"prone target within {pr.ignore_within} paces: the prone rule is ignored (003)"
+            )
+        else:
+            notes.append(
+                "prone target: a hit must show the prone attribute at its hit location, "
+                "or it misses (003 Prone Targets)"
+            )
+    res += _speed_item(edition, s, options)
+    if s.secondary_target_index:
+        res.append(
+            mod(
+                f"secondary target (#{s.secondary_target_index + 1})",
+                edition.secondary_target * s.secondary_target_index,
+                "000 Modifiers",
+            )
+        )
+    if s.appearing_disappearing:
+        res.append(mod("target appearing/disappearing", edition.appearing, "000 Modifiers"))
+    if s.visibility == "not_visible":
+        res.append(
+            mod(
+                "target not visible behind cover", edition.not_visible, "000 Hit Location and Cover"
+            )
+        )
+    elif s.visibility == "partly":
+        notes.append(
+            "target partly behind cover: no penalty; cover is checked after the hit location"
+        )
+    if s.called_shot is not None:
+        res.append(
+            mod(
+                f"called shot: {s.called_shot.replace('_', '/')}",
+                edition.called_shots[s.called_shot],
+                "001 Called Shots",
+            )
+        )
+
+    # -- the firer --------------------------------------------------------------------
+    res += _movement_items(edition, s)
+    level = shooter.wound_level
+    if level >= 1:
+        table = edition.wounded_firer
+        value = table[min(level, len(table)) - 1]
+        res.append(mod(f"firer is wounded (level {level})", value, "000 Modifiers (house table)"))
+    if s.two_weapons:
+        res.append(mod("two weapons", edition.two_weapons.each, "000 Two Weapons"))
+        if s.off_hand:
+            res.append(mod("off hand", edition.two_weapons.off_hand_extra, "000 Two Weapons"))
+    if s.two_handed_in_one_hand and weapon.two_handed:
+        res.append(
+            mod(
+                "two-handed weapon in one hand",
+                edition.two_handed_one_hand,
+                "000 Two handed ranged weapons",
+            )
+        )
+
+    # -- shot type --------------------------------------------------------------------
+    kind = shot.kind
+    if kind == "aimed" and s.target_left_field_of_fire and options.fields_of_fire:
+        notes.append("the target left the field of fire during the aim: a snap shot (003)")
+        kind = "snap"
+    cocked = _uses_cock(weapon, c, shot)
+    if shot.fan and fan_mode(edition) == "burst3":
+        notes.append("fan firing (003): the page's TN counts the shots and no snap penalty")
+    elif kind == "snap" and weapon.snap_penalty:
+        res.append(mod("snap shot penalty (SP)", weapon.snap_penalty, "000 Aim and Snap Shots"))
+        da, da_notes = _double_action_items(weapon, cocked)
+        res += da
+        notes += da_notes
+    elif weapon.action == "double":
+        notes += _double_action_items(weapon, cocked)[1]
+    if kind == "aimed":
+        res.append(
+            mod(
+                f"{shot.aims} aim action(s)",
+                shot.aims * edition.aim_bonus_each,
+                "000 Aim and Snap Shots",
+            )
+        )
+        if weapon.accurate:
+            res.append(
+                mod(f"Accurate({weapon.accurate})", weapon.accurate, "000 Aim and Snap Shots")
+            )
+        if shot.use_acuity:
+            notes.append("aimed with Acuity (optional rule)")
+
+    return TnBreakdown.build(base, base_label, base_src, tn_items, res, notes)
+
+
+# =============================================================================
+# Several attacks from one pool
+# =============================================================================
+
+
+class PlannedShot(Strict):
+    """One attack of a declared series: whom, and what kind of shot."""
+
+    target_id: str
+    shot: ShotSpec = ShotSpec()
+    #: the new target lies outside the weapon's field of fire (003, optional rule)
+    outside_field_of_fire: bool = False
+
+
+class AttackPlan(Strict):
+    """A declared series of attacks: the AP and which pool result each one uses."""
+
+    shots: tuple[PlannedShot, ...]
+    #: 0 = best cell for the first attack, 1 = second best … (000 Multiple Attacks)
+    ranks: tuple[int, ...]
+    limit: int
+    ap: ApBreakdown
+    reasons: tuple[str, ...] = ()
+
+
+def plan_attacks(
+    shooter: Character,
+    weapon: Weapon,
+    shots: Sequence[PlannedShot],
+    edition: Edition,
+    *,
+    carried: CarriedWeapon | None = None,
+    options: OptionalRules | None = None,
+) -> AttackPlan:
+    """Check and cost a series of attacks from one pool (000 Multiple Attacks).
+
+    At most the skill level (trait rank unskilled); +1 AP per target switch and +1
+    more when the new target is outside the field of fire (fields-of-fire rule on).
+    Cyril: cock + normal on Pete, cock + snap on Clem, one switch = 7 AP.
+    """
+    options = options or OptionalRules()
+    if not shots:
+        raise RulesError("Declare at least one attack.")
+    limit = attack_limit(shooter, weapon)
+    if len(shots) > limit:
+        raise RulesError(
+            f"{shooter.name} may make at most {limit} attack(s) with the {weapon.name} "
+            f"in one series, not {len(shots)}."
+        )
+    c = _carried(shooter, weapon, carried)
+    items: list[Modifier] = []
+    reasons: list[str] = [f"at most {limit} attack(s) (skill level or trait rank)"]
+    prev: str | None = None
+    for i, p in enumerate(shots):
+        check_shot(shooter, weapon, p.shot, edition, carried=c, options=options)
+        cost = shot_ap_cost(weapon, p.shot, edition)
+        items += [
+            mod(f"attack {i + 1} on {p.target_id}: {m.label}", m.value, m.source)
+            for m in cost.items
+        ]
+        if prev is not None and p.target_id != prev:
+            items.append(
+                mod(f"switch target to {p.target_id}", SWITCH_TARGET_AP, "000 Multiple Attacks")
+            )
+            if p.outside_field_of_fire and options.fields_of_fire:
+                items.append(
+                    mod(
+                        f"{p.target_id} is outside the field of fire",
+                        OUTSIDE_FIELD_OF_FIRE_AP,
+                        "000 Multiple Attacks / 003 Fields of Fire",
+                    )
+                )
+        prev = p.target_id
+        # the next shot starts from the state this one leaves the weapon in
+        update: dict[str, object] = {"cocked": False}
+        if weapon.is_ranged and not p.shot.thrown:
+            update["loaded"] = c.loaded - 1
+        c = c.model_copy(update=update)
+    reasons.append(f"{len(shots)} attack(s) use the pool's results best first")
+    return AttackPlan(
+        shots=tuple(shots),
+        ranks=tuple(range(len(shots))),
+        limit=limit,
+        ap=ApBreakdown.build(items),
+        reasons=tuple(reasons),
+    )
+
+
+# =============================================================================
+# Fan firing
+# =============================================================================
+
+
+class FanPlan(Strict):
+    """A declared fan-firing series (000/001/003 Fan Firing).
+
+    ``mode`` ``per_shot`` (AP v2): each shot is its own attack from the same pool,
+    best cell first, with ``per_shot_items`` added to that shot's result.
+    ``burst3`` (Phases): one check at ``tn_items`` added to the TN; a hit reads the
+    card's burst 3 hits, capped at the shots fired.
+    """
+
+    mode: FanMode
+    shots: Annotated[int, Field(ge=1)]
+    targets: tuple[str, ...]
+    ap: ApBreakdown
+    per_shot_items: tuple[tuple[Modifier, ...], ...] = ()
+    tn_items: tuple[Modifier, ...] = ()
+    rel: int | None = None
+    reasons: tuple[str, ...] = ()
+
+
+def is_fan_capable(weapon: Weapon) -> bool:
+    """Single-action revolvers may fan fire (000 Fan Firing)."""
+    return weapon.kind == "handgun" and weapon.action == "single"
+
+
+def plan_fan_fire(
+    shooter: Character,
+    weapon: Weapon,
+    targets: Sequence[str],
+    edition: Edition,
+    *,
+    carried: CarriedWeapon | None = None,
+    options: OptionalRules | None = None,
+    outside_field_of_fire: Sequence[bool] = (),
+) -> FanPlan:
+    """Check and cost a fan-firing series: ``targets`` names the target of each shot.
+
+    1 AP per shot and per target switch (+1 outside the field of fire), always a
+    snap shot, cocking ignored, at most the pistol skill level in shots, and never
+    more shots than rounds loaded. Pushing the limit (option) raises the Rel by 1.
+    """
+    options = options or OptionalRules()
+    shots = len(targets)
+    if shots < 1:
+        raise RulesError("Declare at least one fan-fired shot.")
+    if not is_fan_capable(weapon):
+        raise RulesError(f"Only a single-action revolver can fan fire, not the {weapon.name}.")
+    c = _carried(shooter, weapon, carried)
+    check_shot(
+        shooter, weapon, ShotSpec(kind="snap", fan=True), edition, carried=c, options=options
+    )
+    level = shooter.skill_level(weapon.skill)
+    if shots > level:
+        raise RulesError(
+            f"{shooter.name} may fan fire at most {level} shot(s) (the pistol skill level), "
+            f"not {shots}."
+        )
+    if shots > c.loaded:
+        raise RulesError(f"The {weapon.name} holds only {c.loaded} round(s), not {shots}.")
+    mode = fan_mode(edition)
+    outside = list(outside_field_of_fire) + [False] * shots
+    items = [mod(f"fan shot {i + 1}", FAN_AP_PER_SHOT, "000 Fan Firing") for i in range(shots)]
+    switches = 0
+    distinct: list[str] = []
+    per_shot: list[tuple[Modifier, ...]] = []
+    for i, t in enumerate(targets):
+        if i and t != targets[i - 1]:
+            switches += 1
+            items.append(mod(f"switch target to {t}", FAN_AP_PER_SWITCH, "000 Fan Firing"))
+            if outside[i] and options.fields_of_fire:
+                items.append(
+                    mod(
+                        f"{t} is outside the field of fire",
+                        OUTSIDE_FIELD_OF_FIRE_AP,
+                        "000 Multiple Attacks",
+                    )
+                )
+        if t not in distinct:
+            distinct.append(t)
+        shot_items = [mod(f"fan firing, shot {i + 1}", -(i + 1), "000 Fan Firing")]
+        if switches:
+            shot_items.append(
+                mod(f"fan firing, target {switches + 1}", -switches, "000 Fan Firing")
+            )
+        per_shot.append(tuple(shot_items))
+    reasons = [f"{shots} shot(s) at {len(distinct)} target(s); always a snap shot; cocking ignored"]
+    rel = weapon.rel
+    if options.pushing_the_limit and rel is not None:
+        rel += PUSHING_THE_LIMIT_REL
+        reasons.append(f"pushing the limit: Rel {weapon.rel} → {rel} (000 Fan Firing)")
+    if mode == "burst3":
+        tn_items = (mod(f"fan firing {shots} shot(s)", shots, "003 Fan Firing"),)
+        reasons.append("one check; a hit reads the burst 3 hits, at most one per shot (003)")
+        return FanPlan(
+            mode=mode,
+            shots=shots,
+            targets=tuple(targets),
+            ap=ApBreakdown.build(items),
+            tn_items=tn_items,
+            rel=rel,
+            reasons=tuple(reasons),
+        )
+    reasons.append("each shot takes the next best result of the pool and its own card (000)")
+    return FanPlan(
+        mode=mode,
+        shots=shots,
+        targets=tuple(targets),
+        ap=ApBreakdown.build(items),
+        per_shot_items=tuple(per_shot),
+        rel=rel,
+        reasons=tuple(reasons),
+    )
+
+
+def fan_shot_tn(base: TnBreakdown, plan: FanPlan, shot_index: int) -> TnBreakdown:
+    """The TN breakdown of one fan-fired shot: a snap-shot breakdown plus the plan's
+    downgrades for that shot (per_shot) or its TN items (burst3)."""
+    if plan.mode == "per_shot":
+        if not 0 <= shot_index < plan.shots:
+            raise RulesError(
+                f"The series has {plan.shots} shot(s); there is no shot {shot_index + 1}."
+            )
+        return base.with_items(result_items=plan.per_shot_items[shot_index])
+    return base.with_items(tn_items=plan.tn_items)
+
+
+__all__ = [
+    "DOUBLE_ACTION_PULL",
+    "FAN_BURST",
+    "AttackPlan",
+    "FanPlan",
+    "PlannedShot",
+    "ShotSpec",
+    "attack_limit",
+    "attack_pool",
+    "check_shot",
+    "cock_ap_cost",
+    "fan_mode",
+    "fan_shot_tn",
+    "is_fan_capable",
+    "is_throwable",
+    "plan_attacks",
+    "plan_fan_fire",
+    "range_steps",
+    "ranged_tn",
+    "ready_ap_cost",
+    "shot_ap_cost",
+    "size_items",
+    "speed_penalty",
+]

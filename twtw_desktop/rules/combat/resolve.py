@@ -1,0 +1,845 @@
+"""One attack from card to wound: the six steps of 000's Resolution Flow.
+
+1. hit or miss (the pool read plus the result modifiers against the TN; a CF misses
+   and is a calamity);
+2. number of hits (burst weapons and fan firing read the card's burst section);
+3. hit location (the stack, free fixed-modifier bumps, the Judge's bump spends);
+4. cover: PV = Pen + shield + penetration bumps against each covering AV — P full
+   DMG, A reduced damage (and the AV drops by 1 where the edition says so), D stops
+   it; no cover and no natural armor means deadly weapons always penetrate;
+5. damage: the DMG or RD effect with its damage bumps, applied by
+   :func:`~twtw_desktop.rules.damage.apply_damage`, then the stun check drawn from
+   the deck;
+6. ancillary effects: equipment failure, unintended targets, and where a missed
+   throw lands.
+
+Nothing passed in is changed: :func:`resolve_attack` returns the record and a new
+target character. A refused request raises :class:`RulesError`; bump spends are
+checked before any card beyond the cause reads is drawn.
+
+Decisions where the pages are vague:
+
+* Several covers over one location are met in order from the firer: an ablation
+  turns the rest of the shot to reduced damage, a deflection stops it.
+* 000 says both P and A results lower the AV in one place and only A in its table;
+  the table (and RULES.md) wins: only an ablation lowers the AV.
+* Reduced damage printed as the DMG cell one column to the left is read as a
+  negative column shift, so it always stays below full damage (002 rule 2).
+* Flat damage (brawling: 5 + DB) takes +1 per damage bump, as bumps past row 7 do.
+* Phases' prone rule (003) reads the prone attribute of the stack entry the hit ends
+  on; a called shot (off the stack) reads the standard entry.
+* Under the hacking options, the cards for location and damage are drawn only when
+  the attack hits (000 Action Card Hacking).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from ...errors import RulesError
+from ..base import DIE_TYPES, Effect, HitLocation, Pool, Strict
+from ..card import STANDARD_HIT_INDEX, Card
+from ..character import CarriedWeapon, Character
+from ..checks import simple_check
+from ..damage import apply_damage, location_damage_bumps, stun_check
+from ..deck import CardSource, PoolRead, read_effect, read_pool
+from ..editions import Edition, OptionalRules
+from ..gear import Weapon
+from .ancillary import equipment_failure, stray_shot_count, unintended_targets
+from .bumps import BumpPool, BumpSpends, allocate_spends, default_location_index
+from .ranged import FAN_BURST, FanPlan, ShotSpec, attack_pool, check_shot, range_steps
+from .records import (
+    ApBreakdown,
+    AttackRecord,
+    CoverHit,
+    EffectResult,
+    HitCheck,
+    LocationResult,
+    ScatterResult,
+    TnBreakdown,
+)
+from .situation import Cover, ShotSituation
+from .thrown import scatter_throw, throw_range
+
+#: Hit-location modifiers (001/003): point blank is one free bump up (down when
+#: aiming low), punch one up, height one up, kick one down.
+POINT_BLANK_SHIFT = 1
+PUNCH_SHIFT = 1
+HEIGHT_SHIFT = 1
+KICK_SHIFT = -1
+
+
+class AttackProfile(Strict):
+    """What the resolution needs to know about the attack itself (built by
+    :func:`ranged_profile` or by :mod:`.melee`)."""
+
+    attack_kind: Literal["ranged", "thrown", "melee"]
+    weapon_id: str | None = None
+    weapon_name: str = "bare hands"
+    pool: Pool
+    dmg: Effect | None = None
+    rd: Effect | None = None
+    #: brawling damage that is a number, not an effect cell (000: quick attack 5 + DB)
+    flat_damage: int | None = None
+    #: DB added to a hand-to-hand attack's damage (000 Hand to Hand Combat)
+    damage_bonus: int = 0
+    #: effect rows added (+) or taken away (−) before the bumps (attack type, dominance)
+    row_shift: int = 0
+    row_shift_reasons: tuple[str, ...] = ()
+    damage_kind: Literal["deadly", "impact"] = "deadly"
+    impact_attribute: bool = False
+    pen: int = 0
+    rel: int | None = None
+    rel_reasons: tuple[str, ...] = ()
+    #: free hit location bumps: + up, − down (001/003 Hit Location Modifiers)
+    free_shift: int = 0
+    free_shift_reasons: tuple[str, ...] = ()
+    scatter_weapon: bool = False
+    burst: int | None = None
+    #: projectiles actually fired when fewer than the burst (003 fan firing)
+    max_hits: int | None = None
+    #: 003 fan firing: bumps buy extra hits and secondary targets cost a bump
+    fan_burst: bool = False
+    #: the hit goes here whatever the card says (called shot, blocked to the arm)
+    forced_location: HitLocation | None = None
+    forced_reason: str = ""
+    #: full dominance: the attacker names the hit location (000)
+    may_choose_location: bool = False
+    #: Phases prone target rule (003): the hit needs the prone attribute
+    prone_attribute_rule: bool = False
+    covers: tuple[Cover, ...] = ()
+    strays_enabled: bool = False
+    range_band: Annotated[int, Field(ge=1)] = 1
+    into_melee: bool = False
+    unintended_candidates: tuple[str, ...] = ()
+    scatter_on_miss: bool = False
+    throw_distance: float = 0
+    explosive: bool = False
+    blast_radius: int | None = None
+
+
+# =============================================================================
+# Building the profile of a shot
+# =============================================================================
+
+
+def ranged_profile(
+    attacker: Character,
+    weapon: Weapon,
+    edition: Edition,
+    situation: ShotSituation,
+    shot: ShotSpec,
+    *,
+    options: OptionalRules | None = None,
+    burst: int | None = None,
+    fan: FanPlan | None = None,
+) -> AttackProfile:
+    """The profile of a ranged shot or a throw."""
+    options = options or OptionalRules()
+    s = situation
+    pool, _ = attack_pool(attacker, weapon, use_acuity=shot.use_acuity)
+    free = 0
+    free_reasons: list[str] = []
+    if s.point_blank:
+        if s.point_blank_low:
+            free -= POINT_BLANK_SHIFT
+            free_reasons.append("point blank, aimed low: one bump down (003 Point Blank)")
+        else:
+            free += POINT_BLANK_SHIFT
+            free_reasons.append("point blank: one bump up (001/003 Hit Location Modifiers)")
+    rel = weapon.rel
+    rel_reasons: list[str] = []
+    max_hits = None
+    fan_burst = False
+    if fan is not None:
+        if fan.rel != weapon.rel:
+            rel = fan.rel
+            rel_reasons.append(f"pushing the limit: Rel {weapon.rel} → {fan.rel} (000 Fan Firing)")
+        if fan.mode == "burst3":
+            burst = FAN_BURST
+            max_hits = fan.shots
+            fan_burst = True
+    elif burst is None and weapon.burst is not None:
+        burst = getattr(weapon, "default_burst", None) or weapon.burst
+    if burst is not None and burst not in (3, 5, 10):
+        raise RulesError(f"The card shows bursts of 3, 5 and 10, not {burst}.")
+    modes = getattr(weapon, "burst_modes", None) or ([weapon.burst] if weapon.burst else [])
+    if burst is not None and not fan_burst and burst not in modes:
+        raise RulesError(f"The {weapon.name} cannot fire a burst of {burst}.")
+    band = s.range_band
+    if band is None:
+        if shot.thrown:
+            increment = throw_range(attacker, weapon, edition).increment
+        else:
+            increment = weapon.range_increment or 1
+        band = 1 + range_steps(s.range_paces, increment, edition.range_rounding)
+    prone_rule = (
+        s.target_prone
+        and edition.prone_target.rule == "hit_location_attribute"
+        and s.range_paces > edition.prone_target.ignore_within
+    )
+    called = s.called_hit
+    return AttackProfile(
+        attack_kind="thrown" if shot.thrown else "ranged",
+        weapon_id=weapon.id,
+        weapon_name=weapon.name,
+        pool=pool,
+        dmg=weapon.dmg,
+        rd=weapon.rd,
+        damage_kind=weapon.damage_kind,
+        impact_attribute="impact" in weapon.attributes,
+        pen=weapon.pen,
+        rel=rel,
+        rel_reasons=tuple(rel_reasons),
+        free_shift=free,
+        free_shift_reasons=tuple(free_reasons),
+        scatter_weapon=weapon.scatter,
+        burst=burst,
+        max_hits=max_hits,
+        fan_burst=fan_burst,
+        forced_location=called,
+        forced_reason=f"called shot at the {called.value.replace('_', ' ')} (001)"
+        if called
+        else "",
+        prone_attribute_rule=prone_rule,
+        covers=s.covers,
+        strays_enabled=options.unintended_targets and not shot.thrown,
+        range_band=band,
+        into_melee=s.target_in_melee,
+        unintended_candidates=s.unintended_candidates,
+        scatter_on_miss=shot.thrown,
+        throw_distance=s.range_paces,
+        explosive=weapon.kind == "explosive",
+        blast_radius=weapon.blast_radius,
+    )
+
+
+# =============================================================================
+# Resolution
+# =============================================================================
+
+
+def _cells(read: PoolRead) -> tuple[int | Literal["CF"], ...]:
+    return tuple("CF" if c.total is None else c.total for c in read.cells)
+
+
+def _read_damage(
+    card: Card,
+    profile: AttackProfile,
+    source: Literal["DMG", "RD"],
+    bumps: int,
+    more: CardSource | None,
+) -> EffectResult:
+    reasons: list[str] = list(profile.row_shift_reasons)
+    rows = bumps + profile.row_shift
+    if profile.flat_damage is not None:
+        base = profile.flat_damage
+        value = base
+        if source == "RD":
+            value = base // 2
+            reasons.append(f"reduced damage of a flat {base}: half, {value} (house)")
+        value = max(0, value + rows + profile.damage_bonus)
+        reasons.append(
+            f"flat damage {base}"
+            + (f" {rows:+d} for bumps/row shifts" if rows else "")
+            + (f" + DB {profile.damage_bonus}" if profile.damage_bonus else "")
+            + f" = {value}"
+        )
+        return EffectResult(
+            source="flat", effect=str(base), row_bumps=rows, value=value, reasons=tuple(reasons)
+        )
+    eff = profile.dmg if source == "DMG" else profile.rd
+    if eff is None and source == "RD":
+        eff = profile.dmg
+        reasons.append("no RD printed: full damage row used (house)")
+    if eff is None:
+        raise RulesError(f"The {profile.weapon_name} deals no damage.")
+    if (
+        source == "RD"
+        and profile.dmg is not None
+        and eff.row == profile.dmg.row
+        and eff.die < profile.dmg.die
+    ):
+        shift = DIE_TYPES.index(eff.die) - DIE_TYPES.index(profile.dmg.die)
+        read = read_effect(card, profile.dmg, damage_bumps=rows, more=more, column_shift=shift)
+        reasons.append(f"RD {eff} read as DMG {profile.dmg} shifted {shift} column(s) (002 rule 2)")
+    else:
+        read = read_effect(card, eff, damage_bumps=rows, more=more)
+    reasons += list(read.reasons)
+    value = read.value
+    if profile.damage_bonus:
+        value = max(0, value + profile.damage_bonus)
+        reasons.append(f"+ DB {profile.damage_bonus} = {value} (000 Hand to Hand Combat)")
+    return EffectResult(
+        source=source,
+        effect=str(eff),
+        row_bumps=rows,
+        value=value,
+        cards=read.extra_cards,
+        reasons=tuple(reasons),
+    )
+
+
+def _cover_outcome(pv: int, av: int) -> Literal["P", "A", "D"]:
+    if pv >= av + 2:
+        return "P"
+    if pv >= av:
+        return "A"
+    return "D"
+
+
+def resolve_profile(
+    profile: AttackProfile,
+    *,
+    attacker: Character,
+    target: Character,
+    edition: Edition,
+    tn: TnBreakdown,
+    card: Card,
+    options: OptionalRules | None = None,
+    spends: BumpSpends | None = None,
+    more: CardSource | None = None,
+    rank: int = 0,
+    pool_read: PoolRead | None = None,
+    location_card: Card | None = None,
+    damage_card: Card | None = None,
+    stun_card: Card | None = None,
+    discard: Sequence[Card] = (),
+    ap: ApBreakdown | None = None,
+    hits_on_target: int | None = None,
+    extra_bumps: BumpPool | None = None,
+    auto_hit: bool = False,
+    chosen_location: HitLocation | None = None,
+    effect_bonus: int = 0,
+    risking_death: bool = False,
+    blocked: bool = False,
+    block_reasons: Sequence[str] = (),
+    notes: Sequence[str] = (),
+) -> tuple[AttackRecord, Character]:
+    """Resolve one attack described by ``profile`` (see the module docstring)."""
+    options = options or OptionalRules()
+    spends = spends or BumpSpends()
+    if not 0 <= rank < profile.pool.count:
+        raise RulesError(
+            f"A {profile.pool} pool has {profile.pool.count} result(s); there is no attack "
+            f"number {rank + 1} from it."
+        )
+    if chosen_location is not None and not profile.may_choose_location:
+        raise RulesError("Only an attacker with full dominance may choose the hit location.")
+    if hits_on_target is not None and hits_on_target < 0:
+        raise RulesError("Hits on the target cannot be negative.")
+    notes = list(notes)
+    cards_used: list[int] = [card.number]
+
+    # -- 1. hit or miss ---------------------------------------------------------------
+    if pool_read is None:
+        # an automatic hit reads the card only for the record: no extension draws
+        pool_read = read_pool(card, profile.pool, None if auto_hit else more)
+    elif pool_read.card_number != card.number:
+        raise RulesError("The pool read given comes from another card.")
+    cards_used += list(pool_read.cards_drawn)
+    reasons = list(pool_read.reasons)
+    if auto_hit:
+        check = simple_check(tn.tn, tn.tn, bump_every=edition.bump_every)
+        raw = result = tn.tn
+        reasons.append("an automatic hit: the target's CF on the Bravery check (002 Covering Fire)")
+        cf = False
+        bumps = 0
+    else:
+        cf = pool_read.is_cf
+        raw = pool_read.result(rank)
+        result = None if raw is None else raw + tn.result_modifier
+        check = simple_check(result, tn.tn, cf=cf, bump_every=edition.bump_every)
+        if raw is not None:
+            which = "best result" if rank == 0 else f"result number {rank + 1}"
+            reasons.append(f"{which} {raw} {tn.result_modifier:+d} = {result}")
+        reasons += list(check.reasons)
+        bumps = check.bumps
+    success = check.success
+    hit = HitCheck(
+        cells=_cells(pool_read),
+        rank=rank + 1,
+        raw_result=raw or 0,
+        result=result or 0,
+        tn=tn.tn,
+        success=success,
+        cf=cf,
+        calamity=check.calamity,
+        bumps=bumps,
+        reasons=tuple(reasons),
+    )
+    rel = profile.rel
+    fail = None
+    if profile.weapon_id is not None:
+        fail = equipment_failure(card.wrench, rel, discard, card_number=card.number)
+        if profile.rel_reasons:
+            fail = fail.model_copy(update={"reasons": profile.rel_reasons + fail.reasons})
+    successes = 0
+    if not pool_read.is_cf:
+        successes = sum(
+            1
+            for c in pool_read.cells
+            if c.total is not None and c.total + tn.result_modifier >= tn.tn
+        )
+    base_record = {
+        "attacker_id": attacker.id,
+        "target_id": target.id,
+        "weapon_id": profile.weapon_id,
+        "attack_kind": profile.attack_kind,
+        "tn": tn,
+        "ap": ap,
+        "hit": hit,
+        "burst": profile.burst,
+        "equipment_failure": fail,
+    }
+
+    projectiles = 1
+    if profile.burst is not None:
+        projectiles = profile.max_hits if profile.max_hits is not None else profile.burst
+
+    if not success:
+        if not spends.empty:
+            raise RulesError("A miss has no bumps to spend.")
+        if cf:
+            notes.append(
+                "a calamity (CF): the Judge may add a mishap; the weapon is checked for failure"
+            )
+        strays = None
+        if profile.strays_enabled:
+            n, why = stray_shot_count(
+                projectiles=projectiles,
+                hits=0,
+                scatter=profile.scatter_weapon,
+                range_band=profile.range_band,
+                into_melee=profile.into_melee,
+            )
+            st = unintended_targets(
+                n, card.figures, profile.unintended_candidates, card_number=card.number
+            )
+            strays = st.model_copy(update={"reasons": tuple(why) + st.reasons})
+        scatter: ScatterResult | None = None
+        if profile.scatter_on_miss:
+            best = result
+            if best is None:
+                totals = [c.total for c in pool_read.cells if c.total is not None]
+                best = (max(totals) + tn.result_modifier) if totals else None
+            scatter = scatter_throw(
+                card, edition, tn=tn.tn, result=best, cf=cf, throw_distance=profile.throw_distance
+            )
+            if profile.explosive:
+                notes.append(
+                    f"explosive: the blast ({profile.blast_radius} paces) goes off where it lands"
+                )
+        record = AttackRecord(
+            **base_record,
+            cards=tuple(cards_used),
+            hits=0,
+            strays=strays,
+            scatter=scatter,
+            notes=tuple(notes),
+        )
+        return record, target
+
+    # -- 2. number of hits ------------------------------------------------------------
+    extra_hits_max = 0
+    if profile.burst is not None:
+        printed = card.burst_hits(profile.burst)
+        base_hits = min(printed, projectiles)
+        if profile.fan_burst:
+            extra_hits_max = projectiles - base_hits
+        notes.append(
+            f"burst {profile.burst}: the card shows {printed} hit(s)"
+            + (
+                f", at most {projectiles} for {projectiles} shot(s)"
+                if projectiles < profile.burst
+                else ""
+            )
+        )
+    else:
+        base_hits = 1
+    secondary_max = max(successes - 1, 0) if profile.fan_burst else 0
+    if spends.extra_hits > extra_hits_max:
+        raise RulesError(f"Only {extra_hits_max} extra hit(s) can be bought on this attack.")
+    hits = base_hits + spends.extra_hits
+    on_target = hits if hits_on_target is None else hits_on_target
+    if on_target > hits:
+        raise RulesError(f"The attack scored {hits} hit(s); {on_target} cannot land on the target.")
+    others = hits - on_target
+    if others:
+        max_other_targets = max(successes - 1, 0)
+        if max_other_targets < 1:
+            raise RulesError("Only one success in the pool: every hit lands on the first target.")
+        if profile.fan_burst and spends.secondary_targets < 1:
+            raise RulesError("Hitting a secondary target when fan firing costs a bump (003).")
+        notes.append(
+            f"{others} hit(s) go to other targets (up to {max_other_targets} more target(s), "
+            "000 Hitting Multiple Targets / 003 Secondary Targets)"
+        )
+
+    # -- 3. hit location ----------------------------------------------------------------
+    loc_card = location_card or card
+    dmg_card = damage_card or loc_card
+    location_fixed = profile.forced_location is not None or chosen_location is not None
+    stack_index: int | None = None
+    loc_reasons: list[str] = []
+    if on_target:
+        if profile.forced_location is not None:
+            location = profile.forced_location
+            loc_reasons.append(profile.forced_reason or "the hit location is fixed")
+        elif chosen_location is not None:
+            location = chosen_location
+            loc_reasons.append("full dominance: the attacker chooses the hit location (000)")
+        else:
+            stack_index = (
+                spends.hit_location_index
+                if spends.hit_location_index is not None
+                else default_location_index(loc_card, profile.free_shift)
+            )
+            location = loc_card.hit_locations[stack_index].location
+    else:
+        location = loc_card.standard_hit.location
+    pool = BumpPool(standard=bumps) + (extra_bumps or BumpPool())
+    loc_bumps = location_damage_bumps(location) if on_target else 0
+    pool = pool + BumpPool(damage_only=loc_bumps, burst=max(on_target - 1, 0))
+    alloc = allocate_spends(
+        pool,
+        spends,
+        loc_card,
+        free_shift=profile.free_shift,
+        strays_possible=profile.strays_enabled,
+        secondary_targets_max=secondary_max,
+        extra_hits_max=extra_hits_max,
+        melee=profile.attack_kind == "melee",
+        location_fixed=location_fixed,
+    )
+    # -- extra cards for the hacking options (only now that the spends are valid) ----
+    if on_target and location_card is None and damage_card is None and more is not None:
+        if options.hit_location_damage_draw:
+            loc_card, dmg_card = more(), more()
+            cards_used += [loc_card.number, dmg_card.number]
+            notes.append(
+                f"hit-location-damage draw: card {loc_card.number} for location and "
+                f"penetration, card {dmg_card.number} for damage (000)"
+            )
+        elif options.cause_effect_uncoupling:
+            loc_card = dmg_card = more()
+            cards_used.append(loc_card.number)
+            notes.append(f"cause/effect uncoupling: card {loc_card.number} for the effects (000)")
+        if loc_card is not card and profile.forced_location is None and chosen_location is None:
+            stack_index = (
+                spends.hit_location_index
+                if spends.hit_location_index is not None
+                else default_location_index(loc_card, profile.free_shift)
+            )
+            location = loc_card.hit_locations[stack_index].location
+            if location_damage_bumps(location) != loc_bumps:
+                pool = BumpPool(standard=bumps) + (extra_bumps or BumpPool())
+                loc_bumps = location_damage_bumps(location)
+                pool = pool + BumpPool(damage_only=loc_bumps, burst=max(on_target - 1, 0))
+                alloc = allocate_spends(
+                    pool,
+                    spends,
+                    loc_card,
+                    free_shift=profile.free_shift,
+                    strays_possible=profile.strays_enabled,
+                    secondary_targets_max=secondary_max,
+                    extra_hits_max=extra_hits_max,
+                    melee=profile.attack_kind == "melee",
+                    location_fixed=location_fixed,
+                )
+    elif location_card is not None:
+        cards_used.append(location_card.number)
+        if damage_card is not None and damage_card is not location_card:
+            cards_used.append(damage_card.number)
+    loc_result = None
+    missed_prone = False
+    if on_target:
+        loc_reasons += list(profile.free_shift_reasons)
+        if stack_index is not None:
+            e = loc_card.hit_locations[stack_index]
+            loc_reasons.insert(
+                0,
+                f"card {loc_card.number}: standard location "
+                f"{loc_card.standard_hit.location.value.replace('_', ' ')}"
+                + (
+                    f"; entry {stack_index + 1} ({e.location.value.replace('_', ' ')}) for "
+                    f"{alloc.location_cost} bump(s)"
+                    if stack_index != STANDARD_HIT_INDEX
+                    else ""
+                ),
+            )
+        if loc_bumps:
+            loc_reasons.append(
+                f"a hit to the {location.value} gives {loc_bumps} damage bump(s) (000 Hit Location and Damage)"
+            )
+        prone_entry = loc_card.hit_locations[
+            stack_index if stack_index is not None else STANDARD_HIT_INDEX
+        ]
+        if profile.prone_attribute_rule:
+            if prone_entry.prone:
+                loc_reasons.append(
+                    "the entry shows the prone attribute: the prone target is hit (003)"
+                )
+            else:
+                missed_prone = True
+                loc_reasons.append(
+                    "prone target and no prone attribute on the hit location: a miss (003 Prone Targets)"
+                )
+        loc_result = LocationResult(
+            location=location,
+            stack_index=stack_index,
+            bumps_spent=alloc.location_cost,
+            free_shift=profile.free_shift,
+            damage_bumps=loc_bumps,
+            prone_attribute=prone_entry.prone,
+            reasons=tuple(loc_reasons),
+        )
+
+    # -- 6a. stray shots (known once the hits are) --------------------------------------
+    landed = 0 if missed_prone else hits
+    strays = None
+    if profile.strays_enabled:
+        n, why = stray_shot_count(
+            projectiles=max(projectiles, hits),
+            hits=landed,
+            scatter=profile.scatter_weapon,
+            range_band=profile.range_band,
+            into_melee=profile.into_melee,
+        )
+        st = unintended_targets(
+            n, card.figures, profile.unintended_candidates, alloc.stray, card_number=card.number
+        )
+        strays = st.model_copy(update={"reasons": tuple(why) + st.reasons})
+
+    effective_hits = 0 if missed_prone else on_target
+    record_kwargs = dict(
+        base_record,
+        cards=tuple(cards_used),
+        hits=hits if not missed_prone else 0,
+        hits_for_other_targets=others,
+        location=loc_result,
+        spends=alloc.record,
+        strays=strays,
+    )
+    if blocked:
+        notes += list(block_reasons)
+        return AttackRecord(**record_kwargs, blocked=True, notes=tuple(notes)), target
+    notes += list(block_reasons)
+    if not effective_hits:
+        return AttackRecord(**record_kwargs, notes=tuple(notes)), target
+
+    if profile.explosive:
+        notes.append(
+            f"explosive: the blast ({profile.blast_radius} paces) goes off at the target; "
+            "the others within it are resolved separately"
+        )
+
+    # -- 4. cover -----------------------------------------------------------------------
+    source: Literal["DMG", "RD"] = "DMG"
+    cover_hits: list[CoverHit] = []
+    ablated: list[tuple[str, int]] = []
+    deflected = False
+    covering = [c for c in profile.covers if location in c.covers]
+    if covering:
+        pv = profile.pen + loc_card.shield + alloc.penetration
+        for c in covering:
+            outcome = _cover_outcome(pv, c.av)
+            new_av = c.av
+            why = [
+                f"PV {pv} = Pen {profile.pen} + shield {loc_card.shield:+d}"
+                + (f" + {alloc.penetration} penetration bump(s)" if alloc.penetration else "")
+                + f" vs {c.material} AV {c.av}: {outcome}"
+            ]
+            if outcome == "A":
+                source = "RD"
+                if edition.ablation_lowers_av and c.av > 0:
+                    new_av = c.av - 1
+                    ablated.append((c.feature_id, new_av))
+                    why.append(f"ablated: the {c.material}'s AV drops to {new_av} (000)")
+                else:
+                    why.append("ablated: reduced damage")
+            elif outcome == "D":
+                why.append("deflected: no effect (000 Cover Penetration)")
+            cover_hits.append(
+                CoverHit(
+                    feature_id=c.feature_id,
+                    material=c.material,
+                    av=c.av,
+                    pv=pv,
+                    outcome=outcome,
+                    new_av=new_av,
+                    reasons=tuple(why),
+                )
+            )
+            if outcome == "D":
+                deflected = True
+                break
+    elif profile.attack_kind != "melee" and profile.damage_kind == "deadly":
+        notes.append("no cover over the hit: deadly damage penetrates (no natural armor, 000)")
+    record_kwargs.update(
+        covers=tuple(cover_hits),
+        ablated_cover=ablated[0] if ablated else None,
+        ablated_covers=tuple(ablated),
+    )
+    if deflected:
+        return AttackRecord(**record_kwargs, deflected=True, notes=tuple(notes)), target
+
+    # -- 5. damage ------------------------------------------------------------------------
+    eff = _read_damage(dmg_card, profile, source, alloc.damage, more)
+    cards_used += list(eff.cards)
+    if effect_bonus:
+        eff = eff.model_copy(
+            update={
+                "value": eff.value + effect_bonus,
+                "reasons": (
+                    *eff.reasons,
+                    f"bonus counter +{effect_bonus} → {eff.value + effect_bonus} (002)",
+                ),
+            }
+        )
+    new_target = target
+    dmg_result = None
+    stun = None
+    stun_pending = False
+    if eff.value > 0:
+        new_target, dmg_result = apply_damage(
+            target,
+            edition,
+            effect=eff.value,
+            hit=location,
+            kind=profile.damage_kind,
+            toggle=dmg_card.toggle,
+            impact_attribute=profile.impact_attribute,
+            options=options,
+            risking_death=risking_death,
+        )
+        if dmg_result.stun_check_required:
+            sc = stun_card
+            if sc is None and more is not None:
+                sc = more()
+            if sc is None:
+                stun_pending = True
+                notes.append("a stun check is due: draw a card for the target's Fortitude")
+            else:
+                cards_used.append(sc.number)
+                fort = new_target.trait_pool("fortitude")
+                sread = read_pool(sc, fort, more)
+                cards_used += list(sread.cards_drawn)
+                new_target, stun = stun_check(new_target, edition, sread.result(0), sread.is_cf)
+                stun = stun.model_copy(
+                    update={
+                        "reasons": [
+                            f"Fortitude {fort} on card {sc.number}",
+                            *sread.reasons[1:],
+                            *stun.reasons,
+                        ]
+                    }
+                )
+    record = AttackRecord(
+        **{**record_kwargs, "cards": tuple(dict.fromkeys(cards_used))},
+        effect=eff,
+        damage=dmg_result,
+        stun=stun,
+        stun_pending=stun_pending,
+        notes=tuple(notes),
+    )
+    return record, new_target
+
+
+def resolve_attack(
+    attacker: Character,
+    target: Character,
+    weapon: Weapon,
+    edition: Edition,
+    tn: TnBreakdown,
+    card: Card,
+    *,
+    situation: ShotSituation,
+    shot: ShotSpec | None = None,
+    options: OptionalRules | None = None,
+    spends: BumpSpends | None = None,
+    more: CardSource | None = None,
+    rank: int = 0,
+    pool_read: PoolRead | None = None,
+    location_card: Card | None = None,
+    damage_card: Card | None = None,
+    stun_card: Card | None = None,
+    discard: Sequence[Card] = (),
+    ap: ApBreakdown | None = None,
+    burst: int | None = None,
+    fan: FanPlan | None = None,
+    hits_on_target: int | None = None,
+    extra_bumps: BumpPool | None = None,
+    carried: CarriedWeapon | None = None,
+    auto_hit: bool = False,
+    effect_bonus: int = 0,
+    risking_death: bool = False,
+) -> tuple[AttackRecord, Character]:
+    """Resolve a ranged shot or a throw from the drawn ``card`` to the wound.
+
+    ``tn`` comes from :func:`~.ranged.ranged_tn` (fan shots: :func:`~.ranged.fan_shot_tn`).
+    ``more`` draws further cards (open-ended cells, increased effect, the stun check
+    unless ``stun_card`` is given). ``rank`` picks the pool result (0 = best) for the
+    second and later attacks of a series; pass the same ``pool_read`` to each.
+    ``discard`` is the discard pile (001's Rel 1 rule). ``spends`` are the Judge's
+    bump spends. ``fan`` is a :class:`~.ranged.FanPlan`: per-shot fans resolve each
+    shot with its ``rank`` and, from the second shot on, a fresh ``location_card``
+    (000: fan shots are not grouped); 003's burst-3 fan is one call. ``burst`` picks
+    a burst weapon's mode (default: its smallest). ``hits_on_target`` keeps some
+    hits of a burst for other targets. ``auto_hit`` resolves covering fire's
+    automatic hit with the Bravery check's CF card. Returns the record and the
+    damaged copy of ``target``.
+    """
+    shot = shot or ShotSpec()
+    if fan is not None and not shot.fan:
+        shot = shot.model_copy(update={"kind": "snap", "aims": 0, "fan": True, "cock_first": False})
+    check_shot(attacker, weapon, shot, edition, carried=carried, options=options)
+    profile = ranged_profile(
+        attacker, weapon, edition, situation, shot, options=options, burst=burst, fan=fan
+    )
+    return resolve_profile(
+        profile,
+        attacker=attacker,
+        target=target,
+        edition=edition,
+        tn=tn,
+        card=card,
+        options=options,
+        spends=spends,
+        more=more,
+        rank=rank,
+        pool_read=pool_read,
+        location_card=location_card,
+        damage_card=damage_card,
+        stun_card=stun_card,
+        discard=discard,
+        ap=ap,
+        hits_on_target=hits_on_target,
+        extra_bumps=extra_bumps,
+        auto_hit=auto_hit,
+        effect_bonus=effect_bonus,
+        risking_death=risking_death,
+    )
+
+
+def after_shot(
+    shooter: Character, weapon: Weapon, *, rounds: int = 1, carried_index: int | None = None
+) -> Character:
+    """The shooter's copy after firing: rounds spent, hammer down, aim gone (000)."""
+    new = shooter.model_copy(deep=True)
+    idx = carried_index
+    if idx is None:
+        idx = next((i for i, w in enumerate(new.weapons) if w.weapon_id == weapon.id), None)
+    if idx is None or new.weapons[idx].weapon_id != weapon.id:
+        raise RulesError(f"{shooter.name} does not carry a {weapon.name}.")
+    w = new.weapons[idx]
+    if weapon.is_ranged:
+        if w.loaded < rounds:
+            raise RulesError(f"The {weapon.name} holds only {w.loaded} round(s).")
+        w.loaded -= rounds
+        w.fully_loaded = False
+    w.cocked = False
+    return new
