@@ -12,6 +12,8 @@ from .hex import (
     hex_ring,
     hex_round,
     hex_spiral,
+    hex_walk,
+    neighbor_direction,
     rotate_facing,
 )
 from .layout import Layout, Orientation, hex_to_offset, offset_label, offset_to_hex
@@ -31,6 +33,8 @@ __all__ = [
     "hex_round",
     "hex_spiral",
     "hex_to_offset",
+    "hex_walk",
+    "neighbor_direction",
     "offset_label",
     "offset_to_hex",
     "rotate_facing",

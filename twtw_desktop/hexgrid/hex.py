@@ -78,6 +78,9 @@ DIAGONALS: tuple[Hex, ...] = (
 )
 
 
+_DIRECTION_INDEX: dict[tuple[int, int], int] = {(d.q, d.r): i for i, d in enumerate(DIRECTIONS)}
+
+
 def hex_direction(facing: int) -> Hex:
     return DIRECTIONS[facing % 6]
 
@@ -109,7 +112,11 @@ def hex_lerp(a: Hex, b: Hex, t: float) -> tuple[float, float]:
     return (a.q + (b.q - a.q) * t, a.r + (b.r - a.r) * t)
 
 
-_EPS = 1e-6
+#: Line-drawing nudge in cube coordinates (q, r, s) = (+1e-6, +2e-6, −3e-6). The
+#: three must differ: a nudge that moves q and r alike leaves q-versus-r ties to
+#: float rounding, and the line then changes sides when both ends are shifted.
+_EPS_Q = 1e-6
+_EPS_R = 2e-6
 
 
 def hex_line(a: Hex, b: Hex) -> list[Hex]:
@@ -118,17 +125,33 @@ def hex_line(a: Hex, b: Hex) -> list[Hex]:
     Both ends are nudged by a tiny epsilon (the same way, always) so a line that runs
     exactly along a hexside picks one side consistently instead of flickering.
     """
+    return hex_walk(a, b, a.distance(b))
+
+
+def hex_walk(a: Hex, b: Hex, steps: int) -> list[Hex]:
+    """``steps + 1`` hexes along the straight line from ``a`` through ``b``.
+
+    The first ``a.distance(b) + 1`` hexes are exactly :func:`hex_line`; a longer walk
+    carries on past ``b`` in the same direction. Each hex is one pace further from
+    ``a`` than the one before (straight lines in cube coordinates are monotone), so
+    ``hex_walk(a, b, n)[n]`` is exactly ``n`` paces from ``a``. Uses the same
+    epsilon nudge as :func:`hex_line`.
+    """
+    if steps < 0:
+        raise ValueError("a walk needs zero or more steps")
     n = a.distance(b)
     if n == 0:
-        return [a]
-    aq, ar = a.q + _EPS, a.r + _EPS
-    bq, br = b.q + _EPS, b.r + _EPS
-    out = []
-    step = 1.0 / n
-    for i in range(n + 1):
-        t = step * i
-        out.append(hex_round(aq + (bq - aq) * t, ar + (br - ar) * t))
-    return out
+        if steps == 0:
+            return [a]
+        raise ValueError("a walk from a hex to itself has no direction")
+    aq, ar = a.q + _EPS_Q, a.r + _EPS_R
+    dq, dr = (b.q - a.q) / n, (b.r - a.r) / n
+    return [hex_round(aq + dq * i, ar + dr * i) for i in range(steps + 1)]
+
+
+def neighbor_direction(a: Hex, b: Hex) -> int | None:
+    """The facing (0–5) that steps from ``a`` into ``b``, or None if not neighbours."""
+    return _DIRECTION_INDEX.get((b.q - a.q, b.r - a.r))
 
 
 def hex_ring(center: Hex, radius: int) -> list[Hex]:
@@ -163,7 +186,10 @@ def facing_toward(a: Hex, b: Hex) -> int:
     """The facing (0–5) whose hexside direction points most nearly from ``a`` to ``b``.
 
     Uses the layout-independent axial angle (pointy-top frame); the angular order of
-    the six directions is the same in both orientations.
+    the six directions is the same in both orientations (a flat-top layout is the
+    pointy one turned by 30°). When ``b`` lies exactly between two hexside
+    directions (along a hex corner, e.g. ``Hex(2, -1)`` from the origin) the tie
+    always goes to the counter-clockwise facing. ``a == b`` gives 0.
     """
     if a == b:
         return 0
@@ -171,4 +197,7 @@ def facing_toward(a: Hex, b: Hex) -> int:
     x = math.sqrt(3) * (d.q + d.r / 2.0)
     y = -1.5 * d.r  # y up
     ang = math.degrees(math.atan2(y, x)) % 360.0
-    return round(ang / 60.0) % 6
+    # floor(x + 0.5) instead of round(): Python's round() sends ties to the even
+    # number, which would break ties clockwise for some corners and
+    # counter-clockwise for others. The tiny epsilon absorbs atan2's float error.
+    return math.floor(ang / 60.0 + 0.5 + 1e-9) % 6

@@ -1,0 +1,816 @@
+"""Movement on the map: what a path costs in AP, where a figure can get to, and
+who is engaged with whom (000 Movement AP Cost).
+
+How a move is priced
+--------------------
+* **Paces.** One AP buys the character's Move (walking) or Run paces; the paces of a
+  move are paid together, ``ceil(paces / rate)`` AP (000 Movement). ``move_rate`` is
+  the rate of the chosen mode — pass the Run value with ``mode="run"``.
+* **Terrain** extras are charged for the hex being entered: steep grade +1 AP per
+  pace, gentle grade +1 per 2 paces, ladder +1 per pace, stairs +1 per 2 paces,
+  climbing a wall or cliff +2 per pace (000; the numbers are the rules model's
+  constants in :mod:`twtw_desktop.rules.actions`). The extras are counted in half
+  AP over the whole move and rounded up once at the end, so a pace of gentle grade
+  and a pace of stairs cost 1 AP together, not 2 (house reading of "per 2 paces").
+  Grades are only climbed going up: when the map has elevation and the step goes
+  down, a grade costs nothing extra (000 says "up a steep grade"). Ladders, stairs
+  and climbing cost the same both ways. Rough ground, which 000 does not list,
+  costs as a gentle grade (house value, :data:`ROUGH_GROUND`). Water and impassable
+  hexes cannot be walked into (house: swimming is 002's continuous action, not a
+  step), nor can hexes off the map or held by another figure.
+* **Walls**: a step is refused when a wall, closed door, window or full-height
+  cover cuts the line between the two hex centres (:meth:`WallIndex.movement_blocked`).
+* **Facing**: a walking figure faces the way it steps. Turning one hexside (60°)
+  per pace is free (000); a sharper turn between two paces — 120°, or an about-face
+  (the free 60° plus the paid 120°) — costs 1 AP (000: change facing 120° during a
+  move). The first pace turns from the starting facing the same way. An
+  ``end_facing`` different from the last step's direction is a turn in place after
+  the move: 1 AP for 60°, 2 AP for more (000).
+
+Each step of a :class:`PathCost` carries the AP it adds (the difference of the
+rounded totals before and after it), so the steps always sum to the path's AP.
+
+Searching
+---------
+:func:`reachable` is a bounded Dijkstra over (hex, facing) states and
+:func:`cheapest_path` the same search aimed at one hex (A*). Both minimise the
+unrounded AP (paces / rate + terrain + turns); among equal ones the lower rounded
+AP wins. Because paces and half-AP extras are rounded up separately, a path that is
+slightly dearer unrounded can, rarely, round to 1 AP less; the search does not hunt
+for those. Every cost it reports is the exact :func:`path_cost` of the path it
+found (:meth:`ReachArea.path_to`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from ..errors import RulesError
+from ..hexgrid import (
+    DIRECTIONS,
+    Hex,
+    Orientation,
+    facing_turn,
+    hex_to_offset,
+    neighbor_direction,
+    offset_to_hex,
+)
+from ..model.map import CODE_TERRAIN, Map, Terrain
+from ..rules.actions import (
+    CLIMB_WALL,
+    FACE_MORE_AP,
+    FACE_ONE_HEXSIDE_AP,
+    GENTLE_GRADE,
+    LADDER,
+    SOURCE_MOVE,
+    STAIRS,
+    STEEP_GRADE,
+    TURN_IN_MOVE_AP,
+)
+from .walls import WallIndex
+
+MoveMode = Literal["move", "run"]
+
+#: Rough ground is not in 000's table; it costs as a gentle grade (house value).
+ROUGH_GROUND = GENTLE_GRADE
+#: Free facing change per pace moved, in hexsides (000 Movement AP Cost).
+FREE_HEXSIDES_PER_PACE = 1
+
+
+def _halves(extra: tuple[int, int]) -> int:
+    """A terrain extra ``(AP, per paces)`` as half-AP per pace."""
+    ap, per = extra
+    return (2 * ap) // per
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainCost:
+    """What entering a hex of one terrain costs beyond the pace itself."""
+
+    enterable: bool
+    #: extra AP per pace, in half AP (gentle grade 1, steep grade 2, climbing 4)
+    halves: int
+    label: str
+    source: str
+    #: grades only cost going up (000: "up a steep grade")
+    uphill_only: bool = False
+
+
+TERRAIN_COSTS: dict[Terrain, TerrainCost] = {
+    Terrain.OPEN: TerrainCost(True, 0, "open ground", SOURCE_MOVE),
+    Terrain.ROUGH: TerrainCost(
+        True, _halves(ROUGH_GROUND), "rough ground", "house value (as a gentle grade)"
+    ),
+    Terrain.STEEP: TerrainCost(True, _halves(STEEP_GRADE), "steep grade", SOURCE_MOVE, True),
+    Terrain.GENTLE: TerrainCost(True, _halves(GENTLE_GRADE), "gentle grade", SOURCE_MOVE, True),
+    Terrain.STAIRS: TerrainCost(True, _halves(STAIRS), "stairs", SOURCE_MOVE),
+    Terrain.LADDER: TerrainCost(True, _halves(LADDER), "ladder", SOURCE_MOVE),
+    Terrain.CLIMB: TerrainCost(True, _halves(CLIMB_WALL), "climbing a wall or cliff", SOURCE_MOVE),
+    Terrain.WATER: TerrainCost(
+        False, 0, "water", "house: water is swum (002 continuous action), not walked"
+    ),
+    Terrain.IMPASSABLE: TerrainCost(False, 0, "impassable ground", "map"),
+}
+
+
+# -- results -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StepCost:
+    """One pace of a path."""
+
+    from_hex: Hex
+    to_hex: Hex
+    #: the facing after the step (the direction stepped)
+    facing: int
+    #: AP this pace adds to the move (rounded totals after minus before)
+    ap: int
+    #: hexsides turned before stepping (0–3) and whether that turn was paid
+    turn: int
+    turn_paid: bool
+    #: terrain extra for the hex entered, in half AP
+    terrain_halves: int
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PathCost:
+    """The AP price of a path, step by step, with an itemised breakdown."""
+
+    start: Hex
+    start_facing: int
+    hexes: tuple[Hex, ...]  # the hexes entered, in order (start excluded)
+    facing: int  # facing at the end
+    mode: MoveMode
+    move_rate: int
+    paces: int
+    ap: int
+    pace_ap: int
+    terrain_ap: int
+    turn_ap: int
+    end_turn_ap: int
+    steps: tuple[StepCost, ...]
+    #: (label, AP, source) lines that sum to ``ap``
+    breakdown: tuple[tuple[str, int, str], ...]
+
+    @property
+    def end(self) -> Hex:
+        return self.hexes[-1] if self.hexes else self.start
+
+    @property
+    def running(self) -> bool:
+        """Run movement marks the character as running for the whole round (000)."""
+        return self.mode == "run"
+
+    @property
+    def turns_paid(self) -> int:
+        """How many paid turns during the move (for ``rules.actions.move_action``)."""
+        return sum(1 for s in self.steps if s.turn_paid)
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(f"{label}: {ap} AP ({src})" for label, ap, src in self.breakdown)
+
+
+def move_ap(paces: int, terrain_halves: int, turns_paid: int, rate: int) -> int:
+    """The rounded AP of a move: paces by the rate, terrain halves, paid turns."""
+    pace_ap = -(-paces // rate)  # ceil
+    return pace_ap + (terrain_halves + 1) // 2 + turns_paid * TURN_IN_MOVE_AP
+
+
+def turn_in_place_ap(from_facing: int, to_facing: int) -> int:
+    """Turning without moving: 60° costs 1 AP, more 2 AP, none 0 (000)."""
+    k = facing_turn(from_facing, to_facing)
+    if k == 0:
+        return 0
+    return FACE_ONE_HEXSIDE_AP if k == 1 else FACE_MORE_AP
+
+
+def _check_rate(move_rate: int, mode: str) -> None:
+    if mode not in ("move", "run"):
+        raise RulesError(f"A move is walked ('move') or run ('run'), not {mode!r}.")
+    if move_rate < 1:
+        raise RulesError("This character cannot move that way (its rate is 0 paces per AP).")
+
+
+class _Terrain:
+    """Per-query cache of terrain and elevation lookups."""
+
+    __slots__ = ("cache", "elev", "map", "orient")
+
+    def __init__(self, game_map: Map) -> None:
+        self.map = game_map
+        self.orient = game_map.orientation
+        self.elev = game_map.elevation
+        self.cache: dict[tuple[int, int], tuple[TerrainCost, int] | None] = {}
+
+    def info(self, q: int, r: int) -> tuple[TerrainCost, int] | None:
+        """(cost, elevation) or None when off the map."""
+        key = (q, r)
+        hit = self.cache.get(key, False)
+        if hit is not False:
+            return hit
+        col, row = hex_to_offset(Hex(q, r), self.orient)
+        m = self.map
+        if 0 <= col < m.cols and 0 <= row < m.rows:
+            t = CODE_TERRAIN[m.terrain[row][col]]
+            out = (TERRAIN_COSTS[t], self.elev[row][col] if self.elev is not None else 0)
+        else:
+            out = None
+        self.cache[key] = out
+        return out
+
+    def step_halves(self, cost: TerrainCost, from_elev: int, to_elev: int) -> int:
+        if cost.uphill_only and self.elev is not None and to_elev < from_elev:
+            return 0
+        return cost.halves
+
+
+# -- path cost ------------------------------------------------------------------------------
+
+
+def path_cost(
+    game_map: Map,
+    index: WallIndex,
+    start: Hex,
+    facing: int,
+    path: Sequence[Hex],
+    move_rate: int,
+    mode: MoveMode = "move",
+    *,
+    occupied: Iterable[Hex] = (),
+    end_facing: int | None = None,
+) -> PathCost:
+    """Price a path of neighbouring hexes (``path`` may begin with ``start``).
+
+    Raises :class:`RulesError` for a step that is not to a neighbour, into water,
+    impassable ground, off the map or an occupied hex, or through a wall.
+    """
+    _check_rate(move_rate, mode)
+    hexes = list(path)
+    if hexes and hexes[0] == start:
+        hexes = hexes[1:]
+    blocked = set(occupied) - {start}
+    terrain = _Terrain(game_map)
+    start_info = terrain.info(start.q, start.r)
+    elev = start_info[1] if start_info else 0
+
+    steps: list[StepCost] = []
+    paces = halves = turns = 0
+    ap_before = 0
+    cur, cur_f = start, facing % 6
+    rate_name = "Run" if mode == "run" else "Move"
+    turn_labels = {0: "straight on", 1: "a free 60° turn"}
+    for h in hexes:
+        d = neighbor_direction(cur, h)
+        if d is None:
+            raise RulesError(
+                f"Hex {h.q},{h.r} is not next to {cur.q},{cur.r}: a path goes pace by pace."
+            )
+        info = terrain.info(h.q, h.r)
+        if info is None:
+            raise RulesError(f"Hex {h.q},{h.r} is off the map.")
+        cost, to_elev = info
+        if not cost.enterable:
+            raise RulesError(f"Nobody walks into {cost.label} (hex {h.q},{h.r}).")
+        if h in blocked:
+            raise RulesError(f"Hex {h.q},{h.r} is taken by another figure.")
+        wall = index.movement_blocked(cur, h)
+        if wall is not None:
+            raise RulesError(f"{wall} stands between {cur.q},{cur.r} and {h.q},{h.r}.")
+        k = facing_turn(cur_f, d)
+        paid = k > FREE_HEXSIDES_PER_PACE
+        extra = terrain.step_halves(cost, elev, to_elev)
+        paces += 1
+        halves += extra
+        turns += paid
+        ap_now = move_ap(paces, halves, turns, move_rate)
+        reasons = [f"pace {paces} into {h.q},{h.r} ({cost.label})"]
+        if paces % move_rate == 1 or move_rate == 1:
+            reasons.append(f"starts a new AP of movement ({rate_name} {move_rate} paces per AP)")
+        if paid:
+            reasons.append(f"turns {60 * k}° while moving: {TURN_IN_MOVE_AP} AP ({SOURCE_MOVE})")
+        else:
+            reasons.append(turn_labels[k])
+        if extra:
+            reasons.append(f"{cost.label}: +{extra / 2:g} AP ({cost.source})")
+        elif cost.halves and cost.uphill_only:
+            reasons.append(f"{cost.label} taken downhill: no extra")
+        steps.append(StepCost(cur, h, d, ap_now - ap_before, k, paid, extra, tuple(reasons)))
+        ap_before = ap_now
+        cur, cur_f, elev = h, d, to_elev
+
+    end_turn = 0
+    final_f = cur_f
+    if end_facing is not None:
+        end_turn = turn_in_place_ap(cur_f, end_facing)
+        final_f = end_facing % 6
+
+    pace_ap = -(-paces // move_rate) if paces else 0
+    terrain_ap = (halves + 1) // 2
+    turn_ap = turns * TURN_IN_MOVE_AP
+    total = pace_ap + terrain_ap + turn_ap + end_turn
+    breakdown: list[tuple[str, int, str]] = []
+    if paces:
+        breakdown.append(
+            (f"{paces} pace(s) at {rate_name} {move_rate} per AP", pace_ap, SOURCE_MOVE)
+        )
+    if halves:
+        breakdown.append((f"terrain extras {halves / 2:g} AP, rounded up", terrain_ap, SOURCE_MOVE))
+    if turns:
+        breakdown.append((f"{turns} turn(s) of 120° or more while moving", turn_ap, SOURCE_MOVE))
+    if end_turn:
+        k = facing_turn(cur_f, final_f)
+        breakdown.append((f"turn {60 * k}° in place at the end", end_turn, SOURCE_MOVE))
+    return PathCost(
+        start=start,
+        start_facing=facing % 6,
+        hexes=tuple(hexes),
+        facing=final_f,
+        mode=mode,
+        move_rate=move_rate,
+        paces=paces,
+        ap=total,
+        pace_ap=pace_ap,
+        terrain_ap=terrain_ap,
+        turn_ap=turn_ap,
+        end_turn_ap=end_turn,
+        steps=tuple(steps),
+        breakdown=tuple(breakdown),
+    )
+
+
+# -- reachable area ----------------------------------------------------------------------------
+
+
+class Reach(NamedTuple):
+    """How a hex is reached most cheaply."""
+
+    cost: int  # AP
+    facing: int  # facing on arrival
+    previous: Hex | None  # the hex before it on that cheapest path
+    paces: int
+    #: payable with the counters on the action track now (000 Action Timing)
+    now: bool
+
+
+#: directions a figure facing f steps into without a paid turn: f-1, f, f+1
+_FREE = [(1 << f) | (1 << ((f + 1) % 6)) | (1 << ((f + 5) % 6)) for f in range(6)]
+
+
+class _Grid:
+    """The map's terrain as a flat list with a one-hex border of impassable cells,
+    so a neighbour is one addition away and never needs a bounds check.
+
+    Cell keys are ``(row + 1) * width + (col + 1)`` in offset coordinates; the
+    neighbour offsets depend on the parity of the row (pointy) or column (flat).
+    """
+
+    __slots__ = (
+        "cols",
+        "deltas",
+        "elev",
+        "halves",
+        "hex_cache",
+        "orient",
+        "rows",
+        "uphill",
+        "width",
+    )
+
+    def __init__(self, game_map: Map) -> None:
+        self.cols, self.rows = game_map.cols, game_map.rows
+        self.orient = game_map.orientation
+        self.width = w = self.cols + 2
+        self.elev = game_map.elevation
+        halves = [-1] * (w * (self.rows + 2))
+        uphill: set[int] = set()
+        code_cost = {code: TERRAIN_COSTS[t] for code, t in CODE_TERRAIN.items()}
+        for row, line in enumerate(game_map.terrain):
+            base = (row + 1) * w + 1
+            for col, ch in enumerate(line):
+                c = code_cost[ch]
+                if c.enterable:
+                    halves[base + col] = c.halves
+                    if c.uphill_only and c.halves:
+                        uphill.add(base + col)
+        self.halves = halves
+        self.uphill = uphill
+        self.hex_cache: dict[int, Hex] = {}  # Hex objects are immutable: share them
+        self.deltas = []
+        for parity in (0, 1):
+            col, row = (2, 2 + parity) if self.orient is Orientation.POINTY else (2 + parity, 2)
+            h = offset_to_hex(col, row, self.orient)
+            row_d = []
+            for d in DIRECTIONS:
+                c2, r2 = hex_to_offset(h + d, self.orient)
+                row_d.append((c2 - col) + (r2 - row) * w)
+            self.deltas.append(row_d)
+
+    def key(self, h: Hex) -> int:
+        col, row = hex_to_offset(h, self.orient)
+        return (row + 1) * self.width + col + 1
+
+    def hex(self, k: int) -> Hex:
+        h = self.hex_cache.get(k)
+        if h is None:
+            row, col = divmod(k, self.width)
+            row -= 1
+            col -= 1
+            if self.orient is Orientation.POINTY:
+                h = Hex(col - (row - (row & 1)) // 2, row)
+            else:
+                h = Hex(col, row - (col - (col & 1)) // 2)
+            self.hex_cache[k] = h
+        return h
+
+    def parity(self, k: int) -> int:
+        if self.orient is Orientation.POINTY:
+            return ((k // self.width) - 1) & 1
+        return ((k % self.width) - 1) & 1
+
+    def elevation(self, k: int) -> int:
+        if self.elev is None:
+            return 0
+        row, col = divmod(k, self.width)
+        return self.elev[row - 1][col - 1]
+
+
+_GRID_CACHE: dict[tuple, _Grid] = {}
+
+
+def _grid(game_map: Map) -> _Grid:
+    """The cached grid for this map's current terrain (str hashes are cached, so
+    the key is cheap to check)."""
+    key = (
+        id(game_map),
+        game_map.cols,
+        game_map.rows,
+        game_map.orientation,
+        tuple(game_map.terrain),
+        id(game_map.elevation),
+    )
+    g = _GRID_CACHE.get(key)
+    if g is None:
+        if len(_GRID_CACHE) >= 4:
+            _GRID_CACHE.clear()
+        g = _GRID_CACHE[key] = _Grid(game_map)
+    return g
+
+
+def _wall_steps(index: WallIndex, grid: _Grid) -> frozenset[int]:
+    """The index's blocked steps as grid state keys ``cell * 8 + direction``."""
+
+    def build() -> frozenset[int]:
+        out = set()
+        for q, r, d in index.blocked_step_set():
+            col, row = hex_to_offset(Hex(q, r), grid.orient)
+            if -1 <= col <= grid.cols and -1 <= row <= grid.rows:
+                out.add(((row + 1) * grid.width + col + 1) * 8 + d)
+        return frozenset(out)
+
+    return index.memo(("movement-steps", grid.width, grid.orient), build)
+
+
+class _Search:
+    """Bounded Dijkstra (Dial's bucket queue) over (hex, facing) states; with a goal,
+    A* (the queue adds 2 units per pace still to go, which never overestimates).
+
+    Costs are whole units of ``1 / (2 × rate)`` AP — a pace is 2, a half AP of
+    terrain ``rate``, a paid turn ``2 × rate`` — so the buckets order states by the
+    exact unrounded AP, and among equal units the lower rounded AP wins.
+
+    Prunings keep the search small without changing any answer: once a hex has been
+    settled at cost ``c``, a later state of it costing ``c`` plus a paid turn or more
+    is useless (the first could pay that turn to go anywhere); a later state only
+    tries the directions no cheaper state of the hex already tried free; and the
+    first state's paid turns wait in the queue until their cost comes up, then go
+    only where nothing cheaper went free.
+    (Both hold under A* too: states of one hex share the same estimate, so they still
+    come off the queue cheapest first. A step never lowers the priority, but under A*
+    it may keep it, so a bucket is re-read until it stays empty.) States are ints: ``cell * 8 + facing`` (see
+    :class:`_Grid`).
+    """
+
+    def __init__(
+        self,
+        game_map: Map,
+        index: WallIndex,
+        start: Hex,
+        facing: int,
+        rate: int,
+        occupied: Iterable[Hex],
+        ap_limit: int | None,
+        goal: Hex | None = None,
+    ) -> None:
+        if not game_map.contains(start):
+            raise RulesError(f"Hex {start.q},{start.r} is off the map.")
+        grid = self.grid = _grid(game_map)
+        self.rate = rate
+        k0 = grid.key(start)
+        self.s0 = s0 = k0 * 8 + facing % 6
+        turn_units = TURN_IN_MOVE_AP * 2 * rate
+        if ap_limit is None:
+            ap_limit = game_map.cols * game_map.rows * 4  # more than any walk needs
+        max_units = ap_limit * 2 * rate
+        halves_of = grid.halves
+        uphill = grid.uphill
+        has_elev = grid.elev is not None
+        elevation = grid.elevation
+        deltas = grid.deltas
+        pointy = grid.orient is Orientation.POINTY
+        width = grid.width
+        walls = _wall_steps(index, grid)
+        taken = {grid.key(h) for h in occupied if game_map.contains(h)} - {k0}
+        goal_k = grid.key(goal) if goal is not None and game_map.contains(goal) else -1
+
+        # neighbour lists depend only on terrain and walls, so they are shared by
+        # every search on this grid until the index or the terrain changes (the
+        # downhill exemption reads the live elevation at each step instead)
+        holder = index.memo("movement-neighbours", lambda: [None, {}])
+        if holder[0] is not grid:
+            holder[0], holder[1] = grid, {}
+        nb_cache: dict[int, list[tuple[int, int, int, bool]]] = holder[1]
+        best: dict[int, int] = {s0: 0}
+        packed: dict[int, int] = {s0: 0}  # paces << 24 | halves << 8 | turns
+        aps: dict[int, int] = {s0: 0}  # the rounded AP of each state
+        prev: dict[int, int] = {}
+        settled: dict[int, tuple[int, int]] = {}
+        astar = goal_k >= 0
+        if astar:
+            to_hex = grid.hex
+            gq, gr = goal.q, goal.r
+            est: dict[int, int] = {}
+
+            def estimate(cell: int) -> int:
+                e = est.get(cell)
+                if e is None:
+                    h = to_hex(cell)
+                    dq, dr = h.q - gq, h.r - gr
+                    e = est[cell] = abs(dq) + abs(dr) + abs(dq + dr)  # 2 units a pace
+                return e
+
+        else:
+
+            def estimate(cell: int) -> int:
+                return 0
+
+        p = estimate(k0)
+        buckets: dict[int, list[int]] = {p: [s0]}
+        done = False
+        while buckets and not done:
+            bucket = buckets.pop(p, None)
+            if bucket is None:
+                p += 1
+                continue
+            for st in bucket:
+                if st < 0:
+                    # the deferred paid turns of a hex's first state (see below)
+                    st = ~st
+                    hk = st >> 3
+                    u = best[st]
+                    allowed = ~_FREE[st & 7] & ~settled[hk][1] & 63
+                    if not allowed:
+                        continue
+                    add, dt = turn_units, 1
+                else:
+                    hk = st >> 3
+                    u = p - estimate(hk) if astar else p
+                    if best[st] != u:
+                        continue
+                    s = settled.get(hk)
+                    if s is None:
+                        if hk == goal_k:
+                            done = True
+                            break
+                        u0, mask = u, 0
+                        # Paid turns from the first state are needed only where no
+                        # state of this hex gets there free for less; that is known
+                        # once the queue reaches their cost, so they wait until then.
+                        key = u + turn_units + (estimate(hk) if astar else 2)
+                        b = buckets.get(key)
+                        if b is None:
+                            buckets[key] = [~st]
+                        else:
+                            b.append(~st)
+                    else:
+                        u0, mask = s
+                        if u >= u0 + turn_units:
+                            continue
+                    fm = _FREE[st & 7]
+                    settled[hk] = (u0, mask | fm)
+                    allowed = fm & ~mask
+                    if not allowed:
+                        continue
+                    add, dt = 0, 0
+                nbrs = nb_cache.get(hk)
+                if nbrs is None:
+                    par = (((hk // width) - 1) & 1) if pointy else (((hk % width) - 1) & 1)
+                    nbrs = []
+                    for d, delta in enumerate(deltas[par]):
+                        nk = hk + delta
+                        extra = halves_of[nk]
+                        if extra < 0 or hk * 8 + d in walls:
+                            continue
+                        nbrs.append((d, nk, extra, has_elev and nk in uphill))
+                    nb_cache[hk] = nbrs
+                pk = packed[st]
+                paces = (pk >> 24) + 1
+                halves = (pk >> 8) & 0xFFFF
+                nt = (pk & 0xFF) + dt
+                pace_ap = -(-paces // rate)
+                for d, nk, extra, up in nbrs:
+                    if not (allowed >> d) & 1 or nk in taken:
+                        continue
+                    if up and elevation(nk) < elevation(hk):
+                        extra = 0  # a grade taken downhill (000: "up a … grade")
+                    nu = u + 2 + extra * rate + add
+                    if nu > max_units:
+                        continue
+                    sn = settled.get(nk)
+                    if sn is not None and (nu >= sn[0] + turn_units or not (_FREE[d] & ~sn[1])):
+                        continue  # that hex's cheaper states already do all this one could
+                    nh = halves + extra
+                    nap = pace_ap + (nh + 1) // 2 + nt * TURN_IN_MOVE_AP
+                    if nap > ap_limit:
+                        continue
+                    ns = nk * 8 + d
+                    old = best.get(ns)
+                    if old is not None:
+                        if nu > old:
+                            continue
+                        if nu == old and nap >= aps[ns]:
+                            continue
+                    best[ns] = nu
+                    packed[ns] = (paces << 24) | (nh << 8) | nt
+                    aps[ns] = nap
+                    prev[ns] = st
+                    key = nu + estimate(nk) if astar else nu
+                    b = buckets.get(key)
+                    if b is None:
+                        buckets[key] = [ns]
+                    else:
+                        b.append(ns)
+            # no p += 1 here: under A* a step can keep the same priority, so the
+            # bucket may have been refilled while it was read
+        self.best = best
+        self.packed = packed
+        self.aps = aps
+        self.prev = prev
+
+    def ap(self, st: int) -> int:
+        return self.aps[st]
+
+    def paces(self, st: int) -> int:
+        return self.packed[st] >> 24
+
+    def hex(self, st: int) -> Hex:
+        return self.grid.hex(st >> 3)
+
+    def path(self, st: int) -> list[Hex]:
+        out: list[Hex] = []
+        prev = self.prev
+        while st in prev:
+            out.append(self.hex(st))
+            st = prev[st]
+        out.reverse()
+        return out
+
+
+class ReachArea(dict):
+    """``{hex: Reach}`` plus the search behind it, so :meth:`path_to` gives the exact
+    path each :class:`Reach` was priced on."""
+
+    def __init__(self, data: dict[Hex, Reach], search: _Search, best: dict[Hex, int]) -> None:
+        super().__init__(data)
+        self._search = search
+        self._best = best
+
+    def path_to(self, h: Hex) -> list[Hex]:
+        """The hexes entered on the cheapest path to ``h`` (start excluded)."""
+        if h not in self:
+            raise KeyError(f"hex {h.q},{h.r} is out of reach")
+        return self._search.path(self._best[h])
+
+
+def reachable(
+    game_map: Map,
+    index: WallIndex,
+    start: Hex,
+    facing: int,
+    ap_available: int,
+    counters_present: int,
+    move_rate: int,
+    occupied: Iterable[Hex] = (),
+    mode: MoveMode = "move",
+) -> ReachArea:
+    """Every hex the figure can walk to for at most ``ap_available`` AP.
+
+    ``counters_present`` is how many counters sit on the action track now: a hex
+    whose cost is no more is reachable at once (``Reach.now``), the rest only after
+    more counters are placed (000 Action Timing). The start hex is included at
+    cost 0. ``occupied`` hexes (other figures) can be neither entered nor crossed.
+    """
+    _check_rate(move_rate, mode)
+    if ap_available < 0:
+        raise RulesError("AP available cannot be negative.")
+    search = _Search(game_map, index, start, facing, move_rate, occupied, ap_available)
+    rank: dict[int, tuple[int, int, int]] = {}
+    packed = search.packed
+    aps = search.aps
+    for st, u in search.best.items():
+        ap = aps[st]
+        hk = st >> 3
+        old = rank.get(hk)
+        if old is None or ap < old[0] or (ap == old[0] and u < old[1]):
+            rank[hk] = (ap, u, st)
+    to_hex = search.grid.hex
+    hexes = {hk: to_hex(hk) for hk in rank}  # cached per grid, so cheap when warm
+    prev = search.prev
+    out: dict[Hex, Reach] = {}
+    best: dict[Hex, int] = {}
+    for hk, (ap, _, st) in rank.items():
+        h = hexes[hk]
+        p = prev.get(st)
+        out[h] = Reach(
+            ap,
+            st & 7,
+            hexes[p >> 3] if p is not None else None,
+            packed[st] >> 24,
+            ap <= counters_present,
+        )
+        best[h] = st
+    return ReachArea(out, search, best)
+
+
+def cheapest_path(
+    game_map: Map,
+    index: WallIndex,
+    start: Hex,
+    facing: int,
+    goal: Hex,
+    move_rate: int,
+    occupied: Iterable[Hex] = (),
+    mode: MoveMode = "move",
+    *,
+    max_ap: int | None = None,
+) -> PathCost | None:
+    """The cheapest path from ``start`` to ``goal`` (None when there is none within
+    ``max_ap``), priced by :func:`path_cost`."""
+    _check_rate(move_rate, mode)
+    occ = list(occupied)
+    if goal == start:
+        return path_cost(game_map, index, start, facing, [], move_rate, mode)
+    if not game_map.contains(goal) or goal in set(occ):
+        return None
+    search = _Search(game_map, index, start, facing, move_rate, occ, max_ap, goal)
+    gk = search.grid.key(goal)
+    ends = [st for st in search.best if st >> 3 == gk]
+    if not ends:
+        return None
+    end = min(ends, key=lambda st: (search.ap(st), search.best[st]))
+    return path_cost(
+        game_map, index, start, facing, search.path(end), move_rate, mode, occupied=occ
+    )
+
+
+# -- engagement -------------------------------------------------------------------------------
+
+
+def engaged(a_hex: Hex, b_hex: Hex, index: WallIndex | None = None) -> bool:
+    """Two figures within one pace of each other are engaged in hand-to-hand (000
+    Breaking Engagement). With an index, a wall between them keeps them apart."""
+    d = a_hex.distance(b_hex)
+    if d > 1:
+        return False
+    walled = d == 1 and index is not None and index.movement_blocked(a_hex, b_hex) is not None
+    return not walled
+
+
+def engagement_break_hexes(
+    game_map: Map,
+    index: WallIndex,
+    mover: Hex,
+    enemies: Iterable[Hex],
+    occupied: Iterable[Hex] = (),
+) -> list[Hex]:
+    """Hexes next to ``mover`` it can step into that are more than one pace from
+    every enemy (where a disengaging figure can go, 000 Breaking Engagement)."""
+    foes = list(enemies)
+    taken = set(occupied) | set(foes)
+    out = []
+    for d in range(6):
+        h = mover.neighbor(d)
+        if h in taken or not game_map.contains(h):
+            continue
+        if not TERRAIN_COSTS[game_map.terrain_at(h)].enterable:
+            continue
+        if index.movement_blocked(mover, h) is not None:
+            continue
+        if any(engaged(h, e, index) for e in foes):
+            continue
+        out.append(h)
+    return out
