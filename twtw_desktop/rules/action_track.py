@@ -273,6 +273,16 @@ class UndoableEngine(Generic[S]):
             self._deck.restore(deck_before)
         self._state = previous
 
+    def restore(self, state: S) -> None:
+        """Put the engine back into ``state`` exactly (the app's undo stack uses this;
+        the deck is restored by the caller from its own snapshot). The engine's own
+        step history is kept only while it still leads to this state."""
+        if self._history and self._history[-1][0] == state:
+            self._history.pop()
+        elif state != self._state:
+            self._history.clear()
+        self._state = state
+
     def _run(self, build: Callable[[], tuple[S, E, bool]]) -> E:
         deck_before = self._deck.snapshot()
         try:

@@ -1,0 +1,350 @@
+"""The attack flow across the sample encounter (000 "Action Cards in Combat").
+
+Miranda stands inside the Longhorn saloon behind its west glass window and fires
+through it at Felicia in the street: the TN is itemised before the draw, the card is
+shown, the glass takes the hit first (000 Armor Penetration/Ablation), Felicia's
+sheet takes the wounds, and undo puts everything back — the card on the pile too.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from twtw_desktop.errors import RulesError
+from twtw_desktop.hexgrid import Hex
+from twtw_desktop.ui.panels.attack_flow import Spends, preview
+from twtw_desktop.ui.panels.attack_panel import AttackPanel
+
+from .test_panels_support import sample_encounter_path, small_document
+
+#: the window Miranda shoots through (any closed glass window when it is renamed)
+PREFERRED_WINDOW = "saloon-window-front"
+
+
+def _through_a_window(doc) -> tuple[str, Hex, Hex]:
+    """A closed glass window and two free hexes on either side whose line of fire
+    meets that window and nothing else, covering the whole target."""
+    from twtw_desktop.geometry.sight import cover_line
+    from twtw_desktop.geometry.walls import WallIndex
+
+    m = doc.map
+    idx = WallIndex(m, doc.edition.cover_av)
+    layout = m.layout()
+    windows = [
+        f
+        for f in m.features
+        if f.kind == "window" and f.material.value == "glass" and not f.is_open
+    ]
+    windows.sort(key=lambda f: f.id != PREFERRED_WINDOW)
+    for f in windows:
+        (x1, y1), (x2, y2) = f.points[0], f.points[-1]
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        near = []
+        for h in m.hexes():
+            x, y = layout.hex_to_pixel(h)
+            if (x - mx) ** 2 + (y - my) ** 2 < 16 and doc.encounter.token_at(h) is None:
+                near.append(h)
+        for a in near:
+            for b in near:
+                if a.distance(b) < 2:
+                    continue
+                cl = cover_line(m, idx, a, b, edition=doc.edition)
+                if [c.feature_id for c in cl.crossings] == [f.id] and len(
+                    cl.crossings[0].covers
+                ) == 8:
+                    return f.id, a, b
+    pytest.skip("the sample map has no clear shot through a glass window")
+
+
+def _ready_everyone(doc) -> None:
+    for c in doc.encounter.characters:
+        for w in c.weapons:
+            w.readied = True
+
+
+def _put_on_top(deck, number: int) -> None:
+    st = deck.snapshot()
+    pile = (number, *[n for n in st.draw_pile if n != number])
+    deck.restore(st.model_copy(update={"draw_pile": pile}))
+
+
+@pytest.fixture
+def street(qtbot):
+    path = sample_encounter_path()
+    if path is None:
+        pytest.skip("the sample encounter is not there yet")
+    from twtw_desktop.ui.document import EncounterDocument
+
+    doc = EncounterDocument.open(path)
+    enc = doc.encounter
+    window, shooter_hex, target_hex = _through_a_window(doc)
+    enc.token("token-miranda_valentine").hex = (shooter_hex.q, shooter_hex.r)
+    enc.token("token-felicia_laroq").hex = (target_hex.q, target_hex.r)
+    _ready_everyone(doc)
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    panel.resize(380, 900)
+    panel.window_id = window
+    return doc, panel
+
+
+def _choose_target(panel, token_id: str) -> None:
+    i = panel.target_combo.findData(token_id)
+    assert i > 0
+    panel.target_combo.setCurrentIndex(i)
+    panel.target_combo.activated.emit(i)
+
+
+def _card_that(doc, panel, want) -> int:
+    """A card number whose resolution of the current plan satisfies ``want``."""
+    deck = doc.deck
+    start = deck.snapshot()
+    try:
+        for n in range(1, 55):
+            _put_on_top(deck, n)
+            try:
+                p = preview(doc, panel.plan, Spends())
+            except RulesError:
+                continue
+            if want(p.record):
+                return n
+    finally:
+        deck.restore(start)
+    pytest.fail("no card in the deck gives that result")
+
+
+def test_fire_across_a_window(qtbot, street):
+    """000 Armor Penetration/Ablation: glass (AV 1) is hit first; an ablating hit
+    deals reduced damage and lowers the window's AV by one, which undo gives back."""
+    doc, panel = street
+    window_id = panel.window_id
+    doc.select("token-miranda_valentine")
+    _choose_target(panel, "token-felicia_laroq")
+    qtbot.mouseClick(panel.shot_buttons["snap"], Qt.MouseButton.LeftButton)
+
+    # the TN and the AP are itemised before any card is drawn
+    assert panel.plan is not None
+    lines = panel.tn_items()
+    assert lines[0].startswith("Standard: TN 5")
+    assert any("snap shot" in ln for ln in lines)
+    assert any(ln.endswith("AP (000 Aim and Snap Shots)") for ln in lines)
+    assert any("glass" in g for g in panel.plan.geometry)
+    assert [c.feature_id for c in panel.plan.situation.covers] == [window_id]
+    assert doc.deck.draw_count == 54 and not doc.deck.in_play
+
+    def ablates(rec) -> bool:
+        return (
+            rec.hit.success
+            and rec.covers
+            and rec.covers[0].outcome == "A"
+            and rec.damage is not None
+            and rec.damage.wounds_added + rec.damage.conc_dealt > 0
+        )
+
+    n = _card_that(doc, panel, ablates)
+    _put_on_top(doc.deck, n)
+    felicia = doc.character("felicia_laroq")
+    before = felicia.model_copy(deep=True)
+    miranda_before = doc.character("miranda_valentine").model_copy(deep=True)
+    window = doc.map.feature(window_id)
+    av_before = window.av(doc.edition.cover_av)
+
+    qtbot.mouseClick(panel.draw_button, Qt.MouseButton.LeftButton)
+    assert panel.card_view.card() is not None and panel.card_view.card().number == n
+    hl = panel.card_view.highlights()
+    assert hl.cause and hl.cause_chosen is not None and "shield" in hl.sections
+    assert doc.deck.draw_count == 54  # a preview: nothing drawn for real yet
+
+    with qtbot.waitSignal(doc.featureChanged, timeout=1000) as sig:
+        qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    assert sig.args == [window_id]
+    rec = panel.attackApplied and doc.encounter.log[-1].detail["record"]
+    assert rec["covers"][0]["outcome"] == "A"
+    # wounds and Conc on Felicia's sheet, exactly as the record says
+    dmg = rec["damage"]
+    assert felicia.conc == before.conc - dmg["conc_dealt"]
+    loc = dmg["location"]
+    assert felicia.wounds[loc] == before.wounds[loc] + dmg["wounds_added"]
+    # the window lost one AV and keeps it lost (000)
+    assert window.ablation == 1
+    assert window.av(doc.edition.cover_av) == av_before - 1
+    # the shot left Miranda's gun
+    shooter = doc.character("miranda_valentine")
+    idx = panel.plan.request.weapon_index
+    assert shooter.weapons[idx].loaded == miranda_before.weapons[idx].loaded - 1
+    # the card went through the deck to the discard pile; the log has the line
+    assert n in [c.number for c in doc.deck.discard_pile()]
+    entry = doc.encounter.log[-1]
+    assert entry.kind == "attack" and "Miranda Valentine" in entry.text
+    assert "Felicia Laroq" in entry.text
+
+    doc.undo_stack.undo()
+    assert felicia == before
+    assert doc.character("miranda_valentine") == miranda_before
+    assert doc.map.feature(window_id).ablation == 0
+    assert doc.deck.draw_count == 54
+    assert doc.deck.snapshot().draw_pile[0] == n  # the card is back on the pile
+    assert not doc.deck.discard_pile()
+
+    doc.undo_stack.redo()
+    assert doc.map.feature(window_id).ablation == 1
+    assert doc.character("felicia_laroq").conc == before.conc - dmg["conc_dealt"]
+
+
+def test_routine_snap_shot_in_five_clicks(qtbot, street):
+    """Shooter selected → target → Snap → Draw → Apply: at most five clicks."""
+    doc, panel = street
+    clicks = 0
+
+    def click(widget) -> None:
+        nonlocal clicks
+        clicks += 1
+        qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+    doc.select("token-miranda_valentine")
+    assert panel.target_token() is not None  # the nearest enemy is pre-chosen
+    clicks += 1  # choosing the target in the list counts as a click
+    _choose_target(panel, "token-felicia_laroq")
+    click(panel.shot_buttons["snap"])
+    click(panel.draw_button)
+    log_before = len(doc.encounter.log)
+    click(panel.apply_button)
+    assert clicks <= 5
+    assert len(doc.encounter.log) == log_before + 1
+    assert doc.encounter.log[-1].kind == "attack"
+    assert doc.undo_stack.count() == 1
+
+
+def test_the_card_shown_is_the_card_applied(qtbot, street):
+    doc, panel = street
+    doc.select("token-miranda_valentine")
+    _choose_target(panel, "token-felicia_laroq")
+    panel.set_shot("snap")
+    shown = panel.draw().card.number
+    panel.apply()
+    assert doc.encounter.log[-1].detail["record"]["cards"][0] == shown
+
+
+def test_bump_spends_follow_the_clicks(qtbot, street):
+    """002 Spending Bumps: the Judge buys damage rows with standard bumps."""
+    doc, panel = street
+    doc.select("token-miranda_valentine")
+    _choose_target(panel, "token-felicia_laroq")
+    panel.set_shot("snap")
+    n = _card_that(
+        doc, panel, lambda r: r.hit.success and r.hit.bumps >= 1 and r.effect is not None
+    )
+    _put_on_top(doc.deck, n)
+    first = panel.draw()
+    qtbot.mouseClick(panel.spin_rows["damage"][1], Qt.MouseButton.LeftButton)
+    assert panel.spends.damage == 1
+    assert panel.current.record.effect.row_bumps >= first.record.effect.row_bumps + 1
+    # more damage bumps than there are: refused, the last good spend stays
+    for _ in range(10):
+        panel.change_spend("damage", 1)
+    assert panel.spends.damage <= first.record.hit.bumps
+    assert not panel.message.isHidden() and "bump" in panel.message.text()
+
+
+def test_refused_shot_says_why_and_draws_nothing(qtbot, street):
+    doc, panel = street
+    doc.select("token-miranda_valentine")
+    _choose_target(panel, "token-felicia_laroq")
+    for w in doc.character("miranda_valentine").weapons:
+        w.loaded = 0
+    panel.set_shot("snap")
+    assert panel.plan is None
+    assert "not loaded" in panel.tn_label.text()
+    assert not panel.draw_button.isEnabled()
+
+
+def test_hand_to_hand_uses_the_same_flow(qtbot):
+    doc = small_document()
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    enc = doc.encounter
+    enc.token("t_felicia_laroq").hex = (3, 3)  # beside Miranda at (2, 3)
+    doc.select("t_miranda_valentine")
+    panel.set_mode("melee")
+    panel.set_target("t_felicia_laroq")
+    assert panel.plan is not None
+    assert panel.plan.tn.base_label  # the Defense, itemised
+    assert panel.draw() is not None
+    assert panel.apply() is not None
+    assert doc.encounter.log[-1].detail["record"]["attack_kind"] == "melee"
+
+
+def test_ap_is_spent_on_the_track_and_refunded_by_undo(qtbot):
+    """000 Action Timing: the shot removes the counters in front of the shooter."""
+    doc = small_document()
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    doc.start_action_time()
+    track = doc.track
+    track.start_round()
+    while track.counters("miranda_valentine") < 1:
+        track.advance_segment()
+    doc.select("t_miranda_valentine")
+    panel.set_target("t_felicia_laroq")
+    panel.set_shot("snap")
+    counters = track.counters("miranda_valentine")
+    spent = track.row("miranda_valentine").spent
+    cost = panel.plan.ap.total
+    panel.draw()
+    assert panel.apply() is not None
+    assert track.counters("miranda_valentine") == 0
+    assert track.row("miranda_valentine").spent == spent + cost
+    assert "declares" in doc.encounter.log[-1].detail["track"]
+    doc.undo_stack.undo()
+    assert track.counters("miranda_valentine") == counters
+    assert track.row("miranda_valentine").spent == spent
+
+
+def test_physical_card_attack(qtbot):
+    """RULES.md: with a printed deck the Judge types the card drawn for the attack."""
+    from twtw_desktop.rules.deck import standard_deck
+
+    doc = small_document()
+    doc.deck.physical = True
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    doc.select("t_miranda_valentine")
+    panel.set_target("t_felicia_laroq")
+    panel.set_shot("snap")
+    assert panel.draw() is None  # the entry form opens instead
+    dlg = panel._dialog
+    qtbot.addWidget(dlg)
+    dlg.form.set_card(standard_deck()[27])
+    assert dlg.try_accept()
+    assert panel.current is not None and panel.current.card.number == 28
+    assert panel.apply() is not None
+    assert [c.number for c in doc.deck.discard_pile()] == [28]
+    assert doc.encounter.log[-1].detail["record"]["cards"][0] == 28
+    doc.undo_stack.undo()
+    assert not doc.deck.discard_pile() and not doc.deck.in_play
+
+
+def test_a_throw_uses_the_same_flow_and_leaves_the_hand(qtbot):
+    """000 Throwing Things / Missed Throws: the same panel throws; a miss scatters."""
+    doc = small_document()
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    cyril = doc.character("cyril_wellington")
+    from twtw_desktop.rules.character import CarriedWeapon
+
+    cyril.weapons = [*cyril.weapons, CarriedWeapon(weapon_id="dynamite", readied=True)]
+    doc.select("t_cyril_wellington")
+    panel.set_mode("thrown")
+    assert panel.weapon_combo.currentText().startswith("Dynamite")
+    panel.set_target("t_felicia_laroq")
+    panel.set_shot("normal")
+    assert panel.plan is not None and any("throw" in ln for ln in panel.tn_items())
+    panel.draw()
+    rec = panel.apply()
+    assert rec is not None and rec.attack_kind == "thrown"
+    assert all(w.weapon_id != "dynamite" for w in cyril.weapons)
+    if not rec.hit.success:
+        assert rec.scatter is not None
+    doc.undo_stack.undo()
+    assert any(w.weapon_id == "dynamite" for w in doc.character("cyril_wellington").weapons)

@@ -1,0 +1,132 @@
+"""Start the Judge's window: ``python -m twtw_desktop.ui.app [FILE]``.
+
+Without a file the bundled sample encounter opens (a Western street, the posse
+against the Laroq gang), so a newcomer sees a working scene at once. A file that
+cannot be opened gets a dialog with the reason — never a traceback — and the window
+opens anyway. An unexpected error while playing is shown in a dialog (short message,
+details on request) and logged; the window stays up.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from ..errors import LoadError
+from ..resources import maps_dir
+from . import settings as app_settings
+
+log = logging.getLogger("twtw_desktop")
+
+SAMPLE_ENCOUNTER = "main_street.encounter.json"
+
+
+def sample_path() -> Path:
+    return maps_dir() / SAMPLE_ENCOUNTER
+
+
+def _show_exception(exc_type, exc, tb, parent=None) -> None:
+    """The dialog for an unexpected error: one line, the traceback under Details."""
+    details = "".join(traceback.format_exception(exc_type, exc, tb))
+    log.error("unexpected error\n%s", details)
+    if QApplication.instance() is None:
+        return
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Something went wrong")
+    box.setText(
+        f"That did not work: {exc}" if str(exc) else f"That did not work ({exc_type.__name__})."
+    )
+    box.setInformativeText("The encounter is as it was before. Undo is still available.")
+    box.setDetailedText(details)
+    box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    box.exec()
+
+
+def install_excepthook() -> None:
+    """Route unexpected exceptions to a dialog instead of ending the program."""
+    busy = {"on": False}
+
+    def hook(exc_type, exc, tb) -> None:
+        if issubclass(exc_type, KeyboardInterrupt):
+            sys.__excepthook__(exc_type, exc, tb)
+            return
+        if busy["on"]:  # an error inside the dialog: just log it
+            log.error("error while reporting an error", exc_info=(exc_type, exc, tb))
+            return
+        busy["on"] = True
+        try:
+            _show_exception(exc_type, exc, tb, QApplication.activeWindow())
+        finally:
+            busy["on"] = False
+
+    sys.excepthook = hook
+
+
+def make_app(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    app.setOrganizationName(app_settings.ORGANISATION)
+    app.setApplicationName(app_settings.APPLICATION)
+    app.setApplicationDisplayName(app_settings.APPLICATION)
+    return app
+
+
+def open_window(path: str | Path | None = None, *, show: bool = True):
+    """Create the main window on ``path`` (or the sample); errors become dialogs."""
+    from .document import EncounterDocument
+    from .main_window import MainWindow
+
+    win = MainWindow()
+    target = Path(path) if path else sample_path()
+    problem: tuple[str, str] | None = None
+    try:
+        doc = EncounterDocument.open(target)
+    except LoadError as e:
+        doc = None
+        if path:
+            # the Judge asked for this file: say why it did not open, then offer the sample
+            problem = ("Cannot open the file", str(e))
+            try:
+                doc = EncounterDocument.open(sample_path())
+            except LoadError:
+                doc = None
+        else:
+            problem = ("Cannot open the sample encounter", str(e))
+    if doc is not None:
+        win.set_document(doc)
+        if path and doc.path == target:
+            win.settings.add_recent(target)
+            win._fill_recent()
+    if show:
+        win.show()
+        win.map_view.zoom_fit()
+    if problem is not None:
+        win.show_error(*problem)
+    return win
+
+
+def run_app(path: str | None = None) -> int:
+    """Run the app on ``path`` (an encounter or a map) or the bundled sample."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    t0 = time.perf_counter()
+    app = make_app()
+    install_excepthook()
+    win = open_window(path)
+    log.info("window shown in %.0f ms", (time.perf_counter() - t0) * 1000)
+    app._twtw_window = win  # keep a reference for the life of the app
+    return app.exec()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    path = next((a for a in args if not a.startswith("-")), None)
+    return run_app(path)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,659 @@
+"""The Judge's window: the map in the middle, the panels in docks around it.
+
+Menus: File (New, Open…, Open Recent, Save, Save As…, Close), Edit (Undo/Redo with
+the command's name), View (docks, overlays, zoom), Tools, Encounter (action time,
+turning the selected token, the edition) — every action with a shortcut and tooltip,
+the tools and overlays also on the toolbar. The status bar shows the hovered hex
+(offset label, terrain, elevation), the zoom and the time mode.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QToolBar,
+    QWidget,
+)
+
+from ..errors import LoadError, RulesError
+from ..hexgrid import Hex
+from .document import EncounterDocument
+from .scene.map_view import MapView
+from .settings import MAX_RECENT, AppSettings
+
+log = logging.getLogger(__name__)
+
+APP_TITLE = "TWTW Desktop"
+FILE_FILTER = "Encounters and maps (*.encounter.json *.map.json *.json);;All files (*)"
+SAVE_FILTER = "Encounters (*.encounter.json);;All files (*)"
+#: first-run dock sizes (pixels): narrow side columns, a short bottom row
+DOCK_SIDE_WIDTH = 300
+DOCK_BOTTOM_HEIGHT = 190
+
+#: (overlay name, menu text, shortcut, tooltip)
+OVERLAY_ACTIONS = (
+    ("reachable", "&Reachable area", "R", "Where the selected token can go, coloured by AP cost"),
+    (
+        "field_of_fire",
+        "&Field of fire",
+        "F",
+        "The selected token's field of fire: 60° for long arms, 120° for handguns",
+    ),
+    (
+        "corridor",
+        "&Unintended targets",
+        "U",
+        "The corridor of a shot from the selected token to its target: who may be hit by a stray",
+    ),
+    ("dodge_front", "&Dodge front", "D", "The 120° front the selected token covers when dodging"),
+)
+
+
+class MainWindow(QMainWindow):
+    """The main window over one :class:`EncounterDocument` at a time."""
+
+    def __init__(
+        self,
+        document: EncounterDocument | None = None,
+        settings: AppSettings | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.settings = settings or AppSettings()
+        self.document: EncounterDocument | None = None
+        self.undo_group = QUndoGroup(self)
+        self.docks: dict[str, QDockWidget] = {}
+        self._dock_factories: dict[str, object] = {}
+        self.setObjectName("main_window")
+        self.setDockNestingEnabled(True)
+        self.map_view = MapView(parent=self)
+        self.setCentralWidget(self.map_view)
+        self._make_tools()
+        self._make_actions()
+        self._make_menus()
+        self._make_toolbars()
+        self._make_status_bar()
+        self._make_docks()
+        self.map_view.hexHovered.connect(self._show_hex)
+        self.map_view.zoomChanged.connect(self._show_zoom)
+        self.map_view.statusMessage.connect(self._show_message)
+        self.map_view.toolChanged.connect(self._tool_changed)
+        self.resize(1280, 760)
+        self.set_document(document or EncounterDocument.new())
+        self.restore_layout()
+        self.map_view.set_tool("select")
+
+    # -- building -------------------------------------------------------------------------
+
+    def _make_tools(self) -> None:
+        from .tools import make_tools
+
+        for tool in make_tools(self.map_view):
+            self.map_view.register_tool(tool)
+
+    def _act(
+        self,
+        text: str,
+        slot=None,
+        shortcut: QKeySequence | str | QKeySequence.StandardKey | None = None,
+        tip: str = "",
+        name: str = "",
+        checkable: bool = False,
+    ) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, list):
+                a.setShortcuts(shortcut)
+            else:
+                a.setShortcut(QKeySequence(shortcut))
+        if tip:
+            keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            a.setToolTip(f"{tip} ({keys})" if keys else tip)
+            a.setStatusTip(tip)
+        if name:
+            a.setObjectName(name)
+        a.setCheckable(checkable)
+        if slot is not None:
+            (a.toggled if checkable else a.triggered).connect(slot)
+        return a
+
+    def _make_actions(self) -> None:
+        S = QKeySequence.StandardKey
+        self.act_new = self._act(
+            "&New encounter",
+            self.new_encounter,
+            S.New,
+            "Start an encounter on a blank map",
+            "act_new",
+        )
+        self.act_open = self._act(
+            "&Open…", self.open_dialog, S.Open, "Open an encounter or a map", "act_open"
+        )
+        self.act_save = self._act("&Save", self.save, S.Save, "Save the encounter", "act_save")
+        self.act_save_as = self._act(
+            "Save &As…",
+            self.save_as,
+            S.SaveAs,
+            "Save the encounter under another name",
+            "act_save_as",
+        )
+        self.act_close = self._act("&Close", self.close, S.Close, "Close the window", "act_close")
+        self.act_undo = self.undo_group.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(QKeySequence(S.Undo))
+        self.act_undo.setObjectName("act_undo")
+        self.act_redo = self.undo_group.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcuts([QKeySequence(S.Redo), QKeySequence("Ctrl+Y")])
+        self.act_redo.setObjectName("act_redo")
+        self.act_zoom_in = self._act(
+            "Zoom &in", lambda: self.map_view.zoom_in(), "Ctrl++", "Zoom in", "act_zoom_in"
+        )
+        self.act_zoom_in.setShortcuts([QKeySequence("Ctrl++"), QKeySequence("Ctrl+=")])
+        self.act_zoom_out = self._act(
+            "Zoom &out", lambda: self.map_view.zoom_out(), "Ctrl+-", "Zoom out", "act_zoom_out"
+        )
+        self.act_zoom_fit = self._act(
+            "&Fit map", self.map_view.zoom_fit, "Ctrl+0", "Show the whole map", "act_zoom_fit"
+        )
+        self.act_grid = self._act(
+            "&Grid lines", self._toggle_grid, "Ctrl+G", "Show the hex grid lines", "act_grid", True
+        )
+        self.act_grid.setChecked(True)
+        self.act_labels = self._act(
+            "Hex &labels",
+            self._toggle_labels,
+            "Ctrl+L",
+            "Show hex coordinates when zoomed in",
+            "act_labels",
+            True,
+        )
+        self.act_labels.setChecked(True)
+        # tools: one active at a time
+        self.tool_group = QActionGroup(self)
+        self.tool_group.setExclusive(True)
+        self.tool_actions: dict[str, QAction] = {}
+        for name, tool in self.map_view.tools().items():
+            if name == "pick_target":
+                continue
+            a = self._act(tool.title, None, tool.shortcut, tool.tooltip, f"tool_{name}", True)
+            a.triggered.connect(lambda _=False, n=name: self.map_view.set_tool(n))
+            self.tool_group.addAction(a)
+            self.tool_actions[name] = a
+        # overlays
+        self.overlay_actions: dict[str, QAction] = {}
+        for name, text, key, tip in OVERLAY_ACTIONS:
+            a = self._act(text, None, key, tip, f"overlay_{name}", True)
+            a.toggled.connect(lambda on, n=name: self.map_view.overlays.set_enabled(n, on))
+            self.overlay_actions[name] = a
+        self.map_view.overlays.toggled.connect(self._overlay_toggled)
+        # encounter
+        self.act_action_time = self._act(
+            "Start &action time",
+            self.start_action_time,
+            "Ctrl+T",
+            "Declare action time: the action track takes over",
+            "act_action_time",
+        )
+        self.act_narrative = self._act(
+            "Return to &narrative time",
+            self.end_action_time,
+            "Ctrl+Shift+T",
+            "Leave action time: tokens move freely again",
+            "act_narrative",
+        )
+        self.act_turn_left = self._act(
+            "Turn &left",
+            lambda: self.turn_selected(1),
+            "[",
+            "Turn the selected token 60° left (AP in action time)",
+            "act_turn_left",
+        )
+        self.act_turn_right = self._act(
+            "Turn &right",
+            lambda: self.turn_selected(-1),
+            "]",
+            "Turn the selected token 60° right (AP in action time)",
+            "act_turn_right",
+        )
+        self.act_edition = QAction("Edition:", self)
+        self.act_edition.setEnabled(False)
+        self.act_edition.setObjectName("act_edition")
+
+    def _make_menus(self) -> None:
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        m.addAction(self.act_new)
+        m.addAction(self.act_open)
+        self.recent_menu = m.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._fill_recent()
+        m.addSeparator()
+        m.addAction(self.act_save)
+        m.addAction(self.act_save_as)
+        m.addSeparator()
+        m.addAction(self.act_close)
+        m = mb.addMenu("&Edit")
+        m.addAction(self.act_undo)
+        m.addAction(self.act_redo)
+        self.view_menu = m = mb.addMenu("&View")
+        self.docks_menu = m.addMenu("&Panels")
+        m.addSeparator()
+        for a in self.overlay_actions.values():
+            m.addAction(a)
+        m.addSeparator()
+        m.addAction(self.act_zoom_in)
+        m.addAction(self.act_zoom_out)
+        m.addAction(self.act_zoom_fit)
+        m.addSeparator()
+        m.addAction(self.act_grid)
+        m.addAction(self.act_labels)
+        m = mb.addMenu("&Tools")
+        for a in self.tool_actions.values():
+            m.addAction(a)
+        m = mb.addMenu("E&ncounter")
+        m.addAction(self.act_action_time)
+        m.addAction(self.act_narrative)
+        m.addSeparator()
+        m.addAction(self.act_turn_left)
+        m.addAction(self.act_turn_right)
+        m.addSeparator()
+        m.addAction(self.act_edition)
+
+    def _make_toolbars(self) -> None:
+        tb = QToolBar("Tools", self)
+        tb.setObjectName("toolbar_tools")
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for a in self.tool_actions.values():
+            tb.addAction(a)
+        tb.addSeparator()
+        for a in self.overlay_actions.values():
+            tb.addAction(a)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
+        self.tools_toolbar = tb
+        tb2 = QToolBar("Action time", self)
+        tb2.setObjectName("toolbar_time")
+        tb2.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        tb2.addAction(self.act_action_time)
+        tb2.addAction(self.act_narrative)
+        tb2.addSeparator()
+        tb2.addAction(self.act_zoom_fit)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb2)
+        self.time_toolbar = tb2
+
+    def _make_status_bar(self) -> None:
+        sb = self.statusBar()
+        self.st_hex = QLabel("")
+        self.st_hex.setMinimumWidth(200)
+        self.st_hex.setObjectName("status_hex")
+        self.st_zoom = QLabel("")
+        self.st_mode = QLabel("")
+        self.st_mode.setObjectName("status_mode")
+        sb.addPermanentWidget(self.st_hex)
+        sb.addPermanentWidget(self.st_zoom)
+        sb.addPermanentWidget(self.st_mode)
+
+    def _make_docks(self) -> None:
+        try:
+            from .panels import dock_specs
+
+            specs = dock_specs()
+        except ImportError as e:  # panels not there yet: the map alone still works
+            log.warning("no side panels: %s", e)
+            specs = []
+        for name, title, factory, area in specs:
+            dock = QDockWidget(title, self)
+            dock.setObjectName(name)
+            dock.setFeatures(
+                QDockWidget.DockWidgetFeature.DockWidgetClosable
+                | QDockWidget.DockWidgetFeature.DockWidgetMovable
+                | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            )
+            self.addDockWidget(area, dock)
+            self.docks[name] = dock
+            self._dock_factories[name] = factory
+            self.docks_menu.addAction(dock.toggleViewAction())
+        # docks sharing an area become tabs, so the map keeps most of a laptop screen
+        by_area: dict[Qt.DockWidgetArea, list[QDockWidget]] = {}
+        for name, _title, _f, area in specs:
+            by_area.setdefault(area, []).append(self.docks[name])
+        for docks in by_area.values():
+            for d in docks[1:]:
+                self.tabifyDockWidget(docks[0], d)
+            if docks:
+                docks[0].raise_()
+
+    def _fill_docks(self) -> None:
+        for name, dock in self.docks.items():
+            old = dock.widget()
+            try:
+                w = self._dock_factories[name](self.document, dock)
+            except Exception as e:  # a broken panel must not take the window down
+                log.exception("panel %s failed", name)
+                w = QLabel(f"This panel could not open:\n{e}")
+                w.setWordWrap(True)
+            dock.setWidget(w)
+            if old is not None:
+                old.deleteLater()
+
+    # -- the document -------------------------------------------------------------------------
+
+    def set_document(self, document: EncounterDocument) -> None:
+        old = self.document
+        if old is not None:
+            old.changed.disconnect(self._doc_changed)
+            self.undo_group.removeStack(old.undo_stack)
+        document.setParent(self)
+        self.document = document
+        self.undo_group.addStack(document.undo_stack)
+        self.undo_group.setActiveStack(document.undo_stack)
+        document.changed.connect(self._doc_changed)
+        self.map_view.set_document(document)
+        self._fill_docks()
+        self._update_title()
+        self._update_mode()
+        if old is not None and old is not document:
+            old.deleteLater()
+
+    def _doc_changed(self, area: str) -> None:
+        if area in ("file", "all"):
+            self._update_title()
+        if area in ("mode", "track", "all"):
+            self._update_mode()
+
+    def _update_title(self) -> None:
+        doc = self.document
+        if doc is None:
+            return
+        self.setWindowTitle(f"{doc.title}[*] — {APP_TITLE}")
+        self.setWindowModified(doc.is_dirty())
+
+    def _update_mode(self) -> None:
+        doc = self.document
+        if doc is None:
+            return
+        action = doc.in_action
+        self.act_action_time.setEnabled(not action)
+        self.act_narrative.setEnabled(action)
+        self.act_edition.setText(f"Edition: {doc.edition.name}")
+        if action:
+            from .document import track_time
+
+            rnd, seg = track_time(doc.track)
+            unit = "segment" if doc.edition.time == "segments" else "phase"
+            text = f"Action time — round {rnd}, {unit} {seg}"
+        else:
+            text = "Narrative time"
+        self.st_mode.setText(f"{text} · {doc.edition.name}")
+
+    # -- file actions ------------------------------------------------------------------------------
+
+    def maybe_save(self) -> bool:
+        """Ask "Save changes?" when the encounter has unsaved edits; False = cancel."""
+        doc = self.document
+        if doc is None or not doc.is_dirty():
+            return True
+        r = QMessageBox.question(
+            self,
+            "Save changes?",
+            f"“{doc.title}” has unsaved changes. Save them?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if r == QMessageBox.StandardButton.Save:
+            return self.save()
+        return r == QMessageBox.StandardButton.Discard
+
+    def new_encounter(self) -> None:
+        if not self.maybe_save():
+            return
+        self.set_document(EncounterDocument.new())
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        start = self.settings.last_dir() or str(Path.cwd())
+        path, _ = QFileDialog.getOpenFileName(self, "Open encounter or map", start, FILE_FILTER)
+        if path:
+            self.open_path(path, ask=False)
+
+    def open_path(self, path: str | Path, ask: bool = True) -> bool:
+        """Open a file in this window. A file that cannot be opened shows a dialog with
+        the reason and leaves the current encounter as it was."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            doc = EncounterDocument.open(path)
+        except LoadError as e:
+            self.show_error("Cannot open the file", str(e))
+            return False
+        self.set_document(doc)
+        self.settings.add_recent(path)
+        self._fill_recent()
+        self._show_message(f"Opened {Path(path).name}")
+        return True
+
+    def save(self) -> bool:
+        doc = self.document
+        if doc is None:
+            return False
+        if (
+            doc.path is None
+            or not str(doc.path).endswith(".json")
+            or doc.path.name.endswith(".map.json")
+        ):
+            return self.save_as()
+        return self._save_to(doc.path)
+
+    def save_as(self) -> bool:
+        doc = self.document
+        if doc is None:
+            return False
+        start = str(doc.path.parent) if doc.path else (self.settings.last_dir() or str(Path.cwd()))
+        name = (
+            doc.path.name
+            if doc.path and doc.path.name.endswith(".encounter.json")
+            else "encounter.encounter.json"
+        )
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save encounter", str(Path(start) / name), SAVE_FILTER
+        )
+        if not path:
+            return False
+        if not path.endswith(".json"):
+            path += ".encounter.json"
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            self.document.save(path)
+        except LoadError as e:
+            self.show_error("Cannot save", str(e))
+            return False
+        self.settings.add_recent(path)
+        self._fill_recent()
+        self._update_title()
+        self._show_message(f"Saved {path.name}")
+        return True
+
+    def _fill_recent(self) -> None:
+        m = self.recent_menu
+        m.clear()
+        files = self.settings.recent_files()
+        for i, f in enumerate(files[:MAX_RECENT]):
+            a = m.addAction(f"&{i + 1} {Path(f).name}")
+            a.setToolTip(f)
+            a.setStatusTip(f)
+            a.triggered.connect(lambda _=False, p=f: self._open_recent(p))
+        if not files:
+            a = m.addAction("(none yet)")
+            a.setEnabled(False)
+        else:
+            m.addSeparator()
+            m.addAction("Clear the list", self._clear_recent)
+
+    def _open_recent(self, path: str) -> None:
+        if not Path(path).exists():
+            self.settings.remove_recent(path)
+            self._fill_recent()
+            self.show_error(
+                "Cannot open the file", f"{path}: file not found (removed from the list)"
+            )
+            return
+        self.open_path(path)
+
+    def _clear_recent(self) -> None:
+        self.settings.clear_recent()
+        self._fill_recent()
+
+    def show_error(self, title: str, text: str) -> None:
+        QMessageBox.critical(self, title, text)
+
+    # -- encounter actions -------------------------------------------------------------------
+
+    def _guarded(self, fn) -> bool:
+        try:
+            fn()
+        except (RulesError, ValueError, KeyError) as e:
+            msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+            self._show_message(str(msg))
+            QMessageBox.information(self, "Not allowed", str(msg))
+            return False
+        return True
+
+    def start_action_time(self) -> None:
+        self._guarded(self.document.start_action_time)
+
+    def end_action_time(self) -> None:
+        self._guarded(self.document.end_action_time)
+
+    def turn_selected(self, steps: int) -> None:
+        from .tools.select import turn_token
+
+        doc = self.document
+        if doc is None or doc.selected_token_id is None:
+            self._show_message("Select a token first.")
+            return
+        try:
+            text = turn_token(doc, doc.selected_token_id, steps)
+        except (RulesError, ValueError, KeyError) as e:
+            self._show_message(str(e.args[0] if isinstance(e, KeyError) else e))
+            return
+        self._show_message(text)
+
+    # -- view toggles ---------------------------------------------------------------------------------
+
+    def _toggle_grid(self, on: bool) -> None:
+        sc = self.map_view.map_scene
+        if sc is not None:
+            sc.grid.show_grid = on
+            sc.grid.clear()
+            self.map_view.viewport().update()
+
+    def _toggle_labels(self, on: bool) -> None:
+        sc = self.map_view.map_scene
+        if sc is not None:
+            sc.grid.show_labels = on
+            sc.grid.clear()
+            self.map_view.viewport().update()
+
+    def _overlay_toggled(self, name: str, on: bool) -> None:
+        a = self.overlay_actions.get(name)
+        if a is not None and a.isChecked() != on:
+            a.blockSignals(True)
+            a.setChecked(on)
+            a.blockSignals(False)
+
+    def _tool_changed(self, tool) -> None:
+        if tool is None:
+            return
+        a = self.tool_actions.get(tool.name)
+        if a is not None:
+            a.setChecked(True)
+        self._show_message(tool.tooltip)
+
+    # -- status bar ------------------------------------------------------------------------------------
+
+    def _show_hex(self, h: Hex | None) -> None:
+        doc = self.document
+        if h is None or doc is None:
+            self.st_hex.setText("")
+            return
+        m = doc.map
+        label = self.map_view.map_scene.frame.label(h)
+        terrain = m.terrain_at(h).value
+        elev = m.elevation_at(h)
+        text = f"Hex {label} · {terrain} · elevation {elev}"
+        tok = doc.encounter.token_at(h)
+        if tok is not None:
+            with contextlib.suppress(KeyError):
+                text += f" · {doc.character(tok.character_id).name}"
+        self.st_hex.setText(text)
+
+    def _show_zoom(self, scale: float) -> None:
+        self.st_zoom.setText(f"{round(scale * 100)} %")
+
+    def _show_message(self, text: str) -> None:
+        if text:
+            self.statusBar().showMessage(text, 8000)
+
+    # -- layout memory -------------------------------------------------------------------------------
+
+    def restore_layout(self) -> None:
+        geo = self.settings.window_geometry()
+        if geo is not None:
+            self.restoreGeometry(geo)
+        else:
+            self._first_run_size()
+        state = self.settings.window_state()
+        if state is not None:
+            self.restoreState(state)
+        for name in self.settings.overlays_on():
+            a = self.overlay_actions.get(name)
+            if a is not None:
+                a.setChecked(True)
+        QTimer.singleShot(0, self.map_view.zoom_fit)
+
+    def _first_run_size(self) -> None:
+        """Most of the screen, and side panels narrow enough to leave the map room."""
+        screen = self.screen()
+        if screen is not None:
+            avail = screen.availableGeometry()
+            w = min(avail.width(), max(1024, int(avail.width() * 0.92)))
+            h = min(avail.height(), max(700, int(avail.height() * 0.92)))
+            self.resize(w, h)
+            self.move(avail.x() + (avail.width() - w) // 2, avail.y() + (avail.height() - h) // 2)
+        by_area: dict[Qt.DockWidgetArea, QDockWidget] = {}
+        for d in self.docks.values():
+            by_area.setdefault(self.dockWidgetArea(d), d)
+        side = [
+            d
+            for a, d in by_area.items()
+            if a in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+        ]
+        if side:
+            self.resizeDocks(side, [DOCK_SIDE_WIDTH] * len(side), Qt.Orientation.Horizontal)
+        bottom = [d for a, d in by_area.items() if a == Qt.DockWidgetArea.BottomDockWidgetArea]
+        if bottom:
+            self.resizeDocks(bottom, [DOCK_BOTTOM_HEIGHT], Qt.Orientation.Vertical)
+
+    def save_layout(self) -> None:
+        self.settings.save_window(QByteArray(self.saveGeometry()), QByteArray(self.saveState()))
+        self.settings.set_overlays_on([n for n, a in self.overlay_actions.items() if a.isChecked()])
+
+    def closeEvent(self, ev: QCloseEvent) -> None:
+        if not self.maybe_save():
+            ev.ignore()
+            return
+        self.save_layout()
+        ev.accept()

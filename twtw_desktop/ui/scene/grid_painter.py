@@ -1,0 +1,425 @@
+"""One painter for the hex grid: terrain, elevation and grid lines into cached tiles.
+
+A 200×200 map has 40,000 hexes; one scene item per hex makes every frame walk them.
+Instead the view's background is drawn from square pixmap tiles (``TILE`` device
+pixels) rendered once per zoom bucket and kept in a small LRU cache; a terrain edit
+drops only the tiles it touches. Zoom steps land on the buckets (2^(k/4)), so tiles
+are blitted 1:1 at integer device positions — the fast path of the raster engine.
+
+Inside a tile:
+
+* grid lines come from a texture brush holding one period of the hex lattice, so their
+  cost does not depend on how many hexes are in view;
+* terrain and elevation are filled hex by hex (only hexes that differ from open,
+  level ground are drawn), or — when hexes are under :data:`LOD_HEX_PX` on screen —
+  from a whole-map image sampled through the layout (:meth:`GridPainter._ground_image`);
+* offset labels and elevation numbers appear when hexes are large enough to read them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Iterable
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QTransform,
+)
+
+from ...hexgrid import Hex, Orientation, offset_to_hex
+from ...model.map import CODE_TERRAIN
+from . import style
+from .frame import MapFrame
+
+#: tile side in device pixels
+TILE = 512
+#: tiles kept in memory (1 MB each)
+MAX_TILES = 160
+#: zoom buckets are ZOOM_BASE ** k; wheel/key zoom steps by one bucket
+ZOOM_STEPS_PER_DOUBLING = 4
+ZOOM_BASE = 2.0 ** (1.0 / ZOOM_STEPS_PER_DOUBLING)
+#: below this on-screen hex radius the terrain comes from the whole-map image
+LOD_HEX_PX = 12.0
+#: the far-zoom ground image samples the map every this many map units (hex radius 1)
+GROUND_SAMPLE = 0.3
+#: grid lines are drawn from this on-screen hex radius up (from a texture brush) …
+GRID_MIN_HEX_PX = 4.0
+#: … and hex by hex from this radius up, where a tile holds few hexes
+GRID_PATH_MIN_HEX_PX = 20.0
+#: offset labels and elevation numbers from this on-screen hex radius up
+LABEL_MIN_HEX_PX = 50.0
+
+
+def bucket_index(scale: float) -> int:
+    """The zoom bucket whose scale is nearest ``scale``."""
+    return round(math.log(max(scale, 1e-6), ZOOM_BASE))
+
+
+def bucket_scale(k: int) -> float:
+    return ZOOM_BASE**k
+
+
+class TiledLayer:
+    """Square pixmap tiles of a layer, rendered once per zoom bucket and kept in an
+    LRU cache; :meth:`paint` blits those covering the exposed rectangle."""
+
+    def __init__(self, frame: MapFrame, max_tiles: int = MAX_TILES) -> None:
+        self.frame = frame
+        self.max_tiles = max_tiles
+        self._tiles: OrderedDict[tuple[int, int, int], QPixmap | None] = OrderedDict()
+        self.tiles_rendered = 0  # for the benchmark and tests
+
+    def clear(self) -> None:
+        self._tiles.clear()
+
+    def invalidate_rect(self, area: QRectF) -> None:
+        """Forget the tiles touching the scene rectangle ``area``."""
+        for key in list(self._tiles):
+            if self.tile_rect(*key).intersects(area):
+                del self._tiles[key]
+
+    def tile_rect(self, k: int, tx: int, ty: int) -> QRectF:
+        b = bucket_scale(k)
+        return QRectF(tx * TILE / b, ty * TILE / b, TILE / b, TILE / b)
+
+    def tile(self, k: int, tx: int, ty: int) -> QPixmap | None:
+        key = (k, tx, ty)
+        if key in self._tiles:
+            self._tiles.move_to_end(key)
+            return self._tiles[key]
+        self.tiles_rendered += 1
+        pm = self._render_tile(k, tx, ty)
+        self._tiles[key] = pm
+        if len(self._tiles) > self.max_tiles:
+            self._tiles.popitem(last=False)
+        return pm
+
+    @property
+    def cached_tiles(self) -> int:
+        return len(self._tiles)
+
+    def _render_tile(self, k: int, tx: int, ty: int) -> QPixmap | None:
+        """The tile's pixmap, or None when the tile is empty (nothing to draw)."""
+        raise NotImplementedError
+
+    def paint(self, painter: QPainter, exposed: QRectF) -> None:
+        """Draw the tiles covering the scene rectangle ``exposed``.
+
+        ``painter`` carries the view transform (scale and translation only).
+        """
+        t = painter.worldTransform()
+        scale = t.m11()
+        k = bucket_index(scale)
+        b = bucket_scale(k)
+        tx0 = math.floor(exposed.left() * b / TILE)
+        tx1 = math.floor(exposed.right() * b / TILE)
+        ty0 = math.floor(exposed.top() * b / TILE)
+        ty1 = math.floor(exposed.bottom() * b / TILE)
+        painter.save()
+        exact = abs(scale / b - 1.0) < 1e-6
+        if exact:
+            ox, oy = round(t.m31()), round(t.m32())
+            painter.setWorldTransform(QTransform())
+            for ty in range(ty0, ty1 + 1):
+                for tx in range(tx0, tx1 + 1):
+                    pm = self.tile(k, tx, ty)
+                    if pm is not None:
+                        painter.drawPixmap(tx * TILE + ox, ty * TILE + oy, pm)
+        else:
+            f = scale / b
+            painter.setWorldTransform(QTransform(f, 0, 0, f, t.m31(), t.m32()))
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            for ty in range(ty0, ty1 + 1):
+                for tx in range(tx0, tx1 + 1):
+                    pm = self.tile(k, tx, ty)
+                    if pm is not None:
+                        painter.drawPixmap(QPointF(tx * TILE, ty * TILE), pm)
+        painter.restore()
+
+
+class GridPainter(TiledLayer):
+    """Renders and caches the grid tiles of one map."""
+
+    def __init__(self, frame: MapFrame) -> None:
+        super().__init__(frame)
+        self._brick: tuple[QImage, QRectF] | None = None
+        self._patterns: dict[int, QBrush] = {}
+        self._half_outline: QPainterPath | None = None
+        self.transparent_ground = False  # True when a background image shows through
+        self.show_grid = True
+        self.show_labels = True
+
+    def reset(self) -> None:
+        """Forget everything: tiles and the far-zoom ground image (new map, new
+        terrain, a background picture switching the ground transparent)."""
+        super().clear()
+        self._brick = None
+
+    def prepare(self) -> None:
+        """Build the far-zoom ground image ahead of need (called when idle)."""
+        self._ground_image()
+
+    def invalidate(self, hexes: Iterable[Hex] | None = None) -> None:
+        """Forget the tiles touching ``hexes`` (all tiles when None)."""
+        self._brick = None
+        if hexes is None:
+            self._tiles.clear()
+            return
+        rects = [self.frame.hex_rect(h) for h in hexes]
+        if not rects:
+            return
+        area = rects[0]
+        for r in rects[1:]:
+            area = area.united(r)
+        self.invalidate_rect(area)
+
+    def _render_tile(self, k: int, tx: int, ty: int) -> QPixmap:
+        fr = self.frame
+        b = bucket_scale(k)
+        rect = self.tile_rect(k, tx, ty)
+        img = QImage(TILE, TILE, QImage.Format.Format_ARGB32_Premultiplied)
+        img.fill(style.OFF_MAP)
+        bounds = fr.bounds()
+        if not rect.intersects(bounds):
+            return QPixmap.fromImage(img)
+        p = QPainter(img)
+        p.setTransform(QTransform(b, 0, 0, b, -tx * TILE, -ty * TILE))
+        outline = fr.outline()
+        inner = bounds.adjusted(fr.unit * 2, fr.unit * 2, -fr.unit * 2, -fr.unit * 2)
+        clipped = not inner.contains(rect)
+        if clipped:
+            p.setClipPath(outline)
+        if self.transparent_ground:
+            p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Clear)
+            p.fillRect(rect, Qt.GlobalColor.transparent)
+            p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+        else:
+            p.fillRect(rect, style.GROUND)
+        hex_px = fr.unit * b
+        if hex_px < LOD_HEX_PX:
+            self._paint_brick(p, rect)
+        else:
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            self._paint_hexes(p, rect, hex_px)
+        if self.show_grid and hex_px >= GRID_PATH_MIN_HEX_PX:
+            self._paint_grid_lines(p, rect)
+        elif self.show_grid and hex_px >= GRID_MIN_HEX_PX:
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            p.fillRect(rect, self._pattern(k))
+        if self.show_labels and hex_px >= LABEL_MIN_HEX_PX:
+            self._paint_labels(p, rect, hex_px)
+        if clipped:
+            p.setClipping(False)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            pen = QPen(style.MAP_EDGE, 2.0)
+            pen.setCosmetic(True)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawPath(outline)
+        p.end()
+        return QPixmap.fromImage(img)
+
+    def _paint_hexes(self, p: QPainter, rect: QRectF, hex_px: float) -> None:
+        """Fill the hexes that differ from open level ground, one colour at a time."""
+        fr = self.frame
+        m = fr.map
+        c0, c1, r0, r1 = fr.offset_range(rect)
+        elev = m.elevation
+        o = fr.orientation
+        lay = fr.layout
+        groups: dict[tuple[str, int], list[tuple[float, float]]] = {}
+        for row in range(r0, r1 + 1):
+            line = m.terrain[row][c0 : c1 + 1]
+            erow = elev[row][c0 : c1 + 1] if elev is not None else None
+            if line.count(".") == len(line) and (erow is None or not any(erow)):
+                continue
+            for i, code in enumerate(line):
+                e = erow[i] if erow is not None else 0
+                if code == "." and not e:
+                    continue
+                groups.setdefault((code, e), []).append(
+                    lay.hex_to_pixel(offset_to_hex(c0 + i, row, o))
+                )
+        if not groups:
+            return
+        tpl = fr.polygon(Hex(0, 0))
+        p.setPen(Qt.PenStyle.NoPen)
+        for (code, e), centres in groups.items():
+            p.setBrush(style.terrain_colour(CODE_TERRAIN[code], e))
+            for cx, cy in centres:
+                p.drawPolygon(tpl.translated(cx, cy))
+
+    def _paint_grid_lines(self, p: QPainter, rect: QRectF) -> None:
+        """Grid lines hex by hex (few hexes per tile when zoomed in): three sides of
+        every hex, which together draw each shared side exactly once."""
+        fr = self.frame
+        if self._half_outline is None:
+            c = fr._corners
+            half = QPainterPath(QPointF(*c[0]))
+            for i in (1, 2, 3):
+                half.lineTo(QPointF(*c[i]))
+            self._half_outline = half
+        tpl = self._half_outline
+        lay = fr.layout
+        path = QPainterPath()
+        for h in fr.hexes_in(rect):
+            cx, cy = lay.hex_to_pixel(h)
+            path.addPath(tpl.translated(cx, cy))
+        pen = QPen(style.GRID_LINE, 1.0)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPath(path)
+
+    def _paint_labels(self, p: QPainter, rect: QRectF, hex_px: float) -> None:
+        fr = self.frame
+        m = fr.map
+        font = QFont()
+        font.setPixelSize(max(7, int(hex_px * 0.22)))
+        p.save()
+        p.setWorldTransform(QTransform())  # text in device pixels
+        p.setFont(font)
+        elev = m.elevation
+        s = fr.unit
+        for h in fr.hexes_in(rect):
+            cx, cy = fr.center_xy(h)
+            dx = (cx - rect.left()) * hex_px / s
+            dy = (cy - rect.top()) * hex_px / s
+            p.setPen(QColor(110, 96, 74, 170))
+            label = fr.label(h)
+            p.drawText(
+                QRectF(dx - hex_px, dy - hex_px * 0.82, 2 * hex_px, hex_px * 0.4),
+                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                label,
+            )
+            if elev is not None:
+                col, row = fr.offset(h)
+                e = elev[row][col]
+                if e:
+                    p.setPen(QColor(60, 40, 20, 220))
+                    p.drawText(
+                        QRectF(dx - hex_px, dy + hex_px * 0.42, 2 * hex_px, hex_px * 0.4),
+                        Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                        f"{e:+d}",
+                    )
+        p.restore()
+
+    def _paint_brick(self, p: QPainter, rect: QRectF) -> None:
+        img, target = self._ground_image()
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        p.drawImage(target, img)
+
+    def _ground_image(self) -> tuple[QImage, QRectF]:
+        """The whole map's terrain as one image sampled every :data:`GROUND_SAMPLE`
+        map units (each sample takes the colour of the hex holding it, found through
+        the layout's own pixel→hex matrix), and where it goes in scene units.
+
+        Built once (a few tens of ms on a 200×200 map) and kept until the terrain
+        changes; far zooms draw it scaled instead of tens of thousands of hexes."""
+        if self._brick is not None:
+            return self._brick
+        fr = self.frame
+        m = fr.map
+        u = fr.unit
+        b = fr.bounds()
+        x0, y0 = b.left() / u, b.top() / u
+        step = GROUND_SAMPLE
+        nx = max(1, int(np.ceil(b.width() / u / step)))
+        ny = max(1, int(np.ceil(b.height() / u / step)))
+        xs = x0 + (np.arange(nx) + 0.5) * step
+        ys = y0 + (np.arange(ny) + 0.5) * step
+        px, py = np.meshgrid(xs, ys)
+        mat = m.layout()._m  # the same matrix Layout.pixel_to_hex uses
+        fq = mat.b0 * px + mat.b1 * py
+        fr_ = mat.b2 * px + mat.b3 * py
+        fs = -fq - fr_
+        q, r, s_ = np.round(fq), np.round(fr_), np.round(fs)
+        dq, dr, ds = np.abs(q - fq), np.abs(r - fr_), np.abs(s_ - fs)
+        fix_q = (dq > dr) & (dq > ds)
+        fix_r = ~fix_q & (dr > ds)
+        q = np.where(fix_q, -r - s_, q).astype(np.int64)
+        r = np.where(fix_r, -q - s_, r).astype(np.int64)
+        if fr.orientation is Orientation.POINTY:
+            col, row = q + (r - (r & 1)) // 2, r
+        else:
+            col, row = q, r + (q - (q & 1)) // 2
+        inside = (col >= 0) & (col < m.cols) & (row >= 0) & (row < m.rows)
+        colours = self._hex_colours()
+        out = np.zeros((ny, nx), dtype=np.uint32)
+        out[inside] = colours[row[inside], col[inside]]
+        out = np.ascontiguousarray(out)
+        img = QImage(out.data, nx, ny, nx * 4, QImage.Format.Format_ARGB32).copy()
+        target = QRectF(x0 * u, y0 * u, nx * step * u, ny * step * u)
+        self._brick = (img, target)
+        return self._brick
+
+    def _hex_colours(self) -> np.ndarray:
+        """ARGB colour of every hex (rows × cols), open level ground transparent when
+        a background picture shows through."""
+        m = self.frame.map
+        codes = np.array([list(row) for row in m.terrain], dtype="<U1")
+        elev = (
+            np.array(m.elevation, dtype=np.int32)
+            if m.elevation is not None
+            else np.zeros((m.rows, m.cols), dtype=np.int32)
+        )
+        colours = np.zeros((m.rows, m.cols), dtype=np.uint32)
+        keys = np.char.add(codes, np.char.mod("|%d", elev))
+        for key in np.unique(keys):
+            code, e = str(key).split("|")
+            if self.transparent_ground and code == "." and int(e) == 0:
+                argb = 0
+            else:
+                argb = style.terrain_colour(CODE_TERRAIN[code], int(e)).rgba() & 0xFFFFFFFF
+            colours[keys == key] = argb
+        return colours
+
+    def _pattern(self, k: int) -> QBrush:
+        """A texture brush holding one period of the grid lines at bucket ``k``."""
+        br = self._patterns.get(k)
+        if br is not None:
+            return br
+        fr = self.frame
+        b = bucket_scale(k)
+        w, s = fr.hex_width, fr.unit
+        if fr.orientation is Orientation.POINTY:
+            cw, ch = w, 3 * s
+        else:
+            cw, ch = 3 * s, w
+        pw, ph = max(2, round(cw * b)), max(2, round(ch * b))
+        img = QImage(pw, ph, QImage.Format.Format_ARGB32_Premultiplied)
+        img.fill(Qt.GlobalColor.transparent)
+        p = QPainter(img)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        # the cell starts a quarter period off the lattice so no hexside lies on its edge
+        ox, oy = cw / 4, ch / 12
+        p.setTransform(QTransform(pw / cw, 0, 0, ph / ch, 0, 0))
+        pen = QPen(style.GRID_LINE, 1.0)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        lay = fr.layout
+        for r in range(-3, 5):
+            for q in range(-5, 6):
+                h = Hex(q, r)
+                cx, cy = lay.hex_to_pixel(h)
+                cx -= ox
+                cy -= oy
+                if -2 * s <= cx <= cw + 2 * s and -2 * s <= cy <= ch + 2 * s:
+                    pts = [QPointF(cx + dx, cy + dy) for dx, dy in fr._corners]
+                    for i in range(6):
+                        p.drawLine(pts[i], pts[(i + 1) % 6])
+        p.end()
+        br = QBrush(QPixmap.fromImage(img))
+        br.setTransform(QTransform(cw / pw, 0, 0, ch / ph, ox, oy))
+        self._patterns[k] = br
+        return br

@@ -1,0 +1,241 @@
+"""The scene of one encounter's map: feature, label, marker and token items kept in
+step with the document (a ``{model id: item}`` map, orange-canvas-core style).
+
+The hexes themselves are not items: :class:`GridPainter` draws them into cached tiles
+behind everything (see :meth:`MapView.drawBackground`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QRectF, QTimer, Signal
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QGraphicsScene
+
+from ...hexgrid import Hex
+from ..document import EncounterDocument
+from .frame import MapFrame
+from .grid_painter import GridPainter
+from .map_items import FeatureItem, LabelItem, MarkerItem
+from .token_item import TokenItem
+
+log = logging.getLogger(__name__)
+
+#: margin around the map inside the scene rectangle, in hexes
+SCENE_MARGIN_HEXES = 6
+
+
+class MapScene(QGraphicsScene):
+    """Items for everything on the map except the hexes; listens to the document."""
+
+    tokensRebuilt = Signal()
+
+    def __init__(self, document: EncounterDocument, parent=None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.frame = MapFrame(document.map)
+        self.grid = GridPainter(self.frame)
+        self.features: dict[str, FeatureItem] = {}
+        self.tokens: dict[str, TokenItem] = {}
+        self.others: dict[str, LabelItem | MarkerItem] = {}
+        self.background: QPixmap | None = None
+        self.background_error: str | None = None
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.rebuild()
+        document.changed.connect(self._on_changed)
+        document.tokenChanged.connect(self._on_token)
+        document.characterChanged.connect(self._on_character)
+        document.featureChanged.connect(self._on_feature)
+        document.selectionChanged.connect(self._on_selection)
+
+    # -- building ---------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """Rebuild every item from the model (after a map change or a new document)."""
+        for d in (self.features, self.tokens, self.others):
+            for it in d.values():
+                self.removeItem(it)
+            d.clear()
+        self.frame = MapFrame(self.document.map)
+        self.grid.frame = self.frame
+        self._load_background()
+        self.grid.transparent_ground = self.background is not None
+        self.grid.reset()
+        QTimer.singleShot(0, self._prepare_ground)
+        m = self.document.map
+        av = self.document.cover_av()
+        for f in m.features:
+            it = FeatureItem(f, self.frame, av)
+            self.features[f.id] = it
+            self.addItem(it)
+        for lab in m.labels:
+            it = LabelItem(lab, self.frame)
+            self.others[lab.id] = it
+            self.addItem(it)
+        for n in [*m.notes, *m.markers]:
+            it = MarkerItem(n, self.frame)
+            self.others[n.id] = it
+            self.addItem(it)
+        self.sync_tokens()
+        self._sig = self._signature()
+        self._ground = self._ground_signature()
+        b = self.frame.bounds()
+        pad = self.frame.unit * SCENE_MARGIN_HEXES
+        self.setSceneRect(b.adjusted(-pad, -pad, pad, pad))
+
+    def _prepare_ground(self) -> None:
+        with contextlib.suppress(RuntimeError):  # the scene went before the timer fired
+            self.grid.prepare()
+
+    def sync_tokens(self) -> None:
+        enc = self.document.encounter
+        seen = set()
+        for t in enc.tokens:
+            seen.add(t.id)
+            ch = _char(self.document, t.character_id)
+            it = self.tokens.get(t.id)
+            if it is None:
+                it = TokenItem(t, ch, self.frame)
+                self.tokens[t.id] = it
+                self.addItem(it)
+            else:
+                it.refresh(t, ch)
+            it.set_selected(t.id == self.document.selected_token_id)
+        for tid in list(self.tokens):
+            if tid not in seen:
+                self.removeItem(self.tokens.pop(tid))
+        self.refresh_ap_badges()
+        self.tokensRebuilt.emit()
+
+    def refresh_ap_badges(self) -> None:
+        doc = self.document
+        for tid, it in self.tokens.items():
+            text = None
+            if doc.in_action:
+                try:
+                    n = doc.ap_available(doc.token(tid).character_id)
+                except KeyError:
+                    n = None
+                text = None if n is None else str(n)
+            it.set_ap_text(text)
+
+    def _load_background(self) -> None:
+        self.background = None
+        self.background_error = None
+        bg = self.document.map.background
+        if bg is None:
+            return
+        base = self.document.map_path or self.document.path
+        folder = base.parent if base is not None else Path.cwd()
+        path = folder / bg.path
+        pm = QPixmap(str(path))
+        if pm.isNull():
+            self.background_error = f"background image {path} could not be read"
+            log.warning(self.background_error)
+            return
+        self.background = pm
+
+    def background_rect(self) -> QRectF | None:
+        bg = self.document.map.background
+        if bg is None or self.background is None:
+            return None
+        u = self.frame.unit
+        return QRectF(bg.x * u, bg.y * u, bg.width * bg.scale * u, bg.height * bg.scale * u)
+
+    # -- geometry helpers ----------------------------------------------------------------
+
+    def walls(self):
+        """The geometry module's wall index for this map (built lazily, dropped on edits)."""
+        return self.document.walls()
+
+    def token_item_at(self, h: Hex) -> TokenItem | None:
+        t = self.document.encounter.token_at(h)
+        return self.tokens.get(t.id) if t is not None else None
+
+    # -- document signals --------------------------------------------------------------------
+
+    def _signature(self) -> tuple:
+        m = self.document.map
+        return (
+            id(m),
+            m.cols,
+            m.rows,
+            m.orientation,
+            m.hex_px,
+            tuple(f.id for f in m.features),
+            tuple(x.id for x in m.labels),
+            tuple(n.id for n in m.notes),
+            tuple(x.id for x in m.markers),
+            m.background.model_dump_json() if m.background else None,
+        )
+
+    def _ground_signature(self) -> int:
+        m = self.document.map
+        elev = tuple(tuple(r) for r in m.elevation) if m.elevation is not None else None
+        return hash((tuple(m.terrain), elev))
+
+    def _on_changed(self, area: str) -> None:
+        if area in ("map", "all"):
+            if self._signature() != self._sig:
+                self.rebuild()
+            else:
+                # same items: refresh them in place; redraw only the ground that changed
+                m = self.document.map
+                for f in m.features:
+                    self.features[f.id].refresh(f)
+                for x in [*m.labels, *m.notes, *m.markers]:
+                    self.others[x.id].refresh(x)
+                ground = self._ground_signature()
+                if ground != self._ground:
+                    self._ground = ground
+                    self.grid.invalidate()
+                    QTimer.singleShot(0, self._prepare_ground)
+                self.sync_tokens()
+            self.update()
+        elif area in ("tokens", "characters"):
+            self.sync_tokens()
+        elif area in ("track", "mode"):
+            self.refresh_ap_badges()
+
+    def _on_token(self, tid: str) -> None:
+        it = self.tokens.get(tid)
+        if it is None:
+            self.sync_tokens()
+            return
+        try:
+            t = self.document.token(tid)
+        except KeyError:
+            self.sync_tokens()
+            return
+        it.refresh(t, _char(self.document, t.character_id))
+
+    def _on_character(self, cid: str) -> None:
+        for t in self.document.encounter.tokens:
+            if t.character_id == cid and t.id in self.tokens:
+                self.tokens[t.id].refresh(t, _char(self.document, cid))
+
+    def _on_feature(self, fid: str) -> None:
+        it = self.features.get(fid)
+        try:
+            f = self.document.map.feature(fid)
+        except KeyError:
+            self.rebuild()
+            return
+        if it is None:
+            self.rebuild()
+            return
+        it.refresh(f)
+
+    def _on_selection(self, tid) -> None:
+        for k, it in self.tokens.items():
+            it.set_selected(k == tid)
+
+
+def _char(document: EncounterDocument, cid: str):
+    try:
+        return document.character(cid)
+    except KeyError:
+        return None

@@ -1,0 +1,351 @@
+"""The map view: one QGraphicsView over the encounter's scene.
+
+* The hex grid is painted in :meth:`drawBackground` from the grid painter's tiles.
+* Pan: drag with the middle or right button, or hold Space and drag; arrow keys.
+* Zoom: the wheel (anchored under the mouse), ``zoom_in``/``zoom_out``/``zoom_fit``.
+  Zoom levels are the grid painter's buckets so cached tiles blit 1:1.
+* Mouse and key events go to the one active tool first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QTransform, QWheelEvent
+from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
+
+from ...hexgrid import Hex
+from ..document import EncounterDocument
+from . import style
+from .grid_painter import bucket_index, bucket_scale
+from .map_scene import MapScene
+
+#: zoom limits as bucket indices (bucket_scale(8) = 4×, bucket_scale(-20) ≈ 3 %)
+MAX_ZOOM_K = 8
+MIN_ZOOM_K = -20
+#: arrow-key pan step in device pixels (Shift: four times as far)
+ARROW_STEP_PX = 60
+#: wheel notch
+WHEEL_NOTCH = 120
+
+
+class MapView(QGraphicsView):
+    """Shows a :class:`MapScene`; forwards input to the active tool."""
+
+    hexHovered = Signal(object)  # Hex or None
+    zoomChanged = Signal(float)
+    toolChanged = Signal(object)
+    statusMessage = Signal(str)
+    documentReplaced = Signal()
+
+    def __init__(self, document: EncounterDocument | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document: EncounterDocument | None = None
+        self.map_scene: MapScene | None = None
+        self.tool = None
+        self._tools: dict[str, object] = {}
+        self._pick_callback: Callable[[str | None], None] | None = None
+        self._pick_previous = None
+        self._pan_from: QPoint | None = None
+        self._space = False
+        self._wheel_acc = 0
+        self._hover: Hex | None = None
+        self._hover_tid: str | None = None
+        self._zoom_k = 0
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing, True)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.DragMode.NoDrag)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setBackgroundBrush(style.OFF_MAP)
+        from .overlays import Overlays
+
+        self.overlays = Overlays(self)
+        self.overlays.message.connect(self.statusMessage)
+        if document is not None:
+            self.set_document(document)
+
+    # -- document ---------------------------------------------------------------------------
+
+    def set_document(self, document: EncounterDocument) -> None:
+        old = self.map_scene
+        if self.document is not None and self.document.map_view is self:
+            self.document.map_view = None
+        self.document = document
+        document.map_view = self
+        self.map_scene = MapScene(document, self)
+        self.setScene(self.map_scene)
+        if old is not None:
+            old.deleteLater()
+        for t in self._tools.values():
+            t.document_changed()
+        self.overlays.attach(self.map_scene)
+        self.documentReplaced.emit()
+        self.zoom_fit()
+
+    # -- tools ------------------------------------------------------------------------------
+
+    def register_tool(self, tool) -> None:
+        self._tools[tool.name] = tool
+        tool.statusMessage.connect(self.statusMessage)
+
+    def tools(self) -> dict[str, object]:
+        return dict(self._tools)
+
+    def set_tool(self, tool_or_name) -> None:
+        tool = self._tools.get(tool_or_name) if isinstance(tool_or_name, str) else tool_or_name
+        if tool is self.tool:
+            return
+        if self.tool is not None:
+            self.tool.deactivate()
+        self.tool = tool
+        if tool is not None:
+            tool.activate()
+        self.toolChanged.emit(tool)
+
+    def pick_target(self, callback: Callable[[str | None], None]) -> None:
+        """Ask the Judge to click a token; ``callback(token_id)`` — or ``None`` when the
+        pick is cancelled with Esc or another tool is chosen. Used by the attack panel."""
+        from ..tools.pick import PickTargetTool
+
+        if self._pick_callback is not None:
+            self._finish_pick(None)
+        picker = self._tools.get(PickTargetTool.name)
+        if picker is None:
+            picker = PickTargetTool(self)
+            self.register_tool(picker)
+        self._pick_previous = self.tool
+        self._pick_callback = callback
+        self.set_tool(picker)
+        self.setFocus()
+
+    def _finish_pick(self, token_id: str | None) -> None:
+        cb, self._pick_callback = self._pick_callback, None
+        prev, self._pick_previous = self._pick_previous, None
+        if self.tool is not None and self.tool.name == "pick_target":
+            self.set_tool(prev)
+        if token_id is not None:
+            self.overlays.set_target(token_id)
+        if cb is not None:
+            cb(token_id)
+
+    # -- tokens ---------------------------------------------------------------------------------
+
+    def highlight_token(self, token_id: str | None, on: bool = True) -> None:
+        """Light a token up (the track panel calls this while a row is hovered)."""
+        if self.map_scene is None:
+            return
+        for tid, it in self.map_scene.tokens.items():
+            it.set_highlighted(on and tid == token_id)
+
+    def center_on_hex(self, h: Hex) -> None:
+        if self.map_scene is not None:
+            self.centerOn(self.map_scene.frame.center(h))
+
+    # -- zoom ---------------------------------------------------------------------------------------
+
+    @property
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    @property
+    def zoom_k(self) -> int:
+        return self._zoom_k
+
+    def set_zoom_k(self, k: int, anchor: QPoint | None = None) -> None:
+        k = max(MIN_ZOOM_K, min(MAX_ZOOM_K, k))
+        if anchor is None:
+            anchor = self.viewport().rect().center()
+        old = self.mapToScene(anchor)
+        s = bucket_scale(k)
+        self._zoom_k = k
+        self.setTransform(QTransform.fromScale(s, s))
+        new = self.mapToScene(anchor)
+        d = (new - old) * s
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(d.x()))
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(d.y()))
+        self.zoomChanged.emit(s)
+
+    def zoom_in(self, anchor: QPoint | None = None) -> None:
+        self.set_zoom_k(self._zoom_k + 1, anchor)
+
+    def zoom_out(self, anchor: QPoint | None = None) -> None:
+        self.set_zoom_k(self._zoom_k - 1, anchor)
+
+    def zoom_fit(self) -> None:
+        """The largest zoom step showing the whole map."""
+        if self.map_scene is None:
+            return
+        b = self.map_scene.frame.bounds()
+        vp = self.viewport().rect()
+        if b.width() <= 0 or b.height() <= 0 or vp.width() < 10:
+            return
+        fit = min((vp.width() - 8) / b.width(), (vp.height() - 8) / b.height())
+        k = bucket_index(fit)
+        while k > MIN_ZOOM_K and bucket_scale(k) > fit:
+            k -= 1
+        self.set_zoom_k(min(k, MAX_ZOOM_K))
+        self.centerOn(b.center())
+
+    # -- painting -------------------------------------------------------------------------------------
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.fillRect(rect, style.OFF_MAP)
+        sc = self.map_scene
+        if sc is None:
+            return
+        bg = sc.background_rect()
+        if bg is not None and sc.background is not None:
+            painter.save()
+            painter.setOpacity(self.document.map.background.opacity)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            rot = self.document.map.background.rotation
+            if rot:
+                painter.translate(bg.topLeft())
+                painter.rotate(rot)
+                painter.translate(-bg.topLeft())
+            painter.drawPixmap(bg, sc.background, QRectF(sc.background.rect()))
+            painter.restore()
+        sc.grid.paint(painter, rect)
+
+    # -- input ------------------------------------------------------------------------------------------
+
+    def _hex(self, ev) -> tuple[QPointF, Hex | None]:
+        pos = self.mapToScene(ev.position().toPoint())
+        if self.map_scene is None:
+            return pos, None
+        return pos, self.map_scene.frame.hex_at(pos)
+
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
+        btn = ev.button()
+        if btn in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton) or (
+            btn == Qt.MouseButton.LeftButton and self._space
+        ):
+            self._pan_from = ev.position().toPoint()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            ev.accept()
+            return
+        pos, h = self._hex(ev)
+        if self.tool is not None and h is not None and self.tool.mouse_press(ev, pos, h):
+            ev.accept()
+            return
+        super().mousePressEvent(ev)
+
+    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            p = ev.position().toPoint()
+            d = p - self._pan_from
+            self._pan_from = p
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - d.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - d.y())
+            ev.accept()
+            return
+        pos, h = self._hex(ev)
+        inside = h if (h is not None and self.map_scene.frame.contains(h)) else None
+        if inside != self._hover:
+            self._hover = inside
+            self.hexHovered.emit(inside)
+            self._hover_token(inside)
+        if self.tool is not None and h is not None and self.tool.mouse_move(ev, pos, h):
+            ev.accept()
+            return
+        super().mouseMoveEvent(ev)
+
+    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            self._pan_from = None
+            cur = self.tool.cursor if self.tool is not None else Qt.CursorShape.ArrowCursor
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else cur)
+            ev.accept()
+            return
+        pos, h = self._hex(ev)
+        if self.tool is not None and h is not None and self.tool.mouse_release(ev, pos, h):
+            ev.accept()
+            return
+        super().mouseReleaseEvent(ev)
+
+    def mouseDoubleClickEvent(self, ev: QMouseEvent) -> None:
+        pos, h = self._hex(ev)
+        if self.tool is not None and h is not None and self.tool.mouse_double_click(ev, pos, h):
+            ev.accept()
+            return
+        super().mouseDoubleClickEvent(ev)
+
+    def _hover_token(self, h: Hex | None) -> None:
+        doc = self.document
+        tok = doc.encounter.token_at(h) if (h is not None and doc is not None) else None
+        tid = tok.id if tok is not None else None
+        if tid != self._hover_tid and doc is not None:
+            self._hover_tid = tid
+            doc.tokenHovered.emit(tid)
+
+    def leaveEvent(self, ev) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.hexHovered.emit(None)
+            self._hover_token(None)
+        super().leaveEvent(ev)
+
+    def wheelEvent(self, ev: QWheelEvent) -> None:
+        if self.tool is not None and self.tool.wheel(ev):
+            ev.accept()
+            return
+        if ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            ev.ignore()
+            return
+        self._wheel_acc += ev.angleDelta().y()
+        anchor = ev.position().toPoint()
+        while self._wheel_acc >= WHEEL_NOTCH:
+            self._wheel_acc -= WHEEL_NOTCH
+            self.zoom_in(anchor)
+        while self._wheel_acc <= -WHEEL_NOTCH:
+            self._wheel_acc += WHEEL_NOTCH
+            self.zoom_out(anchor)
+        ev.accept()
+
+    def keyPressEvent(self, ev: QKeyEvent) -> None:
+        key = ev.key()
+        if key == Qt.Key.Key_Space and not ev.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            ev.accept()
+            return
+        if self.tool is not None and self.tool.key_press(ev):
+            ev.accept()
+            return
+        step = ARROW_STEP_PX * (4 if ev.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
+        arrows = {
+            Qt.Key.Key_Left: (-step, 0),
+            Qt.Key.Key_Right: (step, 0),
+            Qt.Key.Key_Up: (0, -step),
+            Qt.Key.Key_Down: (0, step),
+        }
+        if key in arrows:
+            dx, dy = arrows[key]
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + dx)
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() + dy)
+            ev.accept()
+            return
+        if key == Qt.Key.Key_Escape and self._pick_callback is not None:
+            self._finish_pick(None)
+            ev.accept()
+            return
+        super().keyPressEvent(ev)
+
+    def keyReleaseEvent(self, ev: QKeyEvent) -> None:
+        if ev.key() == Qt.Key.Key_Space and not ev.isAutoRepeat():
+            self._space = False
+            cur = self.tool.cursor if self.tool is not None else Qt.CursorShape.ArrowCursor
+            self.viewport().setCursor(cur)
+            ev.accept()
+            return
+        super().keyReleaseEvent(ev)
+
+    def hovered_hex(self) -> Hex | None:
+        return self._hover

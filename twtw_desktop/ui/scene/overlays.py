@@ -1,0 +1,502 @@
+"""Overlays on the map, each switched on from the toolbar or its shortcut:
+
+* ``reachable`` — where the selected token can go, each hex coloured by its AP cost
+  (hatched where it needs more counters than the track holds now);
+* ``field_of_fire`` — the selected token's arc: 60° for long arms, 120° for handguns
+  (``Weapon.field_of_fire``, 003 Fields of Fire);
+* ``corridor`` — the unintended-target corridor of a shot from the selected token to
+  its target (the last target picked or cover-lined), and who stands in it;
+* ``dodge_front`` — the 120° front a dodge covers (000 Hand to Hand Combat).
+
+The last throw's scatter clock is drawn too (not a toggle: it shows the most recent
+throw in the log until dismissed or undone).
+
+The numbers come from the geometry (reach, arcs, corridor, scatter); this module only
+draws them. Overlay items cache their pixels (DeviceCoordinateCache), so panning does
+not repaint thousands of hexes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QPolygonF,
+    QTransform,
+)
+from PySide6.QtWidgets import QGraphicsItem
+
+from ...errors import RulesError
+from ...hexgrid import Hex
+from . import style
+from .grid_painter import TILE, TiledLayer, bucket_scale
+from .map_items import Z_OVERLAY, Z_TOOL
+
+log = logging.getLogger(__name__)
+
+OVERLAY_NAMES = ("reachable", "field_of_fire", "corridor", "dodge_front")
+#: the field-of-fire wedge reaches this many range increments (display only)
+ARC_INCREMENTS = 3
+#: … but at least / at most this many paces
+ARC_MIN_PACES = 12
+ARC_MAX_PACES = 40
+#: dodge front drawn this far (paces)
+DODGE_PACES = 3
+#: dodge covers 120° (000 Hand to Hand Combat: "usually 120 degrees")
+DODGE_DEGREES = 120
+#: tiles kept per overlay
+OVERLAY_MAX_TILES = 48
+#: AP cost numbers are written in hexes from this on-screen hex radius up
+COST_TEXT_MIN_HEX_PX = 14.0
+
+
+class _CellTiles(TiledLayer):
+    """The cells of one overlay rendered into transparent tiles (so a reach of ten
+    thousand hexes pans as fast as the grid)."""
+
+    def __init__(self, frame) -> None:
+        super().__init__(frame, max_tiles=OVERLAY_MAX_TILES)
+        self.cells: dict[Hex, tuple[QColor, str, bool]] = {}
+        self.area = QRectF()
+
+    def _render_tile(self, k: int, tx: int, ty: int) -> QPixmap | None:
+        rect = self.tile_rect(k, tx, ty)
+        if not self.cells or not rect.intersects(self.area):
+            return None
+        fr = self.frame
+        here = [h for h in fr.hexes_in(rect) if h in self.cells]
+        if not here:
+            return None
+        b = bucket_scale(k)
+        img = QImage(TILE, TILE, QImage.Format.Format_ARGB32_Premultiplied)
+        img.fill(Qt.GlobalColor.transparent)
+        p = QPainter(img)
+        p.setTransform(QTransform(b, 0, 0, b, -tx * TILE, -ty * TILE))
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(Qt.PenStyle.NoPen)
+        hatch = QBrush(QColor(60, 60, 60, 110), Qt.BrushStyle.BDiagPattern)
+        hatch.setTransform(QTransform.fromScale(1 / b, 1 / b))
+        for h in here:
+            colour, _text, now = self.cells[h]
+            poly = fr.polygon(h, 0.96)
+            p.setBrush(colour)
+            p.drawPolygon(poly)
+            if not now:
+                p.setBrush(hatch)
+                p.drawPolygon(poly)
+        u = fr.unit
+        if u * b >= COST_TEXT_MIN_HEX_PX:
+            font = QFont()
+            font.setPixelSize(max(1, int(0.42 * u * b)))
+            font.setBold(True)
+            p.setTransform(QTransform())
+            p.setFont(font)
+            p.setPen(QColor(20, 20, 20, 150))
+            for h in here:
+                text = self.cells[h][1]
+                if text:
+                    cx, cy = fr.center_xy(h)
+                    x, y = cx * b - tx * TILE, cy * b - ty * TILE
+                    p.drawText(
+                        QRectF(x - u * b, y - u * b / 2, 2 * u * b, u * b),
+                        Qt.AlignmentFlag.AlignCenter,
+                        text,
+                    )
+        p.end()
+        return QPixmap.fromImage(img)
+
+
+class HexFillItem(QGraphicsItem):
+    """Hexes filled with colours (hatched where ``now`` is False), optionally with a
+    number in each, and an outline path."""
+
+    def __init__(self, frame) -> None:
+        super().__init__()
+        self.frame = frame
+        self.setZValue(Z_OVERLAY)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self._tiles = _CellTiles(frame)
+        self._rect = QRectF()
+        self.outline: QPainterPath | None = None
+        self.outline_colour = QColor(0, 0, 0)
+
+    @property
+    def cells(self) -> dict[Hex, tuple[QColor, str, bool]]:
+        return self._tiles.cells
+
+    def set_cells(self, cells: dict[Hex, tuple[QColor, str, bool]]) -> None:
+        self.prepareGeometryChange()
+        self._tiles.clear()
+        self._tiles.cells = cells
+        if cells:
+            lay = self.frame.layout
+            xs, ys = zip(*(lay.hex_to_pixel(h) for h in cells), strict=True)
+            u = self.frame.unit
+            self._rect = QRectF(
+                min(xs) - u, min(ys) - u, max(xs) - min(xs) + 2 * u, max(ys) - min(ys) + 2 * u
+            )
+        else:
+            self._rect = QRectF()
+        self._tiles.area = self._rect
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        r = self._rect
+        if self.outline is not None:
+            r = r.united(self.outline.boundingRect())
+        return r.adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        if self.cells:
+            self._tiles.paint(painter, option.exposedRect)
+        if self.outline is not None:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            pen = QPen(self.outline_colour, 2.0)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(self.outline)
+
+
+class ThrowItem(QGraphicsItem):
+    """The scatter clock of a missed throw: centred on the target, 6 toward the
+    thrower, the hour hand, the path and the landing hex."""
+
+    def __init__(self, frame, detail: dict) -> None:
+        super().__init__()
+        self.frame = frame
+        self.setZValue(Z_TOOL - 1)
+        self.detail = detail
+        u = frame.unit
+        self.target = Hex(*detail["target"])
+        self.thrower = Hex(*detail["thrower"])
+        self.landing = Hex(*detail["landing"])
+        self.hit = bool(detail.get("hit"))
+        self.hour = detail.get("hour")
+        self.path = [Hex(*p) for p in detail.get("path", [])]
+        c = frame.center(self.target)
+        t = frame.center(self.thrower)
+        # 12 o'clock points away from the thrower; hours go clockwise on screen
+        self._up = math.atan2(c.y() - t.y(), c.x() - t.x())
+        self._c = c
+        self._r = 1.6 * u
+        land = frame.center(self.landing)
+        pts = [c, land, t]
+        x0 = min(p.x() for p in pts) - 2 * u
+        y0 = min(p.y() for p in pts) - 2 * u
+        x1 = max(p.x() for p in pts) + 2 * u
+        y1 = max(p.y() for p in pts) + 2 * u
+        self._rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+        self.setToolTip("\n".join(detail.get("scatter_reasons", [])))
+
+    def hour_angle(self, hour: float) -> float:
+        """Screen angle (radians, y down) of a clock hour on this throw's clock."""
+        return self._up + math.radians((hour % 12) * 30)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        u = self.frame.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        c, r = self._c, self._r
+        land = self.frame.center(self.landing)
+        if not self.hit:
+            painter.setPen(QPen(QColor(90, 60, 20), 0.06 * u))
+            painter.setBrush(QColor(255, 250, 235, 200))
+            painter.drawEllipse(c, r, r)
+            font = QFont()
+            font.setPixelSize(max(1, int(0.3 * u)))
+            font.setBold(True)
+            painter.setFont(font)
+            for hr in range(1, 13):
+                a = self.hour_angle(hr)
+                p = QPointF(c.x() + math.cos(a) * r * 0.8, c.y() + math.sin(a) * r * 0.8)
+                painter.setPen(QColor(200, 30, 30) if hr == self.hour else QColor(70, 50, 20))
+                painter.drawText(
+                    QRectF(p.x() - 0.3 * u, p.y() - 0.2 * u, 0.6 * u, 0.4 * u),
+                    Qt.AlignmentFlag.AlignCenter,
+                    str(hr),
+                )
+            if self.hour:
+                a = self.hour_angle(self.hour)
+                painter.setPen(
+                    QPen(
+                        QColor(200, 30, 30), 0.1 * u, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap
+                    )
+                )
+                painter.drawLine(
+                    c, QPointF(c.x() + math.cos(a) * r * 0.6, c.y() + math.sin(a) * r * 0.6)
+                )
+            if self.path:
+                pen = QPen(QColor(200, 30, 30), 0.07 * u, Qt.PenStyle.DashLine)
+                painter.setPen(pen)
+                pts = [c] + [self.frame.center(h) for h in self.path]
+                for a_, b_ in itertools.pairwise(pts):
+                    painter.drawLine(a_, b_)
+        # the landing hex
+        painter.setPen(QPen(QColor(200, 30, 30), 0.1 * u))
+        painter.setBrush(QColor(255, 120, 0, 110))
+        painter.drawPolygon(self.frame.polygon(self.landing, 0.9))
+        star = QPolygonF()
+        for i in range(16):
+            rr = (0.55 if i % 2 == 0 else 0.25) * u
+            a = math.pi * i / 8
+            star.append(QPointF(land.x() + math.cos(a) * rr, land.y() + math.sin(a) * rr))
+        painter.setBrush(QColor(255, 200, 0))
+        painter.setPen(QPen(QColor(160, 30, 0), 0.04 * u))
+        painter.drawPolygon(star)
+
+
+class Overlays(QObject):
+    """The overlay switches of one map view and the items that draw them."""
+
+    toggled = Signal(str, bool)
+    message = Signal(str)
+
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        self.view = view
+        self.scene = None
+        self.enabled: dict[str, bool] = dict.fromkeys(OVERLAY_NAMES, False)
+        self.items: dict[str, HexFillItem] = {}
+        self.target_token_id: str | None = None
+        self.throw_item: ThrowItem | None = None
+        self._dismissed_throw: int | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.refresh)
+        self._announce = False
+        self._reach_cache = None
+        #: what each overlay last computed (tests and the status bar read these)
+        self.data: dict[str, object] = {}
+
+    def attach(self, scene) -> None:
+        self.scene = scene
+        self.items = {}
+        self.throw_item = None
+        self.target_token_id = None
+        doc = scene.document
+        doc.selectionChanged.connect(self._schedule)
+        doc.tokenChanged.connect(self._schedule)
+        doc.changed.connect(self._on_changed)
+        self.refresh()
+
+    def _on_changed(self, area: str) -> None:
+        self._schedule()
+
+    def _schedule(self, *_args) -> None:
+        self._timer.start()
+
+    # -- switches ----------------------------------------------------------------------
+
+    def set_enabled(self, name: str, on: bool) -> None:
+        if name not in self.enabled:
+            raise KeyError(f"no overlay called {name!r}")
+        if self.enabled[name] == on:
+            return
+        self.enabled[name] = on
+        self.toggled.emit(name, on)
+        self._announce = on
+        self.refresh((name,))
+        self._announce = False
+
+    def is_enabled(self, name: str) -> bool:
+        return self.enabled.get(name, False)
+
+    def set_target(self, token_id: str | None) -> None:
+        self.target_token_id = token_id
+        if self.enabled.get("corridor"):
+            self._announce = True
+            self.refresh(("corridor",))
+            self._announce = False
+
+    def say(self, text: str) -> None:
+        if self._announce:
+            self.message.emit(text)
+
+    def dismiss_throw(self) -> None:
+        if self.throw_item is not None:
+            self._dismissed_throw = id(self.throw_item.detail)
+        self.refresh()
+
+    # -- computing -----------------------------------------------------------------------------
+
+    def _item(self, name: str) -> HexFillItem:
+        it = self.items.get(name)
+        if it is None or it.scene() is not self.scene:
+            it = HexFillItem(self.scene.frame)
+            self.scene.addItem(it)
+            self.items[name] = it
+        return it
+
+    def refresh(self, names: tuple[str, ...] = OVERLAY_NAMES) -> None:
+        """Recompute the overlays that are on (and the throw clock)."""
+        if names == OVERLAY_NAMES:
+            self._timer.stop()
+        if self.scene is None:
+            return
+        doc = self.scene.document
+        tok = doc.selected_token()
+        for name in names:
+            it = self._item(name)
+            cells: dict[Hex, tuple[QColor, str, bool]] = {}
+            it.outline = None
+            self.data[name] = None
+            if self.enabled[name] and tok is not None:
+                try:
+                    cells = getattr(self, f"_compute_{name}")(doc, tok, it)
+                except (RulesError, ImportError, KeyError, ValueError) as e:
+                    log.info("overlay %s: %s", name, e)
+                    self.say(f"{name.replace('_', ' ')}: {e}")
+                    cells = {}
+            it.set_cells(cells)
+            it.setVisible(self.enabled[name])
+        self._refresh_throw(doc)
+
+    def _compute_reachable(self, doc, tok, it):
+        from ...geometry.movement import reachable
+        from ..tools.movement import occupied_hexes, reach_budget
+
+        ch = doc.character(tok.character_id)
+        budget, counters = reach_budget(doc, ch.id)
+        occupied = occupied_hexes(doc, tok.id)
+        walls = doc.walls()
+        now = counters if counters is not None else budget
+        key = (tok.at, tok.facing, budget, now, ch.move, tuple(occupied), id(walls), walls.version)
+        cached = self._reach_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        area = reachable(doc.map, walls, tok.at, tok.facing, budget, now, ch.move, occupied)
+        self.data["reachable"] = area
+        top = max(1, budget)
+        colours: dict[int, QColor] = {}
+        out = {}
+        for h, r in area.items():
+            if h == tok.at:
+                continue
+            c = colours.get(r.cost)
+            if c is None:
+                c = colours[r.cost] = style.ap_colour(r.cost, top)
+            out[h] = (c, str(r.cost), r.now)
+        self._reach_cache = (key, out)
+        return out
+
+    def _shape(self, poly) -> QPainterPath:
+        """A shapely polygon in map units as a scene path."""
+        fr = self.scene.frame
+        path = QPainterPath()
+        if poly is None or poly.is_empty:
+            return path
+        for g in getattr(poly, "geoms", [poly]):
+            path.addPolygon(QPolygonF([fr.to_scene(p) for p in g.exterior.coords]))
+            path.closeSubpath()
+        return path
+
+    def _arc_cells(self, doc, tok, degrees: int, paces: int, colour: QColor, edge: QColor):
+        from ...geometry.fields import field_of_fire
+
+        fof = field_of_fire(
+            doc.map,
+            doc.walls(),
+            tok.at,
+            tok.facing,
+            degrees,
+            paces,
+            arc_edges=doc.encounter.options.arc_edges,
+        )
+        cells = {}
+        for h, status in fof.hexes.items():
+            if h == tok.at:
+                continue
+            seen = h in fof.visible
+            cells[h] = (edge if status == "edge" else colour, "", seen)
+        return fof, cells
+
+    def _compute_field_of_fire(self, doc, tok, it):
+        from ..tools.measure import weapon_in_hand
+
+        w = weapon_in_hand(doc, tok.id)
+        degrees = w.field_of_fire if w is not None else 60
+        inc = (w.range_increment or 10) if w is not None else 10
+        paces = max(ARC_MIN_PACES, min(ARC_MAX_PACES, inc * ARC_INCREMENTS))
+        fof, cells = self._arc_cells(
+            doc, tok, degrees, paces, QColor(60, 120, 220, 60), QColor(160, 60, 220, 70)
+        )
+        it.outline = self._shape(fof.polygon)
+        it.outline_colour = QColor(30, 80, 180)
+        self.data["field_of_fire"] = fof
+        self.say(
+            f"Field of fire: {w.name if w else 'no weapon'} {degrees}° (hatched: out of sight)"
+        )
+        return cells
+
+    def _compute_dodge_front(self, doc, tok, it):
+        fof, cells = self._arc_cells(
+            doc, tok, DODGE_DEGREES, DODGE_PACES, QColor(40, 180, 100, 70), QColor(40, 180, 100, 40)
+        )
+        it.outline = self._shape(fof.polygon)
+        it.outline_colour = QColor(20, 140, 80)
+        self.data["dodge_front"] = fof
+        return {h: (c, t, True) for h, (c, t, _n) in cells.items()}
+
+    def _compute_corridor(self, doc, tok, it):
+        from ...geometry.corridor import unintended_targets
+
+        tid = self.target_token_id
+        if tid is None or tid == tok.id:
+            self.say("Unintended targets: pick a target (cover line tool or the attack panel).")
+            return {}
+        target = doc.token(tid)
+        res = unintended_targets(doc.map, tok.at, target.at, doc.encounter.tokens)
+        self.data["corridor"] = res
+        it.outline = self._shape(res.polygon)
+        it.outline_colour = QColor(220, 120, 0)
+        cells = {}
+        for c in res.candidates:
+            cells[c.hex] = (
+                QColor(255, 90, 0, 140) if c.in_melee else QColor(255, 170, 0, 120),
+                "!",
+                True,
+            )
+        names = []
+        for c in res.candidates:
+            try:
+                names.append(doc.character_of(c.token_id).name)
+            except KeyError:
+                names.append(c.token_id)
+        self.say(
+            "Unintended targets: " + (", ".join(names) if names else "nobody near the line of fire")
+        )
+        return cells
+
+    def _refresh_throw(self, doc) -> None:
+        entry = None
+        for e in reversed(doc.encounter.log):
+            if e.kind == "throw" and e.detail and "landing" in e.detail:
+                entry = e
+                break
+        if entry is not None and id(entry.detail) == self._dismissed_throw:
+            entry = None
+        if self.throw_item is not None:
+            if entry is not None and self.throw_item.detail is entry.detail:
+                return
+            if self.throw_item.scene() is not None:
+                self.throw_item.scene().removeItem(self.throw_item)
+            self.throw_item = None
+        if entry is None:
+            return
+        self.throw_item = ThrowItem(self.scene.frame, entry.detail)
+        self.scene.addItem(self.throw_item)

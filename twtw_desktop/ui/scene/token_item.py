@@ -1,0 +1,237 @@
+"""A character's token on the map: a view over ``Token`` + ``Character``.
+
+Drawn as a disc in the side's colour (posse blue, hombres red) with a pale 60° wedge
+showing the facing, the initials inside, the name underneath, and small badges for
+posture (prone, ducked), states (stunned, concussed, running, mounted) and the wound
+level. The item never changes the model; tools push commands and the item refreshes
+when the document says the token or its character changed.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem
+
+from ...hexgrid import Hex
+from ...model.encounter import Token
+from ...rules.character import Character, Posture
+from . import style
+from .frame import MapFrame
+from .map_items import Z_TOKEN
+
+#: disc radius as a fraction of the hex radius
+DISC = 0.70
+#: the name plate is drawn from this on-screen hex radius up
+NAME_MIN_HEX_PX = 14.0
+
+WOUND_WORDS = {1: "flesh wound", 2: "light", 3: "heavy", 4: "serious", 5: "critical"}
+
+
+def initials(name: str) -> str:
+    parts = [p for p in name.replace('"', " ").split() if p[:1].isalpha()]
+    if not parts:
+        return name[:2]
+    if len(parts) == 1:
+        return parts[0][:2]
+    return (parts[0][0] + parts[-1][0]).upper()
+
+
+def badges_for(token: Token, character: Character | None) -> list[tuple[str, str, str]]:
+    """(letter, colour key, tooltip word) for each state badge shown on the token."""
+    out: list[tuple[str, str, str]] = []
+    posture = token.posture
+    if posture is Posture.PRONE:
+        out.append(("P", "prone", "prone"))
+    elif posture is Posture.DUCKED:
+        out.append(("D", "ducked", "ducked behind cover"))
+    if character is not None:
+        if character.stunned:
+            out.append(("S", "stunned", "stunned"))
+        if character.concussed or character.unconscious:
+            out.append(("C", "concussed", "unconscious" if character.unconscious else "concussed"))
+    if token.running:
+        out.append(("R", "running", "running this round"))
+    if token.mounted:
+        out.append(("M", "mounted", "mounted"))
+    return out
+
+
+class TokenItem(QGraphicsItem):
+    """One token. ``refresh`` re-reads the model; the view keeps one per token id."""
+
+    def __init__(self, token: Token, character: Character | None, frame: MapFrame) -> None:
+        super().__init__()
+        self.token_id = token.id
+        self.frame = frame
+        self.selected = False
+        self.highlighted = False
+        self.ap_text: str | None = None  # counters out on the track, shown in action time
+        self.setZValue(Z_TOKEN)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptHoverEvents(False)
+        self.refresh(token, character)
+
+    # -- model ---------------------------------------------------------------------
+
+    def refresh(self, token: Token, character: Character | None) -> None:
+        self.token = token
+        self.character = character
+        self.setPos(self.frame.center(Hex(*token.hex)))
+        self.badges = badges_for(token, character)
+        self.wound_level = character.wound_level if character is not None else 0
+        name = character.name if character is not None else token.id
+        self.name = name
+        side = character.side if character is not None else "neutral"
+        self.colour = QColor(style.SIDE_COLOURS.get(side, style.SIDE_COLOURS["neutral"]))
+        self.out = bool(character is not None and (character.dead or character.unconscious))
+        tip = [f"<b>{name}</b> ({side})", f"hex {self.frame.label(Hex(*token.hex))}"]
+        if character is not None:
+            tip.append(f"Conc {character.conc}/{character.conc_max}")
+            if self.wound_level:
+                tip.append(
+                    f"wound level {self.wound_level} ({WOUND_WORDS.get(self.wound_level, '')})"
+                )
+            if character.dead:
+                tip.append("dead")
+        tip += [w for _, _, w in self.badges]
+        if token.weapon_in_hand:
+            tip.append(f"in hand: {token.weapon_in_hand}")
+        if token.hidden:
+            tip.append("hidden from the players")
+        self.setToolTip("<br>".join(tip))
+        self.update()
+
+    def set_selected(self, on: bool) -> None:
+        if on != self.selected:
+            self.selected = on
+            self.update()
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self.update()
+
+    def set_ap_text(self, text: str | None) -> None:
+        if text != self.ap_text:
+            self.ap_text = text
+            self.update()
+
+    # -- painting --------------------------------------------------------------------
+
+    def boundingRect(self) -> QRectF:
+        u = self.frame.unit
+        return QRectF(-1.3 * u, -1.05 * u, 2.6 * u, 2.1 * u)
+
+    def shape(self):
+        from PySide6.QtGui import QPainterPath
+
+        p = QPainterPath()
+        r = DISC * self.frame.unit
+        p.addEllipse(QPointF(0, 0), r, r)
+        return p
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        u = self.frame.unit
+        r = DISC * u
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        base = QColor(self.colour)
+        if self.out:
+            base = QColor(140, 140, 140)
+        # rings for selection (gold) and hover-from-the-track (white)
+        if self.selected or self.highlighted:
+            ring = style.SELECTION if self.selected else style.HIGHLIGHT
+            painter.setPen(QPen(ring, 0.16 * u))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(QPointF(0, 0), r + 0.12 * u, r + 0.12 * u)
+        pen = QPen(base.darker(170), 0.06 * u)
+        if self.token.hidden:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(base)
+        rect = QRectF(-r, -r, 2 * r, 2 * r)
+        if self.token.posture is Posture.PRONE:
+            painter.drawEllipse(QRectF(-r, -0.55 * r, 2 * r, 1.1 * r))
+        else:
+            painter.drawEllipse(rect)
+        if self.token.posture is Posture.DUCKED:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 70))
+            painter.drawChord(rect, 180 * 16, 180 * 16)
+        # facing wedge (Qt angles are counter-clockwise degrees, as facing_angle)
+        ang = self.frame.layout.facing_angle(self.token.facing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 215))
+        wedge = QRectF(-0.96 * r, -0.96 * r, 1.92 * r, 1.92 * r)
+        painter.drawPie(wedge, int((ang - 30) * 16), 60 * 16)
+        tip_x, tip_y = self.frame.facing_vector(self.token.facing)
+        painter.setBrush(base.darker(150))
+        painter.drawEllipse(QPointF(tip_x * r * 0.98, tip_y * r * 0.98), 0.1 * u, 0.1 * u)
+        # initials
+        font = QFont()
+        font.setPixelSize(max(1, int(0.46 * u)))
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor(255, 255, 255))
+        painter.drawText(
+            QRectF(-r, -0.45 * r, 2 * r, 0.9 * r), Qt.AlignmentFlag.AlignCenter, initials(self.name)
+        )
+        if self.out:
+            painter.setPen(QPen(QColor(60, 0, 0), 0.1 * u))
+            painter.drawLine(QPointF(-0.6 * r, -0.6 * r), QPointF(0.6 * r, 0.6 * r))
+            painter.drawLine(QPointF(-0.6 * r, 0.6 * r), QPointF(0.6 * r, -0.6 * r))
+        # badges along the top, wound badge bottom right
+        br = 0.2 * u
+        bfont = QFont()
+        bfont.setPixelSize(max(1, int(0.26 * u)))
+        bfont.setBold(True)
+        painter.setFont(bfont)
+        x = -r - 0.1 * u
+        for letter, key, _ in self.badges:
+            c = QPointF(x + br, -r - 0.05 * u)
+            painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
+            painter.setBrush(style.BADGE_COLOURS[key])
+            painter.drawEllipse(c, br, br)
+            painter.setPen(QColor(255, 255, 255))
+            painter.drawText(
+                QRectF(c.x() - br, c.y() - br, 2 * br, 2 * br), Qt.AlignmentFlag.AlignCenter, letter
+            )
+            x += 2 * br + 0.02 * u
+        if self.wound_level:
+            c = QPointF(r * 0.85, r * 0.7)
+            painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
+            painter.setBrush(style.BADGE_COLOURS["wound"])
+            painter.drawEllipse(c, br * 1.1, br * 1.1)
+            painter.setPen(QColor(255, 255, 255))
+            painter.drawText(
+                QRectF(c.x() - br, c.y() - br, 2 * br, 2 * br),
+                Qt.AlignmentFlag.AlignCenter,
+                str(self.wound_level),
+            )
+        if self.ap_text:
+            c = QPointF(r * 0.95, -r * 0.6)
+            painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
+            painter.setBrush(QColor(30, 30, 30))
+            painter.drawRoundedRect(
+                QRectF(c.x() - br, c.y() - br * 0.9, 2.2 * br, 1.8 * br), br * 0.5, br * 0.5
+            )
+            painter.setPen(QColor(255, 255, 255))
+            painter.drawText(
+                QRectF(c.x() - br, c.y() - br * 0.9, 2.2 * br, 1.8 * br),
+                Qt.AlignmentFlag.AlignCenter,
+                self.ap_text,
+            )
+        if lod * u >= NAME_MIN_HEX_PX:
+            nfont = QFont()
+            nfont.setPixelSize(max(1, int(0.3 * u)))
+            painter.setFont(nfont)
+            fm = QFontMetricsF(nfont)
+            text = fm.elidedText(self.name, Qt.TextElideMode.ElideRight, 2.5 * u)
+            w = fm.horizontalAdvance(text) + 0.2 * u
+            plate = QRectF(-w / 2, r + 0.02 * u, w, fm.height())
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(255, 255, 255, 210))
+            painter.drawRoundedRect(plate, 0.1 * u, 0.1 * u)
+            painter.setPen(QColor(20, 20, 20))
+            painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, text)

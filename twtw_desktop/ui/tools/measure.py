@@ -1,0 +1,168 @@
+"""Measure: click and drag from one hex to another for the range in paces and the
+range TN of the selected token's weapon (000 Range: Standard 5, +1 per increment)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent
+
+from ...errors import RulesError
+from ...hexgrid import Hex
+from ..document import EncounterDocument
+from .base import Tool
+from .labels import Bubble, PathItem
+
+MEASURE_COLOUR = QColor(20, 70, 160)
+
+
+@dataclass
+class RangeReading:
+    paces: int
+    weapon: str | None = None
+    tn: int | None = None
+    lines: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        head = f"{self.paces} pace{'s' if self.paces != 1 else ''}"
+        if self.tn is not None:
+            head += f" · range TN {self.tn} ({self.weapon})"
+        return "\n".join([head, *self.lines])
+
+
+def weapon_in_hand(doc: EncounterDocument, token_id: str):
+    """The weapon the token holds: ``weapon_in_hand``, else the first readied weapon,
+    else the first carried ranged weapon (None when it carries nothing known)."""
+    tok = doc.token(token_id)
+    ch = doc.character(tok.character_id)
+    ids = []
+    if tok.weapon_in_hand:
+        ids.append(tok.weapon_in_hand)
+    ids += [w.weapon_id for w in ch.weapons if w.readied]
+    ids += [w.weapon_id for w in ch.weapons]
+    for wid in ids:
+        w = doc.gear.weapons.get(wid)
+        if w is not None and (w.is_ranged or w.throwable or w.kind in ("thrown", "explosive")):
+            return w
+    for wid in ids:
+        w = doc.gear.weapons.get(wid)
+        if w is not None:
+            return w
+    return None
+
+
+def range_reading(doc: EncounterDocument, a: Hex, b: Hex, token_id: str | None) -> RangeReading:
+    """Range in paces and, for the token's weapon, the range part of the TN."""
+    from ...rules.combat.ranged import range_steps
+    from ...rules.combat.thrown import is_throwable, throw_range
+
+    d = a.distance(b)
+    reading = RangeReading(paces=d)
+    if token_id is None:
+        return reading
+    w = weapon_in_hand(doc, token_id)
+    if w is None:
+        return reading
+    ed = doc.edition
+    ch = doc.character(doc.token(token_id).character_id)
+    try:
+        if w.is_ranged and w.range_increment:
+            inc, what = w.range_increment, "increment"
+            src = "000/001 Range"
+            limit = None
+        elif is_throwable(w):
+            tr = throw_range(ch, w, ed)
+            inc, what, limit = tr.increment, "throwing increment", tr.max_range
+            src = "000/001 Throwing Things"
+        else:
+            return reading
+    except RulesError as e:
+        reading.lines = (str(e),)
+        return reading
+    steps = range_steps(d, inc, ed.range_rounding)
+    reading.weapon = w.name
+    reading.tn = ed.base_ranged_tn + steps
+    lines = [f"Standard {ed.base_ranged_tn} + {steps} for {d} paces ({what} {inc}; {src})"]
+    if limit is not None and d > limit:
+        lines.append(f"beyond {ch.name}'s throwing range of {limit} paces")
+    reading.lines = tuple(lines)
+    return reading
+
+
+class MeasureTool(Tool):
+    name = "measure"
+    title = "Measure"
+    shortcut = "M"
+    tooltip = "Drag from hex to hex: range in paces and the range TN of the selected token's weapon"
+    cursor = Qt.CursorShape.CrossCursor
+
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        self._from: Hex | None = None
+        self._line: PathItem | None = None
+        self._bubble: Bubble | None = None
+        self.last: RangeReading | None = None
+
+    def clear(self) -> None:
+        for it in (self._line, self._bubble):
+            if it is not None and it.scene() is not None:
+                it.scene().removeItem(it)
+        self._line = self._bubble = None
+        self._from = None
+
+    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
+        if ev.button() != Qt.MouseButton.LeftButton:
+            return False
+        self.clear()
+        self._from = h
+        sc = self.scene
+        self._line = PathItem(MEASURE_COLOUR, sc.frame.unit * 0.1, dots=False, dashed=True)
+        self._bubble = Bubble(colour=MEASURE_COLOUR)
+        sc.addItem(self._line)
+        sc.addItem(self._bubble)
+        self._update(pos, h)
+        return True
+
+    def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
+        if self._from is None or not ev.buttons() & Qt.MouseButton.LeftButton:
+            return False
+        self._update(pos, h)
+        return True
+
+    def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
+        if self._from is None:
+            return False
+        self._update(pos, h)
+        self._from = None  # the line stays until the next measure
+        if self.last is not None:
+            self.say(self.last.text().replace("\n", " — "))
+        return True
+
+    def _update(self, pos: QPointF, h: Hex) -> None:
+        doc = self.document
+        fr = self.scene.frame
+        tid = doc.selected_token_id
+        self.last = range_reading(doc, self._from, h, tid)
+        self._line.set_points([fr.center(self._from), fr.center(h)])
+        self._bubble.setPos(fr.center(h))
+        self._bubble.set_text(self.last.text())
+
+    def key_press(self, ev: QKeyEvent) -> bool:
+        if ev.key() == Qt.Key.Key_Escape:
+            self.clear()
+            return True
+        return False
+
+    def measure(self, a: Hex, b: Hex) -> RangeReading:
+        """Measure programmatically (tests, other panels) and show it on the map."""
+        self.clear()
+        sc = self.scene
+        self._from = a
+        self._line = PathItem(MEASURE_COLOUR, sc.frame.unit * 0.1, dots=False, dashed=True)
+        self._bubble = Bubble(colour=MEASURE_COLOUR)
+        sc.addItem(self._line)
+        sc.addItem(self._bubble)
+        self._update(sc.frame.center(b), b)
+        self._from = None
+        return self.last

@@ -1,0 +1,152 @@
+"""Moves as the tools see them: the cheapest legal path to a hex, its AP cost and the
+track action that pays it (the geometry prices, the rules catalogue names it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...errors import RulesError
+from ...hexgrid import Hex
+from ...rules.actions import ActionSpec, move_action, run_action
+from ..document import EncounterDocument
+
+
+@dataclass
+class MovePlan:
+    """A move the Judge is dragging: path, paces, AP, whether the track can pay it."""
+
+    token_id: str
+    name: str
+    path: list[Hex] = field(default_factory=list)  # start first
+    paces: int = 0
+    ap: int = 0
+    counters: int | None = None
+    facing: int | None = None
+    run: bool = False
+    allowed: bool = False
+    reason: str = ""
+    breakdown: list[str] = field(default_factory=list)
+    action: ActionSpec | None = None
+    end_label: str = ""
+
+    def label(self) -> str:
+        """Text next to the cursor while dragging."""
+        if not self.path:
+            return self.reason or "no way there"
+        how = "run" if self.run else "walk"
+        head = f"{self.paces} pace{'s' if self.paces != 1 else ''} ({how}) · {self.ap} AP"
+        if self.counters is not None:
+            head += f" · {self.counters} on the track"
+        lines = [head]
+        if not self.allowed and self.reason:
+            lines.append(self.reason)
+        lines += self.breakdown[:4]
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        return f"{self.name} {'ran' if self.run else 'moved'} {self.paces} paces for {self.ap} AP."
+
+
+def occupied_hexes(doc: EncounterDocument, except_token: str) -> list[Hex]:
+    return [t.at for t in doc.encounter.tokens if t.id != except_token]
+
+
+def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = False) -> MovePlan:
+    """Price the cheapest path of a token to ``dest`` for action time (000 Movement)."""
+    from ...geometry.movement import cheapest_path
+
+    tok = doc.token(token_id)
+    ch = doc.character(tok.character_id)
+    plan = MovePlan(token_id=token_id, name=ch.name, run=run)
+    plan.end_label = (
+        doc.map_view.map_scene.frame.label(dest) if doc.map_view else f"{dest.q},{dest.r}"
+    )
+    if not doc.map.contains(dest):
+        plan.reason = "That is off the map."
+        return plan
+    rate = ch.run if run else ch.move
+    if rate < 1:
+        plan.reason = f"{ch.name} cannot {'run' if run else 'walk'}."
+        return plan
+    counters = doc.ap_available(ch.id)
+    plan.counters = counters
+    occupied = occupied_hexes(doc, token_id)
+    mode = "run" if run else "move"
+    # search no further than the AP that could ever pay (fast on big maps); the
+    # counters first, so an affordable move is found in the smallest search
+    bounds: list[int | None] = [None]
+    if counters is not None:
+        budget, _ = reach_budget(doc, ch.id)
+        bounds = [counters, max(budget, counters)] if budget > counters else [counters]
+    pc = None
+    try:
+        for bound in bounds:
+            pc = cheapest_path(
+                doc.map, doc.walls(), tok.at, tok.facing, dest, rate, occupied, mode, max_ap=bound
+            )
+            if pc is not None:
+                break
+    except RulesError as e:
+        plan.reason = str(e)
+        return plan
+    if pc is None:
+        other = doc.encounter.token_at(dest)
+        plan.reason = (
+            "Someone already stands there."
+            if other
+            else "No way there (walls, water or other figures)."
+        )
+        return plan
+    plan.path = [tok.at, *pc.hexes]
+    plan.paces = pc.paces
+    plan.ap = pc.ap
+    plan.facing = pc.facing
+    plan.breakdown = [f"{label}: {ap} AP" for label, ap, _src in pc.breakdown]
+    if pc.paces == 0:
+        plan.reason = "That is where the token stands."
+        return plan
+    make = run_action if run else move_action
+    try:
+        action = make(ch, pc.paces, pc.terrain_ap + pc.end_turn_ap, turns=pc.turns_paid)
+    except RulesError as e:
+        plan.reason = str(e)
+        return plan
+    if action.ap != pc.ap:  # the two sides price a move the same way; keep the map's
+        action = action.model_copy(update={"ap": pc.ap, "breakdown": ()})
+    plan.action = action
+    if doc.edition.time != "segments":
+        # Phases: a move is declared by speed on the track panel, not paid in AP here
+        plan.allowed = True
+        plan.action = None
+        return plan
+    if counters is None:
+        plan.reason = "The action track is not running."
+        return plan
+    if pc.ap > counters:
+        plan.reason = (
+            f"Needs {pc.ap} AP; only {counters} counter{'s' if counters != 1 else ''} on the track."
+        )
+        return plan
+    plan.allowed = True
+    return plan
+
+
+def reach_budget(doc: EncounterDocument, character_id: str) -> tuple[int, int | None]:
+    """(AP the reach overlay may spend, counters on the track now or None).
+
+    AP v2 action time: the counters present plus the AP still to come this round (the
+    track row's pool). Narrative time, and the Phases edition (which declares speeds,
+    not AP): the character's AP for a round, less the wound penalty (000 Wound
+    Effects)."""
+    ch = doc.character(character_id)
+    if doc.in_action and doc.edition.time == "segments":
+        counters = doc.ap_available(character_id) or 0
+        pool = 0
+        row = getattr(doc.track, "row", None)
+        if callable(row):
+            try:
+                pool = row(character_id).pool
+            except (KeyError, RulesError, AttributeError):
+                pool = 0
+        return counters + pool, counters
+    return max(0, ch.ap - doc.edition.ap_penalty(ch.wound_level)), None

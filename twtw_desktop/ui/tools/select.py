@@ -1,0 +1,313 @@
+"""Select / Move: click a token to select it, drag it to move it, turn it with [ and ]
+or Shift+wheel, double-click a door or window to open or close it.
+
+Narrative time: the token follows the mouse hex by hex (one undo step per drag),
+the distance is shown, nothing is charged. Action time: the drag shows the cheapest
+legal path and its AP cost next to the cursor — red where the counters on the track
+do not cover it — and on release one command moves the token and pays the AP (undo
+gives it back). Hold Shift while dropping to run (Run paces per AP; 000 Movement).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
+
+from ...errors import RulesError
+from ...hexgrid import Hex, facing_turn, rotate_facing
+from ..commands import ChangeValueCommand, MoveTokenCommand, RotateTokenCommand
+from ..document import EncounterDocument, track_time
+from ..scene import style
+from ..scene.map_items import FeatureItem
+from .base import Tool
+from .labels import Bubble, PathItem
+from .movement import MovePlan, plan_move
+
+_drag_ids = itertools.count(1)
+
+
+class SelectTool(Tool):
+    name = "select"
+    title = "Select/Move"
+    shortcut = "S"
+    tooltip = "Select and move tokens; [ ] turn; double-click a door or window to open it"
+    cursor = Qt.CursorShape.ArrowCursor
+
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        self._drag_token: str | None = None
+        self._drag_origin: Hex | None = None
+        self._drag_id = 0
+        self._drag_hex: Hex | None = None
+        self._plan: MovePlan | None = None
+        self._path_item: PathItem | None = None
+        self._bubble: Bubble | None = None
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def clear(self) -> None:
+        for it in (self._path_item, self._bubble):
+            if it is not None and it.scene() is not None:
+                it.scene().removeItem(it)
+        self._path_item = None
+        self._bubble = None
+
+    def document_changed(self) -> None:
+        self.clear()
+        self._drag_token = None
+
+    def _show(self, points: list[QPointF], at: QPointF, text: str, ok: bool) -> None:
+        sc = self.scene
+        colour = style.ALLOWED if ok else style.REFUSED
+        if self._path_item is None or self._path_item.scene() is not sc:
+            self._path_item = PathItem(colour, sc.frame.unit * 0.12)
+            sc.addItem(self._path_item)
+        if self._bubble is None or self._bubble.scene() is not sc:
+            self._bubble = Bubble()
+            sc.addItem(self._bubble)
+        self._path_item.set_points(points, colour)
+        self._bubble.setPos(at)
+        self._bubble.set_text(text, colour)
+
+    # -- mouse ---------------------------------------------------------------------------
+
+    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
+        if ev.button() != Qt.MouseButton.LeftButton:
+            return False
+        doc = self.document
+        tok = doc.encounter.token_at(h)
+        doc.select(tok.id if tok is not None else None)
+        if tok is None:
+            return True
+        self._drag_token = tok.id
+        self._drag_origin = h
+        self._drag_hex = h
+        self._drag_id = next(_drag_ids)
+        self._plan = None
+        return True
+
+    def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
+        if self._drag_token is None:
+            return False
+        if h == self._drag_hex:
+            if self._bubble is not None:
+                self._bubble.setPos(pos)
+            return True
+        self._drag_hex = h
+        doc = self.document
+        fr = self.scene.frame
+        origin = self._drag_origin
+        if not doc.in_action:
+            if not fr.contains(h):
+                return True
+            other = doc.encounter.token_at(h)
+            if other is not None and other.id != self._drag_token:
+                return True
+            try:
+                doc.push(MoveTokenCommand(doc, self._drag_token, h, drag_id=self._drag_id))
+            except RulesError:
+                return True
+            d = origin.distance(h)
+            self._show(
+                [fr.center(origin), fr.center(h)], pos, f"{d} pace{'s' if d != 1 else ''}", True
+            )
+            return True
+        run = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        plan = plan_move(doc, self._drag_token, h, run=run)
+        self._plan = plan
+        pts = [fr.center(x) for x in (plan.path or [origin, h])]
+        self._show(pts, pos, plan.label(), plan.allowed)
+        return True
+
+    def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
+        if self._drag_token is None or ev.button() != Qt.MouseButton.LeftButton:
+            return False
+        doc = self.document
+        tid = self._drag_token
+        self._drag_token = None
+        self.clear()
+        if not doc.in_action:
+            d = self._drag_origin.distance(doc.token(tid).at)
+            if d:
+                self.say(f"Moved {d} paces (narrative time: nothing charged).")
+            return True
+        if h == self._drag_origin:
+            return True
+        run = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        plan = plan_move(doc, tid, h, run=run)
+        if not plan.allowed:
+            self.say(plan.reason or "That move is not possible.")
+            return True
+        try:
+            push_move(doc, tid, plan)
+        except (RulesError, ValueError) as e:
+            self.say(str(e))
+            return True
+        self.say(plan.summary())
+        return True
+
+    def mouse_double_click(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
+        if ev.button() != Qt.MouseButton.LeftButton:
+            return False
+        for it in self.scene.items(pos):
+            if isinstance(it, FeatureItem) and it.feature.kind in ("door", "window"):
+                f = it.feature
+                verb = "Close" if f.is_open else "Open"
+                what = f.name or f.kind
+                self.document.push(
+                    ChangeValueCommand(
+                        self.document,
+                        f,
+                        "is_open",
+                        not f.is_open,
+                        "map",
+                        text=f"{verb} {what}",
+                        merge=False,
+                    )
+                )
+                self.say(f"{verb}ed the {what}." if verb == "Open" else f"Closed the {what}.")
+                return True
+        return False
+
+    def key_press(self, ev: QKeyEvent) -> bool:
+        if ev.key() == Qt.Key.Key_Escape and self._drag_token is not None:
+            self._drag_token = None
+            self.clear()
+            return True
+        return False
+
+    def wheel(self, ev: QWheelEvent) -> bool:
+        if not ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            return False
+        doc = self.document
+        if doc.selected_token_id is None:
+            return False
+        # Shift turns a vertical wheel into a horizontal one on some platforms
+        delta = ev.angleDelta().y() or ev.angleDelta().x()
+        if not delta:
+            return True
+        try:
+            self.say(turn_token(doc, doc.selected_token_id, 1 if delta > 0 else -1))
+        except (RulesError, ValueError) as e:
+            self.say(str(e))
+        return True
+
+
+def push_move(doc: EncounterDocument, token_id: str, plan: MovePlan) -> None:
+    """Push the move of a planned path: token to the end hex, AP declared on the track."""
+    tok = doc.token(token_id)
+    ch = doc.character(tok.character_id)
+    action = plan.action
+
+    def pay() -> None:
+        if action is not None and doc.track is not None:
+            event = doc.track.declare(ch.id, action)
+            doc.log(
+                f"{ch.name}: {action.describe()} to {plan.end_label}",
+                "move",
+                _event_detail(event, plan),
+            )
+
+    doc.push(
+        MoveTokenCommand(
+            doc,
+            token_id,
+            plan.path[-1],
+            plan.facing,
+            pay=pay,
+            text=f"Move {ch.name} {plan.paces} paces ({plan.ap} AP)",
+            moved=tok.moved + plan.paces,
+            running=tok.running or plan.run,
+        )
+    )
+
+
+def _event_detail(event, plan: MovePlan) -> dict:
+    detail = {
+        "path": [list((h.q, h.r)) for h in plan.path],
+        "ap": plan.ap,
+        "breakdown": plan.breakdown,
+    }
+    summary = getattr(event, "summary", None)
+    if summary:
+        detail["track"] = summary
+    return detail
+
+
+def turn_token(doc: EncounterDocument, token_id: str, steps: int) -> str:
+    """Turn a token ``steps`` hexsides (positive = left/counter-clockwise).
+
+    In AP v2 action time a turn in place costs 1 AP for 60° and 2 AP for more (000
+    Movement AP Cost); in narrative time and in the Phases edition it is free here. Turns pressed one after another in the same segment are one facing
+    change: the previous turn is taken back and the whole turn is paid once, so three
+    presses (180°) cost 2 AP, not 3.
+    """
+    from ...rules.actions import change_facing
+
+    tok = doc.token(token_id)
+    ch = doc.character(tok.character_id)
+    if not doc.in_action or doc.edition.time != "segments":
+        # narrative time, or the Phases edition (facing is part of a declared action)
+        new = rotate_facing(tok.facing, steps)
+        doc.push(RotateTokenCommand(doc, token_id, new, text=f"Turn {ch.name}"))
+        return f"{ch.name} now faces {_facing_word(doc, new)}."
+    stack = doc.undo_stack
+    current = tok.facing
+    start = current
+    top = stack.command(stack.index() - 1) if stack.index() > 0 else None
+    merged = False
+    if (
+        isinstance(top, RotateTokenCommand)
+        and top.token_id == token_id
+        and getattr(top, "paid", False)
+        and getattr(top, "segment", None) == track_time(doc.track)
+    ):
+        start = top.start_facing
+        stack.undo()
+        merged = True
+    new = rotate_facing(current, steps)
+    turn = facing_turn(start, new)
+    if turn == 0:
+        return f"{ch.name} faces {_facing_word(doc, new)} again (the turn is taken back)."
+    action = change_facing(turn)
+
+    def pay() -> None:
+        doc.track.declare(ch.id, action)
+        doc.log(f"{ch.name}: {action.describe()}", "move")
+
+    cmd = RotateTokenCommand(
+        doc, token_id, new, pay=pay, text=f"Turn {ch.name} {60 * turn}° ({action.ap} AP)"
+    )
+    cmd.start_facing = start
+    cmd.segment = track_time(doc.track)
+    cmd.paid = True
+    try:
+        doc.push(cmd)
+    except RulesError:
+        if merged:
+            stack.redo()  # put the earlier turn back as it was
+        raise
+    return f"{ch.name} turned {60 * turn}° for {action.ap} AP."
+
+
+def _facing_word(doc: EncounterDocument, facing: int) -> str:
+    from ..scene.frame import MapFrame
+
+    ang = MapFrame(doc.map).layout.facing_angle(facing)
+    words = {
+        0: "east",
+        30: "north-east",
+        60: "north-east",
+        90: "north",
+        120: "north-west",
+        150: "north-west",
+        180: "west",
+        210: "south-west",
+        240: "south-west",
+        270: "south",
+        300: "south-east",
+        330: "south-east",
+    }
+    return words.get(round(ang / 30) * 30 % 360, f"{ang:.0f}°")

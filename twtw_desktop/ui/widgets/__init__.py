@@ -1,0 +1,1 @@
+"""Reusable widgets of the Judge's window (the action card, small editors)."""
