@@ -36,8 +36,10 @@ def _summary(path: Path) -> int:
     ed = load_edition(enc.edition)
     print(f"{enc.name}  ({path.name})")
     print(f"  edition: {ed.name}; mode: {enc.mode}")
-    print(f"  map: {m.name}, {m.cols}×{m.rows} hexes ({m.orientation.value}-top), "
-          f"{len(m.features)} walls/cover features, {len(m.labels)} labels")
+    print(
+        f"  map: {m.name}, {m.cols}×{m.rows} hexes ({m.orientation.value}-top), "
+        f"{len(m.features)} walls/cover features, {len(m.labels)} labels"
+    )
     sides: dict[str, list[str]] = {}
     for c in enc.characters:
         sides.setdefault(c.side, []).append(c.name)
