@@ -135,6 +135,15 @@ def test_terrain_extras(miranda):
         A.terrain_extra_ap(steep=-1)
 
 
+def test_half_ap_terrain_extras_round_once():
+    """000 Movement AP Cost: a gentle pace and a stair are half an AP each; over one
+    move they add up to 1 AP (rounded once), matching the map's path costs."""
+    extra = A.terrain_extra_ap(gentle=1, stairs=1)
+    assert extra.ap == 1
+    assert sum(i.ap for i in extra.breakdown) == extra.ap
+    assert A.terrain_extra_ap(gentle=1, stairs=2).ap == 2
+
+
 def test_posture_and_facing():
     """000 Movement AP Cost: prone 1, stand 2, duck 1, emerge 1, facing 60° 1 / more
     2, a 120° turn during a move 1."""

@@ -529,7 +529,9 @@ def terrain_extra_ap(
     """Extra AP for the paces of a move spent on each kind of terrain.
 
     Steep grade +1/pace, gentle grade +1 per 2 paces, ladder +1/pace, stairs +1 per
-    2 paces, wall or cliff +2/pace (000). Part-paces of the "per 2" rates round up.
+    2 paces, wall or cliff +2/pace (000). The half-AP extras of the "per 2" rates add
+    up over the whole move and round up once (1 gentle pace + 1 stair = 1 AP), the same
+    reading the map geometry's path costs use, so the track and the map agree.
     The map geometry counts the paces; this turns them into AP.
     """
     table = (
@@ -540,17 +542,35 @@ def terrain_extra_ap(
         ("climbing a wall or cliff", climb, CLIMB_WALL),
     )
     items: list[CostItem] = []
+    halves = 0  # the "per 2 paces" extras, in half AP
+    shown = 0  # the whole AP of those already itemised per terrain type
     for label, paces, (ap, per) in table:
         if paces < 0:
             raise RulesError("Terrain paces cannot be negative.")
-        if paces:
+        if not paces:
+            continue
+        if per == 1:
+            items.append(
+                CostItem(label=f"{paces} pace(s) {label}", ap=ap * paces, source=SOURCE_MOVE)
+            )
+        else:
+            halves += ap * paces
+            shown += (ap * paces) // per
             items.append(
                 CostItem(
-                    label=f"{paces} pace(s) {label}",
-                    ap=ap * math.ceil(paces / per),
-                    source=SOURCE_MOVE,
+                    label=f"{paces} pace(s) {label}", ap=(ap * paces) // per, source=SOURCE_MOVE
                 )
             )
+    # the half-AP extras left over by each type combine, and the total rounds up once
+    leftover = math.ceil(halves / 2) - shown
+    if leftover:
+        items.append(
+            CostItem(
+                label="half-AP terrain extras, combined and rounded up",
+                ap=leftover,
+                source=SOURCE_MOVE,
+            )
+        )
     return TerrainExtra(ap=sum(i.ap for i in items), breakdown=tuple(items))
 
 
