@@ -50,6 +50,9 @@ class EncounterDocument(QObject):
     #: the token under the mouse on the map (None when it leaves); panels may light
     #: up the matching row
     tokenHovered = Signal(object)
+    #: something the Judge pushed to the players' screen: (kind, payload) with kind
+    #: "card" | "cover_line" | "scatter" | "focus" | "clear" (see :meth:`show_players`)
+    playersShow = Signal(str, object)
 
     def __init__(
         self,
@@ -70,6 +73,9 @@ class EncounterDocument(QObject):
         self.map: Map = map_
         #: the separate map file when the encounter refers to one (``map_ref``)
         self.map_path: Path | None = Path(map_path) if map_path is not None else None
+        #: "encounter", or "map" when a bare map file is open (the editor's case):
+        #: saving then writes a map file, never an encounter over the map
+        self.kind: str = "encounter"
         self._map_edits = 0
         self._walls: Any = None
         self.undo_stack = QUndoStack(self)
@@ -97,7 +103,10 @@ class EncounterDocument(QObject):
         path = Path(path)
         encounter, map_, map_path = load_any(path)
         try:
-            return cls(encounter, path=path, map_=map_, map_path=map_path, parent=parent)
+            doc = cls(encounter, path=path, map_=map_, map_path=map_path, parent=parent)
+            if encounter.map is map_ and map_path is None and _is_map_file(path):
+                doc.kind = "map"
+            return doc
         except LoadError:
             raise
         except (RulesError, ValueError, KeyError, TypeError, ImportError) as e:
@@ -220,6 +229,13 @@ class EncounterDocument(QObject):
     def emit_all(self) -> None:
         self.changed.emit("all")
 
+    def show_players(self, kind: str, payload: Any = None) -> None:
+        """Push something to the players' screen (if one is open): ``"card"`` with a
+        Card, ``"cover_line"`` with ``(shooter_hex, target_hex)``, ``"scatter"`` with
+        ``(thrower_hex, target_hex, landing_hex)``, ``"focus"`` with a Hex or a token
+        id, ``"clear"`` to take pushed things down. Not an edit: nothing is undone."""
+        self.playersShow.emit(kind, payload)
+
     # -- action time -----------------------------------------------------------------
 
     def start_action_time(self) -> None:
@@ -285,6 +301,15 @@ class EncounterDocument(QObject):
         if target is None:
             raise LoadError("(unsaved encounter)", "choose a file name first (Save As…)")
         self.sync_to_model()
+        if self.kind == "map" and target.name.endswith(".encounter.json"):
+            self.kind = "encounter"  # Save As an encounter: the map goes inside it
+        if self.kind == "map":
+            save_map_file(self.map, target)
+            self._map_edits = 0
+            self.path = target
+            self.undo_stack.setClean()
+            self.changed.emit("file")
+            return
         if self.encounter.map_ref is not None and self.map_path is not None and self._map_edits:
             save_map_file(self.map, self.map_path)
         save_encounter_file(self, target)
@@ -461,6 +486,15 @@ def load_any(path: Path) -> tuple[Encounter, Map, Path | None]:
     enc = loaded.encounter
     m = enc.map if enc.map is not None else loaded.map
     return enc, m, loaded.map_path
+
+
+def _is_map_file(path: Path) -> bool:
+    from .. import io as io_mod
+
+    try:
+        return io_mod.detect_kind(path) == "map"
+    except LoadError:
+        return False
 
 
 def save_encounter_file(document: EncounterDocument, path: Path) -> None:

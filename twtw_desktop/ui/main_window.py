@@ -13,7 +13,7 @@ import contextlib
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -61,6 +61,10 @@ OVERLAY_ACTIONS = (
 
 class MainWindow(QMainWindow):
     """The main window over one :class:`EncounterDocument` at a time."""
+
+    #: a new document replaced the old one (New, Open, a sample): add-ons that keep
+    #: state per document (editor, players' screen) re-attach on this
+    documentReplaced = Signal(object)
 
     def __init__(
         self,
@@ -360,6 +364,7 @@ class MainWindow(QMainWindow):
         self._fill_docks()
         self._update_title()
         self._update_mode()
+        self.documentReplaced.emit(document)
         if old is not None and old is not document:
             old.deleteLater()
 

@@ -158,6 +158,8 @@ class GridPainter(TiledLayer):
         self.transparent_ground = False  # True when a background image shows through
         self.show_grid = True
         self.show_labels = True
+        #: False draws every hex as open ground (the editor's "terrain" layer hidden)
+        self.show_terrain = True
 
     def reset(self) -> None:
         """Forget everything: tiles and the far-zoom ground image (new map, new
@@ -206,7 +208,9 @@ class GridPainter(TiledLayer):
         else:
             p.fillRect(rect, style.GROUND)
         hex_px = fr.unit * b
-        if hex_px < LOD_HEX_PX:
+        if not self.show_terrain:
+            pass
+        elif hex_px < LOD_HEX_PX:
             self._paint_brick(p, rect)
         else:
             p.setRenderHint(QPainter.RenderHint.Antialiasing, True)

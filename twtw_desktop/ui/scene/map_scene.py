@@ -2,7 +2,19 @@
 step with the document (a ``{model id: item}`` map, orange-canvas-core style).
 
 The hexes themselves are not items: :class:`GridPainter` draws them into cached tiles
-behind everything (see :meth:`MapView.drawBackground`).
+behind everything (:meth:`MapScene.drawBackground`, which the views and the exporter
+share).
+
+Two things decide what a scene shows:
+
+* ``public=True`` (the players' screen, a print without the Judge's layers) never
+  *creates* an item for Judge-only content: hidden tokens, notes, Judge-only labels,
+  features and markers, and a background image not meant for the players. Leaving
+  the items out (rather than hiding them) means no render, tooltip or item query can
+  leak them.
+* Layers (:data:`LAYERS`) can be shown, hidden or locked, the way the editor's
+  layers panel asks; a locked layer's items still draw but tools must not edit them
+  (tools ask :meth:`MapScene.layer_locked`).
 """
 
 from __future__ import annotations
@@ -12,11 +24,12 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QTimer, Signal
-from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsScene
 
 from ...hexgrid import Hex
 from ..document import EncounterDocument
+from . import style
 from .frame import MapFrame
 from .grid_painter import GridPainter
 from .map_items import FeatureItem, LabelItem, MarkerItem
@@ -27,15 +40,50 @@ log = logging.getLogger(__name__)
 #: margin around the map inside the scene rectangle, in hexes
 SCENE_MARGIN_HEXES = 6
 
+#: the map's layers, in the editor's order (and the layers panel's names)
+LAYERS = ("terrain", "walls", "objects", "labels", "notes", "background", "tokens")
+LAYER_TITLES = {
+    "terrain": "Terrain",
+    "walls": "Walls and cover",
+    "objects": "Doors and windows",
+    "labels": "Labels",
+    "notes": "Judge notes and markers",
+    "background": "Background image",
+    "tokens": "Tokens",
+}
+
+
+def feature_layer(kind: str) -> str:
+    """The layer a map feature belongs to."""
+    return "objects" if kind in ("door", "window") else "walls"
+
+
+def is_public(x) -> bool:
+    """Whether a map object (feature, label, note, marker, token) may be shown to the
+    players. Notes are always the Judge's."""
+    from ...model.map import Note
+
+    if isinstance(x, Note):
+        return False
+    if getattr(x, "hidden", False):
+        return False
+    return not getattr(x, "judge_only", False)
+
 
 class MapScene(QGraphicsScene):
     """Items for everything on the map except the hexes; listens to the document."""
 
     tokensRebuilt = Signal()
+    #: a layer was shown, hidden, locked or unlocked
+    layersChanged = Signal()
 
-    def __init__(self, document: EncounterDocument, parent=None) -> None:
+    def __init__(self, document: EncounterDocument, parent=None, *, public: bool = False) -> None:
         super().__init__(parent)
         self.document = document
+        #: players' view: Judge-only content gets no item at all (module docstring)
+        self.public = public
+        self._visible = dict.fromkeys(LAYERS, True)
+        self._locked = dict.fromkeys(LAYERS, False)
         self.frame = MapFrame(document.map)
         self.grid = GridPainter(self.frame)
         self.features: dict[str, FeatureItem] = {}
@@ -68,19 +116,30 @@ class MapScene(QGraphicsScene):
         m = self.document.map
         av = self.document.cover_av()
         for f in m.features:
+            if not self._shows(f):
+                continue
             it = FeatureItem(f, self.frame, av)
+            it.setData(0, feature_layer(f.kind))
             self.features[f.id] = it
             self.addItem(it)
         for lab in m.labels:
+            if not self._shows(lab):
+                continue
             it = LabelItem(lab, self.frame)
+            it.setData(0, "labels")
             self.others[lab.id] = it
             self.addItem(it)
         for n in [*m.notes, *m.markers]:
+            if not self._shows(n):
+                continue
             it = MarkerItem(n, self.frame)
+            it.setData(0, "notes")
             self.others[n.id] = it
             self.addItem(it)
+        self._apply_layers()
         self.sync_tokens()
         self._sig = self._signature()
+        self._psig = self._public_signature()
         self._ground = self._ground_signature()
         b = self.frame.bounds()
         pad = self.frame.unit * SCENE_MARGIN_HEXES
@@ -94,11 +153,15 @@ class MapScene(QGraphicsScene):
         enc = self.document.encounter
         seen = set()
         for t in enc.tokens:
+            if not self._shows(t):
+                continue
             seen.add(t.id)
             ch = _char(self.document, t.character_id)
             it = self.tokens.get(t.id)
             if it is None:
                 it = TokenItem(t, ch, self.frame)
+                it.setData(0, "tokens")
+                it.setVisible(self._visible["tokens"])
                 self.tokens[t.id] = it
                 self.addItem(it)
             else:
@@ -122,11 +185,70 @@ class MapScene(QGraphicsScene):
                 text = None if n is None else str(n)
             it.set_ap_text(text)
 
+    # -- layers ----------------------------------------------------------------------------
+
+    def _shows(self, x) -> bool:
+        return not self.public or is_public(x)
+
+    def layer_visible(self, name: str) -> bool:
+        return self._visible[name]
+
+    def layer_locked(self, name: str) -> bool:
+        return self._locked[name]
+
+    def set_layer_visible(self, name: str, on: bool) -> None:
+        """Show or hide one of :data:`LAYERS` (KeyError for an unknown name)."""
+        if self._visible[name] == on:
+            return
+        self._visible[name] = on
+        if name == "terrain":
+            self.grid.show_terrain = on
+            self.grid.reset()
+        self._apply_layers()
+        self.update()
+        self.layersChanged.emit()
+
+    def set_layer_locked(self, name: str, on: bool) -> None:
+        """Lock or unlock a layer; tools check :meth:`layer_locked` before editing."""
+        if self._locked[name] == on:
+            return
+        self._locked[name] = on
+        self.layersChanged.emit()
+
+    def _apply_layers(self) -> None:
+        for d in (self.features, self.others, self.tokens):
+            for it in d.values():
+                layer = it.data(0)
+                if layer:
+                    it.setVisible(self._visible[layer])
+
+    # -- ground ------------------------------------------------------------------------------
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        """Off-map colour, the background picture (when its layer shows) and the hex
+        tiles. Views and the exporter both paint the ground through here."""
+        painter.fillRect(rect, style.OFF_MAP)
+        bg = self.background_rect()
+        if bg is not None and self.background is not None and self._visible["background"]:
+            b = self.document.map.background
+            painter.save()
+            painter.setOpacity(b.opacity)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            if b.rotation:
+                painter.translate(bg.topLeft())
+                painter.rotate(b.rotation)
+                painter.translate(-bg.topLeft())
+            painter.drawPixmap(bg, self.background, QRectF(self.background.rect()))
+            painter.restore()
+        self.grid.paint(painter, rect)
+
     def _load_background(self) -> None:
         self.background = None
         self.background_error = None
         bg = self.document.map.background
         if bg is None:
+            return
+        if self.public and not bg.visible_to_players:
             return
         base = self.document.map_path or self.document.path
         folder = base.parent if base is not None else Path.cwd()
@@ -172,6 +294,13 @@ class MapScene(QGraphicsScene):
             m.background.model_dump_json() if m.background else None,
         )
 
+    def _public_signature(self) -> tuple:
+        """Which map objects the players may see (a Judge un-hiding a label rebuilds)."""
+        if not self.public:
+            return ()
+        m = self.document.map
+        return tuple(x.id for x in [*m.features, *m.labels, *m.markers] if is_public(x))
+
     def _ground_signature(self) -> int:
         m = self.document.map
         elev = tuple(tuple(r) for r in m.elevation) if m.elevation is not None else None
@@ -184,10 +313,15 @@ class MapScene(QGraphicsScene):
             else:
                 # same items: refresh them in place; redraw only the ground that changed
                 m = self.document.map
+                if self.public and self._public_signature() != self._psig:
+                    self.rebuild()
+                    return
                 for f in m.features:
-                    self.features[f.id].refresh(f)
+                    if f.id in self.features:
+                        self.features[f.id].refresh(f)
                 for x in [*m.labels, *m.notes, *m.markers]:
-                    self.others[x.id].refresh(x)
+                    if x.id in self.others:
+                        self.others[x.id].refresh(x)
                 ground = self._ground_signature()
                 if ground != self._ground:
                     self._ground = ground
@@ -210,9 +344,15 @@ class MapScene(QGraphicsScene):
         except KeyError:
             self.sync_tokens()
             return
+        if not self._shows(t):  # hidden from the players since the last sync
+            self.sync_tokens()
+            return
         it.refresh(t, _char(self.document, t.character_id))
 
     def _on_character(self, cid: str) -> None:
+        if self.public:
+            self.sync_tokens()
+            return
         for t in self.document.encounter.tokens:
             if t.character_id == cid and t.id in self.tokens:
                 self.tokens[t.id].refresh(t, _char(self.document, cid))
@@ -224,7 +364,9 @@ class MapScene(QGraphicsScene):
         except KeyError:
             self.rebuild()
             return
-        if it is None:
+        if it is None and not self._shows(f):
+            return
+        if it is None or not self._shows(f):
             self.rebuild()
             return
         it.refresh(f)

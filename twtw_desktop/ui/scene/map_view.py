@@ -196,23 +196,11 @@ class MapView(QGraphicsView):
     # -- painting -------------------------------------------------------------------------------------
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
-        painter.fillRect(rect, style.OFF_MAP)
         sc = self.map_scene
         if sc is None:
+            painter.fillRect(rect, style.OFF_MAP)
             return
-        bg = sc.background_rect()
-        if bg is not None and sc.background is not None:
-            painter.save()
-            painter.setOpacity(self.document.map.background.opacity)
-            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-            rot = self.document.map.background.rotation
-            if rot:
-                painter.translate(bg.topLeft())
-                painter.rotate(rot)
-                painter.translate(-bg.topLeft())
-            painter.drawPixmap(bg, sc.background, QRectF(sc.background.rect()))
-            painter.restore()
-        sc.grid.paint(painter, rect)
+        sc.drawBackground(painter, rect)
 
     # -- input ------------------------------------------------------------------------------------------
 
