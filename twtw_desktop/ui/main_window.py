@@ -234,7 +234,7 @@ class MainWindow(QMainWindow):
 
     def _make_menus(self) -> None:
         mb = self.menuBar()
-        m = mb.addMenu("&File")
+        self.file_menu = m = mb.addMenu("&File")
         m.addAction(self.act_new)
         m.addAction(self.act_open)
         self.recent_menu = m.addMenu("Open &Recent")
@@ -244,8 +244,10 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_save)
         m.addAction(self.act_save_as)
         m.addSeparator()
+        #: add-ons (export, samples) insert their File entries before this separator
+        self.file_menu_tail = m.addSeparator()
         m.addAction(self.act_close)
-        m = mb.addMenu("&Edit")
+        self.edit_menu = m = mb.addMenu("&Edit")
         m.addAction(self.act_undo)
         m.addAction(self.act_redo)
         self.view_menu = m = mb.addMenu("&View")
@@ -260,10 +262,10 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_grid)
         m.addAction(self.act_labels)
-        m = mb.addMenu("&Tools")
+        self.tools_menu = m = mb.addMenu("&Tools")
         for a in self.tool_actions.values():
             m.addAction(a)
-        m = mb.addMenu("E&ncounter")
+        self.encounter_menu = m = mb.addMenu("E&ncounter")
         m.addAction(self.act_action_time)
         m.addAction(self.act_narrative)
         m.addSeparator()

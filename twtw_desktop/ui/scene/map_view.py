@@ -38,6 +38,9 @@ class MapView(QGraphicsView):
     toolChanged = Signal(object)
     statusMessage = Signal(str)
     documentReplaced = Signal()
+    #: the part of the scene on screen changed (pan, zoom, resize): the visible scene
+    #: rectangle, for the players' screen's follow camera
+    viewportChanged = Signal(QRectF)
 
     def __init__(self, document: EncounterDocument | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -68,8 +71,22 @@ class MapView(QGraphicsView):
 
         self.overlays = Overlays(self)
         self.overlays.message.connect(self.statusMessage)
+        self.horizontalScrollBar().valueChanged.connect(self._viewport_moved)
+        self.verticalScrollBar().valueChanged.connect(self._viewport_moved)
+        self.zoomChanged.connect(self._viewport_moved)
         if document is not None:
             self.set_document(document)
+
+    def visible_scene_rect(self) -> QRectF:
+        """The scene rectangle on screen now."""
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    def _viewport_moved(self, *_args) -> None:
+        self.viewportChanged.emit(self.visible_scene_rect())
+
+    def resizeEvent(self, ev) -> None:
+        super().resizeEvent(ev)
+        self._viewport_moved()
 
     # -- document ---------------------------------------------------------------------------
 
