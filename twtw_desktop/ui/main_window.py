@@ -39,6 +39,8 @@ SAVE_FILTER = "Encounters (*.encounter.json);;All files (*)"
 #: first-run dock sizes (pixels): narrow side columns, a short bottom row
 DOCK_SIDE_WIDTH = 300
 DOCK_BOTTOM_HEIGHT = 190
+#: below this available screen width the first-run layout keeps one side column
+LAPTOP_WIDTH = 1600
 
 #: (overlay name, menu text, shortcut, tooltip)
 OVERLAY_ACTIONS = (
@@ -275,23 +277,54 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_edition)
 
     def _make_toolbars(self) -> None:
+        from .icons import decorate
+
+        decorate(
+            *self.tool_actions.values(),
+            *self.overlay_actions.values(),
+            self.act_new,
+            self.act_open,
+            self.act_save,
+            self.act_undo,
+            self.act_redo,
+            self.act_action_time,
+            self.act_narrative,
+            self.act_zoom_fit,
+            self.act_turn_left,
+            self.act_turn_right,
+        )
+        tb0 = QToolBar("File", self)
+        tb0.setObjectName("toolbar_file")
+        tb0.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        for a in (self.act_open, self.act_save, self.act_undo, self.act_redo):
+            tb0.addAction(a)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb0)
+        self.file_toolbar = tb0
         tb = QToolBar("Tools", self)
         tb.setObjectName("toolbar_tools")
-        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        # the tools carry their names (a Judge looks for "Throw"); the overlays are
+        # toggles whose tooltips name them and their one-key shortcuts
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         for a in self.tool_actions.values():
             tb.addAction(a)
         tb.addSeparator()
         for a in self.overlay_actions.values():
             tb.addAction(a)
+            btn = tb.widgetForAction(a)
+            if btn is not None and not a.icon().isNull():
+                btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
         self.tools_toolbar = tb
         tb2 = QToolBar("Action time", self)
         tb2.setObjectName("toolbar_time")
-        tb2.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        tb2.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         tb2.addAction(self.act_action_time)
         tb2.addAction(self.act_narrative)
         tb2.addSeparator()
         tb2.addAction(self.act_zoom_fit)
+        btn = tb2.widgetForAction(self.act_zoom_fit)
+        if btn is not None:
+            btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb2)
         self.time_toolbar = tb2
 
@@ -634,12 +667,23 @@ class MainWindow(QMainWindow):
     def _first_run_size(self) -> None:
         """Most of the screen, and side panels narrow enough to leave the map room."""
         screen = self.screen()
+        laptop = False
         if screen is not None:
             avail = screen.availableGeometry()
-            w = min(avail.width(), max(1024, int(avail.width() * 0.92)))
-            h = min(avail.height(), max(700, int(avail.height() * 0.92)))
-            self.resize(w, h)
-            self.move(avail.x() + (avail.width() - w) // 2, avail.y() + (avail.height() - h) // 2)
+            laptop = avail.width() < LAPTOP_WIDTH
+            if laptop:
+                # every pixel counts on a laptop: take the whole screen
+                self.setGeometry(avail)
+                self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+            else:
+                w = min(avail.width(), max(1024, int(avail.width() * 0.92)))
+                h = min(avail.height(), max(700, int(avail.height() * 0.92)))
+                self.resize(w, h)
+                self.move(
+                    avail.x() + (avail.width() - w) // 2, avail.y() + (avail.height() - h) // 2
+                )
+        if laptop:
+            self._one_side_column()
         by_area: dict[Qt.DockWidgetArea, QDockWidget] = {}
         for d in self.docks.values():
             by_area.setdefault(self.dockWidgetArea(d), d)
@@ -653,6 +697,26 @@ class MainWindow(QMainWindow):
         bottom = [d for a, d in by_area.items() if a == Qt.DockWidgetArea.BottomDockWidgetArea]
         if bottom:
             self.resizeDocks(bottom, [DOCK_BOTTOM_HEIGHT], Qt.Orientation.Vertical)
+
+    def _one_side_column(self) -> None:
+        """On a narrow screen the left-hand panels join the right-hand column as tabs,
+        so the map gets the width (a 1366-pixel laptop keeps a map ~1000 px wide)."""
+        right = [
+            d
+            for d in self.docks.values()
+            if self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea
+        ]
+        left = [
+            d
+            for d in self.docks.values()
+            if self.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea
+        ]
+        if not right or not left:
+            return
+        for d in left:
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
+            self.tabifyDockWidget(right[0], d)
+        right[0].raise_()
 
     def save_layout(self) -> None:
         self.settings.save_window(QByteArray(self.saveGeometry()), QByteArray(self.saveState()))
