@@ -446,19 +446,7 @@ def stun_check(
         reasons.append(
             f"{character.name} is {'dead' if character.dead else 'unconscious'}: no stun check"
         )
-        return new, StunResult(
-            character_id=character.id,
-            check="stun",
-            needed=False,
-            tn=tn,
-            result=result,
-            cf=cf,
-            success=True,
-            stunned=character.stunned,
-            unconscious=character.unconscious,
-            wound_level=character.wound_level,
-            reasons=reasons,
-        )
+        return new, _stun_result("stun", character, new, tn, result, cf, True, reasons, False)
     ok = _passed(result, cf, tn, "stun check")
     if cf:
         reasons.append("CF: the stun check fails")
@@ -472,17 +460,32 @@ def stun_check(
     else:
         new.stunned = True
         reasons.append(f"{character.name} is stunned until a recovery check succeeds (000)")
-    return new, StunResult(
-        character_id=character.id,
-        check="stun",
-        needed=True,
+    return new, _stun_result("stun", character, new, tn, result, cf, ok, reasons)
+
+
+def _stun_result(
+    check: str,
+    before: Character,
+    after: Character,
+    tn: int,
+    result: int | None,
+    cf: bool,
+    ok: bool,
+    reasons: list[str],
+    needed: bool = True,
+) -> StunResult:
+    """The record of a stun or recovery check: the sheet's state after it."""
+    return StunResult(
+        character_id=before.id,
+        check=check,
+        needed=needed,
         tn=tn,
         result=result,
         cf=cf,
         success=ok,
-        stunned=new.stunned,
-        unconscious=new.unconscious,
-        wound_level=character.wound_level,
+        stunned=after.stunned,
+        unconscious=after.unconscious,
+        wound_level=before.wound_level,
         reasons=reasons,
     )
 
@@ -518,19 +521,7 @@ def recovery_check(
         reasons.append(f"result {result} ≥ TN {tn}: no longer stunned")
     else:
         reasons.append(f"result {result} < TN {tn}: still stunned")
-    return new, StunResult(
-        character_id=character.id,
-        check="recovery",
-        needed=True,
-        tn=tn,
-        result=result,
-        cf=cf,
-        success=ok,
-        stunned=new.stunned,
-        unconscious=new.unconscious,
-        wound_level=character.wound_level,
-        reasons=reasons,
-    )
+    return new, _stun_result("recovery", character, new, tn, result, cf, ok, reasons)
 
 
 # -- optional bleeding --------------------------------------------------------------
