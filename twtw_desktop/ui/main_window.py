@@ -95,11 +95,19 @@ class MainWindow(QMainWindow):
         self.map_view.statusMessage.connect(self._show_message)
         self.map_view.toolChanged.connect(self._tool_changed)
         self.resize(1280, 760)
+        self._install_addons()
         self.set_document(document or EncounterDocument.new())
         self.restore_layout()
         self.map_view.set_tool("select")
 
     # -- building -------------------------------------------------------------------------
+
+    def _install_addons(self) -> None:
+        """The add-ons that put their own menus, docks and toolbars on the window (each
+        follows :attr:`documentReplaced`)."""
+        from .players import install_players_screen
+
+        self.players_screen = install_players_screen(self)
 
     def _make_tools(self) -> None:
         from .tools import make_tools

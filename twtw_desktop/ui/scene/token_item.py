@@ -5,9 +5,19 @@ showing the facing, the initials inside, the name underneath, and small badges f
 posture (prone, ducked), states (stunned, concussed, running, mounted) and the wound
 level. The item never changes the model; tools push commands and the item refreshes
 when the document says the token or its character changed.
+
+A :class:`TokenLook` says how much the item tells: the Judge's look shows everything
+(stat tooltip, AP counters, the dashed edge of a hidden token, the selection ring);
+the players' look (:data:`PLAYERS_LOOK`, taken automatically when the item lands in
+a public scene) has no tooltip and no selection ring, and shows condition badges
+(wound level, stunned, concussed), AP counters and the names of tokens outside the
+posse only as the Judge chooses.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
@@ -26,6 +36,43 @@ DISC = 0.70
 NAME_MIN_HEX_PX = 14.0
 
 WOUND_WORDS = {1: "flesh wound", 2: "light", 3: "heavy", 4: "serious", 5: "critical"}
+
+#: badges that tell the character's condition (hidden on the players' screen unless
+#: the Judge shows conditions); posture, running and mounted are plain to see
+CONDITION_BADGES = frozenset({"stunned", "concussed"})
+#: the side whose members the players play
+POSSE_SIDE = "posse"
+
+Audience = Literal["all", "posse", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenLook:
+    """How much a token item tells.
+
+    ``conditions`` and ``ap_counters`` say whose wound badge and condition badges,
+    and whose AP counters, are drawn: everyone's, the posse's only, or nobody's.
+    ``names`` False leaves the initials and the name plate off tokens outside the
+    posse. ``public`` drops the tooltip, the selection and hover rings.
+    """
+
+    public: bool = False
+    conditions: Audience = "all"
+    ap_counters: Audience = "all"
+    names: bool = True
+    #: name plate height as a fraction of the hex radius (larger for a projector)
+    name_size: float = 0.3
+
+
+JUDGE_LOOK = TokenLook()
+#: the players' screen default: the posse's own wounds and counters, everyone's name
+PLAYERS_LOOK = TokenLook(
+    public=True, conditions="posse", ap_counters="posse", names=True, name_size=0.42
+)
+
+
+def _for(audience: Audience, side: str) -> bool:
+    return audience == "all" or (audience == "posse" and side == POSSE_SIDE)
 
 
 def initials(name: str) -> str:
@@ -60,10 +107,17 @@ def badges_for(token: Token, character: Character | None) -> list[tuple[str, str
 class TokenItem(QGraphicsItem):
     """One token. ``refresh`` re-reads the model; the view keeps one per token id."""
 
-    def __init__(self, token: Token, character: Character | None, frame: MapFrame) -> None:
+    def __init__(
+        self,
+        token: Token,
+        character: Character | None,
+        frame: MapFrame,
+        look: TokenLook | None = None,
+    ) -> None:
         super().__init__()
         self.token_id = token.id
         self.frame = frame
+        self.look = look or JUDGE_LOOK
         self.selected = False
         self.highlighted = False
         self.ap_text: str | None = None  # counters out on the track, shown in action time
@@ -83,6 +137,7 @@ class TokenItem(QGraphicsItem):
         name = character.name if character is not None else token.id
         self.name = name
         side = character.side if character is not None else "neutral"
+        self.side = side
         self.colour = QColor(style.SIDE_COLOURS.get(side, style.SIDE_COLOURS["neutral"]))
         self.out = bool(character is not None and (character.dead or character.unconscious))
         tip = [f"<b>{name}</b> ({side})", f"hex {self.frame.label(Hex(*token.hex))}"]
@@ -99,8 +154,37 @@ class TokenItem(QGraphicsItem):
             tip.append(f"in hand: {token.weapon_in_hand}")
         if token.hidden:
             tip.append("hidden from the players")
-        self.setToolTip("<br>".join(tip))
+        self.setToolTip("" if self.look.public else "<br>".join(tip))
         self.update()
+
+    def set_look(self, look: TokenLook) -> None:
+        """Draw with another look (the players' screen's choices)."""
+        if look == self.look:
+            return
+        self.look = look
+        self.refresh(self.token, self.character)
+
+    def itemChange(self, change, value):
+        # An item added to a public scene (the players' screen, a players' print)
+        # takes the players' look at once, so no stat tooltip can leak from it.
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
+            sc = self.scene()
+            if sc is not None and getattr(sc, "public", False) and not self.look.public:
+                self.set_look(PLAYERS_LOOK)
+        return super().itemChange(change, value)
+
+    # what the look lets this token show
+
+    def shows_conditions(self) -> bool:
+        return _for(self.look.conditions, self.side)
+
+    def shows_name(self) -> bool:
+        return self.look.names or self.side == POSSE_SIDE
+
+    def visible_badges(self) -> list[tuple[str, str, str]]:
+        if self.shows_conditions():
+            return list(self.badges)
+        return [b for b in self.badges if b[1] not in CONDITION_BADGES]
 
     def set_selected(self, on: bool) -> None:
         if on != self.selected:
@@ -121,7 +205,7 @@ class TokenItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         u = self.frame.unit
-        return QRectF(-1.3 * u, -1.05 * u, 2.6 * u, 2.1 * u)
+        return QRectF(-1.3 * u, -1.05 * u, 2.6 * u, 2.4 * u)
 
     def shape(self):
         from PySide6.QtGui import QPainterPath
@@ -139,14 +223,15 @@ class TokenItem(QGraphicsItem):
         base = QColor(self.colour)
         if self.out:
             base = QColor(140, 140, 140)
+        look = self.look
         # rings for selection (gold) and hover-from-the-track (white)
-        if self.selected or self.highlighted:
+        if (self.selected or self.highlighted) and not look.public:
             ring = style.SELECTION if self.selected else style.HIGHLIGHT
             painter.setPen(QPen(ring, 0.16 * u))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(QPointF(0, 0), r + 0.12 * u, r + 0.12 * u)
         pen = QPen(base.darker(170), 0.06 * u)
-        if self.token.hidden:
+        if self.token.hidden and not look.public:
             pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)
         painter.setBrush(base)
@@ -169,14 +254,18 @@ class TokenItem(QGraphicsItem):
         painter.setBrush(base.darker(150))
         painter.drawEllipse(QPointF(tip_x * r * 0.98, tip_y * r * 0.98), 0.1 * u, 0.1 * u)
         # initials
-        font = QFont()
-        font.setPixelSize(max(1, int(0.46 * u)))
-        font.setBold(True)
-        painter.setFont(font)
-        painter.setPen(QColor(255, 255, 255))
-        painter.drawText(
-            QRectF(-r, -0.45 * r, 2 * r, 0.9 * r), Qt.AlignmentFlag.AlignCenter, initials(self.name)
-        )
+        named = self.shows_name()
+        if named:
+            font = QFont()
+            font.setPixelSize(max(1, int(0.46 * u)))
+            font.setBold(True)
+            painter.setFont(font)
+            painter.setPen(QColor(255, 255, 255))
+            painter.drawText(
+                QRectF(-r, -0.45 * r, 2 * r, 0.9 * r),
+                Qt.AlignmentFlag.AlignCenter,
+                initials(self.name),
+            )
         if self.out:
             painter.setPen(QPen(QColor(60, 0, 0), 0.1 * u))
             painter.drawLine(QPointF(-0.6 * r, -0.6 * r), QPointF(0.6 * r, 0.6 * r))
@@ -188,7 +277,7 @@ class TokenItem(QGraphicsItem):
         bfont.setBold(True)
         painter.setFont(bfont)
         x = -r - 0.1 * u
-        for letter, key, _ in self.badges:
+        for letter, key, _ in self.visible_badges():
             c = QPointF(x + br, -r - 0.05 * u)
             painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
             painter.setBrush(style.BADGE_COLOURS[key])
@@ -198,7 +287,7 @@ class TokenItem(QGraphicsItem):
                 QRectF(c.x() - br, c.y() - br, 2 * br, 2 * br), Qt.AlignmentFlag.AlignCenter, letter
             )
             x += 2 * br + 0.02 * u
-        if self.wound_level:
+        if self.wound_level and self.shows_conditions():
             c = QPointF(r * 0.85, r * 0.7)
             painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
             painter.setBrush(style.BADGE_COLOURS["wound"])
@@ -209,7 +298,7 @@ class TokenItem(QGraphicsItem):
                 Qt.AlignmentFlag.AlignCenter,
                 str(self.wound_level),
             )
-        if self.ap_text:
+        if self.ap_text and _for(look.ap_counters, self.side):
             c = QPointF(r * 0.95, -r * 0.6)
             painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
             painter.setBrush(QColor(30, 30, 30))
@@ -222,9 +311,9 @@ class TokenItem(QGraphicsItem):
                 Qt.AlignmentFlag.AlignCenter,
                 self.ap_text,
             )
-        if lod * u >= NAME_MIN_HEX_PX:
+        if named and lod * u >= NAME_MIN_HEX_PX:
             nfont = QFont()
-            nfont.setPixelSize(max(1, int(0.3 * u)))
+            nfont.setPixelSize(max(1, int(look.name_size * u)))
             painter.setFont(nfont)
             fm = QFontMetricsF(nfont)
             text = fm.elidedText(self.name, Qt.TextElideMode.ElideRight, 2.5 * u)

@@ -6,12 +6,16 @@ hex (green clear, red blocked), each wall, door or window crossed with its mater
 and AV, and a box listing the hit locations covered and whether the target is
 visible, partly visible or not visible — the answer and the reasons come from
 :func:`twtw_desktop.geometry.sight.cover_line`.
+
+The tool's "Show players" action (and the P key while the tool is active) pushes
+the last line to the players' screen, which draws it with :class:`CoverLineItem` in
+its public form: crossings of Judge-only features get no mark and no text there.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPen
+from PySide6.QtGui import QAction, QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from ...hexgrid import Hex
@@ -62,16 +66,37 @@ def describe_cover_line(doc: EncounterDocument, cl) -> list[str]:
     return lines
 
 
+def public_cover_caption(cl) -> str:
+    """The players' screen's caption of a cover line: how visible, how far, and the
+    hit locations covered (no Judge-only feature is named)."""
+    head = VISIBILITY_WORDS.get(cl.visibility, cl.visibility)
+    lines = [f"{head[:1].upper()}{head[1:]} · {cl.range_paces} paces"]
+    covered = cl.covered_locations
+    lines.append(f"Covered: {_locs(covered)}" if covered else "No cover")
+    return "\n".join(lines)
+
+
+def _feature_public(doc: EncounterDocument, fid: str) -> bool:
+    from ..scene.map_scene import is_public
+
+    try:
+        return is_public(doc.map.feature(fid))
+    except KeyError:
+        return False
+
+
 def _locs(locs) -> str:
     vals = {getattr(x, "value", str(x)) for x in locs}
     return ", ".join(v.replace("_", " ") for v in HIT_ORDER if v in vals) or "nothing"
 
 
 class CoverLineItem(QGraphicsItem):
-    """The drawn result of one cover line."""
+    """The drawn result of one cover line. ``public`` (the players' screen) leaves
+    out the marks of crossings with Judge-only features and draws lines thicker."""
 
-    def __init__(self, doc: EncounterDocument, frame, cl) -> None:
+    def __init__(self, doc: EncounterDocument, frame, cl, *, public: bool = False) -> None:
         super().__init__()
+        self.public = public
         self.setZValue(Z_TOOL)
         self.frame = frame
         self.cl = cl
@@ -79,7 +104,11 @@ class CoverLineItem(QGraphicsItem):
         self._a = frame.center(cl.shooter)
         self._b = frame.center(cl.target)
         self._samples = [(frame.to_scene(s.point), s.clear) for s in cl.samples]
-        self._marks = [(frame.to_scene(c.crossing.point), c) for c in cl.crossings]
+        self._marks = [
+            (frame.to_scene(c.crossing.point), c)
+            for c in cl.crossings
+            if not public or _feature_public(doc, c.feature_id)
+        ]
         xs = [self._a.x(), self._b.x()] + [p.x() for p, _ in self._samples]
         ys = [self._a.y(), self._b.y()] + [p.y() for p, _ in self._samples]
         self._rect = QRectF(
@@ -96,7 +125,8 @@ class CoverLineItem(QGraphicsItem):
             col = QColor(40, 160, 60, 120) if clear else QColor(200, 40, 40, 130)
             painter.setPen(QPen(col, 0.03 * u))
             painter.drawLine(self._a, p)
-        painter.setPen(QPen(LINE_COLOUR, 0.09 * u, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        w = 0.16 if self.public else 0.09
+        painter.setPen(QPen(LINE_COLOUR, w * u, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         painter.drawLine(self._a, self._b)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawEllipse(self._a, 0.85 * u, 0.85 * u)
@@ -137,6 +167,32 @@ class CoverLineTool(Tool):
         self._bubble: Bubble | None = None
         self.last = None  # the last CoverLine
         self.last_lines: list[str] = []
+        #: pushes the last line to the players' screen (the players' screen add-on
+        #: puts it in its menu and toolbar)
+        self.show_players_action = QAction("Show cover line to players", self)
+        self.show_players_action.setObjectName("act_players_cover_line")
+        self.show_players_action.setShortcut("Ctrl+Shift+L")
+        tip = "Show the last cover line on the players' screen (P while the cover tool is on)"
+        self.show_players_action.setToolTip(f"{tip} (Ctrl+Shift+L)")
+        self.show_players_action.setStatusTip(tip)
+        self.show_players_action.setEnabled(False)
+        self.show_players_action.triggered.connect(self.show_to_players)
+
+    def show_to_players(self) -> bool:
+        """Push the last cover line to the players' screen; False when there is none."""
+        cl = self.last
+        if cl is None or self.document is None:
+            self.say("Draw a cover line first, then show it to the players.")
+            return False
+        self.document.show_players("cover_line", (cl.shooter, cl.target))
+        self.say("Cover line shown on the players' screen.")
+        return True
+
+    def document_changed(self) -> None:
+        super().document_changed()
+        self.last = None
+        self.last_lines = []
+        self.show_players_action.setEnabled(False)
 
     def clear(self) -> None:
         for it in (self._item, self._bubble):
@@ -177,6 +233,9 @@ class CoverLineTool(Tool):
         if ev.key() == Qt.Key.Key_Escape:
             self.clear()
             return True
+        if ev.key() == Qt.Key.Key_P and not ev.modifiers():
+            self.show_to_players()
+            return True
         return False
 
     def show_line(self, shooter: Hex, target: Hex):
@@ -189,6 +248,7 @@ class CoverLineTool(Tool):
         cl = compute_cover_line(doc, shooter, target)
         self.last = cl
         self.last_lines = describe_cover_line(doc, cl)
+        self.show_players_action.setEnabled(True)
         self._item = CoverLineItem(doc, fr, cl)
         self.scene.addItem(self._item)
         self._bubble = Bubble("\n".join(self.last_lines), LINE_COLOUR)

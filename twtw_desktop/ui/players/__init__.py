@@ -1,0 +1,39 @@
+"""The players' screen: a second window for a projector or a second monitor showing
+only what the posse may see of the live encounter (issue 8).
+
+``install_players_screen(window)`` adds it to the Judge's window (View > Players'
+screen, F8; View > Players' screen options; the "Players' screen" toolbar) and
+returns the :class:`PlayersController`, also kept as ``window.players_screen``.
+"""
+
+from __future__ import annotations
+
+from .controller import PlayersController
+from .fog import FogOfWar, posse_viewers
+from .strip import PublicTrack, public_track
+from .view import CAMERA_MODES, PlayersView
+from .window import PlayersWindow
+
+
+def install_players_screen(window) -> PlayersController:
+    """Add the players' screen to a main window (once; a second call returns the
+    same controller)."""
+    ctl = getattr(window, "players_screen", None)
+    if isinstance(ctl, PlayersController):
+        return ctl
+    ctl = PlayersController(window)
+    window.players_screen = ctl
+    return ctl
+
+
+__all__ = [
+    "CAMERA_MODES",
+    "FogOfWar",
+    "PlayersController",
+    "PlayersView",
+    "PlayersWindow",
+    "PublicTrack",
+    "install_players_screen",
+    "posse_viewers",
+    "public_track",
+]

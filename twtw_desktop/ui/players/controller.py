@@ -1,0 +1,645 @@
+"""The players' screen add-on of the Judge's window: the menu entries, the toolbar,
+opening and closing the second window, placing it on a display, and passing the
+Judge's pushes and view changes to it.
+
+* View > Players' screen (F8) opens or closes the window; View > Players' screen
+  options holds the display list, full screen, the camera, the fog and the token
+  drawing choices, and the push actions. The "Players" toolbar has the push actions.
+* Placing: the chosen display is remembered by name. When it is connected the window
+  goes there (full screen if chosen); when it is not, the window opens as an ordinary
+  movable window on the primary display (one-display set-ups work that way). If the
+  display is unplugged while the window is on it, the window comes back to the
+  primary display as a movable window; plugged in again, it goes back.
+  Choosing a display other than the one the Judge's window is on turns full screen on
+  (that is the projector case); the Full screen switch turns it off again.
+* Closing the players' window never touches the Judge's window; closing the Judge's
+  window closes the players' window with it.
+* Remembered fog lives here, per open document: reopening the players' screen keeps
+  it, opening another encounter starts afresh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QMenu, QToolBar
+
+from ...hexgrid import Hex
+from ..scene.token_item import PLAYERS_LOOK
+from .settings import PlayersSettings
+from .view import CAMERA_MODES, CAMERA_TITLES
+from .window import PlayersWindow
+
+log = logging.getLogger(__name__)
+
+#: a windowed players' screen opens at this share of its display's free area
+WINDOWED_FRACTION = 0.6
+CONDITION_TITLES = {
+    "none": "&Nobody's",
+    "posse": "The &posse's only",
+    "all": "&Everyone's",
+}
+
+
+def screen_id(screen) -> str:
+    """The name a display is remembered by: the system's name for it, or "display N"
+    when the system gives none."""
+    name = screen.name() if screen is not None else ""
+    if name:
+        return name
+    screens = QGuiApplication.screens()
+    return f"display {screens.index(screen) + 1}" if screen in screens else ""
+
+
+class PlayersController(QObject):
+    """Owns the players' window (``players_window``, None while closed)."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.setObjectName("players_screen")
+        self.main = window
+        self.settings = PlayersSettings(window.settings.q)
+        self.players_window: PlayersWindow | None = None
+        #: hexes the posse has seen in this document (kept across reopening)
+        self.remembered: set[Hex] = set()
+        self.document = None
+        self._make_actions()
+        self._make_menus()
+        self._make_toolbar()
+        self._attach(window.document)
+        window.documentReplaced.connect(self._document_replaced)
+        window.map_view.viewportChanged.connect(self._judge_view_moved)
+        window.installEventFilter(self)
+        window.destroyed.connect(self._main_destroyed)
+        app = QGuiApplication.instance()
+        app.screenRemoved.connect(self._on_screen_removed)
+        app.screenAdded.connect(self._on_screen_added)
+
+    # -- building -----------------------------------------------------------------------------
+
+    def _act(
+        self,
+        text: str,
+        tip: str,
+        slot=None,
+        shortcut: str | None = None,
+        name: str = "",
+        checkable: bool = False,
+    ) -> QAction:
+        a = QAction(text, self.main)
+        if shortcut:
+            a.setShortcut(QKeySequence(shortcut))
+        keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        a.setToolTip(f"{tip} ({keys})" if keys else tip)
+        a.setStatusTip(tip)
+        if name:
+            a.setObjectName(name)
+        a.setCheckable(checkable)
+        if slot is not None:
+            (a.toggled if checkable else a.triggered).connect(slot)
+        return a
+
+    def _make_actions(self) -> None:
+        s = self.settings
+        self.act_toggle = self._act(
+            "&Players' screen",
+            "Open or close the players' screen: a second window showing only what the posse may see",
+            self._toggled,
+            "F8",
+            "act_players_screen",
+            True,
+        )
+        self.act_fullscreen = self._act(
+            "&Full screen",
+            "Fill the chosen display with the players' screen (F11 in that window)",
+            self.set_fullscreen,
+            None,
+            "act_players_fullscreen",
+            True,
+        )
+        self.act_fullscreen.setChecked(s.fullscreen)
+        self.act_fog = self._act(
+            "Line-of-sight &fog",
+            "Darken the hexes no posse member can see, and hide the tokens standing there",
+            self.set_fog,
+            None,
+            "act_players_fog",
+            True,
+        )
+        self.act_fog.setChecked(s.fog)
+        self.act_remember = self._act(
+            "&Remember seen areas",
+            "Hexes the posse saw earlier stay dimly visible under the fog",
+            self.set_remember,
+            None,
+            "act_players_remember",
+            True,
+        )
+        self.act_remember.setChecked(s.remember_seen)
+        self.act_forget = self._act(
+            "Forget the seen areas",
+            "Darken again everything the posse is not looking at now",
+            self.forget,
+            None,
+            "act_players_forget",
+        )
+        self.act_names = self._act(
+            "&Name the hombres",
+            "Show the names of tokens outside the posse on the players' screen",
+            self.set_names,
+            None,
+            "act_players_names",
+            True,
+        )
+        self.act_names.setChecked(s.names)
+        self.condition_group = QActionGroup(self)
+        self.condition_actions: dict[str, QAction] = {}
+        for who, title in CONDITION_TITLES.items():
+            a = self._act(
+                title,
+                f"Wound badges and stun/concussion marks on the players' screen: {title.replace('&', '').lower()}",
+                None,
+                None,
+                f"act_players_conditions_{who}",
+                True,
+            )
+            a.triggered.connect(lambda _=False, w=who: self.set_conditions(w))
+            self.condition_group.addAction(a)
+            self.condition_actions[who] = a
+        self.condition_actions[s.conditions].setChecked(True)
+        self.camera_group = QActionGroup(self)
+        self.camera_actions: dict[str, QAction] = {}
+        tips = {
+            "follow": "The players' screen shows what your map view shows",
+            "fit_map": "The players' screen shows the whole map",
+            "fit_posse": "The players' screen keeps the posse in view",
+            "lock": "The players' screen stays where it is",
+        }
+        for mode in CAMERA_MODES:
+            a = self._act(
+                CAMERA_TITLES[mode], tips[mode], None, None, f"act_players_camera_{mode}", True
+            )
+            a.triggered.connect(lambda _=False, m=mode: self.set_camera(m))
+            self.camera_group.addAction(a)
+            self.camera_actions[mode] = a
+        self.camera_actions[s.camera].setChecked(True)
+        self.act_show_this = self._act(
+            "&Show this to the players",
+            "Pan the players' screen to the selected token (or the hex under the mouse) and ring it",
+            self.show_this,
+            "Shift+F8",
+            "act_players_show_this",
+        )
+        self.act_show_card = self._act(
+            "Show the last &card",
+            "Show the last card drawn, large, on the players' screen",
+            self.show_last_card,
+            "Ctrl+Shift+D",
+            "act_players_show_card",
+        )
+        self.act_show_scatter = self._act(
+            "Show the last scatter cl&ock",
+            "Show the last missed throw's scatter clock and landing hex on the players' screen",
+            self.show_last_scatter,
+            "Ctrl+Shift+K",
+            "act_players_show_scatter",
+        )
+        self.act_clear = self._act(
+            "C&lear the players' screen",
+            "Take the shown card, cover line, scatter clock and ring off the players' screen",
+            self.clear,
+            "Ctrl+F8",
+            "act_players_clear",
+        )
+        tool = self.main.map_view.tools().get("cover")
+        self.act_show_cover = getattr(tool, "show_players_action", None)
+
+    def _make_menus(self) -> None:
+        vm = self.main.view_menu
+        vm.addSeparator()
+        vm.addAction(self.act_toggle)
+        self.menu = m = QMenu("Players' screen &options", self.main)
+        m.setObjectName("menu_players")
+        m.setToolTipsVisible(True)
+        vm.addMenu(m)
+        self.screen_menu = m.addMenu("&Display")
+        self.screen_menu.setToolTipsVisible(True)
+        self.screen_menu.aboutToShow.connect(self._fill_screens)
+        self._fill_screens()
+        m.addAction(self.act_fullscreen)
+        cam = m.addMenu("&Camera")
+        for a in self.camera_actions.values():
+            cam.addAction(a)
+        m.addSeparator()
+        m.addAction(self.act_fog)
+        m.addAction(self.act_remember)
+        m.addAction(self.act_forget)
+        m.addSeparator()
+        cond = m.addMenu("&Wounds and conditions shown")
+        cond.setToolTipsVisible(True)
+        for a in self.condition_actions.values():
+            cond.addAction(a)
+        m.addAction(self.act_names)
+        m.addSeparator()
+        for a in self._push_actions():
+            m.addAction(a)
+
+    def _push_actions(self) -> list[QAction]:
+        acts = [self.act_show_this, self.act_show_card, self.act_show_scatter]
+        if self.act_show_cover is not None:
+            acts.append(self.act_show_cover)
+        acts.append(self.act_clear)
+        return acts
+
+    def _make_toolbar(self) -> None:
+        tb = QToolBar("Players' screen", self.main)
+        tb.setObjectName("toolbar_players")
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        tb.addAction(self.act_toggle)
+        tb.addSeparator()
+        short = {
+            self.act_show_this: "Show players",
+            self.act_show_card: "Card",
+            self.act_show_scatter: "Scatter",
+            self.act_clear: "Clear",
+        }
+        if self.act_show_cover is not None:
+            short[self.act_show_cover] = "Cover line"
+        for a in self._push_actions():
+            tb.addAction(a)
+            btn = tb.widgetForAction(a)
+            if btn is not None and a in short:
+                btn.setText(short[a])
+        self.main.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
+        self.toolbar = tb
+
+    def _fill_screens(self) -> None:
+        m = self.screen_menu
+        m.clear()
+        group = QActionGroup(m)
+        chosen = self.settings.screen_name
+        primary = QGuiApplication.primaryScreen()
+        for sc in QGuiApplication.screens():
+            g = sc.geometry()
+            name = screen_id(sc)
+            extra = " (main)" if sc is primary else ""
+            a = QAction(f"{name} — {g.width()}×{g.height()}{extra}", m)
+            a.setCheckable(True)
+            a.setChecked(name == chosen)
+            a.setToolTip(f"Put the players' screen on {name}")
+            a.triggered.connect(lambda _=False, n=name: self.choose_screen(n))
+            group.addAction(a)
+            m.addAction(a)
+
+    # -- the document ------------------------------------------------------------------------
+
+    def _attach(self, document) -> None:
+        if self.document is not None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                self.document.playersShow.disconnect(self._pushed)
+        self.document = document
+        if document is not None:
+            document.playersShow.connect(self._pushed)
+
+    def _document_replaced(self, document) -> None:
+        self._attach(document)
+        self.remembered = set()
+        pw = self.players_window
+        if pw is not None:
+            pw.set_document(document, self.remembered)
+            pw.view.follow(self.main.map_view.visible_scene_rect())
+            pw.view.apply_camera()
+
+    def _pushed(self, kind: str, payload) -> None:
+        pw = self.players_window
+        if pw is not None:
+            pw.show_push(kind, payload)
+
+    def _judge_view_moved(self, rect) -> None:
+        pw = self.players_window
+        if pw is not None:
+            pw.view.follow(rect)
+
+    # -- opening and closing -------------------------------------------------------------------
+
+    @property
+    def is_open(self) -> bool:
+        return self.players_window is not None
+
+    def _toggled(self, on: bool) -> None:
+        if on:
+            self.open()
+        else:
+            self.close()
+
+    def _sync_toggle(self) -> None:
+        on = self.players_window is not None
+        if self.act_toggle.isChecked() != on:
+            self.act_toggle.blockSignals(True)
+            self.act_toggle.setChecked(on)
+            self.act_toggle.blockSignals(False)
+
+    def open(self) -> PlayersWindow:
+        """Open the players' screen (or bring it forward) and return it."""
+        pw = self.players_window
+        if pw is not None:
+            pw.raise_()
+            return pw
+        doc = self.main.document
+        pw = PlayersWindow(doc, self.remembered)
+        self.players_window = pw
+        v = pw.view
+        v.set_look(self._look())
+        v.set_remember(self.act_remember.isChecked())
+        v.set_fog(self.act_fog.isChecked())
+        v.follow(self.main.map_view.visible_scene_rect())
+        v.set_camera(self._checked_camera())
+        v.cameraChanged.connect(self._camera_changed)
+        pw.closed.connect(self._players_closed)
+        pw.fullscreenRequested.connect(self.set_fullscreen)
+        self.place()
+        self._sync_toggle()
+        self._say("Players' screen open.")
+        return pw
+
+    def close(self) -> None:
+        """Close the players' screen (the Judge's window stays as it is)."""
+        pw = self.players_window
+        if pw is None:
+            return
+        pw.close()
+        if self.players_window is pw:  # a hidden window may get no close event
+            self._players_closed()
+
+    def _players_closed(self) -> None:
+        pw = self.players_window
+        if pw is None:
+            return
+        self.players_window = None
+        if not pw.isFullScreen():
+            self.settings.geometry = pw.saveGeometry()
+        pw.hide()
+        pw.deleteLater()
+        self._sync_toggle()
+
+    def eventFilter(self, obj, ev) -> bool:
+        # the Judge's window closed (not minimised): the players' window goes with it
+        if obj is self.main:
+            if ev.type() == QEvent.Type.Hide and not ev.spontaneous():
+                self.close()
+            elif ev.type() == QEvent.Type.Close:
+                # a Judge's window closed while hidden sends no hide event: look
+                # once the close has been decided
+                QTimer.singleShot(0, self._after_main_close)
+        return False
+
+    def _after_main_close(self) -> None:
+        if not self.main.isVisible():
+            self.close()
+
+    def _main_destroyed(self, *_args) -> None:
+        pw, self.players_window = self.players_window, None
+        if pw is not None:
+            with contextlib.suppress(RuntimeError):
+                pw.hide()
+                pw.deleteLater()
+
+    # -- displays ------------------------------------------------------------------------------
+
+    def chosen_screen(self):
+        """The remembered display if it is connected, else None."""
+        name = self.settings.screen_name
+        if not name:
+            return None
+        for sc in QGuiApplication.screens():
+            if screen_id(sc) == name:
+                return sc
+        return None
+
+    def place(self) -> None:
+        """Put the players' window on its display: full screen on the chosen display
+        when that is connected and full screen is on, else an ordinary window there
+        (or on the primary display)."""
+        pw = self.players_window
+        if pw is None:
+            return
+        chosen = self.chosen_screen()
+        target = chosen or QGuiApplication.primaryScreen()
+        if target is None:
+            pw.show()
+            return
+        if chosen is not None and self.act_fullscreen.isChecked():
+            pw.setScreen(target)
+            pw.setGeometry(target.geometry())
+            pw.showFullScreen()
+            return
+        if pw.isFullScreen():
+            pw.showNormal()
+        pw.setScreen(target)
+        geo = self.settings.geometry
+        placed = False
+        if geo is not None and pw.restoreGeometry(geo):
+            placed = target.geometry().contains(pw.frameGeometry().center())
+        if not placed:
+            self._default_geometry(target)
+        pw.show()
+
+    def _default_geometry(self, screen) -> None:
+        pw = self.players_window
+        avail: QRect = screen.availableGeometry()
+        w = max(640, int(avail.width() * WINDOWED_FRACTION))
+        h = max(400, int(avail.height() * WINDOWED_FRACTION))
+        w, h = min(w, avail.width()), min(h, avail.height())
+        pw.setGeometry(
+            avail.x() + (avail.width() - w) // 2, avail.y() + (avail.height() - h) // 2, w, h
+        )
+
+    def choose_screen(self, name: str) -> None:
+        """Remember ``name`` as the players' display (full screen when it is not the
+        Judge's own display) and move the window there."""
+        self.settings.screen_name = name
+        judge = self.main.screen()
+        if judge is not None and screen_id(judge) != name and not self.act_fullscreen.isChecked():
+            self.act_fullscreen.setChecked(True)  # places the window via set_fullscreen
+            return
+        self.place()
+
+    def set_fullscreen(self, on: bool) -> None:
+        on = bool(on)
+        self.settings.fullscreen = on
+        if self.act_fullscreen.isChecked() != on:
+            self.act_fullscreen.blockSignals(True)
+            self.act_fullscreen.setChecked(on)
+            self.act_fullscreen.blockSignals(False)
+        pw = self.players_window
+        if pw is None:
+            return
+        if on and self.chosen_screen() is None:
+            # no display chosen yet: full screen where the window is now
+            sc = pw.screen()
+            if sc is not None:
+                self.settings.screen_name = screen_id(sc)
+        if not on and pw.isFullScreen():
+            pw.showNormal()
+        self.place()
+
+    def _on_screen_removed(self, screen) -> None:
+        pw = self.players_window
+        if pw is None:
+            return
+        name = screen.name() or self.settings.screen_name
+        here = pw.screen()
+        on_it = (
+            name == self.settings.screen_name
+            or here is screen
+            or (here is not None and here.name() and here.name() == screen.name())
+        )
+        if not on_it:
+            return
+        primary = QGuiApplication.primaryScreen()
+        if pw.isFullScreen():
+            pw.showNormal()
+        if primary is not None:
+            pw.setScreen(primary)
+            self._default_geometry(primary)
+        pw.show()
+        self._say(f"The display {name} went away: the players' screen is back on the main display.")
+
+    def _on_screen_added(self, screen) -> None:
+        if self.players_window is not None and screen_id(screen) == self.settings.screen_name:
+            self.place()
+
+    # -- options -------------------------------------------------------------------------------
+
+    def _look(self):
+        from dataclasses import replace
+
+        who = next((w for w, a in self.condition_actions.items() if a.isChecked()), "posse")
+        return replace(
+            PLAYERS_LOOK, conditions=who, ap_counters="posse", names=self.act_names.isChecked()
+        )
+
+    def _checked_camera(self) -> str:
+        return next((m for m, a in self.camera_actions.items() if a.isChecked()), "follow")
+
+    def set_fog(self, on: bool) -> None:
+        self.settings.fog = bool(on)
+        if self.act_fog.isChecked() != bool(on):
+            self.act_fog.setChecked(bool(on))
+            return
+        if self.players_window is not None:
+            self.players_window.view.set_fog(on)
+
+    def set_remember(self, on: bool) -> None:
+        self.settings.remember_seen = bool(on)
+        if self.act_remember.isChecked() != bool(on):
+            self.act_remember.setChecked(bool(on))
+            return
+        if self.players_window is not None:
+            self.players_window.view.set_remember(on)
+
+    def forget(self) -> None:
+        if self.players_window is not None:
+            self.players_window.view.forget()
+        else:
+            self.remembered.clear()
+
+    def set_names(self, on: bool) -> None:
+        self.settings.names = bool(on)
+        if self.act_names.isChecked() != bool(on):
+            self.act_names.setChecked(bool(on))
+            return
+        self._restyle()
+
+    def set_conditions(self, who: str) -> None:
+        self.settings.conditions = who
+        a = self.condition_actions[who]
+        if not a.isChecked():
+            a.setChecked(True)
+        self._restyle()
+
+    def _restyle(self) -> None:
+        if self.players_window is not None:
+            self.players_window.view.set_look(self._look())
+
+    def set_camera(self, mode: str) -> None:
+        """The Judge's camera choice (remembered)."""
+        self.settings.camera = mode
+        a = self.camera_actions[mode]
+        if not a.isChecked():
+            a.setChecked(True)
+        if self.players_window is not None:
+            self.players_window.view.set_camera(mode)
+
+    def _camera_changed(self, mode: str) -> None:
+        # the focus push locks the camera: show it in the menu (not remembered)
+        a = self.camera_actions.get(mode)
+        if a is not None and not a.isChecked():
+            a.setChecked(True)
+
+    # -- pushes --------------------------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        with contextlib.suppress(RuntimeError):
+            self.main.statusBar().showMessage(text, 8000)
+
+    def _need_window(self) -> bool:
+        if self.players_window is None:
+            self._say("Open the players' screen first (F8).")
+            return False
+        return True
+
+    def show_this(self) -> bool:
+        """Point the players' screen at the selected token, else the hex under the
+        mouse, else the middle of the Judge's view."""
+        if not self._need_window():
+            return False
+        doc = self.main.document
+        tok = doc.selected_token()
+        if tok is not None:
+            if tok.hidden:
+                self._say("That token is hidden from the players: nothing shown.")
+                return False
+            doc.show_players("focus", tok.id)
+            return True
+        mv = self.main.map_view
+        h = mv.hovered_hex()
+        if h is None and mv.map_scene is not None:
+            h = mv.map_scene.frame.hex_at(mv.visible_scene_rect().center())
+        if h is None or not doc.map.contains(h):
+            self._say("Select a token or point at a hex to show it to the players.")
+            return False
+        doc.show_players("focus", h)
+        return True
+
+    def show_last_card(self) -> bool:
+        doc = self.main.document
+        cards = doc.deck.last_cards(1)
+        if not cards:
+            self._say("No card has been drawn yet.")
+            return False
+        if not self._need_window():
+            return False
+        doc.show_players("card", cards[-1])
+        self._say(f"Card {cards[-1].number} shown on the players' screen.")
+        return True
+
+    def show_last_scatter(self) -> bool:
+        doc = self.main.document
+        for e in reversed(doc.encounter.log):
+            d = e.detail
+            if e.kind == "throw" and d and "landing" in d:
+                if not self._need_window():
+                    return False
+                payload = tuple(Hex(*d[k]) for k in ("thrower", "target", "landing"))
+                doc.show_players("scatter", payload)
+                self._say("Scatter clock shown on the players' screen.")
+                return True
+        self._say("No throw has been made yet.")
+        return False
+
+    def clear(self) -> None:
+        self.main.document.show_players("clear", None)

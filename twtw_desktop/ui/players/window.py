@@ -1,0 +1,173 @@
+"""The players' screen window: the players' map, a pushed card beside it, and the time
+strip along the bottom. A separate top-level window (no parent), so the Judge can put
+it full screen on a projector while the Judge's window stays on the laptop.
+
+It offers nothing to edit: no menus, no tools, no tooltips. F11 asks for full screen
+and Esc leaves it (the controller does the placing and remembers the choice).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from ...hexgrid import Hex
+from ..widgets.card_view import CARD_H, CARD_W, CardView
+from .strip import TEXT_FRACTION, TrackStrip, public_track
+from .view import PlayersView
+
+WINDOW_TITLE = "Players' screen — TWTW Desktop"
+#: a pushed card takes at most this share of the window's width
+CARD_MAX_WIDTH_FRACTION = 0.38
+
+
+class CardPanel(QWidget):
+    """A pushed action card, as large as the window allows, with its number above."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("players_card_panel")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet("#players_card_panel { background: #1c1814; }")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 12, 12, 12)
+        self.title = QLabel("")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title.setStyleSheet("color: #faecc8;")
+        lay.addWidget(self.title)
+        self.card_view = CardView(None, self)
+        self.card_view.setToolTip("")
+        lay.addWidget(self.card_view, 1)
+        self.card = None
+
+    def set_card(self, card) -> None:
+        self.card = card
+        self.card_view.set_card(card)
+        self.title.setText(f"Card {card.number}" if card is not None else "")
+
+    def fit(self, win_w: int, win_h: int, text_px: int) -> None:
+        f = QFont()
+        f.setPixelSize(round(text_px * 1.2))
+        f.setBold(True)
+        self.title.setFont(f)
+        avail_h = max(200, win_h - round(text_px * 3.5))
+        w = min(int(win_w * CARD_MAX_WIDTH_FRACTION), int(avail_h * CARD_W / CARD_H) + 24)
+        self.setFixedWidth(max(160, w))
+
+
+class PlayersWindow(QWidget):
+    """What the posse may see of the encounter."""
+
+    #: the window was closed (by the Judge or the window manager)
+    closed = Signal()
+    #: F11 / Esc: the window asks the controller for (or out of) full screen
+    fullscreenRequested = Signal(bool)
+
+    def __init__(self, document, remembered: set[Hex] | None = None) -> None:
+        super().__init__(None, Qt.WindowType.Window)
+        self.setObjectName("players_window")
+        self.setWindowTitle(WINDOW_TITLE)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
+        self.document = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        self.view = PlayersView(document, remembered, self)
+        row.addWidget(self.view, 1)
+        self.card_panel = CardPanel(self)
+        self.card_panel.hide()
+        row.addWidget(self.card_panel)
+        outer.addLayout(row, 1)
+        self.strip = TrackStrip(self)
+        outer.addWidget(self.strip)
+        self._strip_timer = QTimer(self)
+        self._strip_timer.setSingleShot(True)
+        self._strip_timer.setInterval(0)
+        self._strip_timer.timeout.connect(self.refresh_strip)
+        self.view.shownChanged.connect(self._strip_timer.start)
+        self._attach(document)
+        self.resize(960, 600)
+        self._fit_type()
+        self.refresh_strip()
+
+    # -- document -----------------------------------------------------------------------
+
+    def _attach(self, document) -> None:
+        if self.document is not None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                self.document.changed.disconnect(self._doc_changed)
+        self.document = document
+        document.changed.connect(self._doc_changed)
+
+    def set_document(self, document, remembered: set[Hex] | None = None) -> None:
+        self.show_push("clear", None)
+        self._attach(document)
+        self.view.set_document(document, remembered)
+        self.refresh_strip()
+
+    def _doc_changed(self, area: str) -> None:
+        if area in ("track", "mode", "all", "characters", "tokens"):
+            self._strip_timer.start()
+
+    def refresh_strip(self) -> None:
+        doc = self.document
+        if doc is None:
+            return
+        self.strip.set_content(public_track(doc, self.view.shown_character_ids()))
+
+    # -- pushes ---------------------------------------------------------------------------
+
+    def show_push(self, kind: str, payload) -> None:
+        if kind == "card":
+            self.card_panel.set_card(payload)
+            self.card_panel.setVisible(payload is not None)
+            self._fit_type()
+            return
+        if kind == "clear":
+            self.card_panel.set_card(None)
+            self.card_panel.hide()
+        self.view.show_push(kind, payload)
+
+    # -- size, keys, closing -----------------------------------------------------------------
+
+    def _fit_type(self) -> None:
+        px = round(self.height() * TEXT_FRACTION)
+        self.strip.set_text_px(px)
+        self.card_panel.fit(self.width(), self.height(), self.strip.text_px)
+
+    def resizeEvent(self, ev) -> None:
+        super().resizeEvent(ev)
+        self._fit_type()
+
+    def changeEvent(self, ev) -> None:
+        super().changeEvent(ev)
+        view = getattr(self, "view", None)
+        if view is None:
+            return
+        # no pointer over a projected map
+        full = self.isFullScreen()
+        view.viewport().setCursor(
+            Qt.CursorShape.BlankCursor if full else Qt.CursorShape.ArrowCursor
+        )
+
+    def keyPressEvent(self, ev: QKeyEvent) -> None:
+        if ev.key() == Qt.Key.Key_F11:
+            self.fullscreenRequested.emit(not self.isFullScreen())
+            ev.accept()
+            return
+        if ev.key() == Qt.Key.Key_Escape and self.isFullScreen():
+            self.fullscreenRequested.emit(False)
+            ev.accept()
+            return
+        super().keyPressEvent(ev)
+
+    def closeEvent(self, ev: QCloseEvent) -> None:
+        ev.accept()
+        self.closed.emit()
