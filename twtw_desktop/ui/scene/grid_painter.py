@@ -14,6 +14,11 @@ Inside a tile:
   level ground are drawn), or — when hexes are under :data:`LOD_HEX_PX` on screen —
   from a whole-map image sampled through the layout (:meth:`GridPainter._ground_image`);
 * offset labels and elevation numbers appear when hexes are large enough to read them.
+
+Edits: the painter keeps a copy of the terrain and elevation it last drew.
+:meth:`GridPainter.invalidate` without arguments compares the map with that copy and
+drops only the tiles holding changed hexes (a brush stroke on a 200×200 map redraws
+a tile or two, not the screen); the far-zoom image is recoloured in place.
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ GRID_MIN_HEX_PX = 4.0
 GRID_PATH_MIN_HEX_PX = 20.0
 #: offset labels and elevation numbers from this on-screen hex radius up
 LABEL_MIN_HEX_PX = 50.0
+#: an edit touching more hexes than this drops every tile (a flood fill of the map)
+BULK_EDIT_HEXES = 2000
 
 
 def bucket_index(scale: float) -> int:
@@ -160,30 +167,145 @@ class GridPainter(TiledLayer):
         self.show_labels = True
         #: False draws every hex as open ground (the editor's "terrain" layer hidden)
         self.show_terrain = True
+        #: what the tiles show: (cols, rows, terrain rows, elevation rows or None)
+        self._seen: tuple[int, int, list[str], list[list[int]] | None] | None = None
+        #: far-zoom sampling: (flat sample indices inside the map, their rows, their
+        #: columns, nx, ny, target rect) and the ARGB colour of every hex
+        self._sample: tuple | None = None
+        self._colours: np.ndarray | None = None
+        self._snapshot()
 
     def reset(self) -> None:
         """Forget everything: tiles and the far-zoom ground image (new map, new
         terrain, a background picture switching the ground transparent)."""
         super().clear()
         self._brick = None
+        self._sample = None
+        self._colours = None
+        self._snapshot()
 
     def prepare(self) -> None:
         """Build the far-zoom ground image ahead of need (called when idle)."""
         self._ground_image()
 
     def invalidate(self, hexes: Iterable[Hex] | None = None) -> None:
-        """Forget the tiles touching ``hexes`` (all tiles when None)."""
-        self._brick = None
+        """Forget the tiles touching ``hexes``; without ``hexes``, those touching the
+        hexes whose terrain or elevation changed since they were drawn (everything
+        when the map's size changed)."""
         if hexes is None:
+            cells = self._changed_cells()
+            if cells is None:
+                self.reset()
+                return
+            o = self.frame.orientation
+            hexes = [offset_to_hex(c, r, o) for c, r in cells]
+        else:
+            hexes = list(hexes)
+            cells = [self.frame.offset(h) for h in hexes]
+            self._note_seen(cells)
+        if not hexes:
+            return
+        self._drop_tiles(hexes)
+        self._recolour(cells)
+
+    # -- what changed ------------------------------------------------------------------
+
+    def _snapshot(self) -> None:
+        m = self.frame.map
+        elev = [list(r) for r in m.elevation] if m.elevation is not None else None
+        self._seen = (m.cols, m.rows, list(m.terrain), elev)
+
+    def _changed_cells(self) -> list[tuple[int, int]] | None:
+        """Cells whose terrain or elevation differ from what the tiles show (and the
+        copy brought up to date); None when the map's size changed."""
+        m = self.frame.map
+        if self._seen is None:
+            self._snapshot()
+            return None
+        cols, rows, terrain, elev = self._seen
+        if (cols, rows) != (m.cols, m.rows):
+            self._snapshot()
+            return None
+        out: set[tuple[int, int]] = set()
+        for r in range(rows):
+            a, b = terrain[r], m.terrain[r]
+            if a != b:
+                out.update((c, r) for c in range(cols) if a[c] != b[c])
+                terrain[r] = b
+        me = m.elevation
+        if me is not None or elev is not None:
+            zero = [0] * cols
+            if elev is None:
+                elev = [list(zero) for _ in range(rows)]
+            for r in range(rows):
+                a = elev[r]
+                b = me[r] if me is not None else zero
+                if a != b:
+                    out.update((c, r) for c in range(cols) if a[c] != b[c])
+                    elev[r] = list(b)
+            self._seen = (cols, rows, terrain, elev)
+        return sorted(out)
+
+    def _note_seen(self, cells: list[tuple[int, int]]) -> None:
+        """The tiles of these cells are redrawn: they now show the map's values."""
+        m = self.frame.map
+        if self._seen is None or (self._seen[0], self._seen[1]) != (m.cols, m.rows):
+            self._snapshot()
+            return
+        cols, rows, terrain, elev = self._seen
+        for r in {r for _c, r in cells}:
+            if 0 <= r < rows:
+                terrain[r] = m.terrain[r]
+                if m.elevation is not None:
+                    if elev is None:
+                        elev = [[0] * cols for _ in range(rows)]
+                    elev[r] = list(m.elevation[r])
+                elif elev is not None:
+                    elev[r] = [0] * cols
+        self._seen = (cols, rows, terrain, elev)
+
+    def _drop_tiles(self, hexes: list[Hex]) -> None:
+        """Forget the cached tiles (of every zoom bucket) under these hexes."""
+        self._brick = None
+        if not self._tiles:
+            return
+        if len(hexes) > BULK_EDIT_HEXES:
             self._tiles.clear()
             return
-        rects = [self.frame.hex_rect(h) for h in hexes]
-        if not rects:
+        fr = self.frame
+        s = fr.unit
+        lay = fr.layout
+        centres = [lay.hex_to_pixel(h) for h in hexes]
+        drop: set[tuple[int, int, int]] = set()
+        for k in {key[0] for key in self._tiles}:
+            b = bucket_scale(k)
+            pad = s + 2.0 / b  # the hex's box and two device pixels of antialiasing
+            f = b / TILE
+            for x, y in centres:
+                for tx in range(math.floor((x - pad) * f), math.floor((x + pad) * f) + 1):
+                    for ty in range(math.floor((y - pad) * f), math.floor((y + pad) * f) + 1):
+                        drop.add((k, tx, ty))
+        for key in drop:
+            self._tiles.pop(key, None)
+
+    def _recolour(self, cells: list[tuple[int, int]]) -> None:
+        """Bring the far-zoom colours of these cells up to date."""
+        self._brick = None
+        if self._colours is None:
             return
-        area = rects[0]
-        for r in rects[1:]:
-            area = area.united(r)
-        self.invalidate_rect(area)
+        if len(cells) > BULK_EDIT_HEXES:
+            self._colours = None  # cheaper to colour the whole map again with numpy
+            return
+        m = self.frame.map
+        elev = m.elevation
+        known: dict[tuple[str, int], int] = {}
+        for c, r in cells:
+            if 0 <= r < m.rows and 0 <= c < m.cols:
+                key = (m.terrain[r][c], elev[r][c] if elev is not None else 0)
+                argb = known.get(key)
+                if argb is None:
+                    argb = known[key] = self._colour_of(*key)
+                self._colours[r, c] = argb
 
     def _render_tile(self, k: int, tx: int, ty: int) -> QPixmap:
         fr = self.frame
@@ -332,6 +454,19 @@ class GridPainter(TiledLayer):
         changes; far zooms draw it scaled instead of tens of thousands of hexes."""
         if self._brick is not None:
             return self._brick
+        if self._sample is None:
+            self._sample = self._sample_grid()
+        if self._colours is None:
+            self._colours = self._hex_colours()
+        flat, rows, cols, nx, ny, target = self._sample
+        out = np.zeros(ny * nx, dtype=np.uint32)
+        out[flat] = self._colours[rows, cols]
+        img = QImage(out.data, nx, ny, nx * 4, QImage.Format.Format_ARGB32).copy()
+        self._brick = (img, target)
+        return self._brick
+
+    def _sample_grid(self) -> tuple:
+        """Which hex each far-zoom sample falls in (kept while the map's shape stays)."""
         fr = self.frame
         m = fr.map
         u = fr.unit
@@ -357,15 +492,15 @@ class GridPainter(TiledLayer):
             col, row = q + (r - (r & 1)) // 2, r
         else:
             col, row = q, r + (q - (q & 1)) // 2
-        inside = (col >= 0) & (col < m.cols) & (row >= 0) & (row < m.rows)
-        colours = self._hex_colours()
-        out = np.zeros((ny, nx), dtype=np.uint32)
-        out[inside] = colours[row[inside], col[inside]]
-        out = np.ascontiguousarray(out)
-        img = QImage(out.data, nx, ny, nx * 4, QImage.Format.Format_ARGB32).copy()
+        inside = ((col >= 0) & (col < m.cols) & (row >= 0) & (row < m.rows)).ravel()
+        flat = np.flatnonzero(inside)
         target = QRectF(x0 * u, y0 * u, nx * step * u, ny * step * u)
-        self._brick = (img, target)
-        return self._brick
+        return (flat, row.ravel()[flat], col.ravel()[flat], nx, ny, target)
+
+    def _colour_of(self, code: str, elevation: int) -> int:
+        if self.transparent_ground and code == "." and not elevation:
+            return 0
+        return style.terrain_colour(CODE_TERRAIN[code], int(elevation)).rgba() & 0xFFFFFFFF
 
     def _hex_colours(self) -> np.ndarray:
         """ARGB colour of every hex (rows × cols), open level ground transparent when
@@ -381,11 +516,7 @@ class GridPainter(TiledLayer):
         keys = np.char.add(codes, np.char.mod("|%d", elev))
         for key in np.unique(keys):
             code, e = str(key).split("|")
-            if self.transparent_ground and code == "." and int(e) == 0:
-                argb = 0
-            else:
-                argb = style.terrain_colour(CODE_TERRAIN[code], int(e)).rgba() & 0xFFFFFFFF
-            colours[keys == key] = argb
+            colours[keys == key] = self._colour_of(code, int(e))
         return colours
 
     def _pattern(self, k: int) -> QBrush:
