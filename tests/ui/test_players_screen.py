@@ -446,7 +446,7 @@ def test_closing_the_players_window_leaves_the_judge_window_working(qtbot, win):
     doc.show_players("focus", "t-hank")
     win.map_view.zoom_in()
     qtbot.wait(150)  # let any stale timer fire
-    # F8 opens it again, with the fog it remembered
+    # F12 opens it again, with the fog it remembered
     ctl.act_toggle.trigger()
     pw2 = ctl.players_window
     assert pw2 is not None and pw2 is not pw

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 APP_TITLE = "TWTW Desktop"
 FILE_FILTER = "Encounters and maps (*.encounter.json *.map.json *.json);;All files (*)"
 SAVE_FILTER = "Encounters (*.encounter.json);;All files (*)"
+MAP_SAVE_FILTER = "Maps (*.map.json);;Encounters (*.encounter.json);;All files (*)"
 #: first-run dock sizes (pixels): narrow side columns, a short bottom row
 DOCK_SIDE_WIDTH = 300
 DOCK_BOTTOM_HEIGHT = 190
@@ -105,9 +106,13 @@ class MainWindow(QMainWindow):
     def _install_addons(self) -> None:
         """The add-ons that put their own menus, docks and toolbars on the window (each
         follows :attr:`documentReplaced`)."""
+        from .editor import install_editor
+        from .icons import decorate
         from .players import install_players_screen
 
+        self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
+        decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
         from .tools import make_tools
@@ -495,11 +500,10 @@ class MainWindow(QMainWindow):
         doc = self.document
         if doc is None:
             return False
-        if (
-            doc.path is None
-            or not str(doc.path).endswith(".json")
-            or doc.path.name.endswith(".map.json")
-        ):
+        if doc.path is None or not str(doc.path).endswith(".json"):
+            return self.save_as()
+        if doc.kind != "map" and doc.path.name.endswith(".map.json"):
+            # an encounter never overwrites a map file
             return self.save_as()
         return self._save_to(doc.path)
 
@@ -508,18 +512,23 @@ class MainWindow(QMainWindow):
         if doc is None:
             return False
         start = str(doc.path.parent) if doc.path else (self.settings.last_dir() or str(Path.cwd()))
+        is_map = doc.kind == "map"
+        suffix = ".map.json" if is_map else ".encounter.json"
         name = (
             doc.path.name
-            if doc.path and doc.path.name.endswith(".encounter.json")
-            else "encounter.encounter.json"
+            if doc.path and doc.path.name.endswith(suffix)
+            else ("map" if is_map else "encounter") + suffix
         )
         path, _ = QFileDialog.getSaveFileName(
-            self, "Save encounter", str(Path(start) / name), SAVE_FILTER
+            self,
+            "Save map" if is_map else "Save encounter",
+            str(Path(start) / name),
+            MAP_SAVE_FILTER if is_map else SAVE_FILTER,
         )
         if not path:
             return False
         if not path.endswith(".json"):
-            path += ".encounter.json"
+            path += suffix
         return self._save_to(Path(path))
 
     def _save_to(self, path: Path) -> bool:

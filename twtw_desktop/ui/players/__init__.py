@@ -2,7 +2,7 @@
 only what the posse may see of the live encounter (issue 8).
 
 ``install_players_screen(window)`` adds it to the Judge's window (View > Players'
-screen, F8; View > Players' screen options; the "Players' screen" toolbar) and
+screen, F12; View > Players' screen options; the "Players' screen" toolbar) and
 returns the :class:`PlayersController`, also kept as ``window.players_screen``.
 """
 

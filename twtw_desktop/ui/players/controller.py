@@ -2,7 +2,7 @@
 opening and closing the second window, placing it on a display, and passing the
 Judge's pushes and view changes to it.
 
-* View > Players' screen (F8) opens or closes the window; View > Players' screen
+* View > Players' screen (F12) opens or closes the window; View > Players' screen
   options holds the display list, full screen, the camera, the fog and the token
   drawing choices, and the push actions. The "Players" toolbar has the push actions.
 * Placing: the chosen display is remembered by name. When it is connected the window
@@ -108,7 +108,7 @@ class PlayersController(QObject):
             "&Players' screen",
             "Open or close the players' screen: a second window showing only what the posse may see",
             self._toggled,
-            "F8",
+            "F12",
             "act_players_screen",
             True,
         )
@@ -190,7 +190,7 @@ class PlayersController(QObject):
             "&Show this to the players",
             "Pan the players' screen to the selected token (or the hex under the mouse) and ring it",
             self.show_this,
-            "Shift+F8",
+            "Shift+F12",
             "act_players_show_this",
         )
         self.act_show_card = self._act(
@@ -211,7 +211,7 @@ class PlayersController(QObject):
             "C&lear the players' screen",
             "Take the shown card, cover line, scatter clock and ring off the players' screen",
             self.clear,
-            "Ctrl+F8",
+            "Ctrl+F12",
             "act_players_clear",
         )
         tool = self.main.map_view.tools().get("cover")
@@ -588,7 +588,7 @@ class PlayersController(QObject):
 
     def _need_window(self) -> bool:
         if self.players_window is None:
-            self._say("Open the players' screen first (F8).")
+            self._say("Open the players' screen first (F12).")
             return False
         return True
 
