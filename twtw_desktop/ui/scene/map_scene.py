@@ -113,29 +113,7 @@ class MapScene(QGraphicsScene):
         self.grid.transparent_ground = self.background is not None
         self.grid.reset()
         QTimer.singleShot(0, self._prepare_ground)
-        m = self.document.map
-        av = self.document.cover_av()
-        for f in m.features:
-            if not self._shows(f):
-                continue
-            it = FeatureItem(f, self.frame, av)
-            it.setData(0, feature_layer(f.kind))
-            self.features[f.id] = it
-            self.addItem(it)
-        for lab in m.labels:
-            if not self._shows(lab):
-                continue
-            it = LabelItem(lab, self.frame)
-            it.setData(0, "labels")
-            self.others[lab.id] = it
-            self.addItem(it)
-        for n in [*m.notes, *m.markers]:
-            if not self._shows(n):
-                continue
-            it = MarkerItem(n, self.frame)
-            it.setData(0, "notes")
-            self.others[n.id] = it
-            self.addItem(it)
+        self._sync_objects()
         self._apply_layers()
         self.sync_tokens()
         self._sig = self._signature()
@@ -144,6 +122,45 @@ class MapScene(QGraphicsScene):
         b = self.frame.bounds()
         pad = self.frame.unit * SCENE_MARGIN_HEXES
         self.setSceneRect(b.adjusted(-pad, -pad, pad, pad))
+
+    def _sync_objects(self) -> None:
+        """Make the feature, label, note and marker items match the map: new objects
+        get items, gone ones lose them, the rest refresh in place (an editor stroke
+        adding one wall touches one item, not the scene)."""
+        m = self.document.map
+        av = self.document.cover_av()
+        want_f = {f.id: f for f in m.features if self._shows(f)}
+        want_o = {x.id: x for x in [*m.labels, *m.notes, *m.markers] if self._shows(x)}
+        for store, want in ((self.features, want_f), (self.others, want_o)):
+            for oid in [k for k in store if k not in want]:
+                self.removeItem(store.pop(oid))
+        for fid, f in want_f.items():
+            it = self.features.get(fid)
+            if it is None:
+                it = FeatureItem(f, self.frame, av)
+                it.setData(0, feature_layer(f.kind))
+                it.setVisible(self._visible[feature_layer(f.kind)])
+                self.features[fid] = it
+                self.addItem(it)
+            else:
+                if it.data(0) != feature_layer(f.kind):
+                    it.setData(0, feature_layer(f.kind))
+                    it.setVisible(self._visible[feature_layer(f.kind)])
+                it.refresh(f)
+        for oid, x in want_o.items():
+            it = self.others.get(oid)
+            if it is not None and it.__class__ is not _item_class(x):
+                self.removeItem(self.others.pop(oid))
+                it = None
+            if it is None:
+                it = _item_class(x)(x, self.frame)
+                layer = "labels" if isinstance(it, LabelItem) else "notes"
+                it.setData(0, layer)
+                it.setVisible(self._visible[layer])
+                self.others[oid] = it
+                self.addItem(it)
+            else:
+                it.refresh(x)
 
     def _prepare_ground(self) -> None:
         with contextlib.suppress(RuntimeError):  # the scene went before the timer fired
@@ -280,6 +297,7 @@ class MapScene(QGraphicsScene):
     # -- document signals --------------------------------------------------------------------
 
     def _signature(self) -> tuple:
+        """What forces a full rebuild: another map, its size, shape or background."""
         m = self.document.map
         return (
             id(m),
@@ -287,10 +305,6 @@ class MapScene(QGraphicsScene):
             m.rows,
             m.orientation,
             m.hex_px,
-            tuple(f.id for f in m.features),
-            tuple(x.id for x in m.labels),
-            tuple(n.id for n in m.notes),
-            tuple(x.id for x in m.markers),
             m.background.model_dump_json() if m.background else None,
         )
 
@@ -311,17 +325,9 @@ class MapScene(QGraphicsScene):
             if self._signature() != self._sig:
                 self.rebuild()
             else:
-                # same items: refresh them in place; redraw only the ground that changed
-                m = self.document.map
-                if self.public and self._public_signature() != self._psig:
-                    self.rebuild()
-                    return
-                for f in m.features:
-                    if f.id in self.features:
-                        self.features[f.id].refresh(f)
-                for x in [*m.labels, *m.notes, *m.markers]:
-                    if x.id in self.others:
-                        self.others[x.id].refresh(x)
+                # same frame: add, drop or refresh items; redraw only the changed ground
+                self._sync_objects()
+                self._psig = self._public_signature()
                 ground = self._ground_signature()
                 if ground != self._ground:
                     self._ground = ground
@@ -362,18 +368,22 @@ class MapScene(QGraphicsScene):
         try:
             f = self.document.map.feature(fid)
         except KeyError:
-            self.rebuild()
-            return
-        if it is None and not self._shows(f):
+            self._sync_objects()
             return
         if it is None or not self._shows(f):
-            self.rebuild()
+            self._sync_objects()
             return
         it.refresh(f)
 
     def _on_selection(self, tid) -> None:
         for k, it in self.tokens.items():
             it.set_selected(k == tid)
+
+
+def _item_class(x) -> type:
+    from ...model.map import Label
+
+    return LabelItem if isinstance(x, Label) else MarkerItem
 
 
 def _char(document: EncounterDocument, cid: str):
