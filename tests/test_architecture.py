@@ -60,3 +60,22 @@ def test_core_modules_import_with_qt_blocked():
     env = dict(os.environ, PYTHONPATH=str(PKG.parent))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
+
+
+def test_every_package_folder_is_listed_for_the_wheel():
+    """pyproject.toml lists packages by hand (the remapped resources package is not
+    found by discovery); a new sub-package missing from it would be left out of the
+    wheel."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(
+        tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {
+        ".".join(d.relative_to(root).parts)
+        for d in (root / "twtw_desktop").rglob("*")
+        if d.is_dir() and (d / "__init__.py").exists()
+    } | {"twtw_desktop"}
+    assert found <= listed, f"add to pyproject.toml packages: {sorted(found - listed)}"
+    assert "twtw_desktop._resources" in listed

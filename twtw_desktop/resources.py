@@ -19,9 +19,9 @@ def resources_dir() -> Path:
     here = _REPO / "resources"
     if here.is_dir():
         return here
-    from importlib.resources import files  # wheel install
-
-    return Path(str(files("twtw_desktop._resources")))
+    # wheel install: resources/ was packaged as twtw_desktop/_resources (a data
+    # folder without __init__.py, so it is found by path, not imported)
+    return Path(__file__).resolve().parent / "_resources"
 
 
 def resource_path(*parts: str) -> Path:
