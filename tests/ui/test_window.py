@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QMessageBox
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.ui import app as app_mod
-from twtw_desktop.ui.commands import SnapshotCommand
+from twtw_desktop.ui.commands import ChangeValueCommand, SnapshotCommand
+from twtw_desktop.ui.document import EncounterDocument
 from twtw_desktop.ui.main_window import MainWindow
 from twtw_desktop.ui.settings import AppSettings, use_ini_folder
 
@@ -248,7 +249,9 @@ def test_app_opens_the_sample_when_the_file_is_broken(qtbot, settings, tmp_path,
     win = app_mod.open_window(str(bad), show=False)
     qtbot.addWidget(win)
     assert shown and "nope.encounter.json" in shown[0][1]
-    assert win.document.path.name == SAMPLE
+    # the sample opens as an untitled copy: Save asks where, never into the bundle
+    assert win.document.path is None
+    assert "Main Street" in win.document.encounter.name
     win.document.undo_stack.setClean()
 
 
@@ -269,3 +272,24 @@ def test_unexpected_errors_go_to_a_dialog(qapp, monkeypatch):
     assert seen and "division by zero" in seen[0][0]
     assert "Traceback" in seen[0][1]  # only under Details
     assert "Traceback" not in seen[0][0]
+
+
+def test_a_bundled_sample_opens_as_an_untitled_copy(qtbot, tmp_path, settings):
+
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    src = maps_dir() / SAMPLE
+    before = (maps_dir() / "main_street.map.json").read_bytes()
+    assert win.open_path(src, ask=False)
+    doc = win.document
+    assert doc.path is None and doc.map_path is None
+    assert doc.encounter.map is doc.map and doc.encounter.map_ref is None
+    # an edit to the map, then Save As elsewhere: the bundle is untouched
+    door = next(f for f in doc.map.features if f.kind == "door")
+    was_open = door.is_open
+    doc.push(ChangeValueCommand(doc, door, "is_open", not was_open, "map"))
+    out = tmp_path / "mine.encounter.json"
+    doc.save(out)
+    assert (maps_dir() / "main_street.map.json").read_bytes() == before
+    again = EncounterDocument.open(out)
+    assert again.map.feature(door.id).is_open == (not was_open)

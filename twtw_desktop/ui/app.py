@@ -98,6 +98,10 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
         else:
             problem = ("Cannot open the sample encounter", str(e))
     if doc is not None:
+        from .main_window import is_bundled
+
+        if is_bundled(doc.path):
+            doc.make_untitled()
         win.set_document(doc)
         if path and doc.path == target:
             win.settings.add_recent(target)

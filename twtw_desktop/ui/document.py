@@ -125,6 +125,18 @@ class EncounterDocument(QObject):
         enc = Encounter(name="New encounter", map=m)
         return cls(enc, parent=parent)
 
+    def make_untitled(self) -> None:
+        """Detach from the files it came from (a bundled sample): Save then asks where
+        to put it, and a referenced map moves inside the encounter, so nothing is ever
+        written into the app's own sample folder."""
+        self.path = None
+        if self.encounter.map_ref is not None:
+            # both fields change together (the model forbids having both or neither)
+            self.encounter.__dict__["map"] = self.map
+            self.encounter.__dict__["map_ref"] = None
+        self.map_path = None
+        self.changed.emit("file")
+
     # -- state -------------------------------------------------------------------
 
     @property

@@ -62,6 +62,16 @@ OVERLAY_ACTIONS = (
 )
 
 
+def is_bundled(path: str | Path) -> bool:
+    """Whether a file is one of the app's own samples (opened as an untitled copy)."""
+    from ..resources import maps_dir
+
+    try:
+        return Path(path).resolve().is_relative_to(maps_dir().resolve())
+    except (OSError, ValueError):
+        return False
+
+
 class MainWindow(QMainWindow):
     """The main window over one :class:`EncounterDocument` at a time."""
 
@@ -109,9 +119,11 @@ class MainWindow(QMainWindow):
         from .editor import install_editor
         from .icons import decorate
         from .players import install_players_screen
+        from .samples_menu import install_samples_menu
 
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
+        self.samples_menu = install_samples_menu(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
@@ -490,9 +502,12 @@ class MainWindow(QMainWindow):
         except LoadError as e:
             self.show_error("Cannot open the file", str(e))
             return False
+        if is_bundled(path):
+            doc.make_untitled()
         self.set_document(doc)
-        self.settings.add_recent(path)
-        self._fill_recent()
+        if doc.path is not None:
+            self.settings.add_recent(path)
+            self._fill_recent()
         self._show_message(f"Opened {Path(path).name}")
         return True
 
