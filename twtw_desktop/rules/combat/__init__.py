@@ -4,11 +4,12 @@ Plain Python and pydantic, no Qt: the map geometry arrives as plain inputs
 (:mod:`.situation`), the rules return records with their reasons (:mod:`.records`).
 
 * :mod:`.ranged` — the ranged TN breakdown, shot types and AP, multiple attacks, fan firing
-* :mod:`.resolve` — the six-step resolution flow of one attack
+* :mod:`.resolve` — the six-step resolution flow of one attack, and fan-firing series
 * :mod:`.bumps` — spending standard and conditional bumps
 * :mod:`.thrown` — throwing range and where a missed throw lands
 * :mod:`.melee` — hand to hand: defense, attack types, block, dodge, advantage,
   dominance, breaking engagement, entanglement
 * :mod:`.ancillary` — equipment failure, unintended targets, carried discharges
+* :mod:`.blast` — an explosive's blast on everyone within its radius (house rule)
 * :mod:`.aiming` — tactical aiming (Bravery) and covering fire
 """

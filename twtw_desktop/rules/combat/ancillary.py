@@ -13,22 +13,29 @@ Decisions where the pages are vague:
   candidates again from the closest (002: a stray spend may hit one target twice).
 * A fully loaded revolver that discharges hits the nearest body part (a leg, unless
   the Judge names another) with the weapon's DMG read from the same card.
+* Which guns can go off (000 Carrying Loaded Weapons): firearms carried with every
+  chamber loaded and stowed (holstered or slung, not the one in hand), on an action
+  that involves movement — the attacker moved or rode this round, or the action is
+  hand to hand. Both triggers need that movement: a calamity (CF) on the card, or a
+  wrench number inside the stowed gun's malfunction range (below its Rel). A gun
+  worn on the off-hand side hits the left leg, otherwise the right (house: the
+  carrier is right-handed unless the sheet says otherwise).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
-from ..base import HitLocation, Strict
+from ..base import HitLocation
 from ..card import Card
 from ..character import Character
-from ..damage import DamageResult, apply_damage
+from ..damage import apply_damage
 from ..deck import read_effect
 from ..editions import Edition, OptionalRules
-from ..gear import Weapon
+from ..gear import GearCatalog, Weapon
 from .bumps import StraySpend
-from .records import FailureResult, StrayResult
+from .records import DischargeResult, FailureResult, StrayResult
 
 #: 001 Equipment Failure: a Rel 1 item fails only when the card shows this wrench
 #: number and the card showing :data:`REL1_PARTNER_WRENCH` is in the discard pile.
@@ -38,6 +45,10 @@ REL1_PARTNER_WRENCH = 2
 MELEE_STRAY_FACTOR = 2
 #: Where a discharging holstered revolver usually hits (000 Carrying Loaded Weapons).
 DISCHARGE_DEFAULT_LOCATION = HitLocation.RIGHT_LEG
+#: … and where one worn on the off-hand side hits (house).
+DISCHARGE_OFF_HAND_LOCATION = HitLocation.LEFT_LEG
+
+DischargeCause = Literal["calamity_on_movement", "malfunction"]
 
 
 def equipment_failure(
@@ -166,30 +177,18 @@ def unintended_targets(
     )
 
 
-class DischargeResult(Strict):
-    """A fully loaded weapon going off while carried (000 Carrying Loaded Weapons)."""
-
-    discharged: bool
-    cause: Literal["calamity_on_movement", "malfunction"] | None = None
-    toggle: bool | None = None
-    hit: bool = False
-    location: HitLocation | None = None
-    effect: int = 0
-    damage: DamageResult | None = None
-    reasons: tuple[str, ...] = ()
-
-
 def carried_discharge(
     character: Character,
     weapon: Weapon,
     card: Card,
     edition: Edition,
     *,
-    cause: Literal["calamity_on_movement", "malfunction"],
+    cause: DischargeCause,
     fully_loaded: bool,
     location: HitLocation = DISCHARGE_DEFAULT_LOCATION,
     more: Callable[[], Card] | None = None,
     options: OptionalRules | None = None,
+    carried_index: int | None = None,
 ) -> tuple[Character, DischargeResult]:
     """Resolve a possible discharge of a weapon carried with every chamber loaded.
 
@@ -210,10 +209,15 @@ def carried_discharge(
     reasons = [
         f"{character.name} carries the {weapon.name} fully loaded: {why} fires a round (000)"
     ]
+    who = {
+        "weapon_id": weapon.id,
+        "carried_index": carried_index,
+        "damage_kind": weapon.damage_kind,
+    }
     if card.toggle:
         reasons.append(f"card {card.number}: toggle YES, the round misses {character.name}")
         return character, DischargeResult(
-            discharged=True, cause=cause, toggle=True, reasons=tuple(reasons)
+            discharged=True, cause=cause, toggle=True, reasons=tuple(reasons), **who
         )
     reasons.append(
         f"card {card.number}: toggle NO, the round hits the {location.value.replace('_', ' ')}"
@@ -226,6 +230,7 @@ def carried_discharge(
             hit=True,
             location=location,
             reasons=tuple(reasons),
+            **who,
         )
     read = read_effect(card, weapon.dmg, more=more)
     reasons += list(read.reasons)
@@ -248,4 +253,101 @@ def carried_discharge(
         effect=read.value,
         damage=dmg,
         reasons=tuple(reasons),
+        **who,
     )
+
+
+def discharge_candidates(
+    character: Character, gear: GearCatalog, *, in_use: int | None = None
+) -> dict[int, Weapon]:
+    """The carried firearms that could go off: fully loaded and stowed (not readied,
+    not the weapon ``in_use``), by their index in ``character.weapons``."""
+    out: dict[int, Weapon] = {}
+    for i, cw in enumerate(character.weapons):
+        w = gear.weapons.get(cw.weapon_id)
+        if w is None or i == in_use or cw.readied or not cw.fully_loaded or not w.is_ranged:
+            continue
+        out[i] = w
+    return out
+
+
+def discharge_cause(
+    card: Card, weapon: Weapon, *, cf: bool, action_moves: bool
+) -> DischargeCause | None:
+    """Why a stowed, fully loaded ``weapon`` fires on this card, or None (see the
+    module docstring): a CF, or a wrench inside its malfunction range, on an action
+    with movement."""
+    if not action_moves:
+        return None
+    if cf:
+        return "calamity_on_movement"
+    if card.wrench is not None and equipment_failure(card.wrench, weapon.rel).failed:
+        return "malfunction"
+    return None
+
+
+def check_discharges(
+    character: Character,
+    candidates: Mapping[int, Weapon],
+    card: Card,
+    edition: Edition,
+    *,
+    cf: bool,
+    action_moves: bool,
+    more: Callable[[], Card] | None = None,
+    options: OptionalRules | None = None,
+) -> tuple[Character, tuple[DischargeResult, ...]]:
+    """Every stowed gun this card sets off (000 Carrying Loaded Weapons), read from the
+    same card; returns the wounded copy of ``character`` and the results."""
+    out: list[DischargeResult] = []
+    for i, weapon in sorted(candidates.items()):
+        cw = character.weapons[i]
+        cause = discharge_cause(card, weapon, cf=cf, action_moves=action_moves)
+        if cause is None or not cw.fully_loaded:
+            continue
+        where = DISCHARGE_OFF_HAND_LOCATION if cw.hand == "off" else DISCHARGE_DEFAULT_LOCATION
+        character, res = carried_discharge(
+            character,
+            weapon,
+            card,
+            edition,
+            cause=cause,
+            fully_loaded=True,
+            location=where,
+            more=more,
+            options=options,
+            carried_index=i,
+        )
+        out.append(res)
+    return character, tuple(out)
+
+
+def apply_discharges(
+    character: Character,
+    discharges: Sequence[DischargeResult],
+    edition: Edition,
+    *,
+    options: OptionalRules | None = None,
+) -> Character:
+    """The carrier after the recorded discharges: each gun one round lighter and no
+    longer fully loaded, and the recorded wounds dealt (the recorded effect and
+    toggle, so the sheet matches the record)."""
+    new = character.model_copy(deep=True)
+    for d in discharges:
+        if not d.discharged:
+            continue
+        if d.carried_index is not None and 0 <= d.carried_index < len(new.weapons):
+            cw = new.weapons[d.carried_index]
+            cw.loaded = max(0, cw.loaded - 1)
+            cw.fully_loaded = False
+        if d.damage is not None and d.location is not None:
+            new, _ = apply_damage(
+                new,
+                edition,
+                effect=d.effect,
+                hit=d.location,
+                kind=d.damage_kind,
+                toggle=d.toggle,
+                options=options,
+            )
+    return new

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Unpack
 
 from pydantic import Field
 
@@ -46,10 +46,16 @@ from ..deck import CardSource, PoolRead, read_pool
 from ..editions import Edition, OptionalRules
 from ..gear import Weapon
 from .ancillary import equipment_failure
-from .bumps import BumpPool, BumpSpends
 from .ranged import attack_limit, attack_pool
 from .records import ApBreakdown, AttackRecord, FailureResult, Modifier, TnBreakdown, mod
-from .resolve import HEIGHT_SHIFT, KICK_SHIFT, PUNCH_SHIFT, AttackProfile, resolve_profile
+from .resolve import (
+    HEIGHT_SHIFT,
+    KICK_SHIFT,
+    PUNCH_SHIFT,
+    AttackProfile,
+    ResolveKw,
+    resolve_profile,
+)
 
 #: The skill used for unarmed fighting (001 "Fighting: Brawl").
 UNARMED_SKILL = "fighting_brawl"
@@ -540,17 +546,8 @@ def resolve_melee(
     attacker_held_at: int = Dominance.NONE,
     block: BlockResult | None = None,
     chosen_location: HitLocation | None = None,
-    options: OptionalRules | None = None,
-    spends: BumpSpends | None = None,
-    more: CardSource | None = None,
-    rank: int = 0,
-    pool_read: PoolRead | None = None,
-    stun_card: Card | None = None,
-    discard: Sequence[Card] = (),
-    ap: ApBreakdown | None = None,
-    extra_bumps: BumpPool | None = None,
     distance_paces: float = 0,
-    risking_death: bool = False,
+    **kw: Unpack[ResolveKw],
 ) -> tuple[AttackRecord, Character]:
     """Resolve one hand-to-hand attack from the card to the wound.
 
@@ -558,7 +555,9 @@ def resolve_melee(
     ``blocked`` stops it, ``to_arm`` moves the hit to the blocking arm. A shove
     (dominance only) deals no damage; its success is one bump toward dominance plus
     any bumps spent on dominance. With full dominance the attacker may name
-    ``chosen_location``.
+    ``chosen_location``. The keywords of :class:`~.resolve.ResolveKw` go to
+    :func:`~.resolve.resolve_profile`; a hand-to-hand attack counts as an action with
+    movement for a stowed gun going off unless ``action_moves`` says otherwise.
     """
     check_engaged(distance_paces)
     at = attack if isinstance(attack, MeleeAttackType) else attack_type(attack)
@@ -589,6 +588,7 @@ def resolve_melee(
         forced_reason=forced_reason,
     )
     blocked = block is not None and block.outcome == "blocked"
+    kw.setdefault("action_moves", True)
     record, new_defender = resolve_profile(
         profile,
         attacker=attacker,
@@ -596,20 +596,13 @@ def resolve_melee(
         edition=edition,
         tn=tn,
         card=card,
-        options=options,
-        spends=spends,
-        more=more,
-        rank=rank,
-        pool_read=pool_read,
-        stun_card=stun_card,
-        discard=discard,
-        ap=ap,
-        extra_bumps=extra_bumps,
         chosen_location=chosen_location,
-        risking_death=risking_death,
         blocked=blocked or at.dominance_only,
         block_reasons=block.reasons if block is not None else (),
+        **kw,
     )
+    if block is not None:
+        record = record.model_copy(update={"block_outcome": block.outcome})
     if at.dominance_only:
         gained = 0
         notes = list(record.notes)

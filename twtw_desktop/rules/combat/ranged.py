@@ -449,9 +449,11 @@ def ranged_tn(
             "target partly behind cover: no penalty; cover is checked after the hit location"
         )
     if s.called_shot is not None:
+        aim = s.called_hit
+        where = aim.value.replace("_", " ") if aim is not None else ""
         res.append(
             mod(
-                f"called shot: {s.called_shot.replace('_', '/')}",
+                f"called shot at the {where} ({s.called_shot.replace('_', '/')})",
                 edition.called_shots[s.called_shot],
                 "001 Called Shots",
             )

@@ -243,6 +243,55 @@ class SpendRecord(Strict):
     reasons: tuple[str, ...] = ()
 
 
+class DischargeResult(Strict):
+    """A fully loaded weapon going off while carried (000 Carrying Loaded Weapons)."""
+
+    discharged: bool
+    cause: Literal["calamity_on_movement", "malfunction"] | None = None
+    #: the weapon that went off and where the carrier keeps it (index into ``weapons``)
+    weapon_id: str | None = None
+    carried_index: int | None = None
+    damage_kind: Literal["deadly", "impact"] = "deadly"
+    toggle: bool | None = None
+    hit: bool = False
+    location: HitLocation | None = None
+    effect: int = 0
+    damage: DamageResult | None = None
+    reasons: tuple[str, ...] = ()
+
+
+class BlastVictim(Strict):
+    """One person caught in an explosion: the card read for them, the cover between
+    them and the blast, and the damage (see :mod:`.blast`)."""
+
+    character_id: str
+    token_id: str | None = None
+    distance: Annotated[int, Field(ge=0)]
+    card: int
+    location: HitLocation
+    covers: tuple[CoverHit, ...] = ()
+    deflected: bool = False
+    effect: EffectResult | None = None
+    damage: DamageResult | None = None
+    stun: StunResult | None = None
+    stun_pending: bool = False
+    cards: tuple[int, ...] = ()
+    reasons: tuple[str, ...] = ()
+
+
+class BlastResult(Strict):
+    """An explosion: who was within its radius and what it did to each of them."""
+
+    weapon_id: str
+    radius: Annotated[int, Field(ge=0)]
+    #: where it went off (axial q, r), when the map placed it
+    centre: tuple[int, int] | None = None
+    victims: tuple[BlastVictim, ...] = ()
+    #: covers lowered by the blast: (feature id, its new AV), each feature once
+    ablated_covers: tuple[tuple[str, int], ...] = ()
+    reasons: tuple[str, ...] = ()
+
+
 class AttackRecord(Strict):
     """One attack from card to wound: every number and why (000 Resolution Flow)."""
 
@@ -275,6 +324,12 @@ class AttackRecord(Strict):
     equipment_failure: FailureResult | None = None
     strays: StrayResult | None = None
     scatter: ScatterResult | None = None
+    #: the defender's block against this attack (000 Hand to Hand Combat)
+    block_outcome: Literal["failed", "to_arm", "blocked"] | None = None
+    #: fully loaded weapons the attacker carries that went off (000 Carrying Loaded Weapons)
+    discharges: tuple[DischargeResult, ...] = ()
+    #: an explosive's blast on everyone else within its radius
+    blast: BlastResult | None = None
     notes: tuple[str, ...] = ()
 
     def summary(self) -> str:
@@ -316,4 +371,18 @@ class AttackRecord(Strict):
             parts.append(
                 f"scatters {s.distance} paces toward {s.clock_hour} o'clock from the {origin}"
             )
+        if self.blast is not None:
+            hurt = [v.character_id for v in self.blast.victims if v.damage is not None]
+            parts.append(
+                f"blast {self.blast.radius} paces: "
+                + (", ".join(hurt) + " hurt" if hurt else "no one else hurt")
+            )
+        for d in self.discharges:
+            if d.discharged:
+                what = f"{d.weapon_id or 'a carried gun'} goes off"
+                if d.damage is not None:
+                    what += f", {d.damage.wounds_added} wound(s) to {self.attacker_id}"
+                elif not d.hit:
+                    what += ", the round misses"
+                parts.append(what)
         return "; ".join(parts)

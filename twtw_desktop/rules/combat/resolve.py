@@ -10,8 +10,14 @@
 5. damage: the DMG or RD effect with its damage bumps, applied by
    :func:`~twtw_desktop.rules.damage.apply_damage`, then the stun check drawn from
    the deck;
-6. ancillary effects: equipment failure, unintended targets, and where a missed
-   throw lands.
+6. ancillary effects: equipment failure, unintended targets, where a missed throw
+   lands, and any stowed, fully loaded gun of the attacker the card sets off (000
+   Carrying Loaded Weapons; :func:`~.ancillary.check_discharges`, recorded in
+   ``AttackRecord.discharges`` and written to the sheet with
+   :func:`~.ancillary.apply_discharges`).
+
+Steps 4 and 5 are :func:`strike`, shared with the blast of an explosive
+(:mod:`.blast`). A fan-firing series is :func:`resolve_fan`.
 
 Nothing passed in is changed: :func:`resolve_attack` returns the record and a new
 target character. A refused request raises :class:`RulesError`; bump spends are
@@ -34,8 +40,9 @@ Decisions where the pages are vague:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Annotated, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Literal, TypedDict, Unpack
 
 from pydantic import Field
 
@@ -44,13 +51,21 @@ from ..base import DIE_TYPES, Effect, HitLocation, Pool, Strict
 from ..card import STANDARD_HIT_INDEX, Card
 from ..character import CarriedWeapon, Character
 from ..checks import simple_check
-from ..damage import apply_damage, location_damage_bumps, stun_check
+from ..damage import DamageResult, StunResult, apply_damage, location_damage_bumps, stun_check
 from ..deck import CardSource, PoolRead, read_effect, read_pool
 from ..editions import Edition, OptionalRules
 from ..gear import Weapon
-from .ancillary import equipment_failure, stray_shot_count, unintended_targets
+from .ancillary import check_discharges, equipment_failure, stray_shot_count, unintended_targets
 from .bumps import BumpPool, BumpSpends, allocate_spends, default_location_index
-from .ranged import FAN_BURST, FanPlan, ShotSpec, attack_pool, check_shot, range_steps
+from .ranged import (
+    FAN_BURST,
+    FanPlan,
+    ShotSpec,
+    attack_pool,
+    check_shot,
+    fan_shot_tn,
+    range_steps,
+)
 from .records import (
     ApBreakdown,
     AttackRecord,
@@ -283,12 +298,51 @@ def _read_damage(
     )
 
 
+def _stack_entry(card: Card, spends: BumpSpends, free_shift: int) -> tuple[int, HitLocation]:
+    """The stack entry a hit ends on: the one the Judge paid for, else where the free
+    shifts take it from the standard entry."""
+    index = (
+        spends.hit_location_index
+        if spends.hit_location_index is not None
+        else default_location_index(card, free_shift)
+    )
+    return index, card.hit_locations[index].location
+
+
 def _cover_outcome(pv: int, av: int) -> Literal["P", "A", "D"]:
     if pv >= av + 2:
         return "P"
     if pv >= av:
         return "A"
     return "D"
+
+
+class ResolveKw(TypedDict, total=False):
+    """The keywords every resolution takes, whatever the attack (see
+    :func:`resolve_profile`); :func:`resolve_attack` and
+    :func:`~.melee.resolve_melee` pass them through unchanged."""
+
+    options: OptionalRules | None
+    spends: BumpSpends | None
+    more: CardSource | None
+    rank: int
+    pool_read: PoolRead | None
+    location_card: Card | None
+    damage_card: Card | None
+    stun_card: Card | None
+    discard: Sequence[Card]
+    ap: ApBreakdown | None
+    hits_on_target: int | None
+    extra_bumps: BumpPool | None
+    auto_hit: bool
+    effect_bonus: int
+    risking_death: bool
+    #: stowed, fully loaded guns of the attacker by carried index (000 Carrying Loaded
+    #: Weapons; :func:`~.ancillary.discharge_candidates`)
+    discharge_weapons: Mapping[int, Weapon] | None
+    #: the action involves movement (a discharge needs it); resolve_attack reads it
+    #: off the situation, resolve_melee takes hand to hand as movement
+    action_moves: bool
 
 
 def resolve_profile(
@@ -312,9 +366,11 @@ def resolve_profile(
     hits_on_target: int | None = None,
     extra_bumps: BumpPool | None = None,
     auto_hit: bool = False,
-    chosen_location: HitLocation | None = None,
     effect_bonus: int = 0,
     risking_death: bool = False,
+    discharge_weapons: Mapping[int, Weapon] | None = None,
+    action_moves: bool = False,
+    chosen_location: HitLocation | None = None,
     blocked: bool = False,
     block_reasons: Sequence[str] = (),
     notes: Sequence[str] = (),
@@ -384,7 +440,20 @@ def resolve_profile(
             for c in pool_read.cells
             if c.total is not None and c.total + tn.result_modifier >= tn.tn
         )
+    discharges: tuple = ()
+    if discharge_weapons:
+        _, discharges = check_discharges(
+            attacker,
+            discharge_weapons,
+            card,
+            edition,
+            cf=cf,
+            action_moves=action_moves,
+            more=more,
+            options=options,
+        )
     base_record = {
+        "discharges": discharges,
         "attacker_id": attacker.id,
         "target_id": target.id,
         "weapon_id": profile.weapon_id,
@@ -493,28 +562,28 @@ def resolve_profile(
             location = chosen_location
             loc_reasons.append("full dominance: the attacker chooses the hit location (000)")
         else:
-            stack_index = (
-                spends.hit_location_index
-                if spends.hit_location_index is not None
-                else default_location_index(loc_card, profile.free_shift)
-            )
-            location = loc_card.hit_locations[stack_index].location
+            stack_index, location = _stack_entry(loc_card, spends, profile.free_shift)
     else:
         location = loc_card.standard_hit.location
-    pool = BumpPool(standard=bumps) + (extra_bumps or BumpPool())
+
+    def allocate(loc_bumps: int, on: Card):
+        """The spends paid from the bumps, with ``loc_bumps`` for the location hit."""
+        pool = BumpPool(standard=bumps) + (extra_bumps or BumpPool())
+        pool = pool + BumpPool(damage_only=loc_bumps, burst=max(on_target - 1, 0))
+        return allocate_spends(
+            pool,
+            spends,
+            on,
+            free_shift=profile.free_shift,
+            strays_possible=profile.strays_enabled,
+            secondary_targets_max=secondary_max,
+            extra_hits_max=extra_hits_max,
+            melee=profile.attack_kind == "melee",
+            location_fixed=location_fixed,
+        )
+
     loc_bumps = location_damage_bumps(location) if on_target else 0
-    pool = pool + BumpPool(damage_only=loc_bumps, burst=max(on_target - 1, 0))
-    alloc = allocate_spends(
-        pool,
-        spends,
-        loc_card,
-        free_shift=profile.free_shift,
-        strays_possible=profile.strays_enabled,
-        secondary_targets_max=secondary_max,
-        extra_hits_max=extra_hits_max,
-        melee=profile.attack_kind == "melee",
-        location_fixed=location_fixed,
-    )
+    alloc = allocate(loc_bumps, loc_card)
     # -- extra cards for the hacking options (only now that the spends are valid) ----
     if on_target and location_card is None and damage_card is None and more is not None:
         if options.hit_location_damage_draw:
@@ -529,27 +598,10 @@ def resolve_profile(
             cards_used.append(loc_card.number)
             notes.append(f"cause/effect uncoupling: card {loc_card.number} for the effects (000)")
         if loc_card is not card and profile.forced_location is None and chosen_location is None:
-            stack_index = (
-                spends.hit_location_index
-                if spends.hit_location_index is not None
-                else default_location_index(loc_card, profile.free_shift)
-            )
-            location = loc_card.hit_locations[stack_index].location
+            stack_index, location = _stack_entry(loc_card, spends, profile.free_shift)
             if location_damage_bumps(location) != loc_bumps:
-                pool = BumpPool(standard=bumps) + (extra_bumps or BumpPool())
                 loc_bumps = location_damage_bumps(location)
-                pool = pool + BumpPool(damage_only=loc_bumps, burst=max(on_target - 1, 0))
-                alloc = allocate_spends(
-                    pool,
-                    spends,
-                    loc_card,
-                    free_shift=profile.free_shift,
-                    strays_possible=profile.strays_enabled,
-                    secondary_targets_max=secondary_max,
-                    extra_hits_max=extra_hits_max,
-                    melee=profile.attack_kind == "melee",
-                    location_fixed=location_fixed,
-                )
+                alloc = allocate(loc_bumps, loc_card)
     elif location_card is not None:
         cards_used.append(location_card.number)
         if damage_card is not None and damage_card is not location_card:
@@ -637,20 +689,90 @@ def resolve_profile(
             "the others within it are resolved separately"
         )
 
-    # -- 4. cover -----------------------------------------------------------------------
+    # -- 4. cover and 5. damage ---------------------------------------------------------
+    st = strike(
+        profile,
+        target=target,
+        location=location,
+        loc_card=loc_card,
+        dmg_card=dmg_card,
+        edition=edition,
+        options=options,
+        penetration=alloc.penetration,
+        damage_bumps=alloc.damage,
+        more=more,
+        stun_card=stun_card,
+        effect_bonus=effect_bonus,
+        risking_death=risking_death,
+    )
+    notes += st.notes
+    cards_used += st.cards
+    record = AttackRecord(
+        **{**record_kwargs, "cards": tuple(dict.fromkeys(cards_used))},
+        covers=st.covers,
+        ablated_cover=st.ablated[0] if st.ablated else None,
+        ablated_covers=st.ablated,
+        deflected=st.deflected,
+        effect=st.effect,
+        damage=st.damage,
+        stun=st.stun,
+        stun_pending=st.stun_pending,
+        notes=tuple(notes),
+    )
+    return record, st.target
+
+
+@dataclass
+class Strike:
+    """Steps 4 and 5 for one hit: the covers met, the effect read, the damage dealt."""
+
+    target: Character
+    covers: tuple[CoverHit, ...] = ()
+    #: covers ablated, in order from the firer: (feature id, new AV)
+    ablated: tuple[tuple[str, int], ...] = ()
+    deflected: bool = False
+    effect: EffectResult | None = None
+    damage: DamageResult | None = None
+    stun: StunResult | None = None
+    stun_pending: bool = False
+    #: cards drawn on the way (increased effect, the stun check)
+    cards: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def strike(
+    profile: AttackProfile,
+    *,
+    target: Character,
+    location: HitLocation,
+    loc_card: Card,
+    dmg_card: Card,
+    edition: Edition,
+    options: OptionalRules,
+    penetration: int = 0,
+    damage_bumps: int = 0,
+    more: CardSource | None = None,
+    stun_card: Card | None = None,
+    effect_bonus: int = 0,
+    risking_death: bool = False,
+) -> Strike:
+    """Cover (PV = Pen + shield + penetration bumps against each AV over ``location``,
+    000 Cover Penetration), then the DMG or RD effect and its damage, then the stun
+    check. Used for every hit: shots, blows and each person caught in a blast."""
+    notes: list[str] = []
+    cards: list[int] = []
     source: Literal["DMG", "RD"] = "DMG"
     cover_hits: list[CoverHit] = []
     ablated: list[tuple[str, int]] = []
-    deflected = False
     covering = [c for c in profile.covers if location in c.covers]
     if covering:
-        pv = profile.pen + loc_card.shield + alloc.penetration
+        pv = profile.pen + loc_card.shield + penetration
         for c in covering:
             outcome = _cover_outcome(pv, c.av)
             new_av = c.av
             why = [
                 f"PV {pv} = Pen {profile.pen} + shield {loc_card.shield:+d}"
-                + (f" + {alloc.penetration} penetration bump(s)" if alloc.penetration else "")
+                + (f" + {penetration} penetration bump(s)" if penetration else "")
                 + f" vs {c.material} AV {c.av}: {outcome}"
             ]
             if outcome == "A":
@@ -675,21 +797,18 @@ def resolve_profile(
                 )
             )
             if outcome == "D":
-                deflected = True
-                break
+                return Strike(
+                    target=target,
+                    covers=tuple(cover_hits),
+                    ablated=tuple(ablated),
+                    deflected=True,
+                    notes=notes,
+                )
     elif profile.attack_kind != "melee" and profile.damage_kind == "deadly":
         notes.append("no cover over the hit: deadly damage penetrates (no natural armor, 000)")
-    record_kwargs.update(
-        covers=tuple(cover_hits),
-        ablated_cover=ablated[0] if ablated else None,
-        ablated_covers=tuple(ablated),
-    )
-    if deflected:
-        return AttackRecord(**record_kwargs, deflected=True, notes=tuple(notes)), target
 
-    # -- 5. damage ------------------------------------------------------------------------
-    eff = _read_damage(dmg_card, profile, source, alloc.damage, more)
-    cards_used += list(eff.cards)
+    eff = _read_damage(dmg_card, profile, source, damage_bumps, more)
+    cards += list(eff.cards)
     if effect_bonus:
         eff = eff.model_copy(
             update={
@@ -700,53 +819,48 @@ def resolve_profile(
                 ),
             }
         )
-    new_target = target
-    dmg_result = None
-    stun = None
-    stun_pending = False
-    if eff.value > 0:
-        new_target, dmg_result = apply_damage(
-            target,
-            edition,
-            effect=eff.value,
-            hit=location,
-            kind=profile.damage_kind,
-            toggle=dmg_card.toggle,
-            impact_attribute=profile.impact_attribute,
-            options=options,
-            risking_death=risking_death,
-        )
-        if dmg_result.stun_check_required:
-            sc = stun_card
-            if sc is None and more is not None:
-                sc = more()
-            if sc is None:
-                stun_pending = True
-                notes.append("a stun check is due: draw a card for the target's Fortitude")
-            else:
-                cards_used.append(sc.number)
-                fort = new_target.trait_pool("fortitude")
-                sread = read_pool(sc, fort, more)
-                cards_used += list(sread.cards_drawn)
-                new_target, stun = stun_check(new_target, edition, sread.result(0), sread.is_cf)
-                stun = stun.model_copy(
-                    update={
-                        "reasons": [
-                            f"Fortitude {fort} on card {sc.number}",
-                            *sread.reasons[1:],
-                            *stun.reasons,
-                        ]
-                    }
-                )
-    record = AttackRecord(
-        **{**record_kwargs, "cards": tuple(dict.fromkeys(cards_used))},
+    out = Strike(
+        target=target,
+        covers=tuple(cover_hits),
+        ablated=tuple(ablated),
         effect=eff,
-        damage=dmg_result,
-        stun=stun,
-        stun_pending=stun_pending,
-        notes=tuple(notes),
+        cards=cards,
+        notes=notes,
     )
-    return record, new_target
+    if eff.value <= 0:
+        return out
+    new_target, dmg_result = apply_damage(
+        target,
+        edition,
+        effect=eff.value,
+        hit=location,
+        kind=profile.damage_kind,
+        toggle=dmg_card.toggle,
+        impact_attribute=profile.impact_attribute,
+        options=options,
+        risking_death=risking_death,
+    )
+    out.target, out.damage = new_target, dmg_result
+    if not dmg_result.stun_check_required:
+        return out
+    sc = stun_card
+    if sc is None and more is not None:
+        sc = more()
+    if sc is None:
+        out.stun_pending = True
+        notes.append("a stun check is due: draw a card for the target's Fortitude")
+        return out
+    cards.append(sc.number)
+    fort = new_target.trait_pool("fortitude")
+    sread = read_pool(sc, fort, more)
+    cards += list(sread.cards_drawn)
+    out.target, stun = stun_check(new_target, edition, sread.result(0), sread.is_cf)
+    out.stun = stun.model_copy(
+        update={
+            "reasons": [f"Fortitude {fort} on card {sc.number}", *sread.reasons[1:], *stun.reasons]
+        }
+    )
+    return out
 
 
 def resolve_attack(
@@ -759,70 +873,118 @@ def resolve_attack(
     *,
     situation: ShotSituation,
     shot: ShotSpec | None = None,
-    options: OptionalRules | None = None,
-    spends: BumpSpends | None = None,
-    more: CardSource | None = None,
-    rank: int = 0,
-    pool_read: PoolRead | None = None,
-    location_card: Card | None = None,
-    damage_card: Card | None = None,
-    stun_card: Card | None = None,
-    discard: Sequence[Card] = (),
-    ap: ApBreakdown | None = None,
     burst: int | None = None,
     fan: FanPlan | None = None,
-    hits_on_target: int | None = None,
-    extra_bumps: BumpPool | None = None,
     carried: CarriedWeapon | None = None,
-    auto_hit: bool = False,
-    effect_bonus: int = 0,
-    risking_death: bool = False,
+    **kw: Unpack[ResolveKw],
 ) -> tuple[AttackRecord, Character]:
     """Resolve a ranged shot or a throw from the drawn ``card`` to the wound.
 
     ``tn`` comes from :func:`~.ranged.ranged_tn` (fan shots: :func:`~.ranged.fan_shot_tn`).
-    ``more`` draws further cards (open-ended cells, increased effect, the stun check
-    unless ``stun_card`` is given). ``rank`` picks the pool result (0 = best) for the
-    second and later attacks of a series; pass the same ``pool_read`` to each.
-    ``discard`` is the discard pile (001's Rel 1 rule). ``spends`` are the Judge's
-    bump spends. ``fan`` is a :class:`~.ranged.FanPlan`: per-shot fans resolve each
-    shot with its ``rank`` and, from the second shot on, a fresh ``location_card``
-    (000: fan shots are not grouped); 003's burst-3 fan is one call. ``burst`` picks
-    a burst weapon's mode (default: its smallest). ``hits_on_target`` keeps some
-    hits of a burst for other targets. ``auto_hit`` resolves covering fire's
-    automatic hit with the Bravery check's CF card. Returns the record and the
-    damaged copy of ``target``.
+    ``burst`` picks a burst weapon's mode (default: its smallest). ``fan`` is a
+    :class:`~.ranged.FanPlan` (003's burst-3 fan is one call; a per-shot series is
+    :func:`resolve_fan`). The keywords of :class:`ResolveKw` go to
+    :func:`resolve_profile`: ``more`` draws further cards (open-ended cells,
+    increased effect, the stun check unless ``stun_card`` is given); ``rank`` picks
+    the pool result (0 = best) for later attacks of a series, with the same
+    ``pool_read``; ``discard`` is the discard pile (001's Rel 1 rule); ``spends`` the
+    Judge's bump spends; ``hits_on_target`` keeps some hits of a burst for other
+    targets; ``auto_hit`` resolves covering fire's automatic hit;
+    ``discharge_weapons`` are the firer's stowed, fully loaded guns, which may go off
+    when the firer moved this round (``action_moves`` defaults to that). Returns the
+    record and the damaged copy of ``target``.
     """
     shot = shot or ShotSpec()
     if fan is not None and not shot.fan:
         shot = shot.model_copy(update={"kind": "snap", "aims": 0, "fan": True, "cock_first": False})
+    options = kw.get("options")
     check_shot(attacker, weapon, shot, edition, carried=carried, options=options)
     profile = ranged_profile(
         attacker, weapon, edition, situation, shot, options=options, burst=burst, fan=fan
     )
+    kw.setdefault("action_moves", firer_moves(situation))
     return resolve_profile(
-        profile,
-        attacker=attacker,
-        target=target,
-        edition=edition,
-        tn=tn,
-        card=card,
-        options=options,
-        spends=spends,
-        more=more,
-        rank=rank,
-        pool_read=pool_read,
-        location_card=location_card,
-        damage_card=damage_card,
-        stun_card=stun_card,
-        discard=discard,
-        ap=ap,
-        hits_on_target=hits_on_target,
-        extra_bumps=extra_bumps,
-        auto_hit=auto_hit,
-        effect_bonus=effect_bonus,
-        risking_death=risking_death,
+        profile, attacker=attacker, target=target, edition=edition, tn=tn, card=card, **kw
     )
+
+
+def firer_moves(situation: ShotSituation) -> bool:
+    """Whether a shot counts as an action with movement (000 Carrying Loaded Weapons):
+    the firer walked or ran this round, or rides a moving mount."""
+    return situation.firer_movement != "still" or (
+        situation.firer_mounted and situation.mount_movement != "still"
+    )
+
+
+def resolve_fan(
+    attacker: Character,
+    targets: Sequence[Character],
+    weapon: Weapon,
+    edition: Edition,
+    plan: FanPlan,
+    base_tns: Sequence[TnBreakdown],
+    card: Card,
+    *,
+    situations: Sequence[ShotSituation],
+    carried: CarriedWeapon | None = None,
+    spends: Sequence[BumpSpends | None] = (),
+    more: CardSource | None = None,
+    **kw: Unpack[ResolveKw],
+) -> tuple[list[AttackRecord], dict[str, Character]]:
+    """A declared fan-firing series from one card (000/001/003 Fan Firing).
+
+    ``targets[i]``, ``situations[i]`` and ``base_tns[i]`` (a snap-shot
+    :func:`~.ranged.ranged_tn` with ``fan=True``) belong to shot ``i``. AP v2
+    (``per_shot``): each shot takes the next best result of the one pool read, its
+    own downgrades, and from the second shot on a fresh card for its hit location
+    and damage (000: "the shots are not grouped"; with no deck to draw from, the
+    same card). Phases (``burst3``): one check at TN + shots on the first target.
+    A target hit twice takes the second shot on its already wounded sheet. Only
+    the first record carries the AP, and only the first card can set off a stowed
+    gun. Returns the records in order and each target's damaged copy by id.
+    """
+    n = plan.shots if plan.mode == "per_shot" else 1
+    if len(targets) < n or len(situations) < n or len(base_tns) < n:
+        raise RulesError("Give a target, a situation and a TN for every fan-fired shot.")
+    current: dict[str, Character] = {}
+    records: list[AttackRecord] = []
+    ap = kw.pop("ap", None) or plan.ap
+    discharge = kw.pop("discharge_weapons", None)
+    pool_read = kw.pop("pool_read", None)
+    if plan.mode == "per_shot" and pool_read is None:
+        pool, _ = attack_pool(attacker, weapon)
+        pool_read = read_pool(card, pool, more)
+    for i in range(n):
+        tgt = current.get(targets[i].id, targets[i])
+        loc_card = None
+        if i and plan.mode == "per_shot" and more is not None:
+            loc_card = more()
+        rec, new = resolve_attack(
+            attacker,
+            tgt,
+            weapon,
+            edition,
+            fan_shot_tn(base_tns[i], plan, i),
+            card,
+            situation=situations[i],
+            fan=plan,
+            carried=carried,
+            spends=spends[i] if i < len(spends) else None,
+            more=more,
+            rank=i if plan.mode == "per_shot" else 0,
+            pool_read=pool_read,
+            location_card=loc_card,
+            ap=ap if i == 0 else None,
+            discharge_weapons=discharge if i == 0 else None,
+            **kw,
+        )
+        if i and loc_card is None and plan.mode == "per_shot":
+            rec = rec.model_copy(
+                update={"notes": (*rec.notes, "no card to draw: the first card's location is read")}
+            )
+        records.append(rec)
+        current[new.id] = new
+    return records, current
 
 
 def after_shot(

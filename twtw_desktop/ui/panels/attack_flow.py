@@ -1,15 +1,19 @@
 """The attack flow behind the attack panel: plan, preview, apply.
 
-* :func:`plan_attack` — the shot before any card: the situation read off the map
+* :func:`plan_attack` — the attack before any card: the situation read off the map
   (range, cover line, visibility, relative speed, firer movement, unintended-target
-  candidates), the TN with every modifier, the AP cost and the action it declares.
+  candidates, the defender's dodge front), the TN with every modifier, the AP cost
+  (the defender's block or dodge itemised apart) and the action it declares. A fan
+  firing series plans every shot: its target, its TN with its downgrades.
 * :func:`preview` — draw the card on a *copy* of the deck and resolve with the
   Judge's bump spends. Nothing in the document changes, so the Judge can try spends
   freely; the real deck will deal the same cards because it is in the same state.
 * :func:`apply_attack` — one :class:`SnapshotCommand`: draw for real, resolve, write
-  wounds / Conc / stun to the target's sheet, fire the shooter's weapon, lower an
-  ablated cover's AV on the map, spend the AP on the track (action time) and log the
-  one-line summary with the whole record as its detail. Undo puts the card back.
+  wounds / Conc / stun to every sheet the resolution touched (targets, everyone in
+  a blast, the attacker whose holstered gun went off), fire the shooter's weapon,
+  lower ablated covers' AV on the map, spend the AP on the track (action time) and
+  log one summary line per shot with the whole record as its detail. Undo puts the
+  cards back.
 
 Decisions (the pages leave these to the table):
 
@@ -17,36 +21,47 @@ Decisions (the pages leave these to the table):
   routine shot needs no target click at all; the Judge can pick another on the map.
 * Unintended-target candidates are the other tokens within one pace of the line of
   fire (000 Ancillary Effects: "within one meter of the firing path"), nearest to the
-  shooter first, until the map geometry offers a corridor function.
+  shooter first (the geometry's corridor when it is there).
 * A shot already declared on the track this segment (through the track panel) is
   used instead of paying again.
+* A defender's block or dodge is charged to the defender's counters on the track;
+  when the track refuses (too few counters) the attack still resolves and the log
+  says the defence was not paid for — the Judge decides (000 says "don't forget to
+  pay the AP").
+* A block is made with the defender's readied hand-to-hand weapon if there is one,
+  else bare-handed; the block card is drawn only when the attack would hit (000:
+  the test is against the attack's result).
+* A fan-firing series at two targets fires the shots at the first target, then at
+  the second (one target switch).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ...errors import RulesError
+from ...hexgrid import Hex
 from ...hexgrid.hex import hex_line
 from ...model.encounter import Token
 from ...rules.actions import SHOT_KINDS, ActionKind, ActionSpec, CostItem
-from ...rules.base import DIE_TYPES, EFFECT_ROWS, Pool, Speed
+from ...rules.base import EFFECT_ROWS, Effect, HitLocation, Pool, Speed
 from ...rules.card import Card
 from ...rules.character import CarriedWeapon, Character, Posture
 from ...rules.combat.bumps import BumpSpends, StraySpend
-from ...rules.combat.records import ApBreakdown, AttackRecord, TnBreakdown
-from ...rules.combat.situation import ShotSituation
+from ...rules.combat.records import ApBreakdown, AttackRecord, TnBreakdown, mod
+from ...rules.combat.situation import CALLED_SHOT_LOCATIONS, ShotSituation
 from ...rules.deck import Deck, read_pool
 from ...rules.gear import Weapon
 
 Mode = Literal["ranged", "thrown", "melee"]
-ShotKind = Literal["snap", "normal", "aimed"]
+ShotKind = Literal["snap", "normal", "aimed", "fan"]
+Defense = Literal["block", "dodge"]
 
 #: 000 Ancillary Effects: unintended targets are within one pace of the firing path.
 CORRIDOR_PACES = 1
-
 
 # =============================================================================
 # Geometry (cached wall index per document)
@@ -156,12 +171,36 @@ class AttackRequest:
     point_blank: bool = False
     appearing: bool = False
     called_shot: str | None = None
+    #: the location a called shot names (None: the key's obvious one)
+    called_location: str | None = None
     secondary_index: int = 0
     two_weapons: bool = False
     off_hand: bool = False
     #: None: decided from the map (another figure next to the target)
     target_in_melee: bool | None = None
     charge_ap: bool = True
+    #: a burst weapon's mode (None: its smallest, 000 Burst Fire)
+    burst: int | None = None
+    #: fan firing: shots at the target, then ``fan_second_shots`` at a second target
+    fan_shots: int = 2
+    fan_second_target: str | None = None
+    fan_second_shots: int = 0
+    #: the defender's declared defence against a hand-to-hand attack (000)
+    defense: Defense | None = None
+    block_arm: str = "left_arm"
+
+
+@dataclass
+class SeriesShot:
+    """One shot of a fan-firing series: whom, from where, at what TN."""
+
+    target_token: Token
+    target: Character
+    situation: ShotSituation
+    #: the snap-shot TN before this shot's fan downgrades
+    base_tn: TnBreakdown
+    #: with them
+    tn: TnBreakdown
 
 
 @dataclass
@@ -175,19 +214,675 @@ class AttackPlan:
     target_token: Token
     weapon: Weapon | None
     carried: CarriedWeapon | None
-    pool: Pool
-    tn: TnBreakdown
-    ap: ApBreakdown
-    spec: ActionSpec
     distance: int
+    pool: Pool = field(default_factory=lambda: Pool(count=1, die=6))
+    tn: TnBreakdown | None = None  # type: ignore[assignment]
+    ap: ApBreakdown = field(default_factory=lambda: ApBreakdown.build([]))
+    spec: ActionSpec | None = None  # type: ignore[assignment]
     situation: ShotSituation | None = None
     shot: Any = None
     cover: Any = None
     geometry: list[str] = field(default_factory=list)
+    #: the burst fired (burst weapons), rounds used by the shot
+    burst: int | None = None
+    #: a fan-firing series (:class:`~twtw_desktop.rules.combat.ranged.FanPlan`)
+    fan: Any = None
+    series: list[SeriesShot] = field(default_factory=list)
+    #: the defender's block or dodge, charged to the defender
+    defender_ap: ApBreakdown | None = None
+    #: the weapon the defender blocks with (None: bare hands)
+    block_weapon: Weapon | None = None
+    #: the attacker's stowed, fully loaded guns (000 Carrying Loaded Weapons)
+    discharge: dict[int, Weapon] = field(default_factory=dict)
 
     @property
     def mode(self) -> Mode:
         return self.request.mode
+
+    @property
+    def rounds(self) -> int:
+        """Rounds the attack takes from the gun."""
+        if self.fan is not None:
+            return self.fan.shots
+        return self.burst or 1
+
+
+def _shot_spec(plan_req: AttackRequest, weapon: Weapon, thrown: bool):
+    from ...rules.combat.ranged import ShotSpec
+
+    kind = plan_req.shot_kind
+    if kind == "fan":
+        return ShotSpec(kind="snap", fan=True)
+    aims = plan_req.aims if kind == "aimed" else 0
+    return ShotSpec(kind=kind, aims=aims, cock_first=plan_req.cock_first, thrown=thrown)
+
+
+def _action_spec(
+    kind: ActionKind,
+    ap: ApBreakdown,
+    speed: Speed,
+    weapon: Weapon | None,
+    target_cids: Sequence[str],
+    aims: int = 0,
+) -> ActionSpec:
+    return ActionSpec(
+        kind=kind,
+        ap=ap.total,
+        weapon_id=weapon.id if weapon else None,
+        target_ids=tuple(dict.fromkeys(target_cids)),
+        aims=aims,
+        speed=speed,
+        breakdown=tuple(CostItem(label=m.label, ap=m.value, source=m.source) for m in ap.items),
+        source=ap.items[0].source if ap.items else "",
+    )
+
+
+def _defender_weapon(document, defender: Character) -> Weapon | None:
+    """The readied hand-to-hand weapon the defender fights (and blocks) with."""
+    for cw in defender.weapons:
+        w = document.gear.weapons.get(cw.weapon_id)
+        if w is not None and cw.readied and w.is_melee:
+            return w
+    return None
+
+
+def attacked_this_round(document, character_id: str) -> bool:
+    """Whether the character has made an attack this round (action time only): a
+    dodge is refused then (000 Hand to Hand Combat: active defence, no attacks)."""
+    if document.track is None or not getattr(document, "in_action", False):
+        return False
+    from ..document import track_time
+
+    rnd, _seg = track_time(document.track)
+    for entry in reversed(document.encounter.log):
+        if entry.round != rnd:
+            break
+        rec = (entry.detail or {}).get("record") if entry.kind == "attack" else None
+        if rec and rec.get("attacker_id") == character_id:
+            return True
+    return False
+
+
+def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) -> AttackPlan:
+    """The attack before the draw: TN itemised, AP itemised, situation from the map.
+
+    Raises :class:`RulesError` with the reason when the rules refuse the attack."""
+    enc = document.encounter
+    try:
+        stok = enc.token(req.shooter_token)
+        ttok = enc.token(req.target_token)
+    except KeyError as e:
+        raise RulesError(str(e.args[0]) if e.args else "Choose a shooter and a target.") from None
+    if stok.id == ttok.id:
+        raise RulesError("A character cannot attack themselves.")
+    shooter = document.character(stok.character_id)
+    target = document.character(ttok.character_id)
+    weapon = carried = None
+    if req.weapon_index is not None:
+        try:
+            carried = shooter.weapons[req.weapon_index]
+        except IndexError:
+            raise RulesError(f"{shooter.name} does not carry that weapon any more.") from None
+        weapon = document.gear.weapon(carried.weapon_id)
+    from ...rules.combat.ancillary import discharge_candidates
+
+    plan = AttackPlan(
+        request=req,
+        shooter=shooter,
+        target=target,
+        shooter_token=stok,
+        target_token=ttok,
+        weapon=weapon,
+        carried=carried,
+        distance=stok.at.distance(ttok.at),
+        discharge=discharge_candidates(shooter, document.gear, in_use=req.weapon_index),
+    )
+    if req.mode == "melee":
+        _plan_melee(document, plan)
+    else:
+        _plan_ranged(document, plan, geometry or Geometry(document))
+    if plan.discharge:
+        names = ", ".join(w.name for w in plan.discharge.values())
+        moving = req.mode == "melee" or (
+            plan.situation is not None and plan.situation.firer_movement != "still"
+        )
+        plan.geometry.append(
+            f"{shooter.name} carries {names} fully loaded"
+            + (
+                ": a CF, or a wrench below its Rel, sets it off (000 Carrying Loaded Weapons)"
+                if moving
+                else " (safe while standing still, 000 Carrying Loaded Weapons)"
+            )
+        )
+    return plan
+
+
+def _plan_melee(document, plan: AttackPlan) -> None:
+    from ...rules.combat.melee import (
+        DodgeSpec,
+        check_engaged,
+        defense_ap_cost,
+        melee_ap_cost,
+        melee_profile,
+        melee_tn,
+    )
+
+    req, ed = plan.request, document.edition
+    stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
+    check_engaged(plan.distance)
+    defender_weapon = _defender_weapon(document, target)
+    plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
+    dodge = None
+    if req.defense == "dodge":
+        from ...geometry.fields import dodge_front
+
+        check = dodge_front(ttok.at, ttok.facing, document.map.orientation).classify(stok.at)
+        front = check.status != "out"
+        dodge = DodgeSpec(from_front=front)
+        plan.geometry.append(
+            f"{plan.shooter.name} attacks from {'inside' if front else 'outside'} "
+            f"{target.name}'s dodge front (120°, 000 Hand to Hand Combat)"
+        )
+    elif req.defense == "block":
+        arm = req.block_arm.replace("_", " ")
+        plan.block_weapon = defender_weapon
+        plan.geometry.append(
+            f"{target.name} blocks with "
+            + (defender_weapon.name if defender_weapon else "bare hands")
+            + ": a second card tests the block against the attack's result — equal "
+            + (
+                "takes the blow on the weapon (Rel +1)"
+                if defender_weapon
+                else f"moves the hit to the {arm}"
+            )
+            + ", more stops it (000 Hand to Hand Combat)"
+        )
+    if req.defense is not None:
+        cost = defense_ap_cost(req.defense)
+        plan.defender_ap = ApBreakdown.build(
+            mod(f"{target.name}: {m.label}", m.value, m.source) for m in cost.items
+        )
+    plan.tn = melee_tn(
+        plan.shooter,
+        target,
+        ed,
+        attack=req.melee_attack,
+        attacker_weapon=plan.weapon,
+        defender_weapon=defender_weapon,
+        careful=req.careful,
+        dodge=dodge,
+        defender_attacked_this_round=dodge is not None and attacked_this_round(document, target.id),
+    )
+    plan.ap = melee_ap_cost(req.melee_attack, careful=req.careful)
+    plan.pool = melee_profile(
+        plan.shooter, ed, attack=req.melee_attack, weapon=plan.weapon, kick=req.kick
+    ).pool
+    speed = plan.weapon.speed if plan.weapon is not None else Speed.NORMAL
+    plan.spec = _action_spec(ActionKind.MELEE_ATTACK, plan.ap, speed, plan.weapon, [target.id])
+
+
+def _situation(
+    document,
+    req: AttackRequest,
+    stok: Token,
+    ttok: Token,
+    target: Character,
+    geometry: Geometry,
+    *,
+    thrown: bool,
+    secondary_index: int,
+) -> tuple[ShotSituation, Any, list[str]]:
+    """The shot's situation read off the map, the cover line, and the reasons."""
+    enc = document.encounter
+    geo_lines: list[str] = []
+    cover = None
+    try:
+        cover = geometry.cover_line(stok, ttok, ttok.posture, stok.posture)
+    except ImportError:
+        cover = None
+    visibility = "visible"
+    covers: tuple = ()
+    rng: float = stok.at.distance(ttok.at)
+    if cover is not None:
+        visibility = cover.visibility
+        covers = tuple(cover.to_covers())
+        rng = cover.range_paces
+        geo_lines += list(cover.reasons)
+    fv, tv = stok.velocity, ttok.velocity
+    rel = math.hypot(tv[0] - fv[0], tv[1] - fv[1])
+    if rel or _speed(fv) or _speed(tv):
+        try:
+            from ...geometry.speed import token_target_speed
+
+            geo_lines += list(
+                token_target_speed(
+                    stok, ttok, edition=document.edition, options=enc.options
+                ).reasons
+            )
+        except ImportError:
+            geo_lines.append(f"relative speed {rel:.0f} paces/round (000 Target Speed)")
+    movement = "running" if stok.running else ("walking" if stok.moved > 0 else "still")
+    if movement != "still":
+        geo_lines.append(f"firer moved {stok.moved} pace(s) this round: {movement}")
+    candidates: tuple[str, ...] = ()
+    near_melee: bool | None = None
+    if not thrown:
+        candidates, near_melee, _why = corridor(document, stok, ttok)
+    in_melee = req.target_in_melee
+    if in_melee is None:
+        in_melee = near_melee
+    if in_melee is None:
+        in_melee = any(
+            t.id not in (stok.id, ttok.id) and t.at.distance(ttok.at) <= 1 for t in enc.tokens
+        )
+    if in_melee:
+        geo_lines.append("someone stands beside the target: it counts as in a melee")
+    if candidates:
+        names = ", ".join(display_name(document, t) for t in candidates)
+        geo_lines.append(f"possible unintended targets near the line of fire: {names}")
+    called_location = None
+    if req.called_shot is not None and req.called_location:
+        called_location = HitLocation(req.called_location)
+        if called_location not in CALLED_SHOT_LOCATIONS[req.called_shot]:
+            raise RulesError(
+                f"A called shot at the {req.called_shot.replace('_', '/')} cannot name the "
+                f"{called_location.value.replace('_', ' ')}."
+            )
+    situation = ShotSituation(
+        range_paces=rng,
+        point_blank=req.point_blank,
+        visibility=visibility,
+        covers=covers,
+        target_prone=ttok.posture is Posture.PRONE or target.posture is Posture.PRONE,
+        target_relative_speed=rel,
+        firer_speed=_speed(fv),
+        target_speed=_speed(tv),
+        firer_movement=movement,
+        firer_mounted=stok.mounted,
+        appearing_disappearing=req.appearing,
+        secondary_target_index=secondary_index,
+        two_weapons=req.two_weapons,
+        off_hand=req.off_hand and req.two_weapons,
+        called_shot=req.called_shot,
+        called_location=called_location,
+        unintended_candidates=candidates,
+        target_in_melee=in_melee,
+    )
+    return situation, cover, geo_lines
+
+
+def _plan_ranged(document, plan: AttackPlan, geometry: Geometry) -> None:
+    from ...rules.combat.ranged import attack_pool, ranged_tn, shot_ap_cost
+
+    req, ed, options = plan.request, document.edition, document.encounter.options
+    shooter, weapon, carried = plan.shooter, plan.weapon, plan.carried
+    if weapon is None or carried is None:
+        raise RulesError(f"{shooter.name} carries no weapon for this attack.")
+    thrown = req.mode == "thrown"
+    if thrown and req.shot_kind == "fan":
+        raise RulesError("Only a single-action revolver fans its hammer; a throw cannot.")
+    shot = _shot_spec(req, weapon, thrown)
+    plan.shot = shot
+    plan.pool, _ = attack_pool(shooter, weapon, use_acuity=shot.use_acuity)
+    secondary = 0 if req.shot_kind == "fan" else req.secondary_index
+    plan.situation, plan.cover, geo = _situation(
+        document,
+        req,
+        plan.shooter_token,
+        plan.target_token,
+        plan.target,
+        geometry,
+        thrown=thrown,
+        secondary_index=secondary,
+    )
+    plan.geometry += geo
+    if req.shot_kind == "fan":
+        _plan_fan(document, plan, geometry)
+        return
+    plan.tn = ranged_tn(
+        shooter,
+        weapon,
+        ed,
+        plan.situation,
+        shot,
+        target=plan.target,
+        options=options,
+        carried=carried,
+    )
+    plan.ap = shot_ap_cost(weapon, shot, ed, two_weapons_aimed=req.two_weapons and shot.aims > 0)
+    modes = weapon.burst_modes or ([weapon.burst] if weapon.burst else [])
+    if modes and not thrown:
+        burst = req.burst if req.burst is not None else weapon.default_burst
+        if burst not in modes:
+            raise RulesError(f"The {weapon.name} cannot fire a burst of {burst}.")
+        plan.burst = burst
+        plan.geometry.append(
+            f"burst {burst}: {burst} rounds; a hit reads the card's burst {burst} hits, the "
+            "rest are stray shots (000 Burst Fire)"
+            + (f" — only {carried.loaded} loaded" if carried.loaded < burst else "")
+        )
+    elif req.burst is not None and not thrown:
+        raise RulesError(f"The {weapon.name} fires single shots, not bursts.")
+    if weapon.kind == "explosive":
+        plan.geometry.append(
+            f"explosive: everyone within {weapon.blast_radius} paces of where it lands takes "
+            "the blast; cover between shields them (house)"
+        )
+    kind = {
+        "snap": ActionKind.SNAP_SHOT,
+        "normal": ActionKind.NORMAL_SHOT,
+        "aimed": ActionKind.AIMED_SHOT,
+    }[shot.kind]
+    if thrown:
+        kind = ActionKind.OTHER
+    speed = weapon.speed
+    if shot.kind == "aimed":
+        from ...rules.actions import aimed_shot_speed
+
+        speed = aimed_shot_speed(weapon, shot.aims)
+    plan.spec = _action_spec(kind, plan.ap, speed, weapon, [plan.target.id], shot.aims)
+
+
+def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
+    """Plan a fan-firing series (000/001/003 Fan Firing): each shot's target and TN."""
+    from ...rules.combat.ranged import fan_shot_tn, plan_fan_fire, ranged_tn
+
+    req, ed, options = plan.request, document.edition, document.encounter.options
+    weapon = plan.weapon
+    assert weapon is not None and plan.situation is not None
+    tokens = [plan.target_token] * max(req.fan_shots, 0)
+    if req.fan_second_target and req.fan_second_shots > 0:
+        try:
+            second = document.encounter.token(req.fan_second_target)
+        except KeyError:
+            raise RulesError("The second target of the fan is no longer on the map.") from None
+        if second.id in (plan.shooter_token.id, plan.target_token.id):
+            raise RulesError("Choose a second target other than the shooter and the first.")
+        tokens += [second] * req.fan_second_shots
+    names = [document.character(t.character_id).name for t in tokens]
+    fan = plan_fan_fire(plan.shooter, weapon, names, ed, carried=plan.carried, options=options)
+    if fan.mode == "burst3" and len({t.id for t in tokens}) > 1:
+        raise RulesError(
+            "In this edition a fan is one check at one target; a second target is bought "
+            "with a bump after the draw (003 Secondary Targets)."
+        )
+    seen: dict[str, tuple[Character, ShotSituation, TnBreakdown]] = {}
+    for i, tok in enumerate(tokens if fan.mode == "per_shot" else tokens[:1]):
+        if tok.id not in seen:
+            ch = document.character(tok.character_id)
+            if tok.id == plan.target_token.id:
+                sit = plan.situation
+            else:
+                sit, _cover, geo = _situation(
+                    document,
+                    req,
+                    plan.shooter_token,
+                    tok,
+                    ch,
+                    geometry,
+                    thrown=False,
+                    secondary_index=0,
+                )
+                plan.geometry += [f"{ch.name}: {g}" for g in geo]
+            base = ranged_tn(
+                plan.shooter,
+                weapon,
+                ed,
+                sit,
+                plan.shot,
+                target=ch,
+                options=options,
+                carried=plan.carried,
+            )
+            seen[tok.id] = (ch, sit, base)
+        ch, sit, base = seen[tok.id]
+        plan.series.append(SeriesShot(tok, ch, sit, base, fan_shot_tn(base, fan, i)))
+    plan.fan = fan
+    plan.tn = plan.series[0].tn
+    plan.ap = fan.ap
+    plan.geometry += list(fan.reasons)
+    for i, s in enumerate(plan.series[1:], 2):
+        plan.geometry.append(
+            f"shot {i} at {s.target.name}: TN {s.tn.tn}, result {s.tn.result_modifier:+d}"
+        )
+    plan.spec = _action_spec(
+        ActionKind.FAN_FIRE, plan.ap, weapon.speed, weapon, [s.target.id for s in plan.series]
+    )
+
+
+# =============================================================================
+# Resolving (preview on a copy of the deck, then for real)
+# =============================================================================
+
+
+@dataclass
+class Spends:
+    """The Judge's bump spends on one attack (one shot of a series), as clicked."""
+
+    hit_index: int | None = None
+    penetration: int = 0
+    damage: int = 0
+    stray: list[tuple[int, int]] = field(default_factory=list)
+    extra_hits: int = 0
+
+    def to_bump_spends(self) -> BumpSpends:
+        return BumpSpends(
+            hit_location_index=self.hit_index,
+            penetration=self.penetration,
+            damage=self.damage,
+            stray=tuple(StraySpend(figure_index=i, delta=d) for i, d in self.stray),  # type: ignore[arg-type]
+            extra_hits=self.extra_hits,
+        )
+
+    def empty(self) -> bool:
+        return self.to_bump_spends().empty
+
+    def copy(self) -> Spends:
+        return Spends(
+            self.hit_index, self.penetration, self.damage, list(self.stray), self.extra_hits
+        )
+
+
+@dataclass
+class Outcome:
+    """A whole resolution: one record per shot, and every sheet it changed."""
+
+    records: list[AttackRecord]
+    #: the changed characters' new copies by id (targets, blast victims, the attacker
+    #: whose stowed gun went off)
+    characters: dict[str, Character] = field(default_factory=dict)
+    #: where a throw came down (thrown attacks)
+    landing: Hex | None = None
+    #: the defender's block (hand to hand)
+    block: Any = None
+
+    @property
+    def record(self) -> AttackRecord:
+        return self.records[0]
+
+
+def _spends_list(spends: Spends | Sequence[Spends]) -> list[Spends]:
+    return [spends] if isinstance(spends, Spends) else list(spends)
+
+
+def resolve(
+    document,
+    plan: AttackPlan,
+    card: Card,
+    spends: Spends | Sequence[Spends],
+    more,
+    discard: list[Card],
+) -> Outcome:
+    """Resolve ``plan`` with ``card`` (no document change)."""
+    ed = document.edition
+    options = document.encounter.options
+    sp = _spends_list(spends)
+    if plan.mode == "melee":
+        out = _resolve_melee(document, plan, card, sp, more, discard)
+    elif plan.fan is not None:
+        from ...rules.combat.resolve import firer_moves, resolve_fan
+
+        assert plan.weapon is not None
+        records, hurt = resolve_fan(
+            plan.shooter,
+            [s.target for s in plan.series],
+            plan.weapon,
+            ed,
+            plan.fan,
+            [s.base_tn for s in plan.series],
+            card,
+            situations=[s.situation for s in plan.series],
+            carried=plan.carried,
+            spends=[s.to_bump_spends() for s in sp],
+            more=more,
+            options=options,
+            discard=discard,
+            discharge_weapons=plan.discharge,
+            action_moves=firer_moves(plan.series[0].situation),
+        )
+        out = Outcome(records, dict(hurt))
+    else:
+        out = _resolve_shot(document, plan, card, sp, more, discard)
+    discharged = [d for r in out.records for d in r.discharges if d.discharged]
+    if discharged:
+        from ...rules.combat.ancillary import apply_discharges
+
+        base = out.characters.get(plan.shooter.id, plan.shooter)
+        out.characters[plan.shooter.id] = apply_discharges(base, discharged, ed, options=options)
+    return out
+
+
+def _resolve_shot(document, plan, card, sp, more, discard) -> Outcome:
+    from ...rules.combat.resolve import resolve_attack
+
+    assert plan.weapon is not None and plan.situation is not None
+    rec, new_target = resolve_attack(
+        plan.shooter,
+        plan.target,
+        plan.weapon,
+        document.edition,
+        plan.tn,
+        card,
+        situation=plan.situation,
+        shot=plan.shot,
+        burst=plan.burst,
+        carried=plan.carried,
+        options=document.encounter.options,
+        spends=sp[0].to_bump_spends() if sp else None,
+        more=more,
+        discard=discard,
+        ap=plan.ap,
+        discharge_weapons=plan.discharge,
+    )
+    out = Outcome([rec], {new_target.id: new_target})
+    if plan.mode != "thrown":
+        return out
+    from ..tools.throw import explode, scatter_landing
+
+    stok, ttok = plan.shooter_token, plan.target_token
+    landing = ttok.at
+    if rec.scatter is not None:
+        s = rec.scatter
+        landing, _stopped, _path = scatter_landing(
+            document, stok.at, ttok.at, s.clock_hour, s.distance, s.from_thrower
+        )
+    out.landing = landing
+    if plan.weapon.kind == "explosive":
+        blast, hurt = explode(
+            document,
+            plan.weapon,
+            landing,
+            more or (lambda: card),
+            more,
+            exclude={ttok.id} if rec.hits else (),
+            characters=out.characters,
+        )
+        out.records[0] = rec.model_copy(update={"blast": blast})
+        out.characters.update(hurt)
+    return out
+
+
+def _resolve_melee(document, plan, card, sp, more, discard) -> Outcome:
+    from ...rules.combat.melee import attack_result, resolve_block, resolve_melee
+
+    ed = document.edition
+    req = plan.request
+    block = None
+    pool_read = None
+    block_card = None
+    if req.defense == "block":
+        pool_read = read_pool(card, plan.pool, more)
+        result = attack_result(pool_read, plan.tn)
+        if result is not None and result >= plan.tn.tn and more is not None:
+            block_card = more()
+            block = resolve_block(
+                plan.target,
+                result,
+                block_card,
+                ed,
+                weapon=plan.block_weapon,
+                arm=HitLocation(req.block_arm),
+                more=more,
+                discard=discard,
+            )
+    rec, new = resolve_melee(
+        plan.shooter,
+        plan.target,
+        ed,
+        plan.tn,
+        card,
+        attack=req.melee_attack,
+        weapon=plan.weapon,
+        kick=req.kick,
+        block=block,
+        options=document.encounter.options,
+        spends=sp[0].to_bump_spends() if sp else None,
+        more=more,
+        pool_read=pool_read,
+        discard=discard,
+        ap=plan.ap,
+        distance_paces=plan.distance,
+        discharge_weapons=plan.discharge,
+    )
+    notes = list(rec.notes)
+    if block_card is not None:
+        notes.insert(0, f"{plan.target.name} blocks: card {block_card.number}")
+        rec = rec.model_copy(
+            update={"cards": (*rec.cards, block_card.number), "notes": tuple(notes)}
+        )
+    elif req.defense == "block" and rec.hit.success:
+        rec = rec.model_copy(
+            update={"notes": (*notes, "the block is tested on a card the Judge draws by hand")}
+        )
+    elif req.defense == "block":
+        rec = rec.model_copy(update={"notes": (*notes, "the attack misses: no block needed")})
+    return Outcome([rec], {new.id: new}, block=block)
+
+
+@dataclass
+class Preview:
+    """A resolution seen on a copy of the deck, with what to highlight on the card."""
+
+    card: Card
+    outcome: Outcome
+    cause_cells: list[tuple[int, int]]
+    chosen: tuple[int, int] | None
+    effect_cell: tuple[int, int] | None
+    hit_index: int | None
+    sections: set[str]
+    burst: int | None
+
+    @property
+    def record(self) -> AttackRecord:
+        return self.outcome.records[0]
+
+    @property
+    def records(self) -> list[AttackRecord]:
+        return self.outcome.records
+
+    @property
+    def new_target(self) -> Character | None:
+        return self.outcome.characters.get(self.record.target_id)
 
 
 def usable_weapons(document, shooter: Character, mode: Mode) -> list[tuple[int, Weapon]]:
@@ -259,292 +954,6 @@ def nearest_enemy(document, shooter_token: Token, geometry: Geometry | None = No
     return best[0][2] if best else None
 
 
-def _shot_spec(plan_req: AttackRequest, weapon: Weapon, thrown: bool):
-    from ...rules.combat.ranged import ShotSpec
-
-    kind = plan_req.shot_kind
-    aims = plan_req.aims if kind == "aimed" else 0
-    return ShotSpec(kind=kind, aims=aims, cock_first=plan_req.cock_first, thrown=thrown)
-
-
-def _action_spec(
-    kind: ActionKind,
-    ap: ApBreakdown,
-    speed: Speed,
-    weapon: Weapon | None,
-    target_cid: str,
-    aims: int = 0,
-) -> ActionSpec:
-    return ActionSpec(
-        kind=kind,
-        ap=ap.total,
-        weapon_id=weapon.id if weapon else None,
-        target_ids=(target_cid,),
-        aims=aims,
-        speed=speed,
-        breakdown=tuple(CostItem(label=m.label, ap=m.value, source=m.source) for m in ap.items),
-        source=ap.items[0].source if ap.items else "",
-    )
-
-
-def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) -> AttackPlan:
-    """The attack before the draw: TN itemised, AP itemised, situation from the map.
-
-    Raises :class:`RulesError` with the reason when the rules refuse the attack."""
-    enc = document.encounter
-    try:
-        stok = enc.token(req.shooter_token)
-        ttok = enc.token(req.target_token)
-    except KeyError as e:
-        raise RulesError(str(e.args[0]) if e.args else "Choose a shooter and a target.") from None
-    if stok.id == ttok.id:
-        raise RulesError("A character cannot attack themselves.")
-    shooter = document.character(stok.character_id)
-    target = document.character(ttok.character_id)
-    distance = stok.at.distance(ttok.at)
-    options = enc.options
-    ed = document.edition
-    weapon = carried = None
-    if req.weapon_index is not None:
-        try:
-            carried = shooter.weapons[req.weapon_index]
-        except IndexError:
-            raise RulesError(f"{shooter.name} does not carry that weapon any more.") from None
-        weapon = document.gear.weapon(carried.weapon_id)
-    geo_lines: list[str] = []
-
-    if req.mode == "melee":
-        from ...rules.combat.melee import check_engaged, melee_ap_cost, melee_profile, melee_tn
-
-        check_engaged(distance)
-        defender_weapon = None
-        for cw in target.weapons:
-            w = document.gear.weapons.get(cw.weapon_id)
-            if w is not None and cw.readied and w.is_melee:
-                defender_weapon = w
-                break
-        tn = melee_tn(
-            shooter,
-            target,
-            ed,
-            attack=req.melee_attack,
-            attacker_weapon=weapon,
-            defender_weapon=defender_weapon,
-            careful=req.careful,
-        )
-        ap = melee_ap_cost(req.melee_attack, careful=req.careful)
-        profile = melee_profile(shooter, ed, attack=req.melee_attack, weapon=weapon, kick=req.kick)
-        speed = weapon.speed if weapon is not None else Speed.NORMAL
-        spec = _action_spec(ActionKind.MELEE_ATTACK, ap, speed, weapon, target.id)
-        geo_lines.append(f"{distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
-        return AttackPlan(
-            request=req,
-            shooter=shooter,
-            target=target,
-            shooter_token=stok,
-            target_token=ttok,
-            weapon=weapon,
-            carried=carried,
-            pool=profile.pool,
-            tn=tn,
-            ap=ap,
-            spec=spec,
-            distance=distance,
-            geometry=geo_lines,
-        )
-
-    if weapon is None or carried is None:
-        raise RulesError(f"{shooter.name} carries no weapon for this attack.")
-    from ...rules.combat.ranged import attack_pool, ranged_tn, shot_ap_cost
-
-    thrown = req.mode == "thrown"
-    shot = _shot_spec(req, weapon, thrown)
-    geometry = geometry or Geometry(document)
-    cover = None
-    try:
-        cover = geometry.cover_line(stok, ttok, ttok.posture, stok.posture)
-    except ImportError:
-        cover = None
-    visibility = "visible"
-    covers: tuple = ()
-    rng: float = distance
-    if cover is not None:
-        visibility = cover.visibility
-        covers = tuple(cover.to_covers())
-        rng = cover.range_paces
-        geo_lines += list(cover.reasons)
-    fv, tv = stok.velocity, ttok.velocity
-    rel = math.hypot(tv[0] - fv[0], tv[1] - fv[1])
-    if rel or _speed(fv) or _speed(tv):
-        try:
-            from ...geometry.speed import token_target_speed
-
-            geo_lines += list(token_target_speed(stok, ttok, edition=ed, options=options).reasons)
-        except ImportError:
-            geo_lines.append(f"relative speed {rel:.0f} paces/round (000 Target Speed)")
-    movement = "running" if stok.running else ("walking" if stok.moved > 0 else "still")
-    if movement != "still":
-        geo_lines.append(f"firer moved {stok.moved} pace(s) this round: {movement}")
-    candidates: tuple[str, ...] = ()
-    near_melee: bool | None = None
-    if not thrown:
-        candidates, near_melee, _why = corridor(document, stok, ttok)
-    in_melee = req.target_in_melee
-    if in_melee is None:
-        in_melee = near_melee
-    if in_melee is None:
-        in_melee = any(
-            t.id not in (stok.id, ttok.id) and t.at.distance(ttok.at) <= 1 for t in enc.tokens
-        )
-    if in_melee:
-        geo_lines.append("someone stands beside the target: it counts as in a melee")
-    if candidates:
-        names = ", ".join(_token_name(document, t) for t in candidates)
-        geo_lines.append(f"possible unintended targets near the line of fire: {names}")
-    situation = ShotSituation(
-        range_paces=rng,
-        point_blank=req.point_blank,
-        visibility=visibility,
-        covers=covers,
-        target_prone=ttok.posture is Posture.PRONE or target.posture is Posture.PRONE,
-        target_relative_speed=rel,
-        firer_speed=_speed(fv),
-        target_speed=_speed(tv),
-        firer_movement=movement,
-        firer_mounted=stok.mounted,
-        appearing_disappearing=req.appearing,
-        secondary_target_index=req.secondary_index,
-        two_weapons=req.two_weapons,
-        off_hand=req.off_hand and req.two_weapons,
-        called_shot=req.called_shot,
-        unintended_candidates=candidates,
-        target_in_melee=in_melee,
-    )
-    tn = ranged_tn(
-        shooter, weapon, ed, situation, shot, target=target, options=options, carried=carried
-    )
-    ap = shot_ap_cost(weapon, shot, ed, two_weapons_aimed=req.two_weapons and shot.aims > 0)
-    pool, _ = attack_pool(shooter, weapon, use_acuity=shot.use_acuity)
-    kind = {
-        "snap": ActionKind.SNAP_SHOT,
-        "normal": ActionKind.NORMAL_SHOT,
-        "aimed": ActionKind.AIMED_SHOT,
-    }[shot.kind]
-    if thrown:
-        kind = ActionKind.OTHER
-    speed = weapon.speed
-    if shot.kind == "aimed":
-        from ...rules.actions import aimed_shot_speed
-
-        speed = aimed_shot_speed(weapon, shot.aims)
-    spec = _action_spec(kind, ap, speed, weapon, target.id, shot.aims)
-    return AttackPlan(
-        request=req,
-        shooter=shooter,
-        target=target,
-        shooter_token=stok,
-        target_token=ttok,
-        weapon=weapon,
-        carried=carried,
-        pool=pool,
-        tn=tn,
-        ap=ap,
-        spec=spec,
-        distance=distance,
-        situation=situation,
-        shot=shot,
-        cover=cover,
-        geometry=geo_lines,
-    )
-
-
-# =============================================================================
-# Resolving (preview on a copy of the deck, then for real)
-# =============================================================================
-
-
-@dataclass
-class Spends:
-    """The Judge's bump spends, as clicked in the panel."""
-
-    hit_index: int | None = None
-    penetration: int = 0
-    damage: int = 0
-    stray: list[tuple[int, int]] = field(default_factory=list)
-
-    def to_bump_spends(self) -> BumpSpends:
-        return BumpSpends(
-            hit_location_index=self.hit_index,
-            penetration=self.penetration,
-            damage=self.damage,
-            stray=tuple(StraySpend(figure_index=i, delta=d) for i, d in self.stray),  # type: ignore[arg-type]
-        )
-
-    def empty(self) -> bool:
-        return self.to_bump_spends().empty
-
-
-def resolve(
-    document, plan: AttackPlan, card: Card, spends: Spends, more, discard: list[Card]
-) -> tuple[AttackRecord, Character]:
-    """Resolve ``plan`` with ``card`` (no document change)."""
-    ed = document.edition
-    options = document.encounter.options
-    if plan.mode == "melee":
-        from ...rules.combat.melee import resolve_melee
-
-        return resolve_melee(
-            plan.shooter,
-            plan.target,
-            ed,
-            plan.tn,
-            card,
-            attack=plan.request.melee_attack,
-            weapon=plan.weapon,
-            kick=plan.request.kick,
-            options=options,
-            spends=spends.to_bump_spends(),
-            more=more,
-            discard=discard,
-            ap=plan.ap,
-            distance_paces=plan.distance,
-        )
-    from ...rules.combat.resolve import resolve_attack
-
-    assert plan.weapon is not None and plan.situation is not None
-    return resolve_attack(
-        plan.shooter,
-        plan.target,
-        plan.weapon,
-        ed,
-        plan.tn,
-        card,
-        situation=plan.situation,
-        shot=plan.shot,
-        options=options,
-        spends=spends.to_bump_spends(),
-        more=more,
-        discard=discard,
-        ap=plan.ap,
-        carried=plan.carried,
-    )
-
-
-@dataclass
-class Preview:
-    """A resolution seen on a copy of the deck, with what to highlight on the card."""
-
-    card: Card
-    record: AttackRecord
-    new_target: Character
-    cause_cells: list[tuple[int, int]]
-    chosen: tuple[int, int] | None
-    effect_cell: tuple[int, int] | None
-    hit_index: int | None
-    sections: set[str]
-    burst: int | None
-
-
 def highlights_for(plan: AttackPlan, card: Card, record: AttackRecord) -> dict[str, Any]:
     """Which cells of the card the resolution read."""
     pool = plan.pool
@@ -560,15 +969,8 @@ def highlights_for(plan: AttackPlan, card: Card, record: AttackRecord) -> dict[s
         chosen = (cf_rows[0], pool.die) if cf_rows else None
     effect_cell = None
     if record.effect is not None and record.effect.source in ("DMG", "RD"):
-        txt = record.effect.effect
-        try:
-            n_s, die_s = txt.strip("(").split(")")
-            row = int(n_s) + record.effect.row_bumps
-            die = int(die_s)
-            if die in DIE_TYPES:
-                effect_cell = (max(1, min(EFFECT_ROWS, row)), die)
-        except ValueError:
-            effect_cell = None
+        eff = Effect.model_validate(record.effect.effect)
+        effect_cell = (max(1, min(EFFECT_ROWS, eff.row + record.effect.row_bumps)), eff.die)
     sections: set[str] = set()
     if record.covers:
         sections.add("shield")
@@ -595,8 +997,15 @@ def scratch_deck(deck) -> Deck:
     return Deck(deck.cards, state=deck.snapshot(), name=deck.name)
 
 
-def preview(document, plan: AttackPlan, spends: Spends, typed: Card | None = None) -> Preview:
-    """Draw on a copy of the deck (or read a typed-in card) and resolve."""
+def preview(
+    document,
+    plan: AttackPlan,
+    spends: Spends | Sequence[Spends],
+    typed: Card | None = None,
+    shot: int = 0,
+) -> Preview:
+    """Draw on a copy of the deck (or read a typed-in card) and resolve; the card
+    highlights follow shot ``shot`` of a series."""
     deck = document.deck
     discard = deck.discard_pile()
     if typed is not None or deck.physical:
@@ -607,9 +1016,150 @@ def preview(document, plan: AttackPlan, spends: Spends, typed: Card | None = Non
         scratch = scratch_deck(deck)
         card = scratch.draw()
         more = scratch.draw
-    record, new_target = resolve(document, plan, card, spends, more, discard)
-    hl = highlights_for(plan, card, record)
-    return Preview(card=card, record=record, new_target=new_target, **hl)
+    out = resolve(document, plan, card, spends, more, discard)
+    rec = out.records[min(max(shot, 0), len(out.records) - 1)]
+    return Preview(card=card, outcome=out, **highlights_for(plan, card, rec))
+
+
+def assign_character(target: Character, new: Character) -> None:
+    """Make ``target`` equal to ``new`` in place (views keep their reference)."""
+    fresh = new.model_copy(deep=True)
+    for name in type(target).model_fields:
+        object.__setattr__(target, name, getattr(fresh, name))
+
+
+def _charge_defense(document, plan: AttackPlan) -> str | None:
+    """Charge the defender's block or dodge on the track; a note for the log."""
+    req = plan.request
+    if plan.defender_ap is None or req.defense is None:
+        return None
+    track = document.track
+    if track is None or not getattr(document, "in_action", False):
+        return None
+    if not req.charge_ap:
+        return f"{plan.target.name}'s {req.defense}: AP not charged (the Judge's choice)"
+    kind = ActionKind.BLOCK if req.defense == "block" else ActionKind.DODGE
+    spec = _action_spec(kind, plan.defender_ap, Speed.FAST, plan.block_weapon, [plan.shooter.id])
+    try:
+        if hasattr(track, "declare"):
+            return track.declare(plan.target.id, spec).summary
+        if hasattr(track, "act"):
+            return track.act(plan.target.id, spec).summary
+    except RulesError as e:
+        return f"{plan.target.name}'s {req.defense} was not paid for: {e}"
+    return None
+
+
+def ablate_covers(document, covers: Sequence[tuple[str, int]], notes: list[str]) -> None:
+    """Lower each (feature id, new AV) cover's AV on the map by one ablation (000:
+    it stays lowered), with a note per feature."""
+    for fid, new_av in covers:
+        try:
+            f = document.map.feature(fid)
+        except KeyError:
+            continue
+        f.ablation = min(f.ablation + 1, 10)
+        notes.append(f"{f.name or fid}: AV now {new_av}")
+
+
+def apply_attack(
+    document,
+    plan: AttackPlan,
+    spends: Spends | Sequence[Spends],
+    expected_card: int | None,
+    typed: Card | None = None,
+    consumed: set[tuple[int, int, int]] | None = None,
+) -> Outcome:
+    """Resolve for real as one undoable step (see the module docstring)."""
+    from ..commands import SnapshotCommand
+    from ..tools.throw import blast_lines
+
+    consumed = consumed if consumed is not None else set()
+    result: list[Outcome] = []
+
+    def mutate() -> None:
+        deck = document.deck
+        discard = deck.discard_pile()
+        in_play_before = {c.number for c in deck.in_play}
+        if typed is not None or deck.physical:
+            if typed is None:
+                raise RulesError("The deck is in physical-card mode: type in the card drawn.")
+            card = deck.enter_physical(typed)
+            more = None
+        else:
+            card = deck.draw()
+            more = deck.draw
+        if expected_card is not None and card.number != expected_card:
+            raise RulesError(
+                f"The deck has changed since the draw (card {card.number}, not "
+                f"{expected_card}); draw again."
+            )
+        track_note = _charge_track(document, plan, consumed)
+        defense_note = _charge_defense(document, plan)
+        out = resolve(document, plan, card, spends, more, discard)
+        for cid, ch in out.characters.items():
+            assign_character(document.character(cid), ch)
+        notes: list[str] = []
+        if plan.mode == "ranged" and plan.weapon is not None:
+            from ...rules.combat.resolve import after_shot
+
+            shooter = document.character(plan.shooter.id)
+            loaded = shooter.weapons[plan.request.weapon_index].loaded  # type: ignore[index]
+            fired = after_shot(
+                shooter,
+                plan.weapon,
+                rounds=max(1, min(plan.rounds, loaded)),
+                carried_index=plan.request.weapon_index,
+            )
+            assign_character(shooter, fired)
+        if plan.mode == "thrown" and plan.request.weapon_index is not None:
+            # the thrown thing leaves the thrower's hand (house: one carried entry each)
+            shooter = document.character(plan.shooter.id)
+            weapons = [w.model_copy() for w in shooter.weapons]
+            if 0 <= plan.request.weapon_index < len(weapons):
+                gone = weapons.pop(plan.request.weapon_index)
+                shooter.weapons = weapons
+                w = document.gear.weapons.get(gone.weapon_id)
+                notes.append(
+                    f"the {w.name if w else gone.weapon_id} has left {shooter.name}'s hand"
+                )
+        if document.edition.ablation_lowers_av:
+            covers: list[tuple[str, int]] = []
+            for r in out.records:
+                covers += list(r.ablated_covers)
+                if r.blast is not None:
+                    covers += [c for c in r.blast.ablated_covers if c not in covers]
+            ablate_covers(document, covers, notes)
+        for c in list(deck.in_play):
+            if c.number not in in_play_before:
+                deck.discard(c)
+        for i, record in enumerate(out.records):
+            detail: dict[str, Any] = {"record": record.model_dump(mode="json")}
+            if i == 0:
+                detail["situation"] = list(plan.geometry)
+                detail["track"] = track_note
+                if defense_note:
+                    detail["defense"] = defense_note
+                if notes:
+                    detail["effects"] = notes
+                if out.landing is not None:
+                    detail["landing"] = [out.landing.q, out.landing.r]
+            if len(out.records) > 1:
+                detail["series"] = f"shot {i + 1} of {len(out.records)}"
+            if record.strays is not None and record.strays.candidates_hit:
+                detail["stray_candidates_hit"] = list(record.strays.candidates_hit)
+            if record.blast is not None:
+                detail["blast"] = blast_lines(document, record.blast)
+            document.log(named_summary(document, record), "attack", detail)
+        result.append(out)
+
+    who = plan.shooter.name
+    text = f"{who} attacks {plan.target.name}"
+    if plan.fan is not None:
+        text = f"{who} fans {plan.fan.shots} shot(s)"
+    areas = {"characters", "deck", "log", "track"}
+    document.push(SnapshotCommand(document, text, mutate, areas))
+    return result[0]
 
 
 def named_summary(document, record: AttackRecord) -> str:
@@ -629,8 +1179,8 @@ def named_summary(document, record: AttackRecord) -> str:
     return text
 
 
-def _token_name(document, token_or_character_id: str) -> str:
-    """A name for a token id (or a character id)."""
+def display_name(document, token_or_character_id: str) -> str:
+    """A name for a token id or a character id (the id itself when neither)."""
     try:
         return document.character_of(token_or_character_id).name
     except KeyError:
@@ -642,13 +1192,6 @@ def _name(document, cid: str) -> str:
         return document.character(cid).name
     except KeyError:
         return cid
-
-
-def _assign(target: Character, new: Character) -> None:
-    """Make ``target`` equal to ``new`` in place (views keep their reference)."""
-    fresh = new.model_copy(deep=True)
-    for name in type(target).model_fields:
-        object.__setattr__(target, name, getattr(fresh, name))
 
 
 def _charge_track(document, plan: AttackPlan, consumed: set[tuple[int, int, int]]) -> str:
@@ -674,93 +1217,3 @@ def _charge_track(document, plan: AttackPlan, consumed: set[tuple[int, int, int]
         ev = track.act(cid, plan.spec)
         return ev.summary
     return "the action-time engine takes no declarations"
-
-
-def apply_attack(
-    document,
-    plan: AttackPlan,
-    spends: Spends,
-    expected_card: int | None,
-    typed: Card | None = None,
-    consumed: set[tuple[int, int, int]] | None = None,
-) -> AttackRecord:
-    """Resolve for real as one undoable step (see the module docstring)."""
-    from ..commands import SnapshotCommand
-
-    consumed = consumed if consumed is not None else set()
-    out: list[AttackRecord] = []
-
-    def mutate() -> None:
-        deck = document.deck
-        discard = deck.discard_pile()
-        if typed is not None or deck.physical:
-            if typed is None:
-                raise RulesError("The deck is in physical-card mode: type in the card drawn.")
-            card = deck.enter_physical(typed)
-            more = None
-        else:
-            card = deck.draw()
-            more = deck.draw
-        if expected_card is not None and card.number != expected_card:
-            raise RulesError(
-                f"The deck has changed since the draw (card {card.number}, not "
-                f"{expected_card}); draw again."
-            )
-        track_note = _charge_track(document, plan, consumed)
-        record, new_target = resolve(document, plan, card, spends, more, discard)
-        target = document.character(plan.target.id)
-        _assign(target, new_target)
-        if plan.mode == "ranged" and plan.weapon is not None:
-            from ...rules.combat.resolve import after_shot
-
-            shooter = document.character(plan.shooter.id)
-            rounds = max(1, record.burst or 1) if record.burst else 1
-            fired = after_shot(
-                shooter,
-                plan.weapon,
-                rounds=min(rounds, plan.carried.loaded if plan.carried else 1),
-                carried_index=plan.request.weapon_index,
-            )
-            _assign(shooter, fired)
-        notes = []
-        if plan.mode == "thrown" and plan.request.weapon_index is not None:
-            # the thrown thing leaves the thrower's hand (house: one carried entry each)
-            shooter = document.character(plan.shooter.id)
-            weapons = [w.model_copy() for w in shooter.weapons]
-            if 0 <= plan.request.weapon_index < len(weapons):
-                gone = weapons.pop(plan.request.weapon_index)
-                shooter.weapons = weapons
-                w = document.gear.weapons.get(gone.weapon_id)
-                notes.append(
-                    f"the {w.name if w else gone.weapon_id} has left {shooter.name}'s hand"
-                )
-        if document.edition.ablation_lowers_av:
-            for fid, new_av in record.ablated_covers or (
-                (record.ablated_cover,) if record.ablated_cover else ()
-            ):
-                try:
-                    f = document.map.feature(fid)
-                except KeyError:
-                    continue
-                f.ablation = min(f.ablation + 1, 10)
-                notes.append(f"{f.name or fid}: AV now {new_av}")
-        in_play = {c.number for c in deck.in_play}
-        for n in dict.fromkeys((card.number, *record.cards)):
-            if n in in_play:
-                deck.discard(n)
-                in_play.discard(n)
-        detail: dict[str, Any] = {"record": record.model_dump(mode="json")}
-        detail["situation"] = list(plan.geometry)
-        detail["track"] = track_note
-        if notes:
-            detail["effects"] = notes
-        if record.strays is not None and record.strays.candidates_hit:
-            detail["stray_candidates_hit"] = list(record.strays.candidates_hit)
-        document.log(named_summary(document, record), "attack", detail)
-        out.append(record)
-
-    who = plan.shooter.name
-    text = f"{who} attacks {plan.target.name}"
-    areas = {"characters", "deck", "log", "track"}
-    document.push(SnapshotCommand(document, text, mutate, areas))
-    return out[0]

@@ -8,6 +8,13 @@ is drawn. **Draw** shows the card with the cells the resolution read; the Judge
 spends bumps with clicks; **Apply** writes it all as one undoable step (see
 :mod:`.attack_flow`). A routine snap shot from a selected shooter is Snap → Draw →
 Apply. Hand-to-hand and thrown attacks use the same flow (the mode buttons).
+
+The less common choices sit where they apply: **Fan** (single-action revolvers:
+shots, and a second target), the burst of a weapon with several, a called shot's
+location (under *Situation*), and the defender's block or dodge (hand to hand).
+Possible unintended targets are ringed on the map before the draw, and the ones a
+stray shot hit after Apply; **Show players** sends the card (or a throw's scatter)
+to the players' screen.
 """
 
 from __future__ import annotations
@@ -30,8 +37,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...rules.base import HitLocation
 from ...rules.card import Card
-from ...rules.combat.bumps import hit_location_cost
+from ...rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
 from ..widgets.card_entry import PhysicalCardDialog
 from ..widgets.card_view import CardDialog, CardView
 from ._common import USER_ERRORS, MessageLabel, VerticalScroll, error_text, find_map_view
@@ -39,10 +47,12 @@ from .attack_flow import (
     AttackPlan,
     AttackRequest,
     Geometry,
+    Outcome,
     Preview,
     Spends,
     apply_attack,
     default_weapon_index,
+    display_name,
     named_summary,
     nearest_enemy,
     plan_attack,
@@ -57,12 +67,34 @@ _CALLED = (
     ("head / hand / foot (−6)", "head_hand_foot"),
     ("eye / heart (−10)", "eye_heart"),
 )
+_DEFENSES = (
+    ("no defence", None),
+    ("block (2 AP)", "block"),
+    ("dodge (3 AP)", "dodge"),
+)
+#: the stack order of the called-shot locations, top (head) to bottom
+_LOCATION_ORDER = (
+    HitLocation.HEAD,
+    HitLocation.CHEST,
+    HitLocation.VITALS,
+    HitLocation.BELLY,
+    HitLocation.LEFT_ARM,
+    HitLocation.RIGHT_ARM,
+    HitLocation.LEFT_LEG,
+    HitLocation.RIGHT_LEG,
+)
 _MELEE_TYPES = (
     ("Quick attack", "quick"),
     ("Standard attack", "standard"),
     ("Heavy attack", "heavy"),
     ("Shove (dominance)", "shove"),
 )
+
+
+def _fan_capable(weapon) -> bool:
+    from ...rules.combat.ranged import is_fan_capable
+
+    return weapon is not None and is_fan_capable(weapon)
 
 
 def _button(text: str, tip: str = "", checkable: bool = False) -> QPushButton:
@@ -85,7 +117,11 @@ class AttackPanel(QWidget):
         self.geometry_cache = Geometry(document)
         self.plan: AttackPlan | None = None
         self.current: Preview | None = None
-        self.spends = Spends()
+        #: the spends of each shot of the previewed series (one for a single attack)
+        self.series_spends: list[Spends] = [Spends()]
+        self.shot_index = 0
+        self.last_outcome: Outcome | None = None
+        self._strays_hit_shown = False
         self._typed: Card | None = None
         self._shooter: str | None = None
         self._consumed: set[tuple[int, int, int]] = set()
@@ -143,13 +179,22 @@ class AttackPanel(QWidget):
         self.weapon_combo.activated.connect(lambda _i: self._weapon_changed())
         self.weapon_state = QLabel()
         self.weapon_state.setStyleSheet("color: #555;")
+        self.weapon_state.setWordWrap(True)
         g.addWidget(QLabel("Weapon"), 3, 0)
         g.addWidget(self.weapon_combo, 3, 1, 1, 2)
         self.cock_check = QCheckBox("cock first")
         self.cock_check.setToolTip("Cock the hammer as part of this action (its AP is added)")
         self.cock_check.toggled.connect(lambda _v: self._inputs_changed())
+        self.burst_combo = QComboBox()
+        self.burst_combo.setToolTip(
+            "Burst fired: the card's burst section gives the hits; the rest are stray shots "
+            "(000 Burst Fire)"
+        )
+        self.burst_combo.activated.connect(lambda _i: self._inputs_changed())
+        self.burst_combo.hide()
         state_row = QHBoxLayout()
         state_row.addWidget(self.weapon_state, 1)
+        state_row.addWidget(self.burst_combo)
         state_row.addWidget(self.cock_check)
         g.addLayout(state_row, 4, 1, 1, 2)
         g.setColumnStretch(1, 1)
@@ -166,6 +211,7 @@ class AttackPanel(QWidget):
             ("snap", "Snap", "Snap shot: fewer AP, the weapon's snap penalty (000)"),
             ("normal", "Normal", "Normal shot (000)"),
             ("aimed", "Aimed", "Normal shot after 1–2 aim actions (000)"),
+            ("fan", "Fan", "Fan firing a single-action revolver: 1 AP a shot (000 Fan Firing)"),
         ):
             b = QToolButton()
             b.setText(text)
@@ -181,8 +227,35 @@ class AttackPanel(QWidget):
         self.aims_spin.setPrefix("aims ")
         self.aims_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         h.addWidget(self.aims_spin)
-        h.addStretch(1)
         lay.addWidget(self.shot_row)
+
+        self.fan_row = QWidget()
+        fr = QHBoxLayout(self.fan_row)
+        fr.setContentsMargins(0, 0, 0, 0)
+        fr.setSpacing(3)
+        self.fan_shots_spin = QSpinBox()
+        self.fan_shots_spin.setRange(1, 6)
+        self.fan_shots_spin.setValue(2)
+        self.fan_shots_spin.setSuffix(" shots")
+        self.fan_shots_spin.setToolTip("Shots fanned at the target (at most the pistol skill)")
+        self.fan_second_combo = QComboBox()
+        self.fan_second_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.fan_second_combo.setMinimumContentsLength(4)
+        self.fan_second_combo.setToolTip("Then fan at a second target (one target switch, +1 AP)")
+        self.fan_second_spin = QSpinBox()
+        self.fan_second_spin.setRange(0, 5)
+        self.fan_second_spin.setPrefix("× ")
+        self.fan_second_spin.setToolTip("Shots at the second target")
+        self.fan_shots_spin.valueChanged.connect(lambda _v: self._inputs_changed())
+        self.fan_second_spin.valueChanged.connect(lambda _v: self._inputs_changed())
+        self.fan_second_combo.activated.connect(lambda _i: self._fan_second_chosen())
+        fr.addWidget(self.fan_shots_spin)
+        fr.addWidget(self.fan_second_combo, 1)
+        fr.addWidget(self.fan_second_spin)
+        lay.addWidget(self.fan_row)
+        self.fan_row.hide()
 
         self.melee_row = QWidget()
         h = QHBoxLayout(self.melee_row)
@@ -193,7 +266,8 @@ class AttackPanel(QWidget):
         self.melee_combo.setCurrentIndex(1)
         self.melee_combo.activated.connect(lambda _i: self._inputs_changed())
         h.addWidget(self.melee_combo)
-        self.careful_check = QCheckBox("careful (+2 AP, +1)")
+        self.careful_check = QCheckBox("careful")
+        self.careful_check.setToolTip("A careful attack: +2 AP, +1 (000 Hand to Hand Combat)")
         self.careful_check.toggled.connect(lambda _v: self._inputs_changed())
         h.addWidget(self.careful_check)
         self.kick_check = QCheckBox("kick")
@@ -202,6 +276,33 @@ class AttackPanel(QWidget):
         h.addStretch(1)
         lay.addWidget(self.melee_row)
         self.melee_row.hide()
+        self.defense_row = QWidget()
+        h = QHBoxLayout(self.defense_row)
+        h.setContentsMargins(0, 0, 0, 0)
+        h.addWidget(QLabel("Defender"))
+        self.defense_combo = QComboBox()
+        self.defense_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.defense_combo.setMinimumContentsLength(8)
+        for text, key in _DEFENSES:
+            self.defense_combo.addItem(text, key)
+        self.defense_combo.setToolTip(
+            "The defender's declared defence (000 Hand to Hand Combat): a block tests a "
+            "card against the attack's result; a dodge takes AD downgrades off the attack "
+            "from the defender's 120° front"
+        )
+        self.defense_combo.activated.connect(lambda _i: self._defense_changed())
+        h.addWidget(self.defense_combo, 1)
+        self.arm_combo = QComboBox()
+        self.arm_combo.addItem("left arm", "left_arm")
+        self.arm_combo.addItem("right arm", "right_arm")
+        self.arm_combo.setToolTip("The arm that blocks (a tie lands the blow on it)")
+        self.arm_combo.activated.connect(lambda _i: self._inputs_changed())
+        h.addWidget(self.arm_combo)
+        self.arm_combo.hide()
+        lay.addWidget(self.defense_row)
+        self.defense_row.hide()
 
         # -- situation (the Judge's calls the map cannot make) ---------------------------
         self.situation_toggle = QToolButton()
@@ -214,8 +315,12 @@ class AttackPanel(QWidget):
         sw = QGridLayout(self.situation_widgets)
         sw.setContentsMargins(0, 0, 0, 0)
         self.point_blank_check = QCheckBox("point blank")
-        self.appearing_check = QCheckBox("appearing / disappearing")
-        self.melee_target_check = QCheckBox("target in a melee")
+        self.point_blank_check.setToolTip("Weapon touching the target: TN 3 (000 Point Blank)")
+        self.appearing_check = QCheckBox("appearing")
+        self.appearing_check.setToolTip(
+            "The target is appearing or disappearing behind cover: −1 (000 Modifiers)"
+        )
+        self.melee_target_check = QCheckBox("in a melee")
         self.melee_target_check.setTristate(True)
         self.melee_target_check.setCheckState(Qt.CheckState.PartiallyChecked)
         self.melee_target_check.setToolTip(
@@ -223,11 +328,25 @@ class AttackPanel(QWidget):
         )
         self.two_weapons_check = QCheckBox("two weapons")
         self.off_hand_check = QCheckBox("off hand")
-        self.charge_check = QCheckBox("charge AP on the track")
+        self.charge_check = QCheckBox("charge AP")
+        self.charge_check.setToolTip("Spend the attack's AP on the action track (action time)")
         self.charge_check.setChecked(True)
         self.called_combo = QComboBox()
         for text, key in _CALLED:
             self.called_combo.addItem(text, key)
+        self.called_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.called_combo.setMinimumContentsLength(8)
+        self.called_combo.setToolTip("A called shot (001 Called Shots)")
+        self.called_loc_combo = QComboBox()
+        self.called_loc_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.called_loc_combo.setMinimumContentsLength(6)
+        self.called_loc_combo.setToolTip("The spot the called shot aims at (001 Called Shots)")
+        self.called_loc_combo.activated.connect(lambda _i: self._inputs_changed())
+        self.called_loc_combo.hide()
         self.secondary_spin = QSpinBox()
         self.secondary_spin.setRange(0, 9)
         self.secondary_spin.setPrefix("target #")
@@ -246,8 +365,9 @@ class AttackPanel(QWidget):
             w.toggled.connect(lambda _v: self._inputs_changed())
         self.melee_target_check.stateChanged.connect(lambda _v: self._inputs_changed())
         sw.addWidget(self.called_combo, 3, 0)
-        sw.addWidget(self.secondary_spin, 3, 1)
-        self.called_combo.activated.connect(lambda _i: self._inputs_changed())
+        sw.addWidget(self.called_loc_combo, 3, 1)
+        sw.addWidget(self.secondary_spin, 4, 0)
+        self.called_combo.activated.connect(lambda _i: self._called_changed())
         self.secondary_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         self.situation_widgets.hide()
         self.situation_toggle.toggled.connect(self._toggle_situation)
@@ -258,6 +378,7 @@ class AttackPanel(QWidget):
         head = QHBoxLayout()
         self.tn_headline = QLabel()
         self.tn_headline.setStyleSheet("font-size: 15px; font-weight: bold;")
+        self.tn_headline.setWordWrap(True)
         head.addWidget(self.tn_headline, 1)
         self.tn_toggle = QToolButton()
         self.tn_toggle.setCheckable(True)
@@ -292,6 +413,28 @@ class AttackPanel(QWidget):
         row.addWidget(self.apply_button)
         row.addWidget(self.clear_button)
         lay.addLayout(row)
+        row2 = QHBoxLayout()
+        row2.setSpacing(3)
+        self.show_card_button = QToolButton()
+        self.show_card_button.setText("card")
+        self.show_card_button.setToolTip("Show the players the drawn card (their screen)")
+        self.show_card_button.clicked.connect(self.show_card)
+        self.show_scatter_button = QToolButton()
+        self.show_scatter_button.setText("throw")
+        self.show_scatter_button.setToolTip(
+            "Show the players the throw: thrower, target and where it landed (their screen)"
+        )
+        self.show_scatter_button.clicked.connect(self.show_scatter)
+        self.clear_flags_button = QToolButton()
+        self.clear_flags_button.setText("Clear rings")
+        self.clear_flags_button.setToolTip("Take the unintended-target rings off the map")
+        self.clear_flags_button.clicked.connect(self.clear_stray_flags)
+        row2.addWidget(QLabel("Show players:"))
+        row2.addWidget(self.show_card_button)
+        row2.addWidget(self.show_scatter_button)
+        row2.addStretch(1)
+        row2.addWidget(self.clear_flags_button)
+        lay.addLayout(row2)
         self.message = MessageLabel()
         lay.addWidget(self.message)
 
@@ -308,7 +451,15 @@ class AttackPanel(QWidget):
         sp.setVerticalSpacing(2)
         sp.setHorizontalSpacing(3)
         self.bumps_label = QLabel()
-        sp.addWidget(self.bumps_label, 0, 0, 1, 4)
+        self.bumps_label.setWordWrap(True)
+        self.shot_spin = QSpinBox()
+        self.shot_spin.setPrefix("shot ")
+        self.shot_spin.setRange(1, 1)
+        self.shot_spin.setToolTip("The shot of the series whose bumps you are spending")
+        self.shot_spin.valueChanged.connect(self._shot_chosen)
+        self.shot_spin.hide()
+        sp.addWidget(self.bumps_label, 0, 0, 1, 3)
+        sp.addWidget(self.shot_spin, 0, 3)
         sp.addWidget(QLabel("Hit location"), 1, 0)
         self.loc_up = _button("▲ up", "Spend bumps to move the hit up the stack")
         self.loc_down = _button("▼ down", "Spend bumps to move the hit down the stack")
@@ -319,7 +470,9 @@ class AttackPanel(QWidget):
         self.loc_label = QLabel()
         sp.addWidget(self.loc_label, 1, 3)
         self.spin_rows: dict[str, tuple[QPushButton, QPushButton, QLabel]] = {}
-        for r, (key, text) in enumerate((("penetration", "Penetration"), ("damage", "Damage")), 2):
+        for r, (key, text) in enumerate(
+            (("penetration", "Penetration"), ("damage", "Damage"), ("extra_hits", "Extra hits")), 2
+        ):
             minus = _button("−")
             plus = _button("+")
             minus.setFixedWidth(28)
@@ -332,7 +485,12 @@ class AttackPanel(QWidget):
             sp.addWidget(plus, r, 2)
             sp.addWidget(val, r, 3)
             self.spin_rows[key] = (minus, plus, val)
-        sp.addWidget(QLabel("Stray shot"), 4, 0)
+            if key == "extra_hits":
+                self.extra_hits_widgets = [sp.itemAtPosition(r, c).widget() for c in range(4)]
+                for w in self.extra_hits_widgets:
+                    w.setToolTip("003 Fan Firing: a bump buys one more hit, up to the shots fired")
+                    w.hide()
+        sp.addWidget(QLabel("Stray shot"), 5, 0)
         stray = QHBoxLayout()
         self.stray_buttons: list[QToolButton] = []
         for i in range(3):
@@ -348,7 +506,7 @@ class AttackPanel(QWidget):
         self.stray_reset.clicked.connect(self._reset_stray)
         stray.addWidget(self.stray_reset)
         stray.addStretch(1)
-        sp.addLayout(stray, 4, 1, 1, 3)
+        sp.addLayout(stray, 5, 1, 1, 3)
         lay.addWidget(self.spend_box)
 
         self.card_view = CardView()
@@ -362,6 +520,19 @@ class AttackPanel(QWidget):
         document.selectionChanged.connect(self._on_selection)
         document.changed.connect(self._on_changed)
         self._on_selection(document.selected_token_id)
+
+    @property
+    def spends(self) -> Spends:
+        """The spends of the shot being edited (the only one for a single attack)."""
+        return self.series_spends[self.shot_index]
+
+    @spends.setter
+    def spends(self, value: Spends) -> None:
+        self.series_spends[self.shot_index] = value
+
+    def _reset_spends(self) -> None:
+        self.series_spends = [Spends()]
+        self.shot_index = 0
 
     def _show_tn_items(self, on: bool) -> None:
         self.tn_label.setVisible(on)
@@ -422,6 +593,17 @@ class AttackPanel(QWidget):
         i = self.target_combo.findData(keep) if keep else -1
         self.target_combo.setCurrentIndex(max(i, 0))
         self.target_combo.blockSignals(False)
+        second = self.fan_second_combo.currentData()
+        self.fan_second_combo.blockSignals(True)
+        self.fan_second_combo.clear()
+        self.fan_second_combo.addItem("then nobody", None)
+        for j in range(1, self.target_combo.count()):
+            self.fan_second_combo.addItem(
+                "then " + self.target_combo.itemText(j), self.target_combo.itemData(j)
+            )
+        k = self.fan_second_combo.findData(second) if second else -1
+        self.fan_second_combo.setCurrentIndex(max(k, 0))
+        self.fan_second_combo.blockSignals(False)
 
     def _fill_weapons(self, keep: int | None = None) -> None:
         doc = self.document
@@ -459,6 +641,8 @@ class AttackPanel(QWidget):
             self.cock_check.setChecked(
                 w.needs_cocking and not cw.cocked and self.mode() == "ranged"
             )
+            self._fill_bursts(w)
+            self.shot_buttons["fan"].setEnabled(_fan_capable(w))
             state = []
             if w.is_ranged:
                 state.append(f"{cw.loaded}/{w.capacity} loaded")
@@ -469,7 +653,21 @@ class AttackPanel(QWidget):
             self.weapon_state.setText(", ".join(state))
         if plan_weapon is None:
             self.weapon_state.setText("")
+            self._fill_bursts(None)
         self.cock_check.blockSignals(False)
+
+    def _fill_bursts(self, weapon) -> None:
+        """The burst choice, shown for a weapon with more than one burst (000)."""
+        modes = list(getattr(weapon, "burst_modes", None) or []) if weapon is not None else []
+        keep = self.burst_combo.currentData()
+        self.burst_combo.blockSignals(True)
+        self.burst_combo.clear()
+        for m in sorted(modes):
+            self.burst_combo.addItem(f"burst {m}", m)
+        i = self.burst_combo.findData(keep)
+        self.burst_combo.setCurrentIndex(max(i, 0))
+        self.burst_combo.blockSignals(False)
+        self.burst_combo.setVisible(len(modes) > 1 and self.mode() == "ranged")
 
     def _weapon(self):
         idx = self.weapon_combo.currentData()
@@ -506,6 +704,15 @@ class AttackPanel(QWidget):
             off_hand=self.off_hand_check.isChecked(),
             target_in_melee=in_melee,
             charge_ap=self.charge_check.isChecked(),
+            called_location=self.called_loc_combo.currentData()
+            if self.called_combo.currentData()
+            else None,
+            burst=self.burst_combo.currentData() if self.burst_combo.isVisibleTo(self) else None,
+            fan_shots=self.fan_shots_spin.value(),
+            fan_second_target=self.fan_second_combo.currentData(),
+            fan_second_shots=self.fan_second_spin.value(),
+            defense=self.defense_combo.currentData() if self.mode() == "melee" else None,
+            block_arm=self.arm_combo.currentData(),
         )
 
     # ======================================================================= actions
@@ -526,6 +733,8 @@ class AttackPanel(QWidget):
             keep = nearest_enemy(doc, doc.token(self._shooter), self.geometry_cache)
         self._fill_targets(keep)
         self._fill_weapons()
+        self._strays_hit_shown = False
+        self.last_outcome = None
         self.clear_preview()
         self.recompute()
 
@@ -538,12 +747,77 @@ class AttackPanel(QWidget):
         self.mode_buttons[mode].setChecked(True)
         self.shot_row.setVisible(mode != "melee")
         self.melee_row.setVisible(mode == "melee")
+        self.defense_row.setVisible(mode == "melee")
+        self.fan_row.setVisible(mode == "ranged" and self.shot_kind() == "fan")
         self._fill_weapons()
         self._inputs_changed()
 
     def set_shot(self, kind: str) -> None:
         self.shot_buttons[kind].setChecked(True)
         self.aims_spin.setEnabled(kind == "aimed")
+        self.aims_spin.setVisible(kind != "fan")
+        self.fan_row.setVisible(kind == "fan" and self.mode() == "ranged")
+        self._inputs_changed()
+
+    def set_fan(self, shots: int, second: str | None = None, second_shots: int = 0) -> None:
+        """Declare a fan: ``shots`` at the target, then ``second_shots`` at ``second``."""
+        self._busy = True
+        try:
+            self.fan_shots_spin.setValue(shots)
+            i = self.fan_second_combo.findData(second) if second else 0
+            self.fan_second_combo.setCurrentIndex(max(i, 0))
+            self.fan_second_spin.setValue(second_shots if second else 0)
+        finally:
+            self._busy = False
+        self.set_shot("fan")
+
+    def _fan_second_chosen(self) -> None:
+        if self.fan_second_combo.currentData() and not self.fan_second_spin.value():
+            self.fan_second_spin.blockSignals(True)
+            self.fan_second_spin.setValue(1)
+            self.fan_second_spin.blockSignals(False)
+        self._inputs_changed()
+
+    def set_defense(self, kind: str | None, arm: str = "left_arm") -> None:
+        """The defender's declared defence: None, ``"block"`` or ``"dodge"``."""
+        self.defense_combo.setCurrentIndex(max(self.defense_combo.findData(kind), 0))
+        self.arm_combo.setCurrentIndex(max(self.arm_combo.findData(arm), 0))
+        self._defense_changed()
+
+    def _defense_changed(self) -> None:
+        self.arm_combo.setVisible(self.defense_combo.currentData() == "block")
+        self._inputs_changed()
+
+    def set_called_shot(self, key: str | None, location: str | None = None) -> None:
+        """A called shot (001): the key of the table and the location aimed at."""
+        self.called_combo.setCurrentIndex(max(self.called_combo.findData(key), 0))
+        self._fill_called_locations(location)
+        self._inputs_changed()
+
+    def _called_changed(self) -> None:
+        self._fill_called_locations(None)
+        self._inputs_changed()
+
+    def _fill_called_locations(self, keep: str | None) -> None:
+        key = self.called_combo.currentData()
+        c = self.called_loc_combo
+        c.blockSignals(True)
+        c.clear()
+        if key is not None:
+            allowed = CALLED_SHOT_LOCATIONS[key]
+            for loc in _LOCATION_ORDER:
+                if loc in allowed:
+                    c.addItem(loc.value.replace("_", " "), loc.value)
+            default = CALLED_SHOT_DEFAULT.get(key)
+            want = keep or (default.value if default is not None else None)
+            c.setCurrentIndex(max(c.findData(want), 0))
+        c.blockSignals(False)
+        c.setVisible(key is not None)
+
+    def set_burst(self, burst: int) -> None:
+        i = self.burst_combo.findData(burst)
+        if i >= 0:
+            self.burst_combo.setCurrentIndex(i)
         self._inputs_changed()
 
     def _weapon_changed(self) -> None:
@@ -553,6 +827,8 @@ class AttackPanel(QWidget):
     def _inputs_changed(self) -> None:
         if self._busy:
             return
+        self._strays_hit_shown = False  # a new attack starts: old rings go
+        self.last_outcome = None
         self.clear_preview()
         self.recompute()
 
@@ -578,10 +854,17 @@ class AttackPanel(QWidget):
 
     # ======================================================================= the TN
     def recompute(self) -> AttackPlan | None:
-        """Rebuild the plan (TN, AP, situation) and show it; None when refused."""
+        """Rebuild the plan (TN, AP, situation) and show it; None when refused. The
+        possible unintended targets of the planned shot are ringed on the map."""
+        self.plan = self._plan()
+        self._update_buttons()
+        if not self._strays_hit_shown:
+            self._flag_candidates(self.plan)
+        return self.plan
+
+    def _plan(self) -> AttackPlan | None:
         self.plan = None
         req = self.request()
-        doc = self.document
         self._update_buttons()
         if req is None:
             self.tn_headline.setText("")
@@ -592,26 +875,28 @@ class AttackPanel(QWidget):
             return None
         if req.mode != "melee" and self.shot_kind() is None:
             self.tn_headline.setText("")
-            self.tn_label.setText("<i>Choose Snap, Normal or Aimed.</i>")
+            self.tn_label.setText("<i>Choose Snap, Normal, Aimed or Fan.</i>")
             return None
         try:
-            self.plan = plan_attack(doc, req, self.geometry_cache)
+            plan = plan_attack(self.document, req, self.geometry_cache)
         except USER_ERRORS as e:
             self.tn_headline.setText("Not possible")
             self.tn_label.setText(
                 f"<span style='color:#b00020'>{html.escape(error_text(e))}</span>"
             )
-            self._update_buttons()
             return None
-        self._show_plan(self.plan)
-        self._update_buttons()
-        return self.plan
+        self._show_plan(plan)
+        return plan
 
     def _show_plan(self, plan: AttackPlan) -> None:
         tn = plan.tn
         ap = plan.ap
         res = f", result {tn.result_modifier:+d}" if tn.result_modifier else ""
-        self.tn_headline.setText(f"TN {tn.tn}{res} · {ap.total} AP · {plan.pool}")
+        first = "shot 1: " if len(plan.series) > 1 else ""
+        defender = ""
+        if plan.defender_ap is not None:
+            defender = f" (+{plan.defender_ap.total} {plan.target.name.split()[0]})"
+        self.tn_headline.setText(f"{first}TN {tn.tn}{res} · {ap.total} AP{defender} · {plan.pool}")
 
         def line(value: str, label: str, src: str = "") -> str:
             s = (
@@ -625,6 +910,8 @@ class AttackPanel(QWidget):
         rows += [line(f"TN {m.value:+d}", m.label, m.source) for m in tn.tn_items]
         rows += [line(f"{m.value:+d}", m.label, m.source) for m in tn.result_items]
         rows += [line(f"{m.value} AP", m.label, m.source) for m in ap.items]
+        if plan.defender_ap is not None:
+            rows += [line(f"{m.value} AP", m.label, m.source) for m in plan.defender_ap.items]
         text = "<br>".join(rows)
         notes = list(tn.notes) + list(plan.geometry)
         if notes:
@@ -637,14 +924,20 @@ class AttackPanel(QWidget):
         """The itemised TN lines as plain text (what the Judge sees before drawing)."""
         if self.plan is None:
             return []
-        return self.plan.tn.reasons() + self.plan.ap.reasons()
+        out = self.plan.tn.reasons() + self.plan.ap.reasons()
+        if self.plan.defender_ap is not None:
+            out += self.plan.defender_ap.reasons()
+        return out
 
     def _update_buttons(self) -> None:
         has_plan = self.plan is not None
         self.draw_button.setEnabled(has_plan and self.current is None)
         self.apply_button.setEnabled(self.current is not None)
         self.clear_button.setEnabled(self.current is not None)
-        self.spend_box.setEnabled(self.current is not None and self.current.record.hit.success)
+        rec = self._shown_record()
+        self.spend_box.setEnabled(self.current is not None and rec is not None and rec.hit.success)
+        self.show_card_button.setEnabled(self.card_view.card() is not None)
+        self.show_scatter_button.setEnabled(self._scatter_payload() is not None)
 
     # ======================================================================= draw
     def draw(self) -> Preview | None:
@@ -658,23 +951,27 @@ class AttackPanel(QWidget):
             self._dialog = dlg
             return None
         self._typed = None
-        self.spends = Spends()
+        self._reset_spends()
+        self._strays_hit_shown = False
         return self._preview()
 
     def _typed_card(self, card: Card | None) -> None:
         if card is None:
             return
         self._typed = card
-        self.spends = Spends()
+        self._reset_spends()
         self._preview()
 
     def _preview(self) -> Preview | None:
         assert self.plan is not None
         try:
-            self.current = preview(self.document, self.plan, self.spends, self._typed)
+            self.current = preview(
+                self.document, self.plan, self.series_spends, self._typed, self.shot_index
+            )
         except USER_ERRORS as e:
             self.message.error(error_text(e))
             return None
+        self._fit_series(self.current)
         self.message.clear()
         self._show_preview(self.current)
         self._update_buttons()
@@ -682,6 +979,30 @@ class AttackPanel(QWidget):
         self.scroll.ensureWidgetVisible(self.card_view, 0, 0)
         self.scroll.ensureWidgetVisible(self.tn_headline, 0, 4)
         return self.current
+
+    def _fit_series(self, p: Preview) -> None:
+        """One spends entry and one shot number per record of the series."""
+        n = len(p.records)
+        while len(self.series_spends) < n:
+            self.series_spends.append(Spends())
+        self.shot_spin.blockSignals(True)
+        self.shot_spin.setRange(1, n)
+        self.shot_spin.setValue(self.shot_index + 1)
+        self.shot_spin.blockSignals(False)
+        self.shot_spin.setVisible(n > 1)
+
+    def _shown_record(self):
+        if self.current is None:
+            return None
+        recs = self.current.records
+        return recs[min(self.shot_index, len(recs) - 1)]
+
+    def _shot_chosen(self, value: int) -> None:
+        """Spend the bumps of another shot of the series."""
+        if self.current is None:
+            return
+        self.shot_index = max(0, min(value - 1, len(self.series_spends) - 1))
+        self._respend(self.spends.copy())
 
     def _show_preview(self, p: Preview) -> None:
         v = self.card_view
@@ -691,12 +1012,15 @@ class AttackPanel(QWidget):
         v.highlight_hit_location(p.hit_index)
         v.highlight_sections(p.sections)
         v.highlight_burst(p.burst)
-        rec = p.record
+        rec = self._shown_record()
+        fan3 = self.plan is not None and self.plan.fan is not None and rec.burst is not None
+        for w in getattr(self, "extra_hits_widgets", []):
+            w.setVisible(bool(fan3))
         sp = rec.spends
         total = rec.hit.bumps
         used = 0
         if sp is not None:
-            used = sp.hit_location + sp.penetration + sp.damage + sp.stray
+            used = sp.hit_location + sp.penetration + sp.damage + sp.stray + sp.extra_hits
         self.bumps_label.setText(
             f"{total} standard bump(s), {max(total - used, 0)} left"
             + (
@@ -711,14 +1035,19 @@ class AttackPanel(QWidget):
             self.loc_label.setText(loc.location.value.replace("_", " "))
         else:
             self.loc_label.setText("—")
-        self.spin_rows["penetration"][2].setText(str(self.spends.penetration))
-        self.spin_rows["damage"][2].setText(str(self.spends.damage))
+        for key in ("penetration", "damage", "extra_hits"):
+            self.spin_rows[key][2].setText(str(getattr(self.spends, key)))
         figs = list(p.card.figures)
         for i, d in self.spends.stray:
             figs[i] += d
         for i, b in enumerate(self.stray_buttons):
             b.setText(str(figs[i]))
-        self.result_label.setText(self._result_html(rec))
+        records = p.records
+        parts = []
+        for i, r in enumerate(records):
+            head = f"<u>Shot {i + 1} of {len(records)}</u><br>" if len(records) > 1 else ""
+            parts.append(head + self._result_html(r))
+        self.result_label.setText("<br>".join(parts))
 
     def _result_html(self, rec) -> str:
         doc = self.document
@@ -755,24 +1084,45 @@ class AttackPanel(QWidget):
         if rec.scatter is not None:
             s = rec.scatter
             lines.append(f"Scatters {s.distance} paces toward {s.clock_hour} o'clock")
+        if rec.block_outcome is not None:
+            what = {
+                "failed": "the block fails",
+                "to_arm": "the block ties: the blow lands on the arm",
+                "blocked": "blocked",
+            }[rec.block_outcome]
+            lines.append(f"{html.escape(self._name(rec.target_id))}: {what}")
+        if rec.blast is not None:
+            from ..tools.throw import blast_lines
+
+            blast = blast_lines(doc, rec.blast) or ["no one else within it"]
+            lines.append(
+                f"<b>Blast ({rec.blast.radius} p)</b>: " + "; ".join(html.escape(x) for x in blast)
+            )
+        for d in rec.discharges:
+            if not d.discharged:
+                continue
+            w = doc.gear.weapons.get(d.weapon_id or "")
+            what = f"{w.name if w else 'a stowed gun'} goes off in its holster"
+            if d.damage is not None:
+                what += (
+                    f": {d.damage.wounds_added} wound(s) to the "
+                    f"{d.damage.location.value.replace('_', ' ')}, {d.damage.conc_dealt} Conc"
+                )
+            else:
+                what += ": the round misses"
+            lines.append(f"<span style='color:#b00020'>{html.escape(what)}</span>")
         return "<br>".join(lines)
 
     def _name(self, key: str) -> str:
         """The name behind a character id or a token id."""
-        try:
-            return self.document.character(key).name
-        except KeyError:
-            pass
-        try:
-            return self.document.character_of(key).name
-        except KeyError:
-            return key
+        return display_name(self.document, key)
 
     def clear_preview(self) -> None:
         self.tn_toggle.setChecked(True)
         self.current = None
         self._typed = None
-        self.spends = Spends()
+        self._reset_spends()
+        self.shot_spin.hide()
         self.card_view.set_card(None)
         self.result_label.setText("")
         self.bumps_label.setText("")
@@ -790,11 +1140,14 @@ class AttackPanel(QWidget):
         """Resolve again with the new spends; a refused spend is undone with its reason."""
         assert self.plan is not None
         try:
-            self.current = preview(self.document, self.plan, self.spends, self._typed)
+            self.current = preview(
+                self.document, self.plan, self.series_spends, self._typed, self.shot_index
+            )
         except USER_ERRORS as e:
             self.spends = old
             self.message.error(error_text(e))
             return False
+        self._fit_series(self.current)
         self.message.clear()
         self._show_preview(self.current)
         self._update_buttons()
@@ -803,37 +1156,29 @@ class AttackPanel(QWidget):
     def move_location(self, step: int) -> bool:
         """Move the hit one entry up (−1) or down (+1) the stack, paying its bumps."""
         p = self.current
-        if p is None or p.record.location is None or p.record.location.stack_index is None:
+        rec = self._shown_record()
+        if p is None or rec is None or rec.location is None or rec.location.stack_index is None:
             return False
-        old = Spends(
-            self.spends.hit_index,
-            self.spends.penetration,
-            self.spends.damage,
-            list(self.spends.stray),
-        )
+        old = self.spends.copy()
         cur = self.spends.hit_index
         if cur is None:
-            cur = p.record.location.stack_index
+            cur = rec.location.stack_index
         new = cur + step
         if not 0 <= new <= 3:
             self.message.error("The hit location stack has no further entry that way.")
             return False
         self.spends.hit_index = new
         ok = self._respend(old)
-        if ok:
-            cost = hit_location_cost(p.card, new)
+        shown = self._shown_record()
+        if ok and shown is not None and shown.location is not None:
+            cost = shown.location.bumps_spent
             self.message.note(f"Hit location entry {new + 1}: {cost} bump(s).")
         return ok
 
     def change_spend(self, key: str, delta: int) -> bool:
         if self.current is None:
             return False
-        old = Spends(
-            self.spends.hit_index,
-            self.spends.penetration,
-            self.spends.damage,
-            list(self.spends.stray),
-        )
+        old = self.spends.copy()
         value = getattr(self.spends, key) + delta
         if value < 0:
             return False
@@ -843,12 +1188,7 @@ class AttackPanel(QWidget):
     def stray_spend(self, figure: int, delta: int) -> bool:
         if self.current is None:
             return False
-        old = Spends(
-            self.spends.hit_index,
-            self.spends.penetration,
-            self.spends.damage,
-            list(self.spends.stray),
-        )
+        old = self.spends.copy()
         self.spends.stray.append((figure, delta))
         return self._respend(old)
 
@@ -856,11 +1196,11 @@ class AttackPanel(QWidget):
         if self.current is None or not self.spends.stray:
             return
         self.spends.stray = []
-        self._preview()
+        self._respend(self.spends.copy())
 
     # ======================================================================= apply
     def apply(self):
-        """Apply the previewed attack as one undoable step."""
+        """Apply the previewed attack as one undoable step; returns its (first) record."""
         if self.current is None or self.plan is None:
             return None
         plan = self.recompute()
@@ -869,44 +1209,118 @@ class AttackPanel(QWidget):
         expected = self.current.card.number
         self._busy = True  # the document's signals during the push must not clear the card
         try:
-            record = apply_attack(
-                self.document, plan, self.spends, expected, self._typed, self._consumed
+            outcome = apply_attack(
+                self.document, plan, self.series_spends, expected, self._typed, self._consumed
             )
         except USER_ERRORS as e:
             self.message.error(error_text(e))
             return None
         finally:
             self._busy = False
+        self.last_outcome = outcome
         self.message.note("Applied (Ctrl+Z undoes it and puts the card back).")
-        self._flag_strays(record)
         self.current = None  # the card and the result stay in view until the next change
         self._typed = None
-        self.spends = Spends()
+        self._reset_spends()
         self._refill()
         self.recompute()
-        self.attackApplied.emit(record)
-        return record
+        self._flag_strays(outcome)
+        self._update_buttons()
+        self.attackApplied.emit(outcome.record)
+        return outcome.record
 
-    def _flag_strays(self, record) -> None:
-        if record.strays is None or not record.strays.candidates_hit:
-            return
-        view = find_map_view(self.document)
-        overlays = getattr(view, "overlays", None)
-        tokens = []
-        for key in record.strays.candidates_hit:  # token ids (or character ids)
+    # ======================================================================= the map
+    def _overlays(self):
+        return getattr(find_map_view(self.document), "overlays", None)
+
+    def _token_ids(self, keys) -> list[str]:
+        """Token ids for a list of token or character ids."""
+        out = []
+        for key in keys:
             try:
-                tokens.append(self.document.token(key).id)
+                out.append(self.document.token(key).id)
                 continue
             except KeyError:
                 pass
             tok = self.document.token_for(key)
             if tok is not None:
-                tokens.append(tok.id)
-        for name in ("flag_stray_targets", "set_stray_candidates", "flag_tokens"):
-            fn = getattr(overlays, name, None)
-            if callable(fn):
-                fn(tokens)
-                return
+                out.append(tok.id)
+        return out
+
+    def _flag_candidates(self, plan: AttackPlan | None) -> None:
+        """Ring the possible unintended targets of the planned shot (000: the Judge
+        tells the table before the shot)."""
+        ov = self._overlays()
+        if ov is None or not hasattr(ov, "flag_stray_targets"):
+            return
+        ids: list[str] = []
+        if plan is not None:
+            sits = [s.situation for s in plan.series] or [plan.situation]
+            for sit in sits:
+                if sit is not None:
+                    ids += [t for t in sit.unintended_candidates if t not in ids]
+        ov.flag_stray_targets(self._token_ids(ids))
+
+    def _flag_strays(self, outcome: Outcome) -> None:
+        """After Apply: the candidates a stray shot hit, ringed in red until the next
+        attack starts."""
+        hit: list[str] = []
+        cands: list[str] = []
+        for rec in outcome.records:
+            if rec.strays is not None:
+                hit += list(rec.strays.candidates_hit)
+        if self.plan is not None:
+            sits = [s.situation for s in self.plan.series] or [self.plan.situation]
+            for sit in sits:
+                if sit is not None:
+                    cands += list(sit.unintended_candidates)
+        ov = self._overlays()
+        if ov is None or not hasattr(ov, "flag_stray_targets") or not (hit or cands):
+            return
+        ov.flag_stray_targets(self._token_ids(cands), hit=self._token_ids(hit))
+        self._strays_hit_shown = bool(hit)
+
+    def clear_stray_flags(self) -> None:
+        """Take the unintended-target rings off the map."""
+        self._strays_hit_shown = False
+        ov = self._overlays()
+        if ov is not None and hasattr(ov, "clear_stray_flags"):
+            ov.clear_stray_flags()
+
+    def show_card(self) -> bool:
+        """Put the card on show (the drawn one, or the last applied) on the players'
+        screen."""
+        card = self.card_view.card()
+        if card is None:
+            return False
+        self.document.show_players("card", card)
+        self.message.note(f"Card {card.number} is on the players' screen.")
+        return True
+
+    def _scatter_payload(self):
+        out = self.current.outcome if self.current is not None else self.last_outcome
+        if out is None or out.landing is None or self.plan is None:
+            return None
+        rec = out.record
+        if rec.attack_kind != "thrown":
+            return None
+        try:
+            thrower = self.document.token_for(rec.attacker_id)
+            target = self.document.token_for(rec.target_id)
+        except KeyError:
+            return None
+        if thrower is None or target is None:
+            return None
+        return (thrower.at, target.at, out.landing)
+
+    def show_scatter(self) -> bool:
+        """Put the throw (thrower, target, landing hexes) on the players' screen."""
+        payload = self._scatter_payload()
+        if payload is None:
+            return False
+        self.document.show_players("scatter", payload)
+        self.message.note("The throw is on the players' screen.")
+        return True
 
     # ======================================================================= document
     def _on_selection(self, token_id: object) -> None:

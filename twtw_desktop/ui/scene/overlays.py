@@ -11,6 +11,13 @@
 The last throw's scatter clock is drawn too (not a toggle: it shows the most recent
 throw in the log until dismissed or undone).
 
+Stray-shot flags (not a toggle either): the attack panel rings the possible
+unintended targets of the shot being planned — dashed orange, "stray?" — and after
+the shot the ones a stray hit — solid red, "stray hit" (000 Ancillary Effects: the
+Judge tells the table who could be hit before the shot). They stay until the next
+attack replaces them or :meth:`Overlays.clear_stray_flags` (the ``clear_flags_action``)
+takes them down, and follow their tokens when they move.
+
 The numbers come from the geometry (reach, arcs, corridor, scatter); this module only
 draws them. Overlay items cache their pixels (DeviceCoordinateCache), so panning does
 not repaint thousands of hexes.
@@ -24,6 +31,7 @@ import math
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
+    QAction,
     QBrush,
     QColor,
     QFont,
@@ -259,6 +267,79 @@ class ThrowItem(QGraphicsItem):
         painter.drawPolygon(star)
 
 
+class _FlagLabel(QGraphicsItem):
+    """The words under a stray-shot ring, the same size on screen at any zoom."""
+
+    def __init__(self, text: str, colour: QColor, parent: QGraphicsItem) -> None:
+        super().__init__(parent)
+        self.text = text
+        self.colour = colour
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        self.font = QFont()
+        self.font.setPixelSize(12)
+        self.font.setBold(True)
+        self._rect = QRectF(-36, 0, 72, 17)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(QPen(self.colour, 1))
+        painter.setBrush(QColor(255, 255, 255, 225))
+        painter.drawRoundedRect(self._rect.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
+        painter.setFont(self.font)
+        painter.setPen(self.colour)
+        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.text)
+
+
+class StrayFlagItem(QGraphicsItem):
+    """A ring and a label around a token: a possible unintended target (dashed
+    orange, "stray?") or one a stray shot hit (solid red, "stray hit"). The ring is
+    drawn at least 3 screen pixels wide and the label keeps its size when zoomed out,
+    so the flags read at any zoom."""
+
+    CANDIDATE = QColor(235, 120, 0)
+    HIT = QColor(205, 20, 20)
+
+    def __init__(self, frame, token_id: str, hit: bool) -> None:
+        super().__init__()
+        self.frame = frame
+        self.token_id = token_id
+        self.hit = hit
+        self.label = "stray hit" if hit else "stray?"
+        self.setZValue(Z_TOOL - 2)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setToolTip(
+            "A stray shot hit this figure (000 Ancillary Effects)"
+            if hit
+            else "Possible unintended target: within a pace of the line of fire (000)"
+        )
+        self.label_item = _FlagLabel(self.label, self.colour, self)
+        self.label_item.setPos(0, 1.1 * frame.unit)
+
+    @property
+    def colour(self) -> QColor:
+        return self.HIT if self.hit else self.CANDIDATE
+
+    def place(self, h: Hex) -> None:
+        self.setPos(self.frame.center(h))
+
+    def boundingRect(self) -> QRectF:
+        u = self.frame.unit
+        return QRectF(-1.3 * u, -1.3 * u, 2.6 * u, 2.6 * u)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        u = self.frame.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        style_ = Qt.PenStyle.SolidLine if self.hit else Qt.PenStyle.DashLine
+        scale = painter.worldTransform().m11() or 1.0
+        width = max(0.14 * u, 3.0 / abs(scale))
+        painter.setPen(QPen(self.colour, width, style_))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(QPointF(0, 0), 1.05 * u, 1.05 * u)
+
+
 class Overlays(QObject):
     """The overlay switches of one map view and the items that draw them."""
 
@@ -274,6 +355,15 @@ class Overlays(QObject):
         self.target_token_id: str | None = None
         self.throw_item: ThrowItem | None = None
         self._dismissed_throw: int | None = None
+        #: stray-shot flags: token id → hit by a stray (True) or a candidate (False)
+        self.stray_flags: dict[str, bool] = {}
+        self.flag_items: dict[str, StrayFlagItem] = {}
+        self.clear_flags_action = QAction("Clear stray-shot rings", self)
+        self.clear_flags_action.setObjectName("act_clear_stray_flags")
+        self.clear_flags_action.setToolTip(
+            "Take the unintended-target rings of the last shot off the map"
+        )
+        self.clear_flags_action.triggered.connect(self.clear_stray_flags)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -288,6 +378,8 @@ class Overlays(QObject):
         self.items = {}
         self.throw_item = None
         self.target_token_id = None
+        self.stray_flags = {}
+        self.flag_items = {}
         doc = scene.document
         doc.selectionChanged.connect(self._schedule)
         doc.tokenChanged.connect(self._schedule)
@@ -327,6 +419,42 @@ class Overlays(QObject):
         if self._announce:
             self.message.emit(text)
 
+    def flag_stray_targets(self, token_ids, hit=()) -> None:
+        """Ring ``token_ids`` as possible unintended targets and ``hit`` as hit by a
+        stray shot, replacing the previous flags (the attack panel calls this when a
+        shot is planned and after it is applied)."""
+        flags = dict.fromkeys(token_ids, False)
+        flags.update(dict.fromkeys(hit, True))
+        self.stray_flags = flags
+        self._refresh_flags()
+
+    def clear_stray_flags(self) -> None:
+        """Take every stray-shot flag off the map."""
+        self.stray_flags = {}
+        self._refresh_flags()
+
+    def _refresh_flags(self) -> None:
+        if self.scene is None:
+            return
+        doc = self.scene.document
+        for tid in list(self.flag_items):
+            it = self.flag_items[tid]
+            if tid not in self.stray_flags or it.hit != self.stray_flags[tid]:
+                if it.scene() is not None:
+                    it.scene().removeItem(it)
+                del self.flag_items[tid]
+        for tid, hit in self.stray_flags.items():
+            try:
+                tok = doc.token(tid)
+            except KeyError:
+                continue
+            it = self.flag_items.get(tid)
+            if it is None or it.scene() is not self.scene:
+                it = StrayFlagItem(self.scene.frame, tid, hit)
+                self.scene.addItem(it)
+                self.flag_items[tid] = it
+            it.place(tok.at)
+
     def dismiss_throw(self) -> None:
         if self.throw_item is not None:
             self._dismissed_throw = id(self.throw_item.detail)
@@ -365,6 +493,7 @@ class Overlays(QObject):
             it.set_cells(cells)
             it.setVisible(self.enabled[name])
         self._refresh_throw(doc)
+        self._refresh_flags()
 
     def _compute_reachable(self, doc, tok, it):
         from ...geometry.movement import reachable

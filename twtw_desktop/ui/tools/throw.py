@@ -4,19 +4,32 @@ Click the target hex: the TN is worked out (000 Throwing Things: increment 10, t
 edition's maximum range), a card is drawn and read for the thrower's pool. On a miss
 the card's clock and step send the throw astray (000 Missed Throws): the scatter
 clock appears on the map centred on the target, turned so 6 points back at the
-thrower, and the landing hex is marked — short of the first wall in the way. The
-draw, the AP (in action time), the landing and the log line are one undoable step.
+thrower, and the landing hex is marked — short of the first wall in the way. An
+explosive then goes off where it lands: everyone within its blast radius takes the
+blast, with the cover between them and the blast protecting them as it would from a
+shot (:mod:`twtw_desktop.rules.combat.blast`). The draw, the AP (in action time),
+the landing, the wounds and the log lines are one undoable step.
+
+After a throw a small **Show the players** button appears at the top of the map
+(shortcut P while the tool is active): it sends the scatter to the players' screen.
+
+:func:`blast_exposures` and :func:`explode` are shared with the attack panel's
+thrown attacks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QToolButton
 
 from ...errors import RulesError
 from ...hexgrid import Hex
+from ...rules.card import Card
+from ...rules.character import Character
 from ..commands import SnapshotCommand
 from ..document import EncounterDocument
 from .base import Tool
@@ -28,6 +41,133 @@ class ThrowOutcome:
     landing: Hex
     detail: dict
     text: str
+    thrower: Hex | None = None
+    target: Hex | None = None
+    #: the explosion's result (explosives only)
+    blast: object = None
+    lines: list[str] = field(default_factory=list)
+
+
+# =============================================================================
+# Blasts on the map (shared with the attack panel)
+# =============================================================================
+
+
+def blast_exposures(
+    doc: EncounterDocument,
+    centre: Hex,
+    radius: int,
+    *,
+    exclude: Iterable[str] = (),
+    characters: dict[str, Character] | None = None,
+):
+    """Everyone on the map within ``radius`` paces of ``centre``, with the cover on
+    the line from the blast to them (the geometry's cover line, 000 Cover
+    Penetration), nearest first. ``exclude`` holds token ids left out (the one a
+    throw hit directly); ``characters`` overrides sheets already changed in the same
+    resolution."""
+    from ...geometry.sight import cover_line
+    from ...rules.character import Posture
+    from ...rules.combat.blast import BlastExposure, in_blast
+
+    characters = characters or {}
+    skip = set(exclude)
+    index = doc.walls()
+    out = []
+    for tok in doc.encounter.tokens:
+        if tok.id in skip:
+            continue
+        d = centre.distance(tok.at)
+        if not in_blast(d, radius):
+            continue
+        try:
+            ch = characters.get(tok.character_id) or doc.character(tok.character_id)
+        except KeyError:
+            continue
+        covers: tuple = ()
+        if d:
+            line = cover_line(
+                doc.map,
+                index,
+                centre,
+                tok.at,
+                tok.posture,
+                doc.edition,
+                Posture.STANDING,
+                target_facing=tok.facing,
+            )
+            covers = tuple(line.to_covers())
+        out.append(BlastExposure(character=ch, distance=d, covers=covers, token_id=tok.id))
+    out.sort(key=lambda e: (e.distance, e.character.id))
+    return out
+
+
+def explode(
+    doc: EncounterDocument,
+    weapon,
+    centre: Hex,
+    draw: Callable[[], Card],
+    more: Callable[[], Card] | None,
+    *,
+    exclude: Iterable[str] = (),
+    characters: dict[str, Character] | None = None,
+):
+    """Resolve ``weapon``'s blast at ``centre`` on the map (no document change):
+    returns the :class:`~twtw_desktop.rules.combat.records.BlastResult` and the
+    damaged characters by id."""
+    from ...rules.combat.blast import resolve_blast
+
+    exposures = blast_exposures(
+        doc, centre, weapon.blast_radius or 0, exclude=exclude, characters=characters
+    )
+    return resolve_blast(
+        weapon,
+        doc.edition,
+        exposures,
+        draw,
+        more=more,
+        options=doc.encounter.options,
+        centre=(centre.q, centre.r),
+    )
+
+
+def blast_lines(doc: EncounterDocument, blast) -> list[str]:
+    """One line per person caught in a blast, for the log and the panel."""
+    lines = []
+    for v in blast.victims:
+        try:
+            name = doc.character(v.character_id).name
+        except KeyError:
+            name = v.character_id
+        if v.deflected:
+            what = "shielded by cover"
+        elif v.damage is None:
+            what = "unhurt"
+        else:
+            d = v.damage
+            what = f"{d.wounds_added} wound(s) to the {d.location.value}, {d.conc_dealt} Conc"
+            if d.killed:
+                what += ", killed"
+            elif d.unconscious:
+                what += ", unconscious"
+        lines.append(f"{name} ({v.distance} p): {what}")
+    return lines
+
+
+def write_blast(doc: EncounterDocument, blast, characters: dict[str, Character]) -> list[str]:
+    """Write a resolved blast into the document (inside a command): the sheets, the
+    covers it ablated; returns notes for the log."""
+    from ..panels.attack_flow import ablate_covers, assign_character
+
+    for cid, ch in characters.items():
+        try:
+            assign_character(doc.character(cid), ch)
+        except KeyError:
+            continue
+    notes: list[str] = []
+    if doc.edition.ablation_lowers_av:
+        ablate_covers(doc, blast.ablated_covers, notes)
+    return notes
 
 
 def throwing_weapon(doc: EncounterDocument, token_id: str):
@@ -87,6 +227,7 @@ def throw_at(
     out: dict = {}
 
     def mutate() -> None:
+        in_play_before = {c.number for c in doc.deck.in_play}
         if doc.in_action and doc.edition.time == "segments":
             doc.track.declare(ch.id, normal_shot(w, (t_tok.id,) if t_tok else ()))
         card = doc.deck.draw()
@@ -151,11 +292,38 @@ def throw_at(
                 + (f", stopped by {stopped_by}" if stopped_by else "")
                 + "."
             )
+        blast = None
+        lines: list[str] = []
+        if w.kind == "explosive":
+            more = None if doc.deck.physical else doc.deck.draw
+            blast, hurt = explode(doc, w, landing, more or (lambda: card), more)
+            lines = blast_lines(doc, blast)
+            notes = write_blast(doc, blast, hurt)
+            detail["blast"] = blast.model_dump(mode="json")
+            if notes:
+                detail["effects"] = notes
+            text += " It goes off: " + ("; ".join(lines) if lines else "no one is near") + "."
+            for c in list(doc.deck.in_play):
+                if c.number not in in_play_before:
+                    doc.deck.discard(c)
         doc.log(text, "throw", detail)
-        out.update(hit=check.success, landing=landing, detail=detail, text=text)
+        out.update(
+            hit=check.success, landing=landing, detail=detail, text=text, blast=blast, lines=lines
+        )
 
-    doc.push(SnapshotCommand(doc, f"Throw {w.name}", mutate, {"deck", "track", "log"}))
-    return ThrowOutcome(out["hit"], out["landing"], out["detail"], out["text"])
+    doc.push(
+        SnapshotCommand(doc, f"Throw {w.name}", mutate, {"deck", "track", "log", "characters"})
+    )
+    return ThrowOutcome(
+        out["hit"],
+        out["landing"],
+        out["detail"],
+        out["text"],
+        thrower=origin,
+        target=target,
+        blast=out["blast"],
+        lines=out["lines"],
+    )
 
 
 def scatter_landing(
@@ -176,6 +344,21 @@ class ThrowTool(Tool):
     tooltip = "The selected token throws (dynamite, a knife…) at the hex you click; a miss scatters"
     cursor = Qt.CursorShape.CrossCursor
 
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        #: the last throw made with this tool (what "Show the players" sends)
+        self.last: ThrowOutcome | None = None
+        self.show_button = QToolButton(view.viewport())
+        self.show_button.setText("Show the players the throw")
+        self.show_button.setToolTip(
+            "Send the scatter (thrower, target, landing) to the players' screen (P)"
+        )
+        self.show_button.setStyleSheet(
+            "QToolButton { background: #fff7e0; border: 1px solid #b07020; padding: 3px 8px; }"
+        )
+        self.show_button.clicked.connect(self.show_players)
+        self.show_button.hide()
+
     def activate(self) -> None:
         super().activate()
         sel = self.document.selected_token_id if self.document else None
@@ -183,6 +366,31 @@ class ThrowTool(Tool):
             self.say("Select the thrower first, then click the target hex.")
         else:
             self.say("Click the target hex.")
+
+    def clear(self) -> None:
+        self.show_button.hide()
+
+    def document_changed(self) -> None:
+        self.last = None
+        self.clear()
+
+    def show_players(self) -> bool:
+        """Send the last throw to the players' screen: ``("scatter", (thrower hex,
+        target hex, landing hex))``. False when there is nothing to show."""
+        t = self.last
+        if t is None or t.thrower is None or t.target is None:
+            return False
+        self.document.show_players("scatter", (t.thrower, t.target, t.landing))
+        self.say("The throw is on the players' screen.")
+        return True
+
+    def _offer_show(self) -> None:
+        b = self.show_button
+        b.adjustSize()
+        vp = self.view.viewport()
+        b.move(max(4, (vp.width() - b.width()) // 2), 8)
+        b.show()
+        b.raise_()
 
     def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if ev.button() != Qt.MouseButton.LeftButton:
@@ -202,11 +410,16 @@ class ThrowTool(Tool):
         except (RulesError, KeyError) as e:
             self.say(str(e.args[0] if isinstance(e, KeyError) else e))
             return True
+        self.last = outcome
+        self._offer_show()
         self.say(outcome.text)
         return True
 
     def key_press(self, ev: QKeyEvent) -> bool:
         if ev.key() == Qt.Key.Key_Escape:
             self.view.overlays.dismiss_throw()
+            self.show_button.hide()
             return True
+        if ev.key() == Qt.Key.Key_P and self.last is not None:
+            return self.show_players()
         return False

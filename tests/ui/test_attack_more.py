@@ -1,0 +1,572 @@
+"""The attack panel's less common choices, driven through the real panel: fan firing,
+a burst weapon's mode, a called shot's location, the defender's block and dodge, a
+holstered gun going off on a calamity, the stray-shot rings on the map, and showing
+the players the card (000 Fan Firing, Burst Fire, Hand to Hand Combat, Carrying
+Loaded Weapons, Ancillary Effects; 001 Called Shots; 003 Fan Firing)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from PySide6.QtCore import Qt
+
+from twtw_desktop.errors import RulesError
+from twtw_desktop.rules.character import CarriedWeapon
+from twtw_desktop.rules.deck import standard_deck
+from twtw_desktop.ui.panels.attack_flow import Spends, preview
+from twtw_desktop.ui.panels.attack_panel import AttackPanel
+
+from .test_panels_support import small_document
+
+MIRANDA, FELICIA, ANGUS, CYRIL = (
+    "t_miranda_valentine",
+    "t_felicia_laroq",
+    "t_angus_laroq",
+    "t_cyril_wellington",
+)
+
+
+def put_on_top(deck, number: int) -> None:
+    """Stack the deck so card ``number`` is drawn next."""
+    st = deck.snapshot()
+    pile = (number, *[n for n in st.draw_pile if n != number])
+    deck.restore(st.model_copy(update={"draw_pile": pile}))
+
+
+def card_that(doc, plan, want, spends=None) -> int:
+    """A card number whose resolution of ``plan`` satisfies ``want(preview)``."""
+    deck = doc.deck
+    start = deck.snapshot()
+    try:
+        for n in range(1, 55):
+            put_on_top(deck, n)
+            try:
+                p = preview(doc, plan, spends or [Spends()])
+            except RulesError:
+                continue
+            if want(p):
+                return n
+    finally:
+        deck.restore(start)
+    pytest.fail("no card in the deck gives that result")
+
+
+def judge_window(qtbot, qapp, tmp_path, monkeypatch, doc):
+    """The real main window on ``doc``, shown offscreen at 1366×768."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from twtw_desktop.ui.main_window import MainWindow
+    from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+
+    # closing a changed document asks to save: answer Discard
+    monkeypatch.setattr(
+        QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard)
+    )
+    use_ini_folder(tmp_path / "settings")
+    qapp.setOrganizationName("TWTW-tests")
+    qapp.setApplicationName(f"twtw-{uuid.uuid4().hex[:8]}")
+    win = MainWindow(document=doc, settings=AppSettings())
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def _panel(qtbot, doc) -> AttackPanel:
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    panel.resize(300, 900)
+    return panel
+
+
+def _click(qtbot, widget) -> None:
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+
+# -- fan firing ------------------------------------------------------------------------
+
+
+def test_fan_at_two_targets_is_one_undo_step(qtbot):
+    """000 Fan Firing: 1 AP a shot and 1 per target switch; every shot is a snap shot
+    with one more downgrade than the last and one more for the second target; the
+    series draws once, logs each shot, fires three rounds and undoes as one step."""
+    doc = small_document()
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("snap")
+    snap_tn = panel.plan.tn
+    panel.set_fan(2, ANGUS, 1)
+    plan = panel.plan
+    assert plan is not None and plan.fan is not None and len(plan.series) == 3
+    assert panel.fan_row.isVisibleTo(panel)
+    # the AP: three shots and one switch, itemised before the draw
+    assert plan.ap.total == 4
+    lines = panel.tn_items()
+    assert sum("fan shot" in ln for ln in lines) == 3
+    assert any("switch target to Angus Laroq" in ln for ln in lines)
+    assert any("fan firing, shot 1" in ln for ln in lines)
+    mods = [s.tn.result_modifier for s in plan.series]
+    assert mods[0] == snap_tn.result_modifier - 1
+    assert mods[1] == snap_tn.result_modifier - 2
+    assert mods[2] < mods[1]  # shot 3 and a second target
+    assert "shot 1:" in panel.tn_headline.text()
+    assert any("shot 3 at Angus Laroq" in g for g in plan.geometry)
+
+    miranda = doc.character("miranda_valentine")
+    idx = plan.request.weapon_index
+    loaded = miranda.weapons[idx].loaded
+    before = {c.id: c.model_copy(deep=True) for c in doc.encounter.characters}
+    p = panel.draw()
+    assert p is not None and len(p.records) == 3
+    assert [r.hit.rank for r in p.records] == [1, 2, 3]
+    assert panel.shot_spin.isVisibleTo(panel) and panel.shot_spin.maximum() == 3
+    log_before = len(doc.encounter.log)
+    panel.apply()
+    assert len(doc.encounter.log) == log_before + 3
+    assert doc.encounter.log[-1].detail["series"] == "shot 3 of 3"
+    assert doc.undo_stack.count() == 1
+    assert doc.character("miranda_valentine").weapons[idx].loaded == loaded - 3
+    doc.undo_stack.undo()
+    for c in doc.encounter.characters:
+        assert c == before[c.id]
+    assert not doc.deck.in_play and not doc.deck.discard_pile()
+
+
+def test_fan_spends_follow_the_chosen_shot(qtbot):
+    """Each shot of the series has its own bumps (002): the shot selector picks which."""
+    from twtw_desktop.rules.base import Pool
+
+    doc = small_document()
+    doc.encounter.token(FELICIA).hex = (4, 3)
+    # a sharper eye, so the second shot (at −4) can score a bump
+    doc.character("miranda_valentine").traits["coordination"] = Pool(count=3, die=12)
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_fan(2)
+    n = card_that(
+        doc,
+        panel.plan,
+        lambda p: p.records[1].hit.success and p.records[1].hit.bumps >= 1,
+    )
+    put_on_top(doc.deck, n)
+    panel.draw()
+    panel.shot_spin.setValue(2)
+    assert panel.shot_index == 1
+    assert panel.change_spend("damage", 1)
+    assert panel.series_spends[1].damage == 1 and panel.series_spends[0].damage == 0
+    assert panel.current.records[1].spends.damage == 1
+
+
+def test_fan_needs_a_single_action_revolver(qtbot):
+    doc = small_document()
+    panel = _panel(qtbot, doc)
+    doc.select(CYRIL)
+    panel.set_target(FELICIA)
+    assert panel.shot_buttons["fan"].isEnabled()  # his Schofield is single action
+    i = panel.weapon_combo.findText("Winchester", Qt.MatchFlag.MatchStartsWith)
+    assert i >= 0
+    panel.weapon_combo.setCurrentIndex(i)
+    panel.weapon_combo.activated.emit(i)
+    assert not panel.shot_buttons["fan"].isEnabled()
+    panel.set_fan(1)
+    assert panel.plan is None and "single-action" in panel.tn_label.text()
+
+
+def test_phases_fan_is_one_check_and_buys_hits(qtbot):
+    """003 Fan Firing: TN + shots, one check; the burst 3 hits, and a bump buys more
+    up to the shots fired; a second target is refused at declaration."""
+    doc = small_document("phases")
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("snap")
+    snap = panel.plan.tn.tn
+    panel.set_fan(2, ANGUS, 1)
+    assert panel.plan is None and "003" in panel.tn_label.text()
+    panel.set_fan(3)
+    assert panel.plan.tn.tn == snap + 3
+    n = card_that(
+        doc,
+        panel.plan,
+        lambda p: p.record.hit.success and p.record.hit.bumps >= 1 and p.record.hits < 3,
+    )
+    put_on_top(doc.deck, n)
+    first = panel.draw()
+    assert first.record.burst == 3
+    assert panel.extra_hits_widgets[0].isVisibleTo(panel)
+    assert panel.change_spend("extra_hits", 1)
+    assert panel.current.record.hits == first.record.hits + 1
+
+
+# -- burst, called shot ------------------------------------------------------------------
+
+
+def test_burst_mode_changes_the_rounds_and_the_hits_read(qtbot):
+    """000 Burst Fire: a weapon with several modes fires the smallest unless told; the
+    chosen burst is the card's burst section read, and the rounds used."""
+    doc = small_document()
+    angus = doc.character("angus_laroq")
+    angus.weapons = [
+        CarriedWeapon(weapon_id="gatling_gun", readied=True, loaded=40),
+        *angus.weapons,
+    ]
+    panel = _panel(qtbot, doc)
+    doc.select(ANGUS)
+    panel.set_target(CYRIL)
+    panel.set_shot("normal")
+    assert panel.burst_combo.isVisibleTo(panel)
+    assert panel.plan.burst == 3
+    assert any("burst 3: 3 rounds" in g for g in panel.plan.geometry)
+    panel.set_burst(10)
+    assert panel.plan.burst == 10
+    assert any("burst 10: 10 rounds" in g for g in panel.plan.geometry)
+    p = panel.draw()
+    assert p.record.burst == 10
+    panel.apply()
+    assert doc.character("angus_laroq").weapons[0].loaded == 30
+    doc.undo_stack.undo()
+    assert doc.character("angus_laroq").weapons[0].loaded == 40
+
+
+def test_called_shot_location_is_itemised_and_hit(qtbot):
+    """001 Called Shots: a limb is −4, shown before the draw; a hit lands there."""
+    doc = small_document()
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("normal")
+    plain = panel.plan.tn.result_modifier
+    panel.set_called_shot("limb", "left_leg")
+    assert not panel.called_loc_combo.isHidden()
+    assert [panel.called_loc_combo.itemData(i) for i in range(4)] == [
+        "left_arm",
+        "right_arm",
+        "left_leg",
+        "right_leg",
+    ]
+    assert panel.plan.tn.result_modifier == plain - 4
+    assert any("called shot at the left leg (limb): result -4" in ln for ln in panel.tn_items())
+    n = card_that(doc, panel.plan, lambda p: p.record.location is not None)
+    put_on_top(doc.deck, n)
+    assert panel.draw().record.location.location.value == "left_leg"
+
+
+# -- block and dodge ---------------------------------------------------------------------
+
+
+def _engaged(qtbot, facing_felicia=3):
+    doc = small_document()
+    enc = doc.encounter
+    enc.token(FELICIA).hex = (3, 3)  # beside Miranda at (2, 3)
+    enc.token(FELICIA).facing = facing_felicia
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_mode("melee")
+    panel.set_target(FELICIA)
+    return doc, panel
+
+
+def test_block_costs_the_defender_and_tests_a_second_card(qtbot):
+    """000 Hand to Hand Combat: a block is 2 AP of the defender's, declared before the
+    attack; it is tested on its own card against the attack's result."""
+    doc, panel = _engaged(qtbot)
+    attacker_ap = panel.plan.ap.total
+    panel.set_defense("block", "right_arm")
+    assert panel.arm_combo.isVisibleTo(panel)
+    assert panel.plan.ap.total == attacker_ap  # the attacker pays the same
+    assert "Felicia Laroq: block: 2 AP (000 Hand to Hand Combat)" in panel.tn_items()
+    assert f"{attacker_ap} AP (+2 Felicia)" in panel.tn_headline.text()
+    assert any("blocks with bare hands" in g for g in panel.plan.geometry)
+    n = card_that(doc, panel.plan, lambda p: p.record.hit.success)
+    put_on_top(doc.deck, n)
+    p = panel.draw()
+    rec = p.record
+    assert rec.block_outcome in ("failed", "to_arm", "blocked")
+    assert len(rec.cards) >= 2 and any("blocks: card" in x for x in rec.notes)
+    if rec.block_outcome == "blocked":
+        assert rec.damage is None
+    if rec.block_outcome == "to_arm":
+        assert rec.location.location.value == "right_arm"
+    panel.apply()
+    assert not doc.deck.in_play  # the block card went to the discard pile too
+    assert rec.cards[-1] in [c.number for c in doc.deck.discard_pile()]
+    doc.undo_stack.undo()
+    assert not doc.deck.discard_pile()
+
+
+def test_dodge_downgrades_only_from_the_front(qtbot):
+    """000: a dodge gives the attack AD downgrades against attacks from the defender's
+    120° front (geometry's dodge front); from behind it does nothing."""
+    doc, panel = _engaged(qtbot, facing_felicia=3)
+    base = panel.plan.tn.result_modifier
+    panel.set_defense("dodge")
+    assert "Felicia Laroq: dodge: 3 AP (000 Hand to Hand Combat)" in panel.tn_items()
+    front = any("inside Felicia Laroq's dodge front" in g for g in panel.plan.geometry)
+    doc.encounter.token(FELICIA).facing = 0  # turn her back on Miranda
+    panel.set_defense("dodge")
+    behind = any("outside Felicia Laroq's dodge front" in g for g in panel.plan.geometry)
+    assert front and behind
+    assert panel.plan.tn.result_modifier == base
+    assert any("outside the dodge" in n for n in panel.plan.tn.notes)
+    doc.encounter.token(FELICIA).facing = 3
+    panel.set_defense("dodge")
+    assert panel.plan.tn.result_modifier == base - 1  # AD 1: Felicia has no Brawl
+    assert any("dodges (AD 1)" in ln for ln in panel.tn_items())
+
+
+def test_no_dodge_after_attacking_this_round(qtbot):
+    """000: a dodge is an active defence, only for a fighter who makes no attacks."""
+    doc, panel = _engaged(qtbot)
+    doc.start_action_time()
+    doc.track.start_round()
+    panel.charge_check.setChecked(False)
+    doc.select(FELICIA)
+    panel.set_mode("melee")
+    panel.set_target(MIRANDA)
+    panel.draw()
+    assert panel.apply() is not None  # Felicia swings at Miranda this round
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_defense("dodge")
+    assert panel.plan is None and "cannot dodge" in panel.tn_label.text()
+    panel.set_defense("block")
+    assert panel.plan is not None
+
+
+def test_defender_pays_on_the_track(qtbot):
+    doc, panel = _engaged(qtbot)
+    doc.start_action_time()
+    track = doc.track
+    track.start_round()
+    while track.counters("miranda_valentine") < 3 or track.counters("felicia_laroq") < 2:
+        track.advance_segment()
+    panel.set_defense("block")
+    felicia_spent = track.row("felicia_laroq").spent
+    panel.draw()
+    panel.apply()
+    assert track.row("felicia_laroq").spent >= felicia_spent + 2
+    assert "defense" in doc.encounter.log[-1].detail
+
+
+# -- a gun going off in the holster ---------------------------------------------------------
+
+
+def test_calamity_while_walking_fires_the_holstered_revolver(qtbot):
+    """000 Carrying Loaded Weapons: Miranda walked this round with her second
+    Peacemaker holstered fully loaded; card 32's CF sets it off and its toggle NO puts
+    the round in her leg — the record, the sheet and undo all agree."""
+    doc = small_document()
+    enc = doc.encounter
+    enc.token(MIRANDA).moved = 3
+    miranda = doc.character("miranda_valentine")
+    spare = miranda.weapons[1]
+    spare.readied, spare.fully_loaded, spare.loaded = False, True, 6
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("snap")
+    assert any("fully loaded: a CF" in g for g in panel.plan.geometry)
+    card32 = next(c for c in standard_deck() if c.number == 32)
+    assert not card32.toggle
+    put_on_top(doc.deck, 32)
+    p = panel.draw()
+    rec = p.record
+    assert rec.hit.cf and len(rec.discharges) == 1 and rec.discharges[0].hit
+    assert "goes off in its holster" in panel.result_label.text()
+    before = miranda.model_copy(deep=True)
+    panel.apply()
+    d = rec.discharges[0]
+    after = doc.character("miranda_valentine")
+    loc = d.damage.location
+    assert after.wounds[loc] == before.wounds[loc] + d.damage.wounds_added
+    assert after.weapons[1].loaded == 5 and not after.weapons[1].fully_loaded
+    assert doc.encounter.log[-1].detail["record"]["discharges"][0]["weapon_id"] == "colt_peacemaker"
+    doc.undo_stack.undo()
+    assert doc.character("miranda_valentine") == before
+
+
+def test_standing_still_the_holstered_gun_stays_quiet(qtbot):
+    doc = small_document()
+    miranda = doc.character("miranda_valentine")
+    spare = miranda.weapons[1]
+    spare.readied, spare.fully_loaded = False, True
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("snap")
+    assert any("safe while standing still" in g for g in panel.plan.geometry)
+    put_on_top(doc.deck, 32)
+    assert panel.draw().record.discharges == ()
+
+
+# -- the map: stray-shot rings, and the players' screen -------------------------------------
+
+
+@pytest.fixture
+def window(qtbot, qapp, tmp_path, monkeypatch):
+    doc = small_document()
+    doc.encounter.token(CYRIL).hex = (5, 3)  # on Miranda's line of fire at Felicia
+    return judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
+
+
+def _window_panel(win) -> AttackPanel:
+    panel = win.findChild(AttackPanel)
+    assert panel is not None
+    return panel
+
+
+def _snap_at_felicia(window):
+    """Miranda's snap shot at Felicia planned in the window's attack panel."""
+    doc = window.document
+    panel = _window_panel(window)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("snap")
+    return doc, panel, window.map_view.overlays
+
+
+def test_unintended_targets_are_ringed_before_the_shot(window, qtbot):
+    """000 Ancillary Effects: the Judge tells the table who could be hit before the
+    shot — the candidates are ringed; a new attack replaces the rings; Clear takes
+    them down; the rings follow a token that moves."""
+    doc, panel, ov = _snap_at_felicia(window)
+    assert ov.stray_flags == {CYRIL: False}
+    item = ov.flag_items[CYRIL]
+    assert item.scene() is window.map_view.map_scene and item.label == "stray?"
+    frame = window.map_view.map_scene.frame
+    assert item.pos() == frame.center(doc.token(CYRIL).at)
+    # the next attack (another target, nobody in the way) replaces them
+    panel.set_target(ANGUS)
+    assert ov.stray_flags == dict.fromkeys(panel.plan.situation.unintended_candidates, False)
+    panel.set_mode("melee")  # no line of fire, no rings
+    assert ov.stray_flags == {}
+    panel.set_mode("ranged")
+    panel.set_target(FELICIA)
+    assert CYRIL in ov.flag_items
+    _click(qtbot, panel.clear_flags_button)
+    assert ov.stray_flags == {} and ov.flag_items == {}
+    assert item.scene() is None
+
+
+def test_overlay_flags_directly(window, qtbot):
+    ov = window.map_view.overlays
+    doc = window.document
+    ov.flag_stray_targets([CYRIL], hit=[ANGUS])
+    assert ov.flag_items[ANGUS].hit and ov.flag_items[ANGUS].label == "stray hit"
+    assert not ov.flag_items[CYRIL].hit
+    doc.encounter.token(CYRIL).hex = (6, 6)
+    doc.tokenChanged.emit(CYRIL)
+    frame = window.map_view.map_scene.frame
+    qtbot.waitUntil(lambda: ov.flag_items[CYRIL].pos() == frame.center(doc.token(CYRIL).at))
+    ov.clear_flags_action.trigger()
+    assert ov.flag_items == {}
+
+
+def test_a_stray_hit_is_ringed_red_after_apply(window, qtbot):
+    doc, panel, ov = _snap_at_felicia(window)
+    n = card_that(
+        doc, panel.plan, lambda p: p.record.strays is not None and p.record.strays.candidates_hit
+    )
+    put_on_top(doc.deck, n)
+    panel.draw()
+    panel.apply()
+    assert ov.stray_flags.get(CYRIL) is True
+    assert ov.flag_items[CYRIL].label == "stray hit"
+    # any document change re-plans the same shot; the red ring stays until the next attack
+    doc.changed.emit("tokens")
+    assert ov.stray_flags.get(CYRIL) is True
+    panel.set_shot("normal")
+    assert ov.stray_flags.get(CYRIL) is False
+
+
+def test_show_the_players_the_card(window, qtbot):
+    doc = window.document
+    panel = _window_panel(window)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("snap")
+    assert not panel.show_card_button.isEnabled()
+    p = panel.draw()
+    assert panel.show_card_button.isEnabled()
+    with qtbot.waitSignal(doc.playersShow, timeout=1000) as sig:
+        _click(qtbot, panel.show_card_button)
+    assert sig.args[0] == "card" and sig.args[1].number == p.card.number
+    assert not panel.show_scatter_button.isEnabled()  # a shot has no scatter
+
+
+def test_routine_snap_shot_in_five_clicks_in_the_window(window, qtbot):
+    """The routine snap shot from a selected shooter: Snap → Draw → Apply."""
+    doc = window.document
+    panel = _window_panel(window)
+    clicks = 0
+
+    def click(widget) -> None:
+        nonlocal clicks
+        clicks += 1
+        _click(qtbot, widget)
+
+    doc.select(MIRANDA)
+    assert panel.target_token() is not None  # the nearest enemy is pre-chosen
+    click(panel.shot_buttons["snap"])
+    click(panel.draw_button)
+    click(panel.apply_button)
+    assert clicks <= 5
+    assert doc.encounter.log[-1].kind == "attack" and doc.undo_stack.count() == 1
+
+
+@pytest.mark.parametrize("mode", ["fan", "burst", "melee", "thrown"])
+def test_the_panel_fits_a_300_pixel_dock(qtbot, mode):
+    """Every control set fits a ~300 px dock at 1366×768 (nothing clipped on the right)."""
+    doc = small_document()
+    doc.encounter.token(FELICIA).hex = (3, 3)
+    angus = doc.character("angus_laroq")
+    angus.weapons = [CarriedWeapon(weapon_id="gatling_gun", readied=True, loaded=40)]
+    panel = _panel(qtbot, doc)
+    panel.situation_toggle.setChecked(True)
+    if mode == "burst":
+        doc.select(ANGUS)
+        panel.set_target(CYRIL)
+        panel.set_shot("normal")
+        assert panel.burst_combo.isVisibleTo(panel)
+    else:
+        doc.select(MIRANDA)
+        panel.set_target(FELICIA)
+    if mode == "fan":
+        panel.set_fan(2, ANGUS, 1)
+        panel.set_called_shot("head_hand_foot", "head")
+    elif mode == "melee":
+        panel.set_mode("melee")
+        panel.set_defense("block")
+    elif mode == "thrown":
+        panel.set_mode("thrown")
+    panel.show()
+    assert panel.scroll.minimumSizeHint().width() <= 300, mode
+
+
+def test_moving_the_hit_location_pays_bumps(qtbot):
+    """000 Hit Location: each triangle is one bump to move up or down the stack."""
+    doc = small_document()
+    doc.encounter.token(FELICIA).hex = (4, 3)
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("normal")
+    n = card_that(
+        doc,
+        panel.plan,
+        lambda p: (
+            p.record.hit.bumps >= 2
+            and p.record.location is not None
+            and p.record.location.stack_index == 2
+        ),
+    )
+    put_on_top(doc.deck, n)
+    panel.draw()
+    assert panel.move_location(-1)
+    loc = panel.current.record.location
+    assert loc.stack_index == 1 and loc.bumps_spent == panel.current.card.hit_locations[1].triangles
+    assert f"{loc.bumps_spent} bump(s)" in panel.message.text()
