@@ -282,6 +282,9 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         for a in self.overlay_actions.values():
             m.addAction(a)
+        flags = self.map_view.overlays.clear_flags_action
+        flags.setShortcut(QKeySequence("Ctrl+Shift+U"))
+        m.addAction(flags)
         m.addSeparator()
         m.addAction(self.act_zoom_in)
         m.addAction(self.act_zoom_out)
