@@ -1,4 +1,5 @@
-"""Undo commands that pay AP on the action track: a move and a turn in place."""
+"""Undo commands: moves and turns that pay AP on the action track, ChangeValueCommand
+finding its object again by id, and posture kept in step on the sheet and the token."""
 
 from __future__ import annotations
 
@@ -9,10 +10,20 @@ import pytest
 from twtw_desktop.errors import RulesError
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.commands import RotateTokenCommand, SnapshotCommand
+from twtw_desktop.rules.character import Posture
+from twtw_desktop.ui.commands import (
+    ChangePostureCommand,
+    ChangeValueCommand,
+    Locator,
+    RotateTokenCommand,
+    SnapshotCommand,
+    locate,
+)
 from twtw_desktop.ui.document import EncounterDocument
 from twtw_desktop.ui.tools.movement import plan_move
 from twtw_desktop.ui.tools.select import push_move, turn_token
+
+from .test_panels_support import small_document
 
 MIRANDA = "token-miranda_valentine"
 
@@ -99,3 +110,120 @@ def test_narrative_turn_is_free(doc):
     turn_token(doc, MIRANDA, -1)
     assert doc.token(MIRANDA).facing == 1
     assert isinstance(doc.undo_stack.command(0), RotateTokenCommand)
+
+
+# =============================================================================
+# ChangeValueCommand finds its object again by id (a removed sheet brought back)
+# =============================================================================
+
+
+def _remove_character(doc, cid: str) -> None:
+    """Remove a character and its token as the sheet panel does (one snapshot step)."""
+
+    def go() -> None:
+        enc = doc.encounter
+        enc.characters[:] = [c for c in enc.characters if c.id != cid]
+        enc.tokens[:] = [t for t in enc.tokens if t.character_id != cid]
+
+    doc.push(SnapshotCommand(doc, f"Remove {cid}", go, {"characters", "tokens"}))
+
+
+def test_older_edit_undoes_onto_the_character_brought_back(qapp):
+    """Edit → remove → undo the removal → undo the edit: the live sheet (a fresh copy
+    since the removal) gets its old value back, not the detached original."""
+    doc = small_document()
+    original = doc.character("miranda_valentine")
+    doc.push(ChangeValueCommand(doc, original, "ap", 13, "characters"))
+    weapon = original.weapons[0]
+    doc.push(ChangeValueCommand(doc, weapon, "cocked", False, "characters"))
+    _remove_character(doc, "miranda_valentine")
+    doc.undo_stack.undo()  # she is back, as a fresh copy
+    back = doc.character("miranda_valentine")
+    assert back is not original and back.ap == 13 and not back.weapons[0].cocked
+    doc.undo_stack.undo()  # the weapon edit, nested inside the sheet
+    assert back.weapons[0].cocked
+    doc.undo_stack.undo()  # the AP edit
+    assert doc.character("miranda_valentine").ap == 12
+    doc.undo_stack.redo()
+    doc.undo_stack.redo()
+    assert back.ap == 13 and not back.weapons[0].cocked
+    doc.undo_stack.redo()  # and the removal again
+    assert all(c.id != "miranda_valentine" for c in doc.encounter.characters)
+
+
+def test_older_edits_of_map_objects_and_tokens_follow_their_ids(qapp):
+    doc = small_document(with_cover=True)
+    crate = next(f for f in doc.map.features if f.id == "crate")
+    token = doc.token("t_felicia_laroq")
+    doc.push(ChangeValueCommand(doc, crate, "name", "Crate", "map"))
+    doc.push(ChangeValueCommand(doc, token, "hidden", True, "tokens"))
+    doc.push(ChangeValueCommand(doc, doc.map, "name", "Front Street", "map"))
+
+    def drop() -> None:
+        doc.map.features[:] = []
+        doc.encounter.tokens[:] = [t for t in doc.encounter.tokens if t.id != token.id]
+
+    doc.push(SnapshotCommand(doc, "Clear", drop, {"map", "tokens"}))
+    doc.undo_stack.undo()
+    assert next(f for f in doc.map.features if f.id == "crate") is not crate  # fresh copies
+    assert doc.token("t_felicia_laroq") is not token
+    for _ in range(3):
+        doc.undo_stack.undo()
+    assert doc.map.name == "Test street"
+    assert not doc.token("t_felicia_laroq").hidden
+    assert next(f for f in doc.map.features if f.id == "crate").name == ""
+
+
+def test_locator_paths(qapp):
+    doc = small_document(with_cover=True)
+    ch = doc.character("cyril_wellington")
+    assert locate(doc, doc.map) == Locator("map")
+    assert locate(doc, doc.map.features[0]) == Locator(
+        "map", (("attr", "features"), ("id", "crate"))
+    )
+    assert locate(doc, doc.token("t_angus_laroq")) == Locator(
+        "encounter", (("attr", "tokens"), ("id", "t_angus_laroq"))
+    )
+    assert locate(doc, ch.weapons[1]) == Locator(
+        "encounter",
+        (("attr", "characters"), ("id", "cyril_wellington"), ("attr", "weapons"), ("index", 1)),
+    )
+    stray = ch.model_copy(deep=True)
+    assert locate(doc, stray) is None
+    cmd = ChangeValueCommand(doc, stray, "ap", 3, "characters")  # kept by reference
+    doc.push(cmd)
+    assert stray.ap == 3 and ch.ap == 12
+    doc.undo_stack.undo()
+    assert stray.ap == 12
+
+
+def test_edits_merge_by_place_and_an_id_change_undoes(qapp):
+    doc = small_document()
+    tok = doc.token("t_angus_laroq")
+    doc.push(ChangeValueCommand(doc, tok, "facing", 1, "tokens"))
+    doc.push(ChangeValueCommand(doc, doc.token("t_angus_laroq"), "facing", 2, "tokens"))
+    assert doc.undo_stack.count() == 1  # the same field of the same token: one step
+    doc.push(ChangeValueCommand(doc, tok, "id", "t_angus", "tokens"))
+    assert tok.id == "t_angus"
+    doc.undo_stack.undo()
+    assert tok.id == "t_angus_laroq"
+    doc.undo_stack.undo()
+    assert tok.facing == 3
+
+
+def test_posture_command_sets_sheet_and_token_together(qapp):
+    """One truth: the sheet's posture, mirrored on the token the map draws."""
+    doc = small_document()
+    seen: list[str] = []
+    doc.tokenChanged.connect(seen.append)
+    doc.push(ChangePostureCommand(doc, "miranda_valentine", Posture.DUCKED))
+    ch, tok = doc.character("miranda_valentine"), doc.token("t_miranda_valentine")
+    assert ch.posture is Posture.DUCKED and tok.posture is Posture.DUCKED
+    assert ch.behind_cover  # ducking is ducking behind cover (000)
+    assert seen == ["t_miranda_valentine"]
+    doc.push(ChangePostureCommand(doc, "miranda_valentine", Posture.PRONE))
+    assert not ch.behind_cover and tok.posture is Posture.PRONE
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert ch.posture is Posture.STANDING and tok.posture is Posture.STANDING
+    assert not ch.behind_cover

@@ -163,3 +163,76 @@ def test_a_character_added_in_action_time_joins_the_next_round(qtbot):
     assert new.id in doc.track.state.rows
     assert not panel.remove_character()
     assert "action time" in panel.message.text()
+
+
+def test_posture_on_the_sheet_moves_the_token_on_the_map(qtbot):
+    """The sheet's posture is the truth; the token the map draws follows it, and
+    both come back together on undo."""
+    from twtw_desktop.rules.character import Posture
+    from twtw_desktop.ui.scene.map_scene import MapScene
+    from twtw_desktop.ui.scene.token_item import badges_for
+
+    doc, panel = _panel(qtbot)
+    scene = MapScene(doc)
+    item = scene.tokens["t_miranda_valentine"]
+    combo = panel.posture_combo
+    i = combo.findData(Posture.PRONE.value)
+    combo.setCurrentIndex(i)
+    combo.activated.emit(i)
+    miranda, tok = doc.character("miranda_valentine"), doc.token("t_miranda_valentine")
+    assert miranda.posture is Posture.PRONE and tok.posture is Posture.PRONE
+    assert doc.undo_stack.count() == 1
+    assert item.token.posture is Posture.PRONE
+    assert ("P", "prone", "prone") in badges_for(item.token, miranda)
+    doc.undo_stack.undo()
+    assert miranda.posture is Posture.STANDING and tok.posture is Posture.STANDING
+    assert item.token.posture is Posture.STANDING
+    assert combo.currentData() == Posture.STANDING.value
+    doc.undo_stack.redo()
+    assert combo.currentData() == Posture.PRONE.value
+
+
+def test_declared_posture_changes_show_on_the_sheet_and_map(qtbot):
+    """000 Movement AP Cost: dropping prone on the track changes the sheet and the
+    token in the same step."""
+    from twtw_desktop.rules import actions as A
+    from twtw_desktop.rules.character import Posture
+    from twtw_desktop.ui.panels.track_panel import TrackPanel
+
+    doc, panel = _panel(qtbot)
+    track_panel = TrackPanel(doc)
+    qtbot.addWidget(track_panel)
+    track_panel.start_round()
+    while doc.track.counters("miranda_valentine") < 1:
+        track_panel.next_segment()
+    assert track_panel.declare("miranda_valentine", A.drop_prone())
+    assert doc.token("t_miranda_valentine").posture is Posture.PRONE
+    assert panel.posture_combo.currentData() == Posture.PRONE.value
+    doc.undo_stack.undo()
+    assert doc.token("t_miranda_valentine").posture is Posture.STANDING
+    assert panel.posture_combo.currentData() == Posture.STANDING.value
+
+
+def test_a_token_out_of_step_is_pointed_out(qtbot):
+    from twtw_desktop.rules.character import Posture
+
+    doc, panel = _panel(qtbot)
+    doc.token("t_miranda_valentine").posture = Posture.PRONE  # an old file, say
+    panel.refresh()
+    assert "The token shows Miranda Valentine prone" in panel.message.text()
+    assert panel.set_posture(Posture.STANDING)  # choosing again puts the map in step
+    assert doc.token("t_miranda_valentine").posture is Posture.STANDING
+
+
+def test_remove_then_undo_keeps_older_edits_undoable(qtbot):
+    """An AP edit, then the character removed and brought back: undoing the edit
+    reaches the sheet that is in the encounter now."""
+    doc, panel = _panel(qtbot)
+    panel.int_spins["ap"].setValue(13)
+    assert panel.remove_character()
+    doc.undo_stack.undo()
+    panel.show_character("miranda_valentine")
+    assert panel.int_spins["ap"].value() == 13
+    doc.undo_stack.undo()
+    assert doc.character("miranda_valentine").ap == 12
+    assert panel.int_spins["ap"].value() == 12

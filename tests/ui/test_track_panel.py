@@ -3,13 +3,21 @@
 
 from __future__ import annotations
 
+import copy
+
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from twtw_desktop.rules import actions as A
-from twtw_desktop.rules.base import Speed
-from twtw_desktop.ui.panels.track_panel import SEGMENTS, TrackPanel, catalogue
+from twtw_desktop.rules.base import Speed, WoundLocation
+from twtw_desktop.rules.card import Card
+from twtw_desktop.rules.deck import standard_deck
+from twtw_desktop.rules.editions import OptionalRules
+from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.panels.track_panel import SEGMENTS, ContinuousDialog, TrackPanel, catalogue
 
-from .test_panels_support import small_document
+from .test_panels_support import small_document, small_encounter
 
 
 def _click(qtbot, button) -> None:
@@ -179,3 +187,392 @@ def test_catalogue_lists_weapons_and_moves(qtbot):
     # RULES example 3: Sharps snap 3 AP, normal 7, aimed (one aim) 11
     assert costs["Snap shot"] == 3 and costs["Normal shot"] == 7
     assert costs["Aimed shot (1 aim)"] == 11
+
+
+# =============================================================================
+# The initiative stack, surprise, movers, bleeding (000 / 001 / 002 / 004)
+# =============================================================================
+
+
+_BASE_CARD = standard_deck()[0].model_dump(mode="json")
+
+
+def card(number: int, *, fragment: int = 0, step: int = 0, **columns: list) -> Card:
+    """A hand-built card: every cause cell 1 except the columns given (``d8=[4, 2]``)."""
+    data = copy.deepcopy(_BASE_CARD)
+    data["number"] = number
+    data["cause"] = {col: [1] * 5 for col in ("4", "6", "8", "10", "12")}
+    for key, faces in columns.items():
+        data["cause"][key[1:]] = list(faces) + [1] * (5 - len(faces))
+    data["fragment"] = fragment
+    data["step"] = step
+    return Card.model_validate(data)
+
+
+#: reads 4 on every Quickness pool of the small encounter: an Easy (3) success with no
+#: bump, so everyone's first counter is on their IN (000 The Initiative Test)
+ON_IN = card(50, d8=[4], d10=[4])
+
+
+def _scripted(panel, cards: dict[str, Card] | Card) -> None:
+    """Make the panel read the given cards instead of drawing (as with a printed deck)."""
+    panel._typed_cards = lambda keys: {
+        k: (cards if isinstance(cards, Card) else cards[k]) for k, _who in keys
+    }
+
+
+def _panel(qtbot, edition: str = "ap_v2", **options) -> tuple[EncounterDocument, TrackPanel]:
+    enc = small_encounter(edition)
+    enc.options = OptionalRules(**options)
+    doc = EncounterDocument(enc)
+    panel = TrackPanel(doc)
+    qtbot.addWidget(panel)
+    return doc, panel
+
+
+def _to_segment(panel, segment: int) -> None:
+    while panel.track.current_segment < segment:
+        assert panel.next_segment(), panel.message.text()
+
+
+def _menu_texts(menu) -> list[tuple[str, bool]]:
+    out = []
+    for act in menu.actions():
+        out.append((act.text(), act.isEnabled()))
+        if act.menu() is not None:
+            out += _menu_texts(act.menu())
+    return out
+
+
+def test_joining_the_stack_costs_one_more_ap(qtbot):
+    """000 Simultaneous Actions: Cyril puts his shot on the stack beside Miranda's,
+    paying the counters as usual plus 1 AP from the pool; undo takes it back."""
+    doc, panel = _panel(qtbot)
+    _scripted(panel, ON_IN)
+    assert panel.start_round()
+    track = doc.track
+    assert track.row("miranda_valentine").first_segment == 4
+    assert track.row("cyril_wellington").first_segment == 5
+    _to_segment(panel, 7)
+    doc.select("t_cyril_wellington")
+    panel._build_join_menu()
+    assert any("No other action waits" in t for t, _ in _menu_texts(panel.join_menu))
+    schofield = A.normal_shot(doc.gear.weapon("sw_schofield"))
+    assert not panel.join_stack("cyril_wellington", schofield)
+    assert "No other action waits" in panel.message.text()
+
+    assert panel.declare("miranda_valentine", A.normal_shot(doc.gear.weapon("colt_peacemaker")))
+    panel._build_join_menu()
+    texts = _menu_texts(panel.join_menu)
+    assert any("Normal shot — 3 AP + 1 AP to join" in t and on for t, on in texts)
+    pool = track.row("cyril_wellington").pool
+    steps = doc.undo_stack.count()
+    assert panel.join_stack("cyril_wellington", schofield)
+    assert doc.undo_stack.count() == steps + 1
+    row = track.row("cyril_wellington")
+    assert row.counters == 0 and row.pool == pool - 1 and row.pool_spent == 1
+    entry = panel.stack_entry("cyril_wellington")
+    assert entry is not None and entry.joined
+    assert "joins the stack" in doc.encounter.log[-1].text
+    _scripted(
+        panel, {"miranda_valentine": card(1, fragment=3), "cyril_wellington": card(2, fragment=7)}
+    )
+    assert panel.resolve_stack(), panel.message.text()
+    assert [e.character_id for e in track.stack()] == ["cyril_wellington", "miranda_valentine"]
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert track.row("cyril_wellington").counters == 3
+    assert track.row("cyril_wellington").pool == pool
+
+
+def test_rushing_pays_from_the_pool_and_the_tax_at_resolution(qtbot):
+    """000 Rushing Actions: at most half the cost from the pool; a rushed shot is a
+    snap shot; the resolution card's step is the rush tax."""
+    doc, panel = _panel(qtbot, rushing=True)
+    _scripted(panel, ON_IN)
+    panel.start_round()
+    track = doc.track
+    shot = A.normal_shot(doc.gear.weapon("colt_peacemaker"))
+    _to_segment(panel, 4)  # one counter: 2 AP would come from the pool, more than 3 // 2
+    doc.select("t_miranda_valentine")
+    panel._build_rush_menu()
+    refused = [t for t, on in _menu_texts(panel.rush_menu) if not on and "Normal shot" in t]
+    assert refused and "at most half" in refused[0]
+    assert not panel.rush("miranda_valentine", shot)
+    assert "at most half" in panel.message.text()
+    _to_segment(panel, 5)
+    pool = track.row("miranda_valentine").pool
+    assert panel.rush("miranda_valentine", shot)
+    entry = panel.stack_entry("miranda_valentine")
+    assert entry.rushed == 1 and entry.resolves_as_snap
+    assert track.row("miranda_valentine").pool == pool - 1
+    assert not panel.next_segment()  # a rushed action needs its card for the tax
+    assert "Resolve the initiative stack" in panel.message.text()
+    _scripted(panel, card(3, step=2))
+    assert panel.resolve_stack(), panel.message.text()
+    assert track.stack()[0].rush_tax == 2
+    assert track.row("miranda_valentine").pool == pool - 3
+
+
+def test_rushing_is_off_unless_the_encounter_turns_it_on(qtbot):
+    doc, panel = _panel(qtbot)
+    _scripted(panel, ON_IN)
+    panel.start_round()
+    _to_segment(panel, 6)
+    assert not panel.rush_button.isEnabled()
+    assert "optional rule" in panel.rush_button.toolTip()
+    doc.select("t_miranda_valentine")
+    panel._build_rush_menu()
+    assert _menu_texts(panel.rush_menu) == [
+        ("Rushing actions is an optional rule, off for this encounter", False)
+    ]
+    assert not panel.rush("miranda_valentine", A.snap_shot(doc.gear.weapon("colt_peacemaker")))
+    assert "optional rule" in panel.message.text()
+
+
+def test_quick_draw_check_and_ap_for_the_stack(qtbot):
+    """000 Determine Bonus: the TN 5 Quick Draw check first (+1 and +1 a bump), then
+    AP from the pool, at most the Quick Draw level in all; the Judge's modifiers."""
+    doc, panel = _panel(qtbot)
+    _scripted(panel, ON_IN)
+    panel.start_round()
+    track = doc.track
+    _to_segment(panel, 7)
+    doc.select("t_miranda_valentine")
+    panel._build_bonus_menu()
+    assert any("has no action waiting" in t for t, _ in _menu_texts(panel.bonus_menu))
+    assert panel.declare("miranda_valentine", A.normal_shot(doc.gear.weapon("colt_peacemaker")))
+    panel._build_bonus_menu()
+    texts = _menu_texts(panel.bonus_menu)
+    assert any(t.startswith("Quick Draw check — 2d8 against TN 5") and on for t, on in texts)
+    assert any(t == "Spend 2 AP from the pool: +2" and on for t, on in texts)
+
+    _scripted(panel, card(9, d8=[7]))  # 7 against 5: a success, no bump
+    assert panel.quick_draw("miranda_valentine")
+    assert panel.stack_entry("miranda_valentine").quick_draw.bonus == 1
+    assert not panel.quick_draw("miranda_valentine")
+    assert "already tried" in panel.message.text()
+    pool = track.row("miranda_valentine").pool
+    assert panel.buy_stack_bonus("miranda_valentine", 1)
+    assert track.row("miranda_valentine").pool == pool - 1
+    assert not panel.buy_stack_bonus("miranda_valentine", 2)  # Quick Draw 2 in all
+    assert "at most 2 AP" in panel.message.text()
+    assert panel.set_stack_modifiers("miranda_valentine", gear=1, environment=-2, note="dust")
+    items = {b.label: b.value for b in track.stack_bonus("miranda_valentine")}
+    assert items == {
+        "gear": 1,
+        "wounds / environment": -2,
+        "Quick Draw check": 1,
+        "AP spent from the pool": 1,
+    }
+    panel._build_bonus_menu()
+    assert any("(already tried: +1)" in t and not on for t, on in _menu_texts(panel.bonus_menu))
+    for _ in range(3):
+        doc.undo_stack.undo()
+    assert panel.stack_entry("miranda_valentine").bonus == 0
+    assert track.row("miranda_valentine").pool == pool
+
+
+def test_surprise_during_a_round_costs_the_rest_of_it(qtbot):
+    """001 Surprise: once action time is under way the check is against 5; the
+    surprised lose their counters and the rest of the round, one undoable step."""
+    doc, panel = _panel(qtbot)
+    _scripted(panel, ON_IN)
+    panel.start_round()
+    track = doc.track
+    _to_segment(panel, 6)
+    doc.select("t_miranda_valentine")
+    panel._build_surprise_menu()
+    texts = [t for t, _ in _menu_texts(panel.surprise_menu)]
+    assert "expecting danger — Acuity against TN 5" in texts
+    assert "not expecting (action time is under way) — Acuity against TN 5" in texts
+    _scripted(panel, card(11, d8=[2]))  # Acuity 3d8 reads 2: surprised
+    assert panel.surprise(["miranda_valentine"], False)
+    row = track.row("miranda_valentine")
+    assert row.status.value == "surprised" and row.counters == 0
+    assert panel.last_event.surprise.tn == 5
+    r = panel._row_ids.index("miranda_valentine")
+    assert "(surprised)" in panel.ap_table.item(r, 0).text()
+    doc.undo_stack.undo()
+    assert track.row("miranda_valentine").status.value == "active"
+    assert track.row("miranda_valentine").counters == 3
+
+
+def test_surprising_a_whole_side_is_one_step(qtbot):
+    doc, panel = _panel(qtbot, "phases")
+    _scripted(panel, {"felicia_laroq": card(1, d8=[3]), "angus_laroq": card(2, d8=[8, 2])})
+    steps = doc.undo_stack.count()
+    log = len(doc.encounter.log)
+    assert panel.surprise(["felicia_laroq", "angus_laroq"], False)  # declares action time
+    assert doc.undo_stack.count() == steps + 2  # action time, then the checks
+    track = doc.track
+    assert track.row("felicia_laroq").surprise == "surprised"  # 3 against 9
+    assert track.row("angus_laroq").surprise == "none"  # 8 is open-ended: well past 9
+    lines = [e.text for e in doc.encounter.log[log:]]
+    assert "Felicia Laroq is surprised" in lines and "Angus Laroq is not surprised" in lines
+    _scripted(panel, ON_IN)
+    panel.start_round()
+    assert track.row("felicia_laroq").status.value == "surprised"  # sits round 1 out
+    r = panel._row_ids.index("felicia_laroq")
+    assert panel.ph_table.item(r, 8).text() == "surprised"
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert track.row("felicia_laroq").surprise == "none"
+
+
+def test_continuous_movers_on_the_action_track(qtbot):
+    """000 Continuous Action Movement: paces spread over 20 segments, moved before
+    anyone acts, automated movers first."""
+    doc, panel = _panel(qtbot)
+    assert panel.toggle_action_time()
+    assert panel.set_continuous("miranda_valentine", 20)
+    assert panel.set_continuous("mover_wagon", 10, name="Runaway wagon", automated=True)
+    assert not panel.set_continuous("mover_coach", 10, name="Stagecoach")
+    assert "automated" in panel.message.text()
+    assert panel.movers_button.text() == "Movers (2)"
+    assert "Runaway wagon 10 paces a round" in panel.movers_button.toolTip()
+    _scripted(panel, ON_IN)
+    panel.start_round()
+    panel.next_segment()
+    moves = [(m.mover_id, m.paces) for m in panel.last_event.moves]
+    assert moves == [("mover_wagon", 1), ("miranda_valentine", 1)]
+    assert "Runaway wagon moves 1 pace(s)" in " ".join(doc.encounter.log[-1].detail["details"])
+    assert panel.set_continuous("mover_wagon", None)
+    assert [m.mover_id for m in doc.track.state.movers] == ["miranda_valentine"]
+    doc.undo_stack.undo()
+    assert len(doc.track.state.movers) == 2
+
+
+def test_continuous_movers_in_the_phases_edition(qtbot):
+    """002 Continuous Actions: four shares; the lower of skill and handling says after
+    which phases the rider may maneuver."""
+    doc, panel = _panel(qtbot, "phases")
+    panel.toggle_action_time()
+    assert panel.set_continuous("cyril_wellington", 27, skill=2, handling=3)
+    mover = doc.track.state.movers[0]
+    assert (mover.skill, mover.handling) == (2, 3)
+    details = panel.last_event.details
+    assert details == ("per continuous step: [7, 7, 7, 6]", "maneuvers after phase I, III")
+
+
+def test_continuous_dialog_names_a_new_mover_and_previews(qtbot):
+    doc, panel = _panel(qtbot, "phases")
+    panel.toggle_action_time()
+    dlg = ContinuousDialog(panel, doc, doc.track)
+    qtbot.addWidget(dlg)
+    dlg.who.setEditText("Runaway wagon")
+    dlg.paces.setValue(27)
+    v = dlg.values()
+    assert v["mover_id"] == "mover_runaway_wagon" and v["automated"] and v["paces"] == 27
+    assert v["name"] == "Runaway wagon"
+    assert "I 7, II 7, III 7, IV 6" in dlg.preview.text()
+    assert not dlg.automated.isEnabled()
+    dlg.who.setCurrentIndex(dlg.who.findData("miranda_valentine"))
+    dlg.skill.setValue(1)
+    dlg.handling.setValue(4)
+    assert dlg.who.currentData() == "miranda_valentine" and dlg.automated.isEnabled()
+    assert not dlg.automated.isChecked() and dlg.paces.value() == 0  # not moving yet
+    dlg.paces.setValue(16)
+    assert "maneuvers after phase I (002)" in dlg.preview.text()
+    assert dlg.values()["name"] is None  # a character keeps their own name
+
+
+@pytest.mark.parametrize("edition", ["ap_v2", "phases"])
+def test_bleeding_is_applied_logged_and_undone(qtbot, edition):
+    """001 Optional Bleeding: at the end of the round the engine's new sheets are
+    applied inside the same undoable step, one log line per character."""
+    enc = small_encounter(edition)
+    enc.options = OptionalRules(bleeding=True)
+    angus = next(c for c in enc.characters if c.id == "angus_laroq")
+    angus.wounds = {**angus.wounds, WoundLocation.TORSO: 3}
+    doc = EncounterDocument(enc)
+    panel = TrackPanel(doc)
+    qtbot.addWidget(panel)
+    angus = doc.character("angus_laroq")
+    conc = angus.conc
+    _scripted(panel, card(50, d8=[6], d10=[6]))
+    assert panel.start_round()
+    log = len(doc.encounter.log)
+    if edition == "ap_v2":
+        assert panel.end_round()  # the Judge ends the round early
+    else:
+        for cid in panel._row_ids:
+            assert panel.declare_speed(cid, Speed.FAST)
+        assert panel.flip_card()
+        for _ in range(5):
+            assert panel.next_phase(), panel.message.text()
+    assert doc.track.round_over
+    assert doc.character("angus_laroq") is angus  # applied in place
+    assert angus.conc == conc - 1 and angus.bleeding == 1
+    lines = [e for e in doc.encounter.log[log:] if e.kind == "damage"]
+    assert len(lines) == 1
+    assert lines[0].text.startswith(f"Angus Laroq bleeds 1 Conc: {conc} → {conc - 1}")
+    assert lines[0].detail["reasons"]
+    steps = doc.undo_stack.count()
+    doc.undo_stack.undo()
+    assert doc.character("angus_laroq").conc == conc
+    assert not any(e.kind == "damage" for e in doc.encounter.log[log:])
+    doc.undo_stack.redo()
+    assert doc.character("angus_laroq").conc == conc - 1
+    assert doc.undo_stack.count() == steps
+
+
+def test_shortcuts_press_the_shown_button(qtbot):
+    doc, panel = _panel(qtbot)
+    assert "(F5)" in panel.start_button.toolTip() and "(F6)" in panel.next_button.toolTip()
+    assert "(Alt+J)" in panel.join_button.toolTip()
+    assert not panel.press("F6")  # no round yet: Next segment is disabled
+    _scripted(panel, ON_IN)
+    assert panel.press("F5")
+    assert doc.track.round == 1
+    assert panel.press("F6")
+    assert doc.track.current_segment == 1
+    assert set(panel._shortcuts) >= {"F5", "F6", "F7", "F8", "F9", "Alt+S", "Alt+C"}
+    _doc2, phases = _panel(qtbot, "phases")
+    assert "(F6)" in phases.phase_button.toolTip()
+    _scripted(phases, ON_IN)
+    assert phases.press("F5")
+    assert not phases.press("F6")  # declare first: Next phase waits for the flip
+
+
+def test_buttons_fit_a_laptop_bottom_dock(qtbot):
+    """At 1366×768 the bottom dock spans the window and is about 190 px high: every
+    button of both editions shows whole, the status line is not squeezed, and three
+    rows of the track show. A narrower dock never widens the window: the last
+    buttons move into the tool bar's » menu and their keys still work."""
+    for edition in ("ap_v2", "phases"):
+        doc, panel = _panel(qtbot, edition)
+        assert panel.minimumSizeHint().width() <= 400
+        panel.status.setText("Round 10 · after 20 (24)")  # the longest status line
+        panel.resize(1366, 190)
+        panel.show()
+        qtbot.waitExposed(panel)
+        mine = [b for b in panel._bar_actions if panel.shown(b)]
+        assert len(mine) >= 8
+        for b in mine:
+            assert b.isVisible(), b.text()  # not in the overflow menu
+            right = b.mapTo(panel, b.rect().topRight()).x()
+            assert right <= panel.width(), b.text()
+            assert b.width() >= b.minimumSizeHint().width(), b.text()
+        table = panel.stack.currentWidget()
+        assert table.viewport().height() >= 3 * table.verticalHeader().defaultSectionSize()
+        assert panel.status.width() >= panel.status.sizeHint().width()
+        panel.resize(700, 190)
+        QApplication.processEvents()  # the tool bar lays itself out again
+        overflow = [b for b in mine if not b.isVisible()]
+        assert overflow, "a 700 px dock cannot show every button"
+        if edition == "ap_v2":
+            _scripted(panel, ON_IN)
+            assert panel.press("F5") and panel.press("F9")  # End round may be in the »
+            assert doc.track.state.stage.value == "ended"
+
+
+def test_menus_keep_ampersands_of_names(qtbot):
+    """Menus show "Smith & Wesson" as written, not as a mnemonic on W."""
+    doc, panel = _panel(qtbot)
+    _scripted(panel, ON_IN)
+    panel.start_round()
+    doc.select("t_cyril_wellington")
+    panel.fill_menu(panel.declare_menu, panel._build_declare_menu)
+    groups = [a.text() for a in panel.declare_menu.actions() if a.menu() is not None]
+    assert "Smith && Wesson Schofield (.44)" in groups

@@ -26,6 +26,9 @@ How a round runs here:
 5. The round ends after segment 20 or once everybody has spent every AP
    (:attr:`round_over`, :meth:`end_round`).
 
+Surprise, continuous movers, bleeding and the undo plumbing are shared with the
+Phases edition and live in :mod:`twtw_desktop.rules.timecommon` (re-exported here).
+
 Decisions where 000 is vague (the lead lists these in the README):
 
 * **Joining the stack** (:meth:`join_stack`): 000 lets "any character" put an action
@@ -71,9 +74,9 @@ Decisions where 000 is vague (the lead lists these in the README):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Annotated, Generic, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -82,10 +85,21 @@ from .actions import ActionKind, ActionSpec
 from .base import Pool, Strict
 from .card import Card
 from .character import Character
-from .checks import CheckResult, check_pool
-from .damage import bleed
-from .deck import Deck, DeckState
-from .editions import Edition, OptionalRules
+from .checks import CheckResult
+from .deck import DeckState
+from .timecommon import (
+    SOURCE_SURPRISE,
+    SURPRISE_BRAVERY_TN,
+    SURPRISE_EXPECTING_TN,
+    SURPRISE_UNEXPECTING_TN,
+    BleedRecord,
+    RowStatus,
+    SurpriseResult,
+    TimeEngine,
+    UndoableEngine,
+    split_evenly,
+    surprise_check,
+)
 
 #: 000 Action Time: a round has 20 segments.
 ROUND_SEGMENTS = 20
@@ -104,25 +118,11 @@ SOURCE_END = "000 Ending the Round"
 SOURCE_RUSH = "000 Rushing Actions"
 SOURCE_SKILLS = "000 Skills During Action Time"
 SOURCE_CONTINUOUS = "000 Continuous Action Movement"
-SOURCE_SURPRISE = "001 Surprise"
 
 
 # =============================================================================
 # Pure helpers
 # =============================================================================
-
-
-def split_evenly(total: int, parts: int) -> list[int]:
-    """``total`` in ``parts`` whole shares that differ by at most one, the larger
-    shares spread out and starting with the first (002's train: 27 in four phases is
-    7, 7, 7, 6; 5 paces over 20 segments move in segments 1, 5, 9, 13 and 17)."""
-    if parts < 1:
-        raise RulesError("There must be at least one part to share the movement over.")
-    if total < 0:
-        raise RulesError("Movement cannot be negative.")
-    base, extra = divmod(total, parts)
-    # ceil((i + 1)·extra/parts) − ceil(i·extra/parts) is 0 or 1 and sums to ``extra``
-    return [base + (-(-(i + 1) * extra // parts)) - (-(-i * extra // parts)) for i in range(parts)]
 
 
 def continuous_schedule(total_paces: int, segments: int = ROUND_SEGMENTS) -> list[int]:
@@ -155,178 +155,11 @@ def initiative_segment(
     return seg, reasons
 
 
-class SurpriseResult(Strict):
-    """A surprise check (001/003 "Surprise"): Acuity against 5 or 9."""
-
-    character_id: str
-    expecting_danger: bool
-    tn: int
-    result: int | None
-    calamity: bool
-    surprised: bool
-    card_number: int
-    #: extension cards drawn for exceptional cells
-    cards_drawn: tuple[int, ...] = ()
-    reasons: tuple[str, ...]
-
-
-#: 001/003 Surprise (the edition files carry the same numbers)
-SURPRISE_EXPECTING_TN = 5
-SURPRISE_UNEXPECTING_TN = 9
-SURPRISE_BRAVERY_TN = 3
-
-
-def surprise_check(
-    character: Character,
-    expecting_danger: bool,
-    card: Card,
-    *,
-    during_action_time: bool = False,
-    edition: Edition | None = None,
-    more: Callable[[], Card] | None = None,
-) -> SurpriseResult:
-    """Does ``character`` resist surprise? An Acuity check, Standard (5) when expecting
-    danger (or, 001, once action time is under way), Difficult (9) otherwise. Failure:
-    no action this round, and an Easy (3) Bravery check before acting in the next."""
-    expecting_tn = edition.surprise_expecting_tn if edition else SURPRISE_EXPECTING_TN
-    other_tn = edition.surprise_unexpecting_tn if edition else SURPRISE_UNEXPECTING_TN
-    alert = expecting_danger or during_action_time
-    tn = expecting_tn if alert else other_tn
-    why = (
-        "expecting danger"
-        if expecting_danger
-        else ("action time is under way" if during_action_time else "not expecting danger")
-    )
-    check = check_pool(card, character.trait_pool("acuity"), tn, more)
-    surprised = not check.success
-    reasons = (
-        f"Acuity against TN {tn}: {why} ({SOURCE_SURPRISE})",
-        *check.reasons,
-        f"{character.name} is surprised: no action this round, and an Easy ({SURPRISE_BRAVERY_TN}) "
-        "Bravery check before acting next round"
-        if surprised
-        else f"{character.name} is not surprised",
-    )
-    return SurpriseResult(
-        character_id=character.id,
-        expecting_danger=expecting_danger,
-        tn=tn,
-        result=check.result,
-        calamity=check.calamity,
-        surprised=surprised,
-        card_number=card.number,
-        cards_drawn=check.read.cards_drawn if check.read is not None else (),
-        reasons=reasons,
-    )
-
-
 def quickness_key(character: Character) -> tuple[int, int, str]:
     """Sort key for "ascending order of Quickness" (000): die type, then dice, then
     name (the page gives no further tie-break)."""
     q = character.traits.get("quickness")
     return (q.die if q else 0, q.count if q else 0, character.name)
-
-
-# =============================================================================
-# Undoable engine base
-# =============================================================================
-
-S = TypeVar("S", bound=Strict)
-E = TypeVar("E")
-
-
-class UndoableEngine(Generic[S]):
-    """Keeps a frozen state model, a history of previous states, and the deck.
-
-    Each step builds the next state from the current one; a RulesError (or any
-    error) leaves both the state and the deck exactly as they were. Steps that touch
-    the deck record the deck as it was, so :meth:`undo` puts it back too. The shared
-    deck may be drawn by others between steps, so undo only restores the deck for
-    steps that used it (and the app undoes in order).
-    """
-
-    def __init__(self, deck: Deck, state: S) -> None:
-        self._deck = deck
-        self._state = state
-        self._history: list[tuple[S, DeckState | None]] = []
-
-    @property
-    def state(self) -> S:
-        """The whole state (frozen; save it, or compare it)."""
-        return self._state
-
-    @property
-    def deck(self) -> Deck:
-        return self._deck
-
-    @property
-    def history_depth(self) -> int:
-        """How many steps :meth:`undo` can take back."""
-        return len(self._history)
-
-    def undo(self) -> None:
-        """Take back the last step, restoring the state and (if it drew) the deck."""
-        if not self._history:
-            raise RulesError("There is nothing to undo.")
-        previous, deck_before = self._history.pop()
-        if deck_before is not None:
-            self._deck.restore(deck_before)
-        self._state = previous
-
-    def restore(self, state: S) -> None:
-        """Put the engine back into ``state`` exactly (the app's undo stack uses this;
-        the deck is restored by the caller from its own snapshot). The engine's own
-        step history is kept only while it still leads to this state."""
-        if self._history and self._history[-1][0] == state:
-            self._history.pop()
-        elif state != self._state:
-            self._history.clear()
-        self._state = state
-
-    def _run(self, build: Callable[[], tuple[S, E, bool]]) -> E:
-        deck_before = self._deck.snapshot()
-        try:
-            new_state, event, touched = build()
-        except BaseException:
-            self._deck.restore(deck_before)
-            raise
-        if touched:
-            new_state = new_state.model_copy(update={"deck": self._deck.snapshot()})
-        self._history.append((self._state, deck_before if touched else None))
-        self._state = new_state
-        return event
-
-    # -- cards ------------------------------------------------------------------
-
-    def _more(self) -> Callable[[], Card] | None:
-        """Where open-ended cells draw their extra cards (none from a printed deck)."""
-        return None if self._deck.physical else self._deck.draw
-
-    def _take(self, supplied: Card | None) -> tuple[Card, bool]:
-        """A card to read: the one supplied (a printed card typed in goes into the
-        deck's physical pile; any other supplied card is used as given), else the
-        top of the deck. Returns the card and whether the deck holds it."""
-        if supplied is not None:
-            if self._deck.physical:
-                return self._deck.enter_physical(supplied), True
-            return supplied, False
-        return self._deck.draw(), True
-
-    def _discard(self, card: Card, from_deck: bool, extra: Iterable[int] = ()) -> None:
-        if from_deck:
-            self._deck.discard(card)
-        for number in extra:
-            self._deck.discard(number)
-
-    def _check(
-        self, supplied: Card | None, pool: Pool, tn: int
-    ) -> tuple[Card, CheckResult, tuple[int, ...]]:
-        """Draw (or take) a card, check ``pool`` against ``tn``, discard what was drawn."""
-        card, from_deck = self._take(supplied)
-        check = check_pool(card, pool, tn, self._more())
-        extra = check.read.cards_drawn if check.read is not None else ()
-        self._discard(card, from_deck, extra)
-        return card, check, (card.number, *extra)
 
 
 # =============================================================================
@@ -339,14 +172,6 @@ class TrackStage(StrEnum):
     RUNNING = "running"  # segments 0..20
     OVERTIME = "overtime"  # after segment 20 (000 Ending the Round)
     ENDED = "ended"  # between rounds
-
-
-class RowStatus(StrEnum):
-    WAITING = "waiting"  # before the first initiative step
-    ACTIVE = "active"
-    STUNNED = "stunned"
-    SURPRISED = "surprised"
-    OUT = "out"  # dead, unconscious or concussed
 
 
 class SkillProgress(Strict):
@@ -528,13 +353,6 @@ class ContinuousMove(Strict):
     paces: int
 
 
-class BleedRecord(Strict):
-    character_id: str
-    conc_lost: int
-    reasons: tuple[str, ...]
-    character: Character
-
-
 class TrackEvent(Strict):
     """What a step did and why, for the encounter log."""
 
@@ -558,77 +376,69 @@ class TrackEvent(Strict):
 # =============================================================================
 
 
-def _index(characters: Iterable[Character]) -> dict[str, Character]:
-    out: dict[str, Character] = {}
-    for c in characters:
-        if c.id in out:
-            raise RulesError(f"Two characters share the id {c.id!r}.")
-        out[c.id] = c
-    return out
-
-
-class ActionTrack(UndoableEngine[TrackState]):
+class ActionTrack(TimeEngine[TrackState, TrackEvent]):
     """The AP v2 action track for one encounter (see the module docstring).
 
     ``characters`` are read, never changed; the track keeps its own row per
     character id. Pass ``state`` to reopen a saved encounter where it was.
     """
 
-    def __init__(
+    event_type = TrackEvent
+    rows_where = "on the action track"
+
+    def _initial_state(self) -> TrackState:
+        return TrackState(
+            rows={
+                c.id: TrackRow(character_id=c.id, name=c.name, quickness=c.traits.get("quickness"))
+                for c in self._chars.values()
+            }
+        )
+
+    # -- hooks of the shared steps (timecommon) -------------------------------------
+
+    def _clock(self) -> dict[str, int]:
+        return {"round": self._state.round, "segment": self._state.segment}
+
+    def _under_way(self) -> bool:
+        return self._state.stage in (TrackStage.RUNNING, TrackStage.OVERTIME)
+
+    def _sit_out(self, row: TrackRow) -> dict[str, object] | None:
+        # surprised mid-round: the counters in front and the pool are lost (001)
+        if row.status != RowStatus.ACTIVE:
+            return None
+        return {
+            "lost": row.lost + row.counters + row.pool,
+            "pool_spent": row.pool_spent + row.pool,
+            "counters": 0,
+        }
+
+    def _new_mover(
         self,
-        characters: Sequence[Character],
-        edition: Edition,
-        deck: Deck,
-        options: OptionalRules | None = None,
-        state: TrackState | None = None,
-    ) -> None:
-        self._chars = _index(characters)
-        self.edition = edition
-        self.options = options or OptionalRules()
-        if state is None:
-            state = TrackState(
-                rows={
-                    c.id: TrackRow(
-                        character_id=c.id, name=c.name, quickness=c.traits.get("quickness")
-                    )
-                    for c in self._chars.values()
-                }
-            )
-        super().__init__(deck, state)
+        mover_id: str,
+        label: str,
+        paces: int,
+        automated: bool,
+        sheet: Character | None,
+        extra: Mapping[str, Any],
+    ) -> tuple[Mover, tuple[str, ...]]:
+        quickness = sheet.trait_pool("quickness") if sheet is not None and not automated else None
+        mover = Mover(
+            mover_id=mover_id, name=label, paces=paces, automated=automated, quickness=quickness
+        )
+        return mover, (f"per segment: {continuous_schedule(paces)}",)
 
     # -- reading ------------------------------------------------------------------
-
-    def update_characters(self, characters: Sequence[Character]) -> None:
-        """Give the track the current sheets (wounds, stun…); they are read at the
-        next initiative step. Changes no track state."""
-        self._chars = _index(characters)
-
-    @property
-    def round(self) -> int:
-        return self._state.round
 
     @property
     def current_segment(self) -> int:
         """The segment being counted (0 before segment 1; above 20 after it)."""
         return self._state.segment
 
-    def row(self, character_id: str) -> TrackRow:
-        try:
-            return self._state.rows[character_id]
-        except KeyError:
-            raise RulesError(f"There is no {character_id!r} on the action track.") from None
-
     def counters(self, character_id: str) -> int:
         return self.row(character_id).counters
 
     def pool(self, character_id: str) -> int:
         return self.row(character_id).pool
-
-    def _sheet(self, character_id: str) -> Character:
-        try:
-            return self._chars[character_id]
-        except KeyError:
-            raise RulesError(f"There is no character {character_id!r} in this encounter.") from None
 
     def _order_key(self, row: TrackRow) -> tuple[int, int, str]:
         q = row.quickness
@@ -1527,20 +1337,8 @@ class ActionTrack(UndoableEngine[TrackState]):
                 )
             if r.borrowed:
                 details.append(f"{r.name} owes {r.borrowed} AP to next round")
-        bleeding: list[BleedRecord] = []
-        if self.options.bleeding:
-            for c in self._chars.values():
-                new_sheet, lost, reasons = bleed(c, self.edition)
-                if lost:
-                    bleeding.append(
-                        BleedRecord(
-                            character_id=c.id,
-                            conc_lost=lost,
-                            reasons=tuple(reasons),
-                            character=new_sheet,
-                        )
-                    )
-                    details.append(f"{c.name} bleeds {lost} Conc (001 Optional Bleeding)")
+        bleeding, bleed_lines = self._bleed_all()
+        details += bleed_lines
         new = st.model_copy(update={"rows": rows, "stage": TrackStage.ENDED, "ended_early": early})
         event = TrackEvent(
             step="end_round",
@@ -1548,66 +1346,11 @@ class ActionTrack(UndoableEngine[TrackState]):
             segment=st.segment,
             summary=f"Round {st.round} ends" + (" early (the Judge's call)" if early else ""),
             details=tuple(details),
-            bleeding=tuple(bleeding),
+            bleeding=bleeding,
         )
         return new, event, touched
 
-    # -- surprise and continuous movement ------------------------------------------------------
-
-    def apply_surprise(
-        self, character_id: str, expecting_danger: bool, card: Card | None = None
-    ) -> TrackEvent:
-        """Check whether a character is surprised (001/003 "Surprise") and record it:
-        surprised between rounds, they sit out the next round; surprised during a
-        round, they lose the rest of it. Either way they need an Easy (3) Bravery
-        check at the following initiative step."""
-        return self._run(lambda: self._surprise(character_id, expecting_danger, card))
-
-    def _surprise(
-        self, character_id: str, expecting_danger: bool, card: Card | None
-    ) -> tuple[TrackState, TrackEvent, bool]:
-        st = self._state
-        row = self.row(character_id)
-        sheet = self._sheet(character_id)
-        drawn, from_deck = self._take(card)
-        result = surprise_check(
-            sheet,
-            expecting_danger,
-            drawn,
-            during_action_time=st.round > 0,
-            edition=self.edition,
-            more=self._more(),
-        )
-        self._discard(drawn, from_deck, result.cards_drawn)
-        rows = dict(st.rows)
-        running = st.stage in (TrackStage.RUNNING, TrackStage.OVERTIME)
-        if result.surprised:
-            if running and row.status == RowStatus.ACTIVE:
-                rows[character_id] = row.model_copy(
-                    update={
-                        "status": RowStatus.SURPRISED,
-                        "status_reason": f"surprised: cannot act this round ({SOURCE_SURPRISE})",
-                        "lost": row.lost + row.counters + row.pool,
-                        "pool_spent": row.pool_spent + row.pool,
-                        "counters": 0,
-                        "surprise": "bravery",
-                    }
-                )
-            elif running:
-                rows[character_id] = row.model_copy(update={"surprise": "bravery"})
-            else:
-                rows[character_id] = row.model_copy(update={"surprise": "surprised"})
-        event = TrackEvent(
-            step="apply_surprise",
-            round=st.round,
-            segment=st.segment,
-            character_id=character_id,
-            summary=f"{row.name} is {'surprised' if result.surprised else 'not surprised'}",
-            details=result.reasons,
-            cards=((drawn.number,) if from_deck else ()) + result.cards_drawn,
-            surprise=result,
-        )
-        return st.model_copy(update={"rows": rows}), event, True
+    # -- continuous movement ------------------------------------------------------------------
 
     def set_continuous(
         self,
@@ -1619,49 +1362,9 @@ class ActionTrack(UndoableEngine[TrackState]):
     ) -> TrackEvent:
         """Start, change or (``paces`` None or 0) stop a continuous mover: a
         character's mount or vehicle, or an automated one (a train). The round's
-        ``paces`` are spread over the 20 segments (:func:`continuous_schedule`)."""
-        return self._run(lambda: self._set_mover(mover_id, paces, name, automated))
-
-    def _set_mover(
-        self, mover_id: str, paces: int | None, name: str | None, automated: bool
-    ) -> tuple[TrackState, TrackEvent, bool]:
-        st = self._state
-        movers = [m for m in st.movers if m.mover_id != mover_id]
-        sheet = self._chars.get(mover_id)
-        label = name or (sheet.name if sheet else mover_id)
-        if paces:
-            if paces < 0:
-                raise RulesError("Movement cannot be negative.")
-            quickness = None
-            if sheet is not None and not automated:
-                quickness = sheet.trait_pool("quickness")
-            elif sheet is None and not automated:
-                raise RulesError(
-                    f"{label} is not a character; mark it automated (moved by the Judge)."
-                )
-            movers.append(
-                Mover(
-                    mover_id=mover_id,
-                    name=label,
-                    paces=paces,
-                    automated=automated,
-                    quickness=quickness,
-                )
-            )
-            summary = f"{label} moves {paces} paces a round continuously"
-        else:
-            if len(movers) == len(st.movers):
-                raise RulesError(f"{label} is not moving continuously.")
-            summary = f"{label} stops moving continuously"
-        event = TrackEvent(
-            step="set_continuous",
-            round=st.round,
-            segment=st.segment,
-            character_id=mover_id if sheet else None,
-            summary=summary,
-            details=(f"per segment: {continuous_schedule(paces)}",) if paces else (),
-        )
-        return st.model_copy(update={"movers": tuple(movers)}), event, False
+        ``paces`` are spread over the 20 segments (:func:`continuous_schedule`);
+        :meth:`advance_segment` moves them before anyone else acts (000)."""
+        return self._set_continuous(mover_id, paces, name, automated)
 
 
 __all__ = [
@@ -1669,6 +1372,9 @@ __all__ = [
     "QUICK_DRAW_TN",
     "ROUND_SEGMENTS",
     "STACK_ENTRY_AP",
+    "SURPRISE_BRAVERY_TN",
+    "SURPRISE_EXPECTING_TN",
+    "SURPRISE_UNEXPECTING_TN",
     "ActionTrack",
     "BleedRecord",
     "BonusItem",

@@ -46,26 +46,20 @@ Decisions where the pages are vague (the lead lists these in the README):
 * Surprise and stun work as on the action track: surprised characters sit the round
   out and check Bravery (Easy 3) at the next round's start; stunned characters spend
   the round recovering and declare nothing.
+
+Surprise, continuous movers, bleeding and the undo plumbing are the steps shared with
+the action track (:mod:`twtw_desktop.rules.timecommon`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from ..errors import RulesError
-from .action_track import (
-    SOURCE_SURPRISE,
-    BleedRecord,
-    RowStatus,
-    SurpriseResult,
-    UndoableEngine,
-    split_evenly,
-    surprise_check,
-)
 from .actions import (
     ActionSpec,
     combine_speeds,
@@ -77,9 +71,15 @@ from .base import Pool, Speed, Strict
 from .card import Card
 from .character import Character
 from .checks import check_pool
-from .damage import bleed
-from .deck import Deck, DeckState
-from .editions import Edition, OptionalRules
+from .deck import DeckState
+from .timecommon import (
+    SOURCE_SURPRISE,
+    BleedRecord,
+    RowStatus,
+    SurpriseResult,
+    TimeEngine,
+    split_evenly,
+)
 
 #: 004: a round has four phases.
 PHASES = 4
@@ -251,53 +251,75 @@ class PhaseEvent(Strict):
 # =============================================================================
 
 
-def _index(characters: Sequence[Character]) -> dict[str, Character]:
-    out: dict[str, Character] = {}
-    for c in characters:
-        if c.id in out:
-            raise RulesError(f"Two characters share the id {c.id!r}.")
-        out[c.id] = c
-    return out
-
-
 SpeedOrAction = Speed | ActionSpec
 
 
-class PhaseRound(UndoableEngine[PhaseState]):
+class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
     """Phases-edition initiative for one encounter (see the module docstring).
 
     ``characters`` are read, never changed. Pass ``state`` to reopen a saved
     encounter where it was.
     """
 
-    def __init__(
-        self,
-        characters: Sequence[Character],
-        edition: Edition,
-        deck: Deck,
-        options: OptionalRules | None = None,
-        state: PhaseState | None = None,
-    ) -> None:
-        self._chars = _index(characters)
-        self.edition = edition
-        self.options = options or OptionalRules()
-        if state is None:
-            state = PhaseState(rows={c.id: self._fresh_row(c) for c in self._chars.values()})
-        super().__init__(deck, state)
+    event_type = PhaseEvent
+    rows_where = "in this round"
+
+    def _initial_state(self) -> PhaseState:
+        return PhaseState(rows={c.id: self._fresh_row(c) for c in self._chars.values()})
 
     @staticmethod
     def _fresh_row(c: Character) -> PhaseRow:
         return PhaseRow(character_id=c.id, name=c.name, side=c.side, reflex=c.traits.get("reflex"))
 
-    def update_characters(self, characters: Sequence[Character]) -> None:
-        """Give the round the current sheets; read at the next round. No state change."""
-        self._chars = _index(characters)
+    # -- hooks of the shared steps (timecommon) -------------------------------------------
+
+    def _clock(self) -> dict[str, int]:
+        return {"round": self._state.round, "phase": self._state.phase}
+
+    def _under_way(self) -> bool:
+        return self._state.stage in (PhaseStage.DECLARE, PhaseStage.RESOLVED, PhaseStage.ACTING)
+
+    def _sit_out(self, row: PhaseRow) -> dict[str, object] | None:
+        # surprised before acting: no phase this round (001/003)
+        if row.status not in (RowStatus.ACTIVE, RowStatus.WAITING):
+            return None
+        return {"phase": None}
+
+    def _check_mover_extra(self, extra: Mapping[str, Any]) -> None:
+        if extra.get("skill", 0) < 0 or extra.get("handling", 0) < 0:
+            raise RulesError("Skill and handling cannot be negative.")
+
+    def _new_mover(
+        self,
+        mover_id: str,
+        label: str,
+        paces: int,
+        automated: bool,
+        sheet: Character | None,
+        extra: Mapping[str, Any],
+    ) -> tuple[ContinuousMover, tuple[str, ...]]:
+        skill, handling = extra.get("skill", 0), extra.get("handling", 0)
+        mover = ContinuousMover(
+            mover_id=mover_id,
+            name=label,
+            paces=paces,
+            automated=automated,
+            reflex=sheet.traits.get("reflex") if sheet and not automated else None,
+            side=sheet.side if sheet else "hombres",
+            skill=skill,
+            handling=handling,
+        )
+        man = maneuver_phases(skill, handling)
+        details = (
+            f"per continuous step: {split_evenly(paces, CONTINUOUS_STEPS)}",
+            "maneuvers after phase "
+            + (", ".join(roman(i + 1) for i, ok in enumerate(man) if ok) or "none")
+            if not automated
+            else "automated: moves before every other continuous action",
+        )
+        return mover, details
 
     # -- reading -----------------------------------------------------------------------
-
-    @property
-    def round(self) -> int:
-        return self._state.round
 
     @property
     def current_phase(self) -> int:
@@ -308,18 +330,6 @@ class PhaseRound(UndoableEngine[PhaseState]):
     def round_over(self) -> bool:
         """True when no round is under way (before the first, or after phase IV)."""
         return self._state.stage in (PhaseStage.IDLE, PhaseStage.ENDED)
-
-    def row(self, character_id: str) -> PhaseRow:
-        try:
-            return self._state.rows[character_id]
-        except KeyError:
-            raise RulesError(f"There is no {character_id!r} in this round.") from None
-
-    def _sheet(self, character_id: str) -> Character:
-        try:
-            return self._chars[character_id]
-        except KeyError:
-            raise RulesError(f"There is no character {character_id!r} in this encounter.") from None
 
     def qualifying_phases(self, character_id: str) -> tuple[int, ...]:
         """Phases the character's Reflex result lets them act in (004 Resolution)."""
@@ -804,24 +814,13 @@ class PhaseRound(UndoableEngine[PhaseState]):
             elif mv.maneuver:
                 what += ", may maneuver"
             details.append(f"{what} ({SOURCE_CONTINUOUS})")
-        bleeding: list[BleedRecord] = []
+        bleeding: tuple[BleedRecord, ...] = ()
         if st.phase >= PHASES:
             for cid, r in rows.items():
                 if r.preempting:
                     rows[cid] = r.model_copy(update={"preempting": False})
-            if self.options.bleeding:
-                for c in self._chars.values():
-                    new_sheet, lost, reasons = bleed(c, self.edition)
-                    if lost:
-                        bleeding.append(
-                            BleedRecord(
-                                character_id=c.id,
-                                conc_lost=lost,
-                                reasons=tuple(reasons),
-                                character=new_sheet,
-                            )
-                        )
-                        details.append(f"{c.name} bleeds {lost} Conc (001 Optional Bleeding)")
+            bleeding, bleed_lines = self._bleed_all()
+            details += bleed_lines
             new = st.model_copy(update={"rows": rows, "stage": PhaseStage.ENDED})
             summary = f"Round {st.round} ends after phase IV's continuous step"
             order: tuple[str, ...] = ()
@@ -839,7 +838,7 @@ class PhaseRound(UndoableEngine[PhaseState]):
             details=tuple(details),
             order=order,
             moves=moves,
-            bleeding=tuple(bleeding),
+            bleeding=bleeding,
         )
         return new, event, False
 
@@ -1044,59 +1043,7 @@ class PhaseRound(UndoableEngine[PhaseState]):
         )
         return st.model_copy(update={"rows": rows}), event, True
 
-    # -- surprise and continuous actions ------------------------------------------------------
-
-    def apply_surprise(
-        self, character_id: str, expecting_danger: bool, card: Card | None = None
-    ) -> PhaseEvent:
-        """Surprise check (001/003): surprised before a round, the character sits it
-        out; during a round, they lose the rest of it. Either way an Easy (3) Bravery
-        check comes at the next round's start."""
-        return self._run(lambda: self._surprise(character_id, expecting_danger, card))
-
-    def _surprise(
-        self, character_id: str, expecting_danger: bool, card: Card | None
-    ) -> tuple[PhaseState, PhaseEvent, bool]:
-        st = self._state
-        row = self.row(character_id)
-        sheet = self._sheet(character_id)
-        drawn, from_deck = self._take(card)
-        result = surprise_check(
-            sheet,
-            expecting_danger,
-            drawn,
-            during_action_time=st.round > 0,
-            edition=self.edition,
-            more=self._more(),
-        )
-        self._discard(drawn, from_deck, result.cards_drawn)
-        rows = dict(st.rows)
-        under_way = st.stage in (PhaseStage.DECLARE, PhaseStage.RESOLVED, PhaseStage.ACTING)
-        if result.surprised:
-            if under_way and row.status in (RowStatus.ACTIVE, RowStatus.WAITING):
-                rows[character_id] = row.model_copy(
-                    update={
-                        "status": RowStatus.SURPRISED,
-                        "status_reason": f"surprised: cannot act this round ({SOURCE_SURPRISE})",
-                        "surprise": "bravery",
-                        "phase": None,
-                    }
-                )
-            elif under_way:
-                rows[character_id] = row.model_copy(update={"surprise": "bravery"})
-            else:
-                rows[character_id] = row.model_copy(update={"surprise": "surprised"})
-        event = PhaseEvent(
-            step="apply_surprise",
-            round=st.round,
-            phase=st.phase,
-            character_id=character_id,
-            summary=f"{row.name} is {'surprised' if result.surprised else 'not surprised'}",
-            details=result.reasons,
-            cards=((drawn.number,) if from_deck else ()) + result.cards_drawn,
-            surprise=result,
-        )
-        return st.model_copy(update={"rows": rows}), event, True
+    # -- continuous actions ---------------------------------------------------------------------
 
     def set_continuous(
         self,
@@ -1111,66 +1058,9 @@ class PhaseRound(UndoableEngine[PhaseState]):
         """Start, change or (``paces`` None or 0) stop a continuous movement (002): the
         round's ``paces`` split over the four continuous steps. Controlled movers give
         the rider's skill level and the mount's handling (:func:`maneuver_phases`)."""
-        return self._run(lambda: self._set_mover(mover_id, paces, name, automated, skill, handling))
-
-    def _set_mover(
-        self,
-        mover_id: str,
-        paces: int | None,
-        name: str | None,
-        automated: bool,
-        skill: int,
-        handling: int,
-    ) -> tuple[PhaseState, PhaseEvent, bool]:
-        st = self._state
-        movers = [m for m in st.movers if m.mover_id != mover_id]
-        sheet = self._chars.get(mover_id)
-        label = name or (sheet.name if sheet else mover_id)
-        if skill < 0 or handling < 0:
-            raise RulesError("Skill and handling cannot be negative.")
-        if paces:
-            if paces < 0:
-                raise RulesError("Movement cannot be negative.")
-            if sheet is None and not automated:
-                raise RulesError(
-                    f"{label} is not a character; mark it automated (moved by the Judge)."
-                )
-            movers.append(
-                ContinuousMover(
-                    mover_id=mover_id,
-                    name=label,
-                    paces=paces,
-                    automated=automated,
-                    reflex=sheet.traits.get("reflex") if sheet and not automated else None,
-                    side=sheet.side if sheet else "hombres",
-                    skill=skill,
-                    handling=handling,
-                )
-            )
-            shares = split_evenly(paces, CONTINUOUS_STEPS)
-            man = maneuver_phases(skill, handling)
-            details = (
-                f"per continuous step: {shares}",
-                "maneuvers after phase "
-                + (", ".join(roman(i + 1) for i, ok in enumerate(man) if ok) or "none")
-                if not automated
-                else "automated: moves before every other continuous action",
-            )
-            summary = f"{label} moves {paces} paces a round continuously"
-        else:
-            if len(movers) == len(st.movers):
-                raise RulesError(f"{label} is not moving continuously.")
-            details = ()
-            summary = f"{label} stops moving continuously"
-        event = PhaseEvent(
-            step="set_continuous",
-            round=st.round,
-            phase=st.phase,
-            character_id=mover_id if sheet else None,
-            summary=summary,
-            details=details,
+        return self._set_continuous(
+            mover_id, paces, name, automated, {"skill": skill, "handling": handling}
         )
-        return st.model_copy(update={"movers": tuple(movers)}), event, False
 
 
 __all__ = [

@@ -22,6 +22,7 @@ from PySide6.QtGui import QUndoCommand
 from ..errors import RulesError
 from ..hexgrid import Hex, offset_label
 from ..model import LogEntry
+from ..rules.character import Posture
 from .document import (
     EncounterDocument,
     deck_restore,
@@ -353,13 +354,149 @@ class RotateTokenCommand(SnapshotCommand):
         super().__init__(document, text or f"Turn {name}", mutate, areas, capture=capture)
 
 
+# =============================================================================
+# Finding a model object again by ids (ChangeValueCommand)
+# =============================================================================
+
+#: One step of a :class:`Locator` path: ("attr", field name), ("id", the id of an
+#: element of a list), ("index", position in a list or tuple), ("key", dict key).
+Step = tuple[str, Any]
+
+#: Top-level fields never searched for an edited object: big and never edited field
+#: by field, or (the encounter's embedded ``map``) reached from the map root instead.
+_SKIP_FIELDS = frozenset({"log", "action_state", "deck_state", "terrain", "elevation", "map"})
+
+
+class Locator:
+    """Where a model object lives in the document, as ids rather than a reference.
+
+    The root is ``"map"`` (``document.map``) or ``"encounter"``; the path walks fields,
+    list elements *by id* when they have one (features, labels, notes, markers,
+    tokens, characters) and by position otherwise (a character's carried weapons),
+    and dict keys. Resolving it at redo/undo time finds the object that is in the
+    document *now* — the same one after an in-place restore, or the fresh copy put
+    back when a removed character or feature is brought back by undo.
+    """
+
+    __slots__ = ("path", "root")
+
+    def __init__(self, root: str, path: tuple[Step, ...] = ()) -> None:
+        self.root = root
+        self.path = path
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Locator) and (self.root, self.path) == (other.root, other.path)
+
+    def __hash__(self) -> int:
+        return hash((self.root, self.path))
+
+    def __repr__(self) -> str:
+        return f"Locator({self.root!r}, {self.path!r})"
+
+    def describe(self) -> str:
+        parts = [self.root]
+        for kind, value in self.path:
+            parts.append(f".{value}" if kind == "attr" else f"[{value!r}]")
+        return "".join(parts)
+
+    def resolve(self, document: EncounterDocument) -> Any:
+        """The object this locator names in ``document`` now (LookupError if gone)."""
+        obj: Any = document.map if self.root == "map" else document.encounter
+        for kind, value in self.path:
+            if kind == "attr":
+                if not hasattr(obj, value):
+                    raise LookupError(f"{self.describe()}: no field {value!r}")
+                obj = getattr(obj, value)
+            elif kind == "id":
+                found = next((o for o in obj if getattr(o, "id", None) == value), None)
+                if found is None:
+                    raise LookupError(f"{self.describe()}: no {value!r}")
+                obj = found
+            elif kind == "index":
+                if not 0 <= value < len(obj):
+                    raise LookupError(f"{self.describe()}: no element {value}")
+                obj = obj[value]
+            else:
+                if value not in obj:
+                    raise LookupError(f"{self.describe()}: no key {value!r}")
+                obj = obj[value]
+        return obj
+
+    def renamed(self, new_id: Any) -> Locator:
+        """The same place after the object's own id changed to ``new_id``."""
+        if self.path and self.path[-1][0] == "id":
+            return Locator(self.root, (*self.path[:-1], ("id", new_id)))
+        return self
+
+
+def _holds_models(seq: Any) -> bool:
+    """Whether a list, tuple or dict may hold model objects (worth searching)."""
+    values = seq.values() if isinstance(seq, dict) else seq
+    for v in values:
+        return isinstance(v, BaseModel | list | tuple | dict)
+    return False
+
+
+def _search(value: Any, target: Any, path: tuple[Step, ...], depth: int) -> tuple[Step, ...] | None:
+    """The path from ``value`` to the very object ``target`` (identity), or None."""
+    if value is target:
+        return path
+    if depth <= 0:
+        return None
+    if isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            if not path and name in _SKIP_FIELDS:
+                continue
+            child = value.__dict__.get(name)
+            if child is None or isinstance(child, str | int | float | bool):
+                continue
+            found = _search(child, target, (*path, ("attr", name)), depth - 1)
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        if not _holds_models(value):
+            return None
+        ids = [getattr(v, "id", None) for v in value]
+        unique = None not in ids and len(set(ids)) == len(ids)
+        for i, child in enumerate(value):
+            step: Step = ("id", ids[i]) if unique else ("index", i)
+            found = _search(child, target, (*path, step), depth - 1)
+            if found is not None:
+                return found
+    elif isinstance(value, dict):
+        if not _holds_models(value):
+            return None
+        for k, child in value.items():
+            found = _search(child, target, (*path, ("key", k)), depth - 1)
+            if found is not None:
+                return found
+    return None
+
+
+def locate(document: EncounterDocument, obj: Any) -> Locator | None:
+    """A :class:`Locator` for ``obj`` in ``document`` (the map first, then the
+    encounter's characters, tokens and other fields), or None when ``obj`` is not
+    part of the document."""
+    for root, start in (("map", document.map), ("encounter", document.encounter)):
+        path = _search(start, obj, (), 8)
+        if path is not None:
+            return Locator(root, path)
+    return None
+
+
 class ChangeValueCommand(DocumentCommand):
     """Set one field of a model object (a character, token, feature, the map…).
 
+    The object is remembered by *where it is* (a :class:`Locator`: ids and field
+    names from the map or the encounter), not by reference, so an older edit still
+    undoes onto the live object after a character or feature was removed and brought
+    back by undo. An object that is not part of the document is kept by reference.
+
     The new value is validated on a copy first; a bad value raises ``ValueError`` with
-    a plain message and nothing is pushed. Consecutive edits of the same field merge.
-    ``area`` is the ``changed`` signal to emit ("characters", "tokens", "map"…); the
-    per-object signal is emitted too when the object has an ``id``.
+    a plain message and nothing is pushed. Consecutive edits of the same field of the
+    same object merge. ``area`` is the ``changed`` signal to emit ("characters",
+    "tokens", "map"…); the per-object signal is emitted too when the object has an
+    ``id``.
     """
 
     def __init__(
@@ -375,17 +512,40 @@ class ChangeValueCommand(DocumentCommand):
     ) -> None:
         label = text or f"Change {field.replace('_', ' ')}"
         super().__init__(document, label)
-        self.obj = obj
         self.field = field
         self.area = area
         self.merge = merge
         if field not in type(obj).model_fields:
             raise ValueError(f"{type(obj).__name__} has no field {field!r}.")
+        self._obj = obj
+        #: where the object is before the edit (and after it, when the edit renames it)
+        self.locator = locate(document, obj)
         self.old_value = copy.deepcopy(getattr(obj, field))
         self.new_value = self._validated(new_value)
+        self._locator_after = self._after(self.locator)
+
+    def _after(self, loc: Locator | None) -> Locator | None:
+        if loc is not None and self.field == "id":
+            return loc.renamed(self.new_value)
+        return loc
+
+    @property
+    def obj(self) -> BaseModel:
+        """The edited object as it is in the document now."""
+        return self._target(self.locator)
+
+    def _target(self, loc: Locator | None) -> BaseModel:
+        if loc is None:
+            return self._obj
+        try:
+            found = loc.resolve(self.document)
+        except LookupError:
+            return self._obj  # not in the document any more: the object as it was
+        self._obj = found
+        return found
 
     def _validated(self, value: Any) -> Any:
-        probe = self.obj.model_copy()
+        probe = self._obj.model_copy()
         try:
             setattr(probe, self.field, value)
         except ValidationError as e:
@@ -395,14 +555,14 @@ class ChangeValueCommand(DocumentCommand):
         return copy.deepcopy(getattr(probe, self.field))
 
     def apply(self) -> None:
-        setattr(self.obj, self.field, copy.deepcopy(self.new_value))
+        setattr(self._target(self.locator), self.field, copy.deepcopy(self.new_value))
 
     def revert(self) -> None:
-        setattr(self.obj, self.field, copy.deepcopy(self.old_value))
+        setattr(self._target(self._locator_after), self.field, copy.deepcopy(self.old_value))
 
     def announce(self) -> None:
         doc = self.document
-        oid = getattr(self.obj, "id", None)
+        oid = getattr(self._obj, "id", None)
         if oid is not None:
             if self.area == "characters":
                 doc.characterChanged.emit(oid)
@@ -418,7 +578,12 @@ class ChangeValueCommand(DocumentCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, ChangeValueCommand) or not other.merge:
             return False
-        if other.obj is not self.obj or other.field != self.field:
+        if other.field != self.field or self.field == "id":
+            return False
+        if self.locator is not None or other.locator is not None:
+            if other.locator != self._locator_after:
+                return False
+        elif other._obj is not self._obj:
             return False
         self.new_value = other.new_value
         return True
@@ -443,6 +608,83 @@ class AppendLogCommand(DocumentCommand):
 
     def announce(self) -> None:
         self.document.changed.emit("log")
+
+
+# =============================================================================
+# Posture: one truth, both views
+# =============================================================================
+
+
+def set_posture(
+    document: EncounterDocument, character_id: str, posture: Posture | str
+) -> list[str]:
+    """Change a character's posture everywhere it is shown (a plain model change, for
+    use inside a :class:`SnapshotCommand`); returns the log lines.
+
+    The sheet's ``Character.posture`` is the single truth (it exists for characters
+    off the map, and the rules read it); every token standing for the character
+    mirrors it, because the map, the cover line and the attack geometry read the
+    token. Ducking goes behind cover and emerging or any other posture change out of
+    ducked leaves it (000 Movement AP Cost: duck behind / emerge from cover).
+    """
+    new = Posture(posture)
+    c = document.character(character_id)
+    old = c.posture
+    c.posture = new
+    if new is Posture.DUCKED:
+        c.behind_cover = True
+    elif old is Posture.DUCKED:
+        c.behind_cover = False
+    for t in document.encounter.tokens:
+        if t.character_id == character_id:
+            t.posture = new
+    if old is new:
+        return []
+    return [f"{c.name} is now {new.value}"]
+
+
+def posture_mismatch(document: EncounterDocument, character_id: str) -> list[str]:
+    """Ids of the character's tokens whose posture disagrees with the sheet (a file
+    written before postures were kept in step)."""
+    c = document.character(character_id)
+    return [
+        t.id
+        for t in document.encounter.tokens
+        if t.character_id == character_id and t.posture is not c.posture
+    ]
+
+
+class ChangePostureCommand(SnapshotCommand):
+    """Set a character's posture on the sheet and on its token(s) as one undoable
+    step (see :func:`set_posture`)."""
+
+    def __init__(
+        self,
+        document: EncounterDocument,
+        character_id: str,
+        posture: Posture | str,
+        *,
+        text: str | None = None,
+    ) -> None:
+        new = Posture(posture)
+        name = document.character(character_id).name
+
+        def mutate() -> None:
+            set_posture(document, character_id, new)
+
+        super().__init__(
+            document,
+            text or f"{name}: {new.value}",
+            mutate,
+            {"characters", "tokens"},
+            capture={"characters", "tokens"},
+        )
+
+
+def assign_in_place(target: BaseModel, source: BaseModel) -> None:
+    """Make ``target`` equal to ``source`` keeping its identity (views holding the
+    object stay valid); used to apply a sheet an engine returned."""
+    _assign(target, source)
 
 
 def _token_name(document: EncounterDocument, token_id: str) -> str:

@@ -3,8 +3,10 @@ editable with validation, a body diagram of wounds, weapons with their state and
 Reload, and add / duplicate / remove characters (NPC templates from the samples).
 
 Each field edit is one :class:`ChangeValueCommand` on the character (nested values —
-traits, skills, wounds, weapons — are replaced whole, so the command stays on the
-character, whose identity survives undo). A bad value shows the reason above the
+traits, skills, wounds, weapons — are replaced whole; the command finds the sheet
+again by its id, so older edits still undo after a removed character came back).
+Posture is the exception: it is one :class:`ChangePostureCommand` for the sheet and
+its token together, so the map always shows what the sheet says. A bad value shows the reason above the
 sheet, turns the box red, and changes nothing. Adding, duplicating, removing and
 renaming touch characters and tokens together, so they are one
 :class:`SnapshotCommand` each.
@@ -45,7 +47,12 @@ from ...model.encounter import Token
 from ...model.map import Terrain
 from ...rules.base import Pool, WoundLocation
 from ...rules.character import TRAITS, CarriedWeapon, Character, Posture, SkillRating
-from ..commands import ChangeValueCommand, SnapshotCommand
+from ..commands import (
+    ChangePostureCommand,
+    ChangeValueCommand,
+    SnapshotCommand,
+    posture_mismatch,
+)
 from ..widgets.body_diagram import BodyDiagram
 from ._common import USER_ERRORS, MessageLabel, VerticalScroll, error_text
 
@@ -220,8 +227,13 @@ class SheetPanel(QWidget):
         self.posture_combo = QComboBox()
         for p in Posture:
             self.posture_combo.addItem(p.value, p.value)
+        self.posture_combo.setToolTip(
+            "Standing, ducked or prone: the token on the map changes with the sheet. In "
+            "action time declare Drop prone / Stand up / Duck on the track to pay the AP "
+            "(000 Movement AP Cost); this box is the Judge's free correction."
+        )
         self.posture_combo.activated.connect(
-            lambda: self._commit("posture", Posture(self.posture_combo.currentData()), "posture")
+            lambda: self.set_posture(Posture(self.posture_combo.currentData()))
         )
         self.editors["posture"] = self.posture_combo
         g.addWidget(QLabel("Name"), 0, 0)
@@ -531,6 +543,12 @@ class SheetPanel(QWidget):
             self.id_edit.setText(c.id)
             self.side_combo.setCurrentIndex(self.side_combo.findData(c.side))
             self.posture_combo.setCurrentIndex(self.posture_combo.findData(c.posture.value))
+            if posture_mismatch(self.document, c.id) and not self.message.text():
+                tok = self.document.token_for(c.id)
+                self.message.note(
+                    f"The token shows {c.name} {tok.posture.value if tok else '?'}; choose the "
+                    "posture again to put the map in step with the sheet."
+                )
             for f, s in self.int_spins.items():
                 s.setValue(int(getattr(c, f)))
             for f, cb in self.bool_checks.items():
@@ -690,6 +708,8 @@ class SheetPanel(QWidget):
         c = self.character()
         if c is None:
             return False
+        if field == "posture":
+            return self.set_posture(value)
         widget = widget or self.editors.get(field)
         if getattr(c, field) == value:
             return True
@@ -701,6 +721,28 @@ class SheetPanel(QWidget):
             self.document.push(cmd)
         except USER_ERRORS as e:
             self._refuse(label, e, widget)
+            return False
+        self.message.clear()
+        self._clear_marks()
+        return True
+
+    def set_posture(self, posture: Posture | str) -> bool:
+        """Change the shown character's posture on the sheet and on its token together
+        (one undoable step; the sheet is the truth the token mirrors)."""
+        c = self.character()
+        if c is None or self._refreshing:
+            return False
+        try:
+            new = Posture(posture)
+            if c.posture is new and not posture_mismatch(self.document, c.id):
+                return True
+            self.document.push(
+                ChangePostureCommand(
+                    self.document, c.id, new, text=f"{c.name}: posture {new.value}"
+                )
+            )
+        except USER_ERRORS as e:
+            self._refuse("Posture", e, self.posture_combo)
             return False
         self.message.clear()
         self._clear_marks()

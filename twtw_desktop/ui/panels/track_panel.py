@@ -4,17 +4,26 @@ AP v2: segments 1–20 as columns and a row per character — the AP of the roun
 counters in front of them, the IN marker (their first counter's segment), the
 counters placed (● on the track, · already paid), the actions declared (a letter,
 with the stack position once resolved) and the spent box. Buttons: Start round (the
-initiative step), Next segment, Declare (the action catalogue with its costs;
-entries the counters cannot pay are shown disabled with the reason), Resolve stack,
-End round.
+initiative step, F5), Next segment (F6), Declare (F7: the action catalogue with its
+costs; entries the counters cannot pay are shown disabled with the reason), Join
+(Alt+J: an action onto another's stack for 1 AP more, 000 Simultaneous Actions), Rush
+(Alt+R: the optional rule, 000 Rushing Actions), Quick Draw (Alt+Q: the check, AP
+for the stack and the Judge's modifiers, 000 Determine Bonus), Resolve stack (F8),
+End round (F9).
 
 Phases: the speed each character declares, the initiative card's bar, everyone's
-Reflex result and the phases it reaches (the chosen one marked), with Start round,
-Flip card, Next phase, Act and Delay.
+Reflex result and the phases it reaches (the chosen one marked), with Start round
+(F5), Flip card (F8), Next phase (F6), Act (F7) and Delay (F9).
+
+Both: Surprise (Alt+S: one character, a whole side, or anyone, 001/003 Surprise) and
+Movers (Alt+C: continuous movers, 000 / 002). The keys work while the panel shows.
 
 Every button is one :class:`SnapshotCommand` (the track, the deck, the sheets and the
-log together), so undo takes a step back exactly. Hovering a row lights the token up
-on the map; hovering a token on the map (or selecting it) marks its row.
+log together), so undo takes a step back exactly — including the sheets a round's
+bleeding changed (001 Optional Bleeding, :func:`apply_bleeding`). Menus try each step
+on the engine and take it straight back, so a disabled entry shows the engine's own
+reason. Hovering a row lights the token up on the map; hovering a token on the map
+(or selecting it) marks its row.
 """
 
 from __future__ import annotations
@@ -23,19 +32,27 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
     QLabel,
+    QLineEdit,
     QMenu,
     QPushButton,
+    QSpinBox,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
+    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -43,9 +60,12 @@ from PySide6.QtWidgets import (
 
 from ...errors import RulesError
 from ...rules import actions as A
+from ...rules.action_track import QUICK_DRAW_TN, continuous_schedule
 from ...rules.base import Speed
 from ...rules.character import Character, Posture
-from ..commands import SnapshotCommand
+from ...rules.phases import CONTINUOUS_STEPS, maneuver_phases, roman
+from ...rules.timecommon import split_evenly, surprise_tn
+from ..commands import SnapshotCommand, assign_in_place, set_posture
 from ._common import USER_ERRORS, MessageLabel, attempt, error_text, find_map_view
 
 #: 000 Action Time: a round has 20 segments.
@@ -177,7 +197,6 @@ def apply_action_effects(document, cid: str, spec: A.ActionSpec) -> list[str]:
     """What a declared action does to the sheet and the token (ready, cock, reload,
     posture); returns the lines for the log."""
     c = document.character(cid)
-    tok = document.token_for(cid)
     notes: list[str] = []
     kind = spec.kind
     if kind in (A.ActionKind.DRAW, A.ActionKind.READY, A.ActionKind.COCK, A.ActionKind.RELOAD):
@@ -206,13 +225,36 @@ def apply_action_effects(document, cid: str, spec: A.ActionSpec) -> list[str]:
         A.ActionKind.EMERGE: Posture.STANDING,
     }.get(kind)
     if posture is not None:
-        c.posture = posture
-        if kind in (A.ActionKind.DUCK, A.ActionKind.EMERGE):
-            c.behind_cover = kind is A.ActionKind.DUCK
-        if tok is not None:
-            tok.posture = posture
-        notes.append(f"{c.name} is now {posture.value}")
+        # the sheet and every token of the character together (commands.set_posture)
+        notes += set_posture(document, cid, posture) or [f"{c.name} stays {posture.value}"]
     return notes
+
+
+def apply_bleeding(document, event) -> list[str]:
+    """Apply the sheets an end-of-round event carries in ``bleeding`` (001 Optional
+    Bleeding; both engines return the new sheets, they never change the encounter)
+    and log one line per character. Call it inside the step's command, so undo puts
+    the old sheets back with the round."""
+    lines: list[str] = []
+    for rec in getattr(event, "bleeding", ()) or ():
+        try:
+            target = document.character(rec.character_id)
+        except KeyError:
+            continue  # left the encounter since the engine last read the sheets
+        before = target.conc
+        assign_in_place(target, rec.character)
+        text = f"{target.name} bleeds {rec.conc_lost} Conc: {before} → {target.conc}"
+        if target.dead:
+            text += ", and has bled to death"
+        elif target.concussed:
+            text += ", concussed"
+        document.log(
+            text + " (001 Optional Bleeding)",
+            "damage",
+            {"character_id": rec.character_id, "reasons": list(rec.reasons)},
+        )
+        lines.append(text)
+    return lines
 
 
 # =============================================================================
@@ -290,51 +332,123 @@ class TrackPanel(QWidget):
         self.status.setStyleSheet("font-size: 14px; font-weight: bold;")
         top.addWidget(self.status)
         top.addStretch(1)
-        self.action_button = QPushButton("Start action time")
-        self.action_button.clicked.connect(self.toggle_action_time)
-        top.addWidget(self.action_button)
-        self.start_button = QPushButton("Start round")
-        self.start_button.setToolTip("The initiative step: everyone draws for the round")
-        self.start_button.clicked.connect(self.start_round)
-        top.addWidget(self.start_button)
-        # AP v2
-        self.next_button = QPushButton("Next segment")
-        self.next_button.setToolTip("Count the next segment: counters are placed (000)")
-        self.next_button.clicked.connect(self.next_segment)
-        top.addWidget(self.next_button)
-        self.declare_button = QToolButton()
-        self.declare_button.setText("Declare…")
-        self.declare_button.setToolTip("Declare an action for the selected row's character")
-        self.declare_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.declare_menu = QMenu(self.declare_button)
-        self.declare_menu.setToolTipsVisible(True)
-        self.declare_menu.aboutToShow.connect(self._build_declare_menu)
-        self.declare_button.setMenu(self.declare_menu)
-        top.addWidget(self.declare_button)
-        self.resolve_button = QPushButton("Resolve stack")
-        self.resolve_button.setToolTip(
-            "Flip a card per action on this segment; order by fragment + bonus"
+        # the buttons live in a tool bar: too narrow a dock moves the last ones into its
+        # "»" menu instead of widening the window past a laptop screen
+        self.button_bar = QToolBar()
+        self.button_bar.setObjectName("track_buttons")
+        self.button_bar.setMovable(False)
+        self.button_bar.setFloatable(False)
+        self.button_bar.setStyleSheet("QToolBar { border: 0px; spacing: 3px; padding: 0px; }")
+        self._bar_actions: dict[QWidget, Any] = {}
+        top.addWidget(self.button_bar)
+        # a short toggle (the Encounter menu has the long forms): checked in action time
+        self.action_button = QToolButton()
+        self.action_button.setText("Action time")
+        self.action_button.setCheckable(True)
+        self.action_button.setToolTip(
+            "Pressed: action time (rounds on the track). Press to declare action time, "
+            "release to go back to narrative time"
         )
-        self.resolve_button.clicked.connect(self.resolve_stack)
-        top.addWidget(self.resolve_button)
-        self.end_button = QPushButton("End round")
-        self.end_button.clicked.connect(self.end_round)
-        top.addWidget(self.end_button)
+        self.action_button.clicked.connect(lambda _=False: self.toggle_action_time())
+        self._bar_actions[self.action_button] = self.button_bar.addWidget(self.action_button)
+        self.start_button = self._button(
+            "Start round",
+            "The initiative step: everyone draws for the round",
+            self.start_round,
+        )
+        # AP v2
+        self.next_button = self._button(
+            "Next segment",
+            "Count the next segment: counters are placed (000)",
+            self.next_segment,
+        )
+        self.declare_button, self.declare_menu = self._menu_button(
+            "Declare",
+            "Declare an action for the selected row's character, paid with the counters "
+            "in front of them (000 Action Timing)",
+            self._build_declare_menu,
+        )
+        self.join_button, self.join_menu = self._menu_button(
+            "Join",
+            "Put the selected character's action on this segment's stack beside another's: "
+            "its cost plus 1 AP from the pool, or from next round's AP (000 Simultaneous "
+            "Actions)",
+            self._build_join_menu,
+        )
+        self.rush_button, self.rush_menu = self._menu_button(
+            "Rush",
+            "Rush an action: every counter on the track plus AP from the pool, at most half "
+            "its cost; the card's step is paid as rush tax (optional rule, 000 Rushing "
+            "Actions)",
+            self._build_rush_menu,
+        )
+        self.bonus_button, self.bonus_menu = self._menu_button(
+            "Quick Draw",
+            "A better place on the stack: the Quick Draw check, AP spent from the pool, and "
+            "the Judge's gear / wound / environment modifiers (000 Determine Bonus)",
+            self._build_bonus_menu,
+        )
+        self.resolve_button = self._button(
+            "Resolve stack",
+            "Flip a card per action on this segment; order by fragment + bonus",
+            self.resolve_stack,
+        )
+        self.end_button = self._button(
+            "End round",
+            "End the round: unused AP are lost (000 Ending the Round)",
+            self.end_round,
+        )
         # Phases
-        self.flip_button = QPushButton("Flip card")
-        self.flip_button.setToolTip("Flip the initiative card and read everyone's Reflex (004)")
-        self.flip_button.clicked.connect(self.flip_card)
-        top.addWidget(self.flip_button)
-        self.phase_button = QPushButton("Next phase")
-        self.phase_button.clicked.connect(self.next_phase)
-        top.addWidget(self.phase_button)
-        self.act_button = QPushButton("Act")
-        self.act_button.setToolTip("The selected character acts now with their declared speed")
-        self.act_button.clicked.connect(lambda: self.act())
-        top.addWidget(self.act_button)
-        self.delay_button = QPushButton("Delay")
-        self.delay_button.clicked.connect(lambda: self.delay())
-        top.addWidget(self.delay_button)
+        self.flip_button = self._button(
+            "Flip card",
+            "Flip the initiative card and read everyone's Reflex (004)",
+            self.flip_card,
+        )
+        self.phase_button = self._button(
+            "Next phase",
+            "Close this phase (its continuous step runs) and open the next (004, 002)",
+            self.next_phase,
+        )
+        self.act_button = self._button(
+            "Act",
+            "The selected character acts now with their declared speed (004 Taking Actions)",
+            lambda: self.act(),
+        )
+        self.delay_button = self._button(
+            "Delay",
+            "The selected character holds their action to act later (004 Delaying an Action)",
+            lambda: self.delay(),
+        )
+        # both editions
+        self.surprise_button, self.surprise_menu = self._menu_button(
+            "Surprise",
+            "Surprise check: Acuity against 5 when expecting danger or once action time is "
+            "under way, else 9; the surprised sit the round out (001/003 Surprise)",
+            self._build_surprise_menu,
+        )
+        self.movers_button, self.movers_menu = self._menu_button(
+            "Movers",
+            "Continuous movers — mounts, vehicles, a runaway wagon — moving a share of their "
+            "movement every segment or continuous step (000, 002)",
+            self._build_movers_menu,
+        )
+        self._shortcuts: dict[str, QShortcut] = {}
+        self._shortcut_buttons: dict[str, tuple[QAbstractButton, ...]] = {}
+        for key, buttons in (
+            ("F5", (self.start_button,)),
+            ("F6", (self.next_button, self.phase_button)),
+            ("F7", (self.declare_button, self.act_button)),
+            ("F8", (self.resolve_button, self.flip_button)),
+            ("F9", (self.end_button, self.delay_button)),
+            ("Alt+J", (self.join_button,)),
+            ("Alt+R", (self.rush_button,)),
+            ("Alt+Q", (self.bonus_button,)),
+            ("Alt+S", (self.surprise_button,)),
+            ("Alt+C", (self.movers_button,)),
+        ):
+            self._shortcut(key, buttons)
+        self._rush_tip = self.rush_button.toolTip()
+        self._movers_tip = self.movers_button.toolTip()
         lay.addLayout(top)
 
         self.stack = QStackedWidget()
@@ -383,6 +497,76 @@ class TrackPanel(QWidget):
         # short by default: the map keeps most of a laptop screen (rows scroll)
         return QSize(900, 190)
 
+    # -- buttons and shortcuts -----------------------------------------------------------
+    def _button(self, text: str, tip: str, slot: Callable[[], Any]) -> QPushButton:
+        b = QPushButton(text)
+        b.setToolTip(tip)
+        b.clicked.connect(lambda _=False: slot())
+        self._bar_actions[b] = self.button_bar.addWidget(b)
+        return b
+
+    def _menu_button(
+        self, text: str, tip: str, build: Callable[[], None]
+    ) -> tuple[QToolButton, QMenu]:
+        b = QToolButton()
+        b.setText(text)
+        b.setToolTip(tip)
+        b.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(b)
+        menu.setToolTipsVisible(True)
+        menu.aboutToShow.connect(lambda: self.fill_menu(menu, build))
+        b.setMenu(menu)
+        self._bar_actions[b] = self.button_bar.addWidget(b)
+        return b, menu
+
+    @staticmethod
+    def fill_menu(menu: QMenu, build: Callable[[], None]) -> None:
+        """Build ``menu`` afresh; names from the sheets and the gear catalog keep their
+        "&" (Smith & Wesson), which menus would otherwise take for a mnemonic."""
+        build()
+        _escape_ampersands(menu)
+
+    def _shortcut(self, key: str, buttons: tuple[QAbstractButton, ...]) -> None:
+        """One window-wide key for the button(s) (only one of them is shown in each
+        edition); the key is added to their tooltips."""
+        sc = QShortcut(QKeySequence(key), self)
+        sc.setContext(Qt.ShortcutContext.WindowShortcut)
+        sc.activated.connect(lambda: self.press(key))
+        self._shortcuts[key] = sc
+        self._shortcut_buttons[key] = buttons
+        for b in buttons:
+            b.setToolTip(f"{b.toolTip()} ({key})")
+
+    def press(self, key: str) -> bool:
+        """What the shortcut ``key`` does: click (or open the menu of) the shown,
+        enabled button it stands for. Returns whether anything was pressed."""
+        for b in self._shortcut_buttons.get(key, ()):
+            if not self.shown(b) or not b.isEnabled():
+                continue
+            if isinstance(b, QToolButton) and b.menu() is not None:
+                if b.isVisible():
+                    b.showMenu()
+                else:  # in the tool bar's overflow: open the menu under the bar
+                    bar = self.button_bar
+                    b.menu().popup(bar.mapToGlobal(bar.rect().bottomRight()))
+            else:
+                b.click()
+            return True
+        return False
+
+    def shown(self, button: QWidget) -> bool:
+        """Whether ``button`` belongs to this edition's buttons (it may sit in the tool
+        bar's overflow menu when the dock is narrow)."""
+        act = self._bar_actions.get(button)
+        return act.isVisible() if act is not None else not button.isHidden()
+
+    def _show(self, button: QWidget, on: bool) -> None:
+        act = self._bar_actions.get(button)
+        if act is not None:
+            act.setVisible(on)
+        else:
+            button.setVisible(on)
+
     def _make_table(self, cols: int) -> QTableWidget:
         t = QTableWidget(0, cols)
         t.verticalHeader().hide()
@@ -419,38 +603,39 @@ class TrackPanel(QWidget):
         doc = self.document
 
         def go() -> None:
-            ev = step()
-            self.last_event = ev
-            if ev is None:
-                return
-            for rec in getattr(ev, "bleeding", ()) or ():
-                try:
-                    target = doc.character(rec.character_id)
-                except KeyError:
-                    continue
-                fresh = rec.character.model_copy(deep=True)
-                for name in type(target).model_fields:
-                    object.__setattr__(target, name, getattr(fresh, name))
-            detail = {
-                k: v
-                for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
-                if v not in (None, [], (), {}, "") and k not in ("summary", "step")
-            }
-            doc.log(ev.summary, kind, detail or None)
+            result = step()
+            events = list(result) if isinstance(result, list | tuple) else [result]
+            events = [ev for ev in events if ev is not None]
+            self.last_event = events[-1] if events else None
+            for ev in events:
+                detail = {
+                    k: v
+                    for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
+                    if v not in (None, [], (), {}, "") and k not in ("summary", "step")
+                }
+                doc.log(ev.summary, kind, detail or None)
+                apply_bleeding(doc, ev)
+            self._last_events = events
 
+        self._last_events: list[Any] = []
         ok = attempt(
             self.message,
             lambda: doc.push(
                 SnapshotCommand(doc, text, go, {"track", "deck", "log", "characters"})
             ),
         )
-        if ok and self.last_event is not None:
-            details = list(getattr(self.last_event, "details", ()) or ())
-            summary = getattr(self.last_event, "summary", "")
-            self.info.setText(" · ".join([summary, *details]) if details else summary)
+        if ok and self._last_events:
+            if len(self._last_events) == 1:
+                ev = self._last_events[0]
+                details = list(getattr(ev, "details", ()) or ())
+                summary = getattr(ev, "summary", "")
+                self.info.setText(" · ".join([summary, *details]) if details else summary)
+            else:
+                self.info.setText(" · ".join(ev.summary for ev in self._last_events))
         return ok
 
     def toggle_action_time(self) -> bool:
+        """Declare action time, or go back to narrative time (one undoable step)."""
         doc = self.document
         try:
             if doc.in_action:
@@ -460,6 +645,8 @@ class TrackPanel(QWidget):
         except USER_ERRORS as e:
             self.message.error(error_text(e))
             return False
+        finally:
+            self.action_button.setChecked(self.track is not None)
         self.message.clear()
         return True
 
@@ -532,7 +719,7 @@ class TrackPanel(QWidget):
             return False
         return self._step(
             "Resolve the initiative stack",
-            lambda: self._require_track().resolve_stack(cards or None),
+            lambda: self._require_track().resolve_stack(cards=cards or None),
         )
 
     def end_round(self) -> bool:
@@ -609,6 +796,397 @@ class TrackPanel(QWidget):
         ap, ok = QInputDialog.getInt(self, "Other action", "AP it costs:", 1, 0, 40)
         if ok:
             self.declare(cid, A.other_action(label.strip(), ap))
+
+    # -- trying a step without keeping it --------------------------------------------------
+    def _trial(self, fn: Callable[[Any], Any]) -> str:
+        """Why the engine refuses ``fn(track)`` now ("" when it would accept it). The
+        step is run and taken straight back, so menus show the engine's own reasons;
+        only for steps that draw no card."""
+        t = self.track
+        if t is None:
+            return "not in action time"
+        deck = t.deck.snapshot()
+        depth = t.history_depth
+        try:
+            fn(t)
+        except USER_ERRORS as e:
+            return _short(error_text(e))
+        if t.history_depth > depth:
+            t.undo()
+        if t.deck.snapshot() != deck:
+            t.deck.restore(deck)
+        return ""
+
+    def _fill_actions(
+        self,
+        menu: QMenu,
+        cid: str,
+        cost: Callable[[A.ActionSpec], str],
+        trial: Callable[[Any, A.ActionSpec], Any],
+        go: Callable[[str, A.ActionSpec], bool],
+    ) -> None:
+        """The action catalogue as submenus, each entry with its cost, disabled with
+        the engine's reason when the step would be refused."""
+        groups: dict[str, QMenu] = {}
+        for entry in catalogue(self.document, self.document.character(cid)):
+            sub = groups.get(entry.group)
+            if sub is None:
+                sub = menu.addMenu(entry.group)
+                sub.setToolTipsVisible(True)
+                groups[entry.group] = sub
+            if entry.spec is None:
+                act = sub.addAction(f"{entry.label} — {entry.why}")
+                act.setEnabled(False)
+                continue
+            spec = entry.spec
+            why = self._trial(lambda t, s=spec: trial(t, s))
+            act = sub.addAction(f"{entry.label} — {cost(spec)}" + (f"  ({why})" if why else ""))
+            tip = [f"{i.label}: {i.ap} AP ({i.source})" for i in spec.breakdown]
+            act.setToolTip("\n".join([*tip, why] if why else tip))
+            act.setEnabled(not why)
+            act.triggered.connect(lambda _=False, s=spec, k=cid: go(k, s))
+
+    def _menu_head(self, menu: QMenu) -> str | None:
+        """Clear ``menu`` and return the selected character, or say why there is none."""
+        menu.clear()
+        cid = self.selected_character()
+        if cid is None:
+            menu.addAction("Select a character's row or token first").setEnabled(False)
+        return cid
+
+    def _note(self, menu: QMenu, text: str) -> None:
+        act = menu.addAction(text)
+        act.setEnabled(False)
+
+    # -- the initiative stack: joining, rushing, bonuses (AP v2) ---------------------------
+    def _build_join_menu(self) -> None:
+        m = self.join_menu
+        cid = self._menu_head(m)
+        t = self.track
+        if cid is None:
+            return
+        name = self.document.character(cid).name
+        if t is None or not hasattr(t, "join_stack"):
+            self._note(m, "Joining the stack is part of the AP v2 action track")
+            return
+        others = [e for e in t.stack() if not e.resolved and e.character_id != cid]
+        if not others:
+            self._note(
+                m,
+                f"No other action waits on the stack of segment {t.current_segment}: "
+                "declare normally",
+            )
+            return
+        who = ", ".join(dict.fromkeys(t.row(e.character_id).name for e in others))
+        head = m.addSection(f"{name} joins {who} on segment {t.current_segment}")
+        head.setToolTip(
+            "\n".join(f"{t.row(e.character_id).name}: {e.action.describe()}" for e in others)
+        )
+        self._fill_actions(
+            m,
+            cid,
+            lambda s: ("all AP" if s.all_ap else f"{s.ap} AP") + " + 1 AP to join",
+            lambda t, s, k=cid: t.join_stack(k, s),
+            self.join_stack,
+        )
+
+    def join_stack(self, cid: str, spec: A.ActionSpec) -> bool:
+        """Put ``spec`` on this segment's stack beside another character's action
+        (000 Simultaneous Actions), with its effect on the sheet; one undoable step."""
+        doc = self.document
+
+        def go():
+            ev = self._require_track().join_stack(cid, spec)
+            return self._with_effects(ev, cid, spec)
+
+        return self._step(f"{doc.character(cid).name} joins the stack: {spec.describe()}", go)
+
+    def _build_rush_menu(self) -> None:
+        m = self.rush_menu
+        cid = self._menu_head(m)
+        t = self.track
+        if cid is None:
+            return
+        if t is None or not hasattr(t, "rush"):
+            self._note(m, "Rushing is part of the AP v2 action track")
+            return
+        if not self.document.encounter.options.rushing:
+            self._note(m, "Rushing actions is an optional rule, off for this encounter")
+            return
+        try:
+            counters = t.row(cid).counters
+        except RulesError as e:
+            self._note(m, str(e))
+            return
+        m.addSection(
+            f"{self.document.character(cid).name}: {counters} counter(s), "
+            f"{t.row(cid).pool} AP in the pool"
+        )
+
+        def cost(spec: A.ActionSpec) -> str:
+            extra = max(0, spec.ap - counters)
+            if extra == 0:
+                return f"{spec.ap} AP, paid from the track: no rush tax"
+            return f"{spec.ap} AP: {counters} from the track + {extra} from the pool, rushed by {extra}"
+
+        self._fill_actions(m, cid, cost, lambda t, s, k=cid: t.rush(k, s), self.rush)
+
+    def rush(self, cid: str, spec: A.ActionSpec) -> bool:
+        """Rush ``spec`` (optional rule, 000 Rushing Actions): counters plus pool AP;
+        the rush tax is paid when the stack resolves. One undoable step."""
+
+        def go():
+            ev = self._require_track().rush(cid, spec)
+            return self._with_effects(ev, cid, spec)
+
+        return self._step(f"{self.document.character(cid).name} rushes {spec.describe()}", go)
+
+    def _with_effects(self, ev, cid: str, spec: A.ActionSpec):
+        notes = apply_action_effects(self.document, cid, spec)
+        if notes:
+            ev = ev.model_copy(update={"details": (*ev.details, *notes)})
+        return ev
+
+    def stack_entry(self, cid: str):
+        """``cid``'s action waiting on the current segment's stack (None if none)."""
+        t = self.track
+        if t is None or not hasattr(t, "stack"):
+            return None
+        mine = [e for e in t.stack() if e.character_id == cid and not e.resolved]
+        return mine[-1] if mine else None
+
+    def _build_bonus_menu(self) -> None:
+        m = self.bonus_menu
+        cid = self._menu_head(m)
+        t = self.track
+        if cid is None:
+            return
+        c = self.document.character(cid)
+        if t is None or not hasattr(t, "quick_draw_check"):
+            self._note(m, "The initiative stack is part of the AP v2 action track")
+            return
+        entry = self.stack_entry(cid)
+        if entry is None:
+            self._note(
+                m, f"{c.name} has no action waiting on the stack of segment {t.current_segment}"
+            )
+            return
+        head = m.addSection(f"{c.name}: {entry.action.describe()} — bonus {entry.bonus:+d}")
+        head.setToolTip(
+            "\n".join(f"{b.label} {b.value:+d} ({b.source})" for b in entry.bonus_items())
+            or "no bonus yet"
+        )
+        pool = _quick_draw_pool(t, c)
+        qd = m.addAction(f"Quick Draw check — {pool} against TN {QUICK_DRAW_TN}: +1, and +1 a bump")
+        why = ""
+        if c.quick_draw < 1:
+            why = f"{c.name} has no Quick Draw skill"
+        elif entry.quick_draw is not None:
+            why = f"already tried: {entry.quick_draw.bonus:+d}"
+        elif entry.bonus_ap:
+            why = "the check comes before spending AP"
+        if why:
+            qd.setText(f"{qd.text()}  ({why})")
+        qd.setEnabled(not why)
+        qd.setToolTip("000 Determine Bonus: a calamity gives nothing and bars spending AP")
+        qd.triggered.connect(lambda _=False: self.quick_draw(cid))
+        room = max(1, c.quick_draw - entry.bonus_ap)
+        for n in range(1, room + 1):
+            why = self._trial(lambda t, n=n: t.buy_stack_bonus(cid, n))
+            act = m.addAction(f"Spend {n} AP from the pool: +{n}" + (f"  ({why})" if why else ""))
+            act.setToolTip(
+                f"At most the Quick Draw level ({c.quick_draw}) in all; counters lost to "
+                "overpaying are not in the pool (000 Determine Bonus)"
+            )
+            act.setEnabled(not why)
+            act.triggered.connect(lambda _=False, n=n: self.buy_stack_bonus(cid, n))
+        m.addSeparator()
+        mod = m.addAction(
+            f"Gear, wound and environment modifiers… (now {entry.gear_modifier:+d}, "
+            f"{entry.environment_modifier:+d})"
+        )
+        mod.setToolTip("The Judge's numbers for 000 Determine Bonus 1–2 (the page gives none)")
+        mod.triggered.connect(lambda _=False: self._ask_modifiers(cid))
+
+    def quick_draw(self, cid: str) -> bool:
+        """The TN 5 Quick Draw check for ``cid``'s action on the stack; one undoable step."""
+        name = self.document.character(cid).name
+        cards = self._typed_cards([(cid, f"{name}'s Quick Draw check")])
+        if cards is None:
+            return False
+        return self._step(
+            f"{name}: Quick Draw check",
+            lambda: self._require_track().quick_draw_check(cid, cards.get(cid)),
+        )
+
+    def buy_stack_bonus(self, cid: str, ap: int) -> bool:
+        """Spend ``ap`` AP from the pool for +1 each on the stack; one undoable step."""
+        name = self.document.character(cid).name
+        return self._step(
+            f"{name}: {ap} AP for the stack",
+            lambda: self._require_track().buy_stack_bonus(cid, ap),
+        )
+
+    def set_stack_modifiers(
+        self, cid: str, gear: int = 0, environment: int = 0, note: str = ""
+    ) -> bool:
+        """The Judge's gear and wound/environment modifiers for ``cid``'s action on the
+        stack; one undoable step."""
+        name = self.document.character(cid).name
+        return self._step(
+            f"{name}: stack modifiers",
+            lambda: self._require_track().set_stack_modifiers(cid, gear, environment, note),
+        )
+
+    def _ask_modifiers(self, cid: str) -> None:
+        entry = self.stack_entry(cid)
+        dlg = ModifiersDialog(self, entry)
+        if dlg.exec():
+            self.set_stack_modifiers(cid, *dlg.values())
+
+    # -- surprise (both editions) -------------------------------------------------------------
+    def _build_surprise_menu(self) -> None:
+        m = self.surprise_menu
+        m.clear()
+        doc = self.document
+        t = self.track
+        under_way = t is not None and t.round > 0
+        chars = [c for c in doc.encounter.characters if not c.out_of_action]
+        if not chars:
+            self._note(m, "Nobody here can be surprised")
+            return
+
+        def add(menu: QMenu, ids: list[str], label: str) -> None:
+            for expecting in (True, False):
+                tn = surprise_tn(doc.edition, expecting, under_way)
+                why = (
+                    "expecting danger"
+                    if expecting
+                    else (
+                        "not expecting (action time is under way)"
+                        if under_way
+                        else "not expecting danger"
+                    )
+                )
+                act = menu.addAction(f"{label}{why} — Acuity against TN {tn}")
+                act.setToolTip(
+                    "Failing: no action this round, then an Easy (3) Bravery check before "
+                    "acting again (001/003 Surprise)"
+                )
+                act.triggered.connect(lambda _=False, i=list(ids), e=expecting: self.surprise(i, e))
+
+        cid = self.selected_character()
+        if cid is not None and any(c.id == cid for c in chars):
+            c = doc.character(cid)
+            acuity = c.traits.get("acuity")
+            m.addSection(f"{c.name} (Acuity {acuity or '—'})")
+            add(m, [cid], "")
+        sides = m.addMenu("A whole side")
+        for side in dict.fromkeys(c.side for c in chars):
+            ids = [c.id for c in chars if c.side == side]
+            add(sides, ids, f"The {side} ({len(ids)}): ")
+        others = m.addMenu("Someone else")
+        for c in chars:
+            add(others.addMenu(c.name), [c.id], "")
+
+    def surprise(self, cids: list[str] | str, expecting_danger: bool) -> bool:
+        """Surprise checks for ``cids`` (one card each) as one undoable step; in
+        narrative time action time is declared first (001/003 Surprise)."""
+        ids = [cids] if isinstance(cids, str) else list(cids)
+        if not ids:
+            return False
+        if self.track is None and not self.toggle_action_time():
+            return False
+        doc = self.document
+        names = [doc.character(i).name for i in ids]
+        cards = self._typed_cards(
+            [(i, f"{n}'s surprise check") for i, n in zip(ids, names, strict=True)]
+        )
+        if cards is None:
+            return False
+
+        def go():
+            t = self._require_track()
+            return [t.apply_surprise(i, expecting_danger, cards.get(i)) for i in ids]
+
+        what = names[0] if len(names) == 1 else f"{len(names)} characters"
+        return self._step(f"Surprise check: {what}", go)
+
+    # -- continuous movers (both editions) ---------------------------------------------------
+    def _build_movers_menu(self) -> None:
+        m = self.movers_menu
+        m.clear()
+        t = self.track
+        if t is None:
+            self._note(m, "Declare action time first")
+            return
+        act = m.addAction("Start or change a continuous mover…")
+        act.setToolTip(
+            "A mount, vehicle or runaway wagon: the round's paces spread over the round "
+            "(000 Continuous Action Movement, 002 Continuous Actions)"
+        )
+        act.triggered.connect(lambda _=False: self.edit_mover(self.selected_character()))
+        movers = list(t.state.movers)
+        if not movers:
+            return
+        m.addSection("Moving continuously")
+        for mv in movers:
+            sub = m.addMenu(
+                f"{mv.name} — {mv.paces} paces a round" + (" (automated)" if mv.automated else "")
+            )
+            sub.addAction("Change…").triggered.connect(
+                lambda _=False, k=mv.mover_id: self.edit_mover(k)
+            )
+            sub.addAction("Stop").triggered.connect(
+                lambda _=False, k=mv.mover_id: self.set_continuous(k, None)
+            )
+
+    def edit_mover(self, mover_id: str | None = None) -> bool:
+        """Ask for a continuous mover's paces (and, in the Phases edition, the rider's
+        skill and the mount's handling), then set it."""
+        t = self.track
+        if t is None:
+            self.message.error("Declare action time first (Start action time).")
+            return False
+        dlg = ContinuousDialog(self, self.document, t, mover_id)
+        if not dlg.exec():
+            return False
+        v = dlg.values()
+        return self.set_continuous(
+            v["mover_id"],
+            v["paces"],
+            name=v["name"],
+            automated=v["automated"],
+            skill=v["skill"],
+            handling=v["handling"],
+        )
+
+    def set_continuous(
+        self,
+        mover_id: str,
+        paces: int | None,
+        *,
+        name: str | None = None,
+        automated: bool = False,
+        skill: int = 0,
+        handling: int = 0,
+    ) -> bool:
+        """Start, change or (``paces`` None/0) stop a continuous mover; one undoable
+        step. ``skill``/``handling`` count in the Phases edition only (002)."""
+        label = name or next(
+            (c.name for c in self.document.encounter.characters if c.id == mover_id), mover_id
+        )
+
+        def go():
+            t = self._require_track()
+            if self.phases:
+                return t.set_continuous(
+                    mover_id, paces, name=name, automated=automated, skill=skill, handling=handling
+                )
+            return t.set_continuous(mover_id, paces, name=name, automated=automated)
+
+        text = f"{label}: {paces} paces a round" if paces else f"{label} stops moving"
+        return self._step(text, go)
 
     # Phases ----------------------------------------------------------------------------
     def declare_speed(self, cid: str, speed: Speed) -> bool:
@@ -693,12 +1271,31 @@ class TrackPanel(QWidget):
         self.stack.setCurrentWidget(self.ph_table if self.phases else self.ap_table)
         t = self.track
         in_action = t is not None
-        self.action_button.setText("End action time" if in_action else "Start action time")
+        self.action_button.setChecked(in_action)
         ap = not self.phases
-        for b in (self.next_button, self.declare_button, self.resolve_button, self.end_button):
-            b.setVisible(ap)
+        for b in (
+            self.next_button,
+            self.declare_button,
+            self.join_button,
+            self.rush_button,
+            self.bonus_button,
+            self.resolve_button,
+            self.end_button,
+        ):
+            self._show(b, ap)
         for b in (self.flip_button, self.phase_button, self.act_button, self.delay_button):
-            b.setVisible(not ap)
+            self._show(b, not ap)
+        movers = list(t.state.movers) if t is not None else []
+        self.movers_button.setEnabled(in_action)
+        self.movers_button.setText(f"Movers ({len(movers)})" if movers else "Movers")
+        if movers:
+            self.movers_button.setToolTip(
+                self._movers_tip
+                + "\nMoving now: "
+                + "; ".join(f"{m.name} {m.paces} paces a round" for m in movers)
+            )
+        else:
+            self.movers_button.setToolTip(self._movers_tip)
         if ap:
             self._refresh_ap(t)
         else:
@@ -731,6 +1328,14 @@ class TrackPanel(QWidget):
         pending = bool(running and [e for e in t.stack() if not e.resolved])
         self.resolve_button.setEnabled(pending)
         self.end_button.setEnabled(running)
+        self.join_button.setEnabled(running)
+        self.bonus_button.setEnabled(running)
+        rushing = self.document.encounter.options.rushing
+        self.rush_button.setEnabled(running and rushing)
+        self.rush_button.setToolTip(
+            self._rush_tip
+            + ("" if rushing else "\nRushing is an optional rule, off for this encounter.")
+        )
         table = self.ap_table
         chars = self._chars()
         self._row_ids = [c.id for c in chars]
@@ -1018,4 +1623,206 @@ class TrackPanel(QWidget):
         return item is not None and item.background().style() != Qt.BrushStyle.NoBrush
 
 
-__all__ = ["TrackPanel", "catalogue"]
+def _escape_ampersands(menu: QMenu) -> None:
+    for act in menu.actions():
+        text = act.text()
+        if "&" in text and "&&" not in text:
+            act.setText(text.replace("&", "&&"))
+        if act.menu() is not None:
+            _escape_ampersands(act.menu())
+
+
+def _short(reason: str) -> str:
+    """An engine refusal trimmed for a menu line (the whole sentence is the tooltip)."""
+    return reason.removesuffix(".").removesuffix("; nothing was removed")
+
+
+def _quick_draw_pool(track, c: Character) -> str:
+    """The Quick Draw pool the track will read for ``c`` (000 Determine Bonus)."""
+    pool = getattr(track, "_quick_draw_pool", None)
+    try:
+        return str(pool(c)) if callable(pool) else f"{c.quick_draw} dice"
+    except (RulesError, ValueError):
+        return "—"
+
+
+# =============================================================================
+# Small dialogs
+# =============================================================================
+
+
+class ModifiersDialog(QDialog):
+    """The Judge's stack modifiers for one action: gear, and wounds or the
+    environment (000 Determine Bonus 1–2 name them but give no numbers)."""
+
+    def __init__(self, parent: QWidget | None, entry=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Stack modifiers")
+        form = QFormLayout(self)
+        self.gear = QSpinBox()
+        self.gear.setRange(-10, 10)
+        self.environment = QSpinBox()
+        self.environment.setRange(-10, 10)
+        self.note = QLineEdit()
+        self.note.setPlaceholderText("why (shown in the log)")
+        if entry is not None:
+            self.gear.setValue(entry.gear_modifier)
+            self.environment.setValue(entry.environment_modifier)
+            self.note.setText(entry.modifier_note)
+        form.addRow("Gear", self.gear)
+        form.addRow("Wounds / environment", self.environment)
+        form.addRow("Note", self.note)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def values(self) -> tuple[int, int, str]:
+        return self.gear.value(), self.environment.value(), self.note.text().strip()
+
+
+class ContinuousDialog(QDialog):
+    """Start or change a continuous mover: a character riding or driving, or an
+    automated mover the Judge names (a train, a runaway wagon). Shows how the round's
+    paces are shared out before anything changes."""
+
+    def __init__(
+        self, parent: QWidget | None, document, track, mover_id: str | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Continuous mover")
+        self.document = document
+        self.phases = document.edition.time == "phases"
+        movers = {m.mover_id: m for m in track.state.movers}
+        form = QFormLayout(self)
+        self.who = QComboBox()
+        self.who.setEditable(True)
+        self.who.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.who.lineEdit().setPlaceholderText("a character, or name a wagon or a train")
+        for c in document.encounter.characters:
+            self.who.addItem(c.name, c.id)
+        for m in movers.values():
+            if self.who.findData(m.mover_id) < 0:
+                self.who.addItem(m.name, m.mover_id)
+        self.paces = QSpinBox()
+        self.paces.setRange(0, 999)
+        self.paces.setSuffix(" paces a round")
+        self.automated = QCheckBox("moved by the Judge (no rider)")
+        self.skill = QSpinBox()
+        self.skill.setRange(0, 10)
+        self.skill.setToolTip("The rider's or driver's skill level (002)")
+        self.handling = QSpinBox()
+        self.handling.setRange(0, 10)
+        self.handling.setToolTip("The mount's or vehicle's handling (002)")
+        self.preview = QLabel()
+        self.preview.setWordWrap(True)
+        form.addRow("Who", self.who)
+        form.addRow("Movement", self.paces)
+        form.addRow("", self.automated)
+        if self.phases:
+            form.addRow("Skill", self.skill)
+            form.addRow("Handling", self.handling)
+        form.addRow(self.preview)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self._movers = movers
+        self._matched: object = ()
+        self.who.editTextChanged.connect(lambda _t: self._text_changed())
+        for w in (self.paces, self.skill, self.handling):
+            w.valueChanged.connect(lambda _v: self._update())
+        self.automated.toggled.connect(lambda _on: self._update())
+        i = self.who.findData(mover_id) if mover_id else -1
+        self.who.setCurrentIndex(max(i, 0))
+        self._text_changed()
+
+    def _text_changed(self) -> None:
+        """Picking (or typing) another name loads that mover's values."""
+        mid = self._matched_id()
+        if mid != self._matched:
+            self._matched = mid
+            self._picked()
+        else:
+            self._update()
+
+    def _is_character(self) -> bool:
+        cid = self._matched_id()
+        return cid is not None and any(c.id == cid for c in self.document.encounter.characters)
+
+    def _matched_id(self) -> str | None:
+        text = self.who.currentText().strip()
+        i = self.who.findText(text)
+        return self.who.itemData(i) if i >= 0 else None
+
+    def _picked(self) -> None:
+        mid = self._matched_id()
+        m = self._movers.get(mid) if mid else None
+        self.paces.setValue(m.paces if m is not None else 0)
+        self.automated.setChecked(bool(m.automated) if m is not None else not self._is_character())
+        if m is not None and self.phases:
+            self.skill.setValue(getattr(m, "skill", 0))
+            self.handling.setValue(getattr(m, "handling", 0))
+        self._update()
+
+    def _update(self) -> None:
+        is_char = self._is_character()
+        if not is_char:
+            self.automated.setChecked(True)
+        self.automated.setEnabled(is_char)
+        for w in (self.skill, self.handling):
+            w.setEnabled(not self.automated.isChecked())
+        paces = self.paces.value()
+        if paces <= 0:
+            self.preview.setText("0 paces: stops the mover.")
+            return
+        if self.phases:
+            shares = split_evenly(paces, CONTINUOUS_STEPS)
+            text = "After each phase: " + ", ".join(
+                f"{roman(i + 1)} {n}" for i, n in enumerate(shares)
+            )
+            if not self.automated.isChecked():
+                man = maneuver_phases(self.skill.value(), self.handling.value())
+                ok = ", ".join(roman(i + 1) for i, on in enumerate(man) if on) or "none"
+                text += f"; maneuvers after phase {ok} (002)"
+            else:
+                text += "; automated movers go first (002)"
+        else:
+            per = continuous_schedule(paces)
+            text = (
+                f"Per segment: {min(per)}–{max(per)} paces (segments 1–20: "
+                + " ".join(str(n) for n in per)
+                + "); before anyone acts, slowest Quickness first (000)"
+            )
+        self.preview.setText(text)
+
+    def values(self) -> dict[str, Any]:
+        """What the Judge chose: mover id, name, paces, automated, skill, handling."""
+        text = self.who.currentText().strip()
+        mid = self._matched_id()
+        if mid is None:
+            slug = "".join(ch if ch.isalnum() else "_" for ch in text.lower()).strip("_")
+            mid = f"mover_{slug or 'unnamed'}"
+        is_char = self._is_character()
+        return {
+            "mover_id": mid,
+            "name": None if is_char else (text or mid),
+            "paces": self.paces.value() or None,
+            "automated": self.automated.isChecked() or not is_char,
+            "skill": self.skill.value(),
+            "handling": self.handling.value(),
+        }
+
+
+__all__ = [
+    "ContinuousDialog",
+    "ModifiersDialog",
+    "TrackPanel",
+    "apply_action_effects",
+    "apply_bleeding",
+    "catalogue",
+]
