@@ -250,6 +250,8 @@ class ActionSpec(Strict):
     kind: ActionKind
     ap: Annotated[int, Field(ge=0)]
     weapon_id: str | None = None
+    #: the weapon's name for log lines (empty in specs saved before it existed)
+    weapon_name: str = ""
     target_ids: tuple[str, ...] = ()
     paces: Annotated[int, Field(ge=0)] = 0
     note: str = ""
@@ -278,10 +280,10 @@ class ActionSpec(Strict):
         return self.kind in SHOT_KINDS
 
     def describe(self) -> str:
-        """A short line for the log: "normal shot (3 AP)"."""
+        """A short line for the log: "normal shot with Colt Peacemaker (3 AP)"."""
         what = self.kind.value.replace("_", " ")
         if self.weapon_id:
-            what += f" with {self.weapon_id}"
+            what += f" with {self.weapon_name or self.weapon_id}"
         cost = "all AP" if self.all_ap else f"{self.ap} AP"
         return f"{what} ({cost})"
 
@@ -334,6 +336,7 @@ def draw_action(weapon: Weapon, quick_draw_level: int = 0) -> ActionSpec:
         _handling_speed(weapon, "ready_speed"),
         SOURCE_READY,
         weapon_id=weapon.id,
+        weapon_name=weapon.name,
     )
 
 
@@ -351,6 +354,7 @@ def ready_action(weapon: Weapon) -> ActionSpec:
         _handling_speed(weapon, "ready_speed"),
         SOURCE_READY,
         weapon_id=weapon.id,
+        weapon_name=weapon.name,
     )
 
 
@@ -364,6 +368,7 @@ def cock_action(weapon: Weapon) -> ActionSpec:
         _handling_speed(weapon, "cock_speed"),
         SOURCE_READY,
         weapon_id=weapon.id,
+        weapon_name=weapon.name,
     )
 
 
@@ -377,6 +382,7 @@ def snap_shot(weapon: Weapon, target_ids: tuple[str, ...] | list[str] = ()) -> A
         weapon.speed,
         SOURCE_SHOTS,
         weapon_id=weapon.id,
+        weapon_name=weapon.name,
         target_ids=tuple(target_ids),
     )
 
@@ -391,6 +397,7 @@ def normal_shot(weapon: Weapon, target_ids: tuple[str, ...] | list[str] = ()) ->
         weapon.speed,
         SOURCE_SHOTS,
         weapon_id=weapon.id,
+        weapon_name=weapon.name,
         target_ids=tuple(target_ids),
     )
 
@@ -433,6 +440,7 @@ def aimed_shot(
         aimed_shot_speed(weapon, aims),
         SOURCE_SHOTS,
         weapon_id=weapon.id,
+        weapon_name=weapon.name,
         target_ids=tuple(target_ids),
         aims=aims,
     )
@@ -473,7 +481,13 @@ def fan_fire(
             )
         )
     return _spec(
-        ActionKind.FAN_FIRE, items, Speed.FAST, SOURCE_FAN, weapon_id=weapon.id, target_ids=targets
+        ActionKind.FAN_FIRE,
+        items,
+        Speed.FAST,
+        SOURCE_FAN,
+        weapon_id=weapon.id,
+        weapon_name=weapon.name,
+        target_ids=targets,
     )
 
 
@@ -498,7 +512,14 @@ def reload_action(weapon: Weapon, cartridges: int = 1) -> ActionSpec:
             ap=weapon.reload_ap * cartridges,
             source=SOURCE_GEAR,
         )
-    return _spec(ActionKind.RELOAD, [item], Speed(speed), SOURCE_GEAR, weapon_id=weapon.id)
+    return _spec(
+        ActionKind.RELOAD,
+        [item],
+        Speed(speed),
+        SOURCE_GEAR,
+        weapon_id=weapon.id,
+        weapon_name=weapon.name,
+    )
 
 
 def switch_target(outside_field_of_fire: bool = False) -> ActionSpec:
@@ -739,6 +760,7 @@ def melee_attack(
         weapon.speed if weapon is not None else Speed.NORMAL,
         SOURCE_MELEE,
         weapon_id=weapon.id if weapon is not None else None,
+        weapon_name=weapon.name if weapon is not None else "",
         target_ids=tuple(target_ids),
         result_bonus=CAREFUL_ATTACK_BONUS if careful else 0,
         note=attack,

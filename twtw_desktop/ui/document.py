@@ -86,6 +86,7 @@ class EncounterDocument(QObject):
         if encounter.mode == "action":
             self.track = make_track(self, encounter.action_state)
         self.selected_token_id: str | None = None
+        _tokens_follow_sheets(encounter)
         #: the map view showing this document (set by the view; None in tests without one)
         self.map_view: Any = None
         #: the SnapshotCommand whose mutation is running (log() then appends directly)
@@ -345,6 +346,16 @@ class EncounterDocument(QObject):
             update = getattr(self.track, "update_characters", None)
             if callable(update):
                 update(self.encounter.characters)
+
+
+def _tokens_follow_sheets(encounter: Encounter) -> None:
+    """The sheet's posture is the truth and tokens mirror it (an older file may have
+    them disagree)."""
+    chars = {c.id: c for c in encounter.characters}
+    for t in encounter.tokens:
+        c = chars.get(t.character_id)
+        if c is not None and t.posture != c.posture:
+            t.posture = c.posture
 
 
 # -- adaptors to the rules engines and io ---------------------------------------------

@@ -37,6 +37,7 @@ KIND_COLOURS = {
     "phase": "#1f4f7a",
     "deck": "#4b5a23",
     "sheet": "#555555",
+    "damage": "#8a1538",
     "error": "#b00020",
 }
 
