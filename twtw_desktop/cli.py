@@ -3,10 +3,14 @@
     twtw-desktop [FILE]                 open the app (on the bundled sample encounter by default)
     twtw-desktop summary [FILE]         print an encounter's summary (no window)
     twtw-desktop validate FILE...       check maps and encounters; non-zero exit on any failure
+    twtw-desktop export MAP --pdf OUT.pdf [--scale 1in] [--paper letter] [--no-coords] [--judge]
+    twtw-desktop export MAP --png OUT.png [--scale 25mm] [--dpi 150]
+                                        print a map (or an encounter's map) without a window
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
 
-Qt is imported only when a window is opened, so ``summary``, ``validate`` and
-``bench`` geometry work without a display.
+Qt is imported only when a window is opened or a map exported, so ``summary``,
+``validate`` and ``bench`` geometry work without a display; ``export`` starts Qt
+offscreen when there is no display.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from .errors import TwtwError
 from .resources import maps_dir
 
 SAMPLE_ENCOUNTER = "main_street.encounter.json"
-COMMANDS = ("open", "summary", "validate", "bench")
+COMMANDS = ("open", "summary", "validate", "bench", "export")
 
 
 def sample_encounter_path() -> Path:
@@ -49,6 +53,16 @@ def _summary(path: Path) -> int:
     return 0
 
 
+def _without_path(msg: str, path: str) -> str:
+    """A problem message without the file name it starts with (the line names the
+    file already): ``" at features.3.material: …"`` or ``": file not found"``."""
+    for prefix in (path, str(Path(path))):
+        rest = msg[len(prefix) :]
+        if msg.startswith(prefix) and (rest.startswith(": ") or rest.startswith(" at ")):
+            return rest
+    return f": {msg}"
+
+
 def _validate(paths: list[str]) -> int:
     from .io import validate_file
 
@@ -61,10 +75,92 @@ def _validate(paths: list[str]) -> int:
         if problems:
             failed += 1
             for msg in problems:
-                print(f"FAIL {p}: {msg}")
+                print(f"FAIL {p}{_without_path(msg, p)}")
         else:
             print(f"OK   {p}")
     return 1 if failed else 0
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """Usage mistakes as one line on stderr and exit status 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+def _export_parser() -> argparse.ArgumentParser:
+    p = _OneLineParser(
+        prog="twtw-desktop export",
+        description="Export a map, or an encounter's map, to PDF (tiled pages at a print "
+        "scale) and/or PNG, without opening a window.",
+    )
+    p.add_argument("file", help="a .map.json or .encounter.json file")
+    p.add_argument("--pdf", metavar="OUT.pdf", help="write a PDF here")
+    p.add_argument("--png", metavar="OUT.png", help="write a PNG here")
+    p.add_argument(
+        "--scale",
+        default=None,
+        help="hex width flat to flat: 1in, 25mm or millimetres (default: the map's own)",
+    )
+    p.add_argument("--paper", default="letter", help="letter (default), a4, legal or a3")
+    p.add_argument(
+        "--orientation",
+        default="auto",
+        choices=("auto", "portrait", "landscape"),
+        help="page orientation (default: whichever needs fewer pages)",
+    )
+    p.add_argument("--dpi", type=float, default=150.0, help="PNG resolution (default 150)")
+    p.add_argument("--no-coords", action="store_true", help="leave the hex coordinates off")
+    p.add_argument(
+        "--judge",
+        action="store_true",
+        help="include the Judge-only layers (notes, hidden markers and labels) — not for players",
+    )
+    p.add_argument("--tokens", action="store_true", help="draw the encounter's tokens too")
+    return p
+
+
+def _export(argv: list[str]) -> int:
+    try:
+        args = _export_parser().parse_args(argv)
+    except SystemExit as e:  # --help, or a usage mistake already printed in one line
+        return e.code if isinstance(e.code, int) else 2
+    if not args.pdf and not args.png:
+        print(
+            "twtw-desktop export: name an output with --pdf OUT.pdf and/or --png OUT.png",
+            file=sys.stderr,
+        )
+        return 2
+    path = Path(args.file)
+    try:
+        from .ui.export import ensure_app, export_pdf, export_png
+
+        ensure_app()
+        common = {
+            "scale": args.scale,
+            "coordinates": not args.no_coords,
+            "judge_layers": args.judge,
+            "tokens": args.tokens,
+        }
+        from .ui.document import EncounterDocument
+
+        doc = EncounterDocument.open(path)
+        results = []
+        if args.pdf:
+            results.append(
+                export_pdf(doc, args.pdf, paper=args.paper, orientation=args.orientation, **common)
+            )
+        if args.png:
+            results.append(export_png(doc, args.png, dpi=args.dpi, **common))
+    except TwtwError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # one line, never a traceback
+        print(f"error: {path}: could not export ({type(e).__name__}: {e})", file=sys.stderr)
+        return 1
+    for r in results:
+        print(r.describe())
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if command == "validate":
         return _validate(argv)
+
+    if command == "export":
+        return _export(argv)
 
     if command == "bench":
         from .bench import main as bench_main

@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         """The add-ons that put their own menus, docks and toolbars on the window (each
         follows :attr:`documentReplaced`)."""
         from .editor import install_editor
+        from .export_dialog import install_export
         from .icons import decorate
         from .players import install_players_screen
         from .samples_menu import install_samples_menu
@@ -124,6 +125,7 @@ class MainWindow(QMainWindow):
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
         self.samples_menu = install_samples_menu(self)
+        self.export = install_export(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:

@@ -1,0 +1,513 @@
+"""File > Export Map…: the dialog and the controller that runs :mod:`.export`.
+
+The dialog offers PDF (tiled printable pages) or PNG (one picture), the print scale
+(1 inch or 25 mm a hex, or a custom width in millimetres, always flat to flat), the
+paper and its orientation, the PNG resolution, and whether to print the hex
+coordinates, the Judge-only layers and the tokens. A line under the choices says
+what will be written (how many pages, on what paper, or the picture's size) before
+anything is; choices the exporter would refuse disable the Export button and say why.
+The choices are remembered in the window's settings (keys under ``export/``).
+
+:func:`install_export` adds the menu entry to a :class:`MainWindow` (add-on hook
+convention of session 2) and returns the :class:`ExportController`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QLocale, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressDialog,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..errors import TwtwError
+from ..model import Map
+from . import export as ex
+
+#: the scale choices of the dialog: (key, menu text, mm or None for custom)
+SCALE_CHOICES = (
+    ("1in", "1 inch a hex (25.4 mm)", 25.4),
+    ("25mm", "25 mm a hex", 25.0),
+    ("custom", "Custom…", None),
+)
+FORMATS = (("pdf", "PDF — printable pages"), ("png", "PNG — one picture"))
+ORIENTATION_TITLES = {"auto": "Fewest pages", "portrait": "Portrait", "landscape": "Landscape"}
+
+#: a PDF export of at least this many pages shows a progress bar with Cancel
+PROGRESS_MIN_PAGES = 12
+
+SETTINGS_PREFIX = "export/"
+#: option name -> default (the paper default follows the locale, see _defaults)
+OPTION_KEYS = (
+    "format",
+    "scale",
+    "custom_mm",
+    "paper",
+    "orientation",
+    "dpi",
+    "coordinates",
+    "judge_layers",
+    "tokens",
+    "folder",
+)
+
+
+def _slug(name: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip()).strip("_")
+    return s[:60] or "map"
+
+
+def scale_key_for(mm: float) -> str:
+    """The dialog's scale choice for a hex width in mm."""
+    for key, _, v in SCALE_CHOICES:
+        if v is not None and abs(v - mm) < 1e-6:
+            return key
+    return "custom"
+
+
+def _defaults(m: Map | None) -> dict:
+    mm = m.print_hex_mm if m is not None else 25.4
+    us = QLocale().measurementSystem() == QLocale.MeasurementSystem.ImperialUSSystem
+    return {
+        "format": "pdf",
+        "scale": scale_key_for(mm),
+        "custom_mm": mm,
+        "paper": "letter" if us else "a4",
+        "orientation": "auto",
+        "dpi": ex.DEFAULT_PNG_DPI,
+        "coordinates": True,
+        "judge_layers": False,
+        "tokens": False,
+        "folder": "",
+    }
+
+
+def _as_bool(v, default: bool) -> bool:
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, str):
+        return v.strip().lower() in ("1", "true", "yes", "on")
+    if v is None:
+        return default
+    return bool(v)
+
+
+def load_options(qsettings, m: Map | None = None) -> dict:
+    """The remembered choices (defaults where none or unreadable)."""
+    opts = _defaults(m)
+    if qsettings is None:
+        return opts
+    for key in OPTION_KEYS:
+        v = qsettings.value(SETTINGS_PREFIX + key)
+        if v is None:
+            continue
+        d = opts[key]
+        try:
+            if isinstance(d, bool):
+                opts[key] = _as_bool(v, d)
+            elif isinstance(d, (int, float)):
+                opts[key] = float(v)
+            else:
+                opts[key] = str(v)
+        except (TypeError, ValueError):
+            continue
+    if opts["format"] not in dict(FORMATS):
+        opts["format"] = "pdf"
+    if opts["scale"] not in {k for k, _, _ in SCALE_CHOICES}:
+        opts["scale"] = "1in"
+    if opts["paper"] not in ex.PAPER_MM:
+        opts["paper"] = _defaults(m)["paper"]
+    if opts["orientation"] not in ex.ORIENTATIONS:
+        opts["orientation"] = "auto"
+    return opts
+
+
+def save_options(qsettings, opts: dict) -> None:
+    if qsettings is None:
+        return
+    for key in OPTION_KEYS:
+        if key in opts:
+            qsettings.setValue(SETTINGS_PREFIX + key, opts[key])
+    qsettings.sync()
+
+
+def scale_of(opts: dict):
+    """What to pass as ``scale`` to the exporter for these choices."""
+    return opts["custom_mm"] if opts["scale"] == "custom" else opts["scale"]
+
+
+class ExportDialog(QDialog):
+    """The export choices and the output file; :meth:`options` reads them back."""
+
+    def __init__(self, game_map: Map, opts: dict, path: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("export_dialog")
+        self.setWindowTitle("Export Map")
+        self.map = game_map
+        form = QFormLayout()
+
+        self.format = QComboBox()
+        for key, text in FORMATS:
+            self.format.addItem(text, key)
+        self.format.setToolTip("PDF: vector pages to print and tape together. PNG: one picture.")
+        form.addRow("&Format:", self.format)
+
+        self.scale = QComboBox()
+        for key, text, _ in SCALE_CHOICES:
+            self.scale.addItem(text, key)
+        self.custom = QDoubleSpinBox()
+        self.custom.setRange(ex.MIN_HEX_MM, ex.MAX_HEX_MM)
+        self.custom.setDecimals(1)
+        self.custom.setSingleStep(0.5)
+        self.custom.setSuffix(" mm")
+        self.custom.setToolTip("Width of one hex on paper, measured flat side to flat side")
+        row = QHBoxLayout()
+        row.addWidget(self.scale, 1)
+        row.addWidget(self.custom)
+        self.scale.setToolTip(
+            "Hex width on paper, flat side to flat side: 1 inch suits a battle mat and "
+            "25–28 mm miniatures"
+        )
+        form.addRow(_buddy("&Scale:", self.scale), row)
+
+        self.paper = QComboBox()
+        for key in ex.PAPER_MM:
+            self.paper.addItem(ex.PAPER_TITLES[key], key)
+        self.orientation = QComboBox()
+        for key in ex.ORIENTATIONS:
+            self.orientation.addItem(ORIENTATION_TITLES[key], key)
+        self.orientation.setToolTip("Fewest pages picks portrait or landscape for you")
+        row = QHBoxLayout()
+        row.addWidget(self.paper, 1)
+        row.addWidget(self.orientation, 1)
+        self.paper_label = QLabel("&Paper:")
+        self.paper_label.setBuddy(self.paper)
+        form.addRow(self.paper_label, row)
+
+        self.dpi = QSpinBox()
+        self.dpi.setRange(ex.MIN_PNG_DPI, ex.MAX_PNG_DPI)
+        self.dpi.setSingleStep(50)
+        self.dpi.setSuffix(" dpi")
+        self.dpi.setToolTip("Dots per inch of the picture (stored in it, so it prints to scale)")
+        self.dpi_label = QLabel("&Resolution:")
+        self.dpi_label.setBuddy(self.dpi)
+        form.addRow(self.dpi_label, self.dpi)
+
+        self.coordinates = QCheckBox("Hex &coordinates")
+        self.coordinates.setToolTip("Print each hex's column and row number")
+        self.judge = QCheckBox("&Judge-only layers (notes, traps, hidden walls and labels)")
+        self.judge.setToolTip("For the Judge's own copy: never hand this print to the players")
+        self.tokens = QCheckBox("&Tokens")
+        self.tokens.setToolTip("Draw the encounter's tokens (leave off when using miniatures)")
+        box = QVBoxLayout()
+        for w in (self.coordinates, self.judge, self.tokens):
+            box.addWidget(w)
+        form.addRow("Show:", box)
+
+        self.path = QLineEdit(path)
+        self.path.setObjectName("export_path")
+        self.browse = QPushButton("&Browse…")
+        self.browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path, 1)
+        row.addWidget(self.browse)
+        form.addRow(_buddy("Save &to:", self.path), row)
+
+        self.preview = QLabel()
+        self.preview.setObjectName("export_preview")
+        self.preview.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok.setText("&Export")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.preview)
+        lay.addWidget(self.buttons)
+
+        self.set_options(opts)
+        for sig in (
+            self.format.currentIndexChanged,
+            self.scale.currentIndexChanged,
+            self.custom.valueChanged,
+            self.paper.currentIndexChanged,
+            self.orientation.currentIndexChanged,
+            self.dpi.valueChanged,
+            self.path.textChanged,
+        ):
+            sig.connect(self._refresh)
+        self.format.currentIndexChanged.connect(self._fix_suffix)
+        self._refresh()
+
+    # -- options ----------------------------------------------------------------------
+
+    def set_options(self, opts: dict) -> None:
+        _select(self.format, opts["format"])
+        _select(self.scale, opts["scale"])
+        self.custom.setValue(float(opts["custom_mm"]))
+        _select(self.paper, opts["paper"])
+        _select(self.orientation, opts["orientation"])
+        self.dpi.setValue(round(float(opts["dpi"])))
+        self.coordinates.setChecked(bool(opts["coordinates"]))
+        self.judge.setChecked(bool(opts["judge_layers"]))
+        self.tokens.setChecked(bool(opts["tokens"]))
+
+    def options(self) -> dict:
+        return {
+            "format": self.format.currentData(),
+            "scale": self.scale.currentData(),
+            "custom_mm": self.custom.value(),
+            "paper": self.paper.currentData(),
+            "orientation": self.orientation.currentData(),
+            "dpi": float(self.dpi.value()),
+            "coordinates": self.coordinates.isChecked(),
+            "judge_layers": self.judge.isChecked(),
+            "tokens": self.tokens.isChecked(),
+            "folder": str(Path(self.path.text()).parent) if self.path.text() else "",
+        }
+
+    def target(self) -> str:
+        return self.path.text().strip()
+
+    # -- behaviour ----------------------------------------------------------------------
+
+    def _fix_suffix(self) -> None:
+        text = self.path.text().strip()
+        if not text:
+            return
+        suffix = "." + self.format.currentData()
+        p = Path(text)
+        if p.suffix.lower() in (".pdf", ".png") and p.suffix.lower() != suffix:
+            self.path.setText(str(p.with_suffix(suffix)))
+
+    def _browse(self) -> None:
+        fmt = self.format.currentData()
+        filt = "PDF files (*.pdf)" if fmt == "pdf" else "PNG pictures (*.png)"
+        path, _ = QFileDialog.getSaveFileName(self, "Export map to", self.path.text(), filt)
+        if path:
+            if Path(path).suffix.lower() != "." + fmt:
+                path += "." + fmt
+            self.path.setText(path)
+
+    def _refresh(self) -> None:
+        """Show only the choices that matter for the format, and what would be written."""
+        opts = self.options()
+        pdf = opts["format"] == "pdf"
+        self.custom.setEnabled(opts["scale"] == "custom")
+        for w in (self.paper, self.orientation, self.paper_label):
+            w.setVisible(pdf)
+        for w in (self.dpi, self.dpi_label):
+            w.setVisible(not pdf)
+        text, ok = self.describe(opts)
+        if ok and not self.target():
+            text, ok = text + " — choose where to save it.", False
+        self.preview.setText(text)
+        self.preview.setStyleSheet("" if ok else "color: #b02020;")
+        self.ok.setEnabled(ok)
+
+    def describe(self, opts: dict) -> tuple[str, bool]:
+        """(what the export would write, whether the exporter accepts the choices)."""
+        try:
+            if opts["format"] == "pdf":
+                plan = ex.plan_pages(
+                    self.map,
+                    scale=scale_of(opts),
+                    paper=opts["paper"],
+                    orientation=opts["orientation"],
+                )
+                if plan.pages > ex.MAX_PAGES:
+                    return (
+                        f"{plan.pages} pages is more than the {ex.MAX_PAGES} an export makes; "
+                        "choose a smaller scale or larger paper.",
+                        False,
+                    )
+                return _cap(plan.describe()) + ".", True
+            w, h = ex.png_size(self.map, scale=scale_of(opts), dpi=opts["dpi"])
+            mm = ex.parse_scale(scale_of(opts), self.map.print_hex_mm)
+            if max(w, h) > ex.MAX_PNG_SIDE or w * h > ex.MAX_PNG_PIXELS:
+                return (
+                    f"The picture would be {w} × {h} pixels, too large; lower the resolution "
+                    "or the scale.",
+                    False,
+                )
+            return (
+                f"One picture, {w} × {h} pixels at {opts['dpi']:g} dpi, 1 hex = "
+                f"{ex.describe_scale(mm)} flat to flat.",
+                True,
+            )
+        except ValueError as e:
+            return (_cap(str(e)) + ".", False)
+
+
+def _buddy(text: str, widget: QWidget) -> QLabel:
+    label = QLabel(text)
+    label.setBuddy(widget)
+    return label
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _select(combo: QComboBox, key) -> None:
+    i = combo.findData(key)
+    if i >= 0:
+        combo.setCurrentIndex(i)
+
+
+class ExportController(QObject):
+    """Owns File > Export Map… on one main window."""
+
+    #: an export finished (its ExportResult)
+    exported = Signal(object)
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.last_result: ex.ExportResult | None = None
+        self._bar: QProgressDialog | None = None
+        self._cancelled = False
+        a = QAction("&Export Map…", window)
+        a.setObjectName("act_export_map")
+        a.setShortcut(QKeySequence("Ctrl+Shift+E"))
+        keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        tip = "Export the map to PDF pages at a print scale, or to a PNG picture"
+        a.setToolTip(f"{tip} ({keys})")
+        a.setStatusTip(tip)
+        a.triggered.connect(self.open_dialog)
+        self.action = a
+        window.file_menu.insertAction(window.file_menu_tail, a)
+        window.documentReplaced.connect(self._on_document)
+        self._on_document(window.document)
+
+    @property
+    def qsettings(self):
+        s = getattr(self.window, "settings", None)
+        return getattr(s, "q", None)
+
+    def _on_document(self, document) -> None:
+        self.action.setEnabled(document is not None)
+
+    # -- the dialog ----------------------------------------------------------------------
+
+    def default_path(self, opts: dict) -> str:
+        doc = self.window.document
+        folder = opts.get("folder") or ""
+        if not folder or not Path(folder).is_dir():
+            base = (doc.map_path or doc.path) if doc is not None else None
+            if base is not None:
+                folder = str(Path(base).parent)
+            else:
+                s = getattr(self.window, "settings", None)
+                folder = (s.last_dir() if s is not None else "") or str(Path.cwd())
+        name = _slug(doc.map.name if doc is not None else "map")
+        return str(Path(folder) / f"{name}.{opts['format']}")
+
+    def make_dialog(self) -> ExportDialog:
+        doc = self.window.document
+        opts = load_options(self.qsettings, doc.map)
+        return ExportDialog(doc.map, opts, self.default_path(opts), self.window)
+
+    def open_dialog(self) -> ex.ExportResult | None:
+        """Ask for the choices and export; None when cancelled or refused."""
+        if self.window.document is None:
+            return None
+        dlg = self.make_dialog()
+        try:
+            if dlg.exec() != QDialog.DialogCode.Accepted:
+                return None
+            return self.run(dlg.options(), dlg.target())
+        finally:
+            dlg.deleteLater()
+
+    def run(self, opts: dict, path: str) -> ex.ExportResult | None:
+        """Export the window's document with these choices; a refusal shows a dialog
+        naming what is wrong and writes nothing. The choices are remembered."""
+        doc = self.window.document
+        save_options(self.qsettings, {k: v for k, v in opts.items() if k != "folder"})
+        common = {
+            "scale": scale_of(opts),
+            "coordinates": opts["coordinates"],
+            "judge_layers": opts["judge_layers"],
+            "tokens": opts["tokens"],
+        }
+        self.window.setCursor(Qt.CursorShape.WaitCursor)
+        try:
+            if opts["format"] == "pdf":
+                result = ex.export_pdf(
+                    doc,
+                    path,
+                    paper=opts["paper"],
+                    orientation=opts["orientation"],
+                    progress=self._progress(),
+                    **common,
+                )
+            else:
+                result = ex.export_png(doc, path, dpi=opts["dpi"], **common)
+        except TwtwError as e:
+            if not self._cancelled:
+                self.window.show_error("Cannot export the map", str(e))
+            return None
+        finally:
+            self.window.unsetCursor()
+            if self._bar is not None:
+                self._bar.close()
+                self._bar.deleteLater()
+                self._bar = None
+        save_options(self.qsettings, {"folder": str(Path(path).absolute().parent)})
+        self.last_result = result
+        self.window.statusBar().showMessage(_cap(result.describe()), 10000)
+        self.exported.emit(result)
+        return result
+
+    def _progress(self):
+        """A progress callback that shows a cancellable bar once an export runs to
+        more than a few pages."""
+        self._cancelled = False
+
+        def report(done: int, total: int) -> bool:
+            if total < PROGRESS_MIN_PAGES:
+                return True
+            if self._bar is None:
+                self._bar = QProgressDialog("Writing the pages…", "Cancel", 0, total, self.window)
+                self._bar.setWindowTitle("Export Map")
+                self._bar.setWindowModality(Qt.WindowModality.WindowModal)
+                self._bar.setMinimumDuration(300)
+            self._bar.setValue(done)
+            QApplication.processEvents()
+            if self._bar.wasCanceled():
+                self._cancelled = True
+                self.window.statusBar().showMessage("Export cancelled; nothing was written.", 8000)
+                return False
+            return True
+
+        return report
+
+
+def install_export(window) -> ExportController:
+    """Add File > Export Map… to ``window`` (session 2 add-on hook)."""
+    ctl = ExportController(window)
+    window.export = ctl
+    return ctl
