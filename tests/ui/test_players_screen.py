@@ -635,3 +635,15 @@ def test_the_strip_in_the_phases_edition(qtbot, settings, answers):
     assert "Felicia" not in text
     acting = [e for e in content.entries if e.now]
     assert len(acting) <= 1
+
+
+def test_push_toolbar_shows_only_while_the_players_screen_is_open(qtbot, win):
+    ctl = controller(win)
+    win.show()
+    qtbot.waitExposed(win)
+    assert ctl.act_toggle in win.tools_toolbar.actions()
+    assert not ctl.toolbar.isVisible()
+    open_players(qtbot, win)
+    assert ctl.toolbar.isVisible()
+    ctl.close()
+    assert not ctl.toolbar.isVisible()

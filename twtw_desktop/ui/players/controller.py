@@ -258,8 +258,14 @@ class PlayersController(QObject):
         tb = QToolBar("Players' screen", self.main)
         tb.setObjectName("toolbar_players")
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        tb.addAction(self.act_toggle)
-        tb.addSeparator()
+        # the on/off switch lives with the main tools; this bar of pushes shows only
+        # while the players' screen is open (a laptop keeps its map height)
+        main_tb = getattr(self.main, "tools_toolbar", None)
+        if main_tb is not None:
+            main_tb.addAction(self.act_toggle)
+        else:
+            tb.addAction(self.act_toggle)
+            tb.addSeparator()
         short = {
             self.act_show_this: "Show players",
             self.act_show_card: "Card",
@@ -337,6 +343,7 @@ class PlayersController(QObject):
 
     def _sync_toggle(self) -> None:
         on = self.players_window is not None
+        self.toolbar.setVisible(on)
         if self.act_toggle.isChecked() != on:
             self.act_toggle.blockSignals(True)
             self.act_toggle.setChecked(on)
