@@ -79,9 +79,8 @@ def make_app(argv: list[str] | None = None) -> QApplication:
 def open_window(path: str | Path | None = None, *, show: bool = True):
     """Create the main window on ``path`` (or the sample); errors become dialogs."""
     from .document import EncounterDocument
-    from .main_window import MainWindow
+    from .main_window import MainWindow, is_bundled
 
-    win = MainWindow()
     target = Path(path) if path else sample_path()
     problem: tuple[str, str] | None = None
     try:
@@ -97,15 +96,13 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
                 doc = None
         else:
             problem = ("Cannot open the sample encounter", str(e))
-    if doc is not None:
-        from .main_window import is_bundled
-
-        if is_bundled(doc.path):
-            doc.make_untitled()
-        win.set_document(doc)
-        if path and doc.path == target:
-            win.settings.add_recent(target)
-            win._fill_recent()
+    if doc is not None and is_bundled(doc.path):
+        doc.make_untitled()
+    # the window is built on the document at once (no blank encounter built and dropped)
+    win = MainWindow(document=doc)
+    if doc is not None and path and doc.path == target:
+        win.settings.add_recent(target)
+        win._fill_recent()
     if show:
         win.show()
         win.map_view.zoom_fit()
