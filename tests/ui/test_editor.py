@@ -105,6 +105,25 @@ def _tool(win, name: str):
     return win.map_view.tool
 
 
+def _corner(win, col: int, row: int):
+    """Corner 4 of the hex at offset (col, row), in map units."""
+    m = win.document.map
+    return ed.corner_points(m, m.hex_at(col, row))[4]
+
+
+def _drag_wall(qtbot, win, row: int, col_a: int, col_b: int):
+    """Drag the wall tool from corner 4 of hex (col_a, row) to that of (col_b, row);
+    returns the two corners."""
+    _tool(win, "ed_wall")
+    a, b = _corner(win, col_a, row), _corner(win, col_b, row)
+    _drag(qtbot, win, [_pt(win, a), _pt(win, b)])
+    return a, b
+
+
+def _middle(p, q):
+    return ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+
+
 def test_install_adds_menu_toolbar_docks_and_mode(qtbot, tmp_path, dialogs):
     doc = EncounterDocument.new(8, 6)
     w = _window(qtbot, tmp_path, doc)
@@ -209,9 +228,7 @@ def test_build_a_small_map_with_the_tools_save_and_reopen(win, qtbot, tmp_path, 
     # a wall along hexsides: click two corners, double-click the last
     ctl.palette.set(material=Material.ADOBE)
     _tool(win, "ed_wall")
-    a = ed.corner_points(m, m.hex_at(2, 5))[4]
-    b = ed.corner_points(m, m.hex_at(5, 5))[4]
-    c = ed.corner_points(m, m.hex_at(7, 5))[4]
+    a, b, c = (_corner(win, col, 5) for col in (2, 5, 7))
     n = doc.undo_stack.count()
     _click(qtbot, win, _pt(win, a))
     _click(qtbot, win, _pt(win, b))
@@ -232,7 +249,7 @@ def test_build_a_small_map_with_the_tools_save_and_reopen(win, qtbot, tmp_path, 
     _tool(win, "ed_door")
     ctl.palette.set(opening_open=False)
     p, q = wall.points[1], wall.points[2]
-    near = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+    near = _middle(p, q)
     _click(qtbot, win, _pt(win, near))
     doors = [f for f in m.features if f.kind == "door"]
     assert len(doors) == 1 and not doors[0].is_open
@@ -307,10 +324,7 @@ def test_eraser_removes_objects_in_one_stroke_and_clears_ground(win, qtbot, monk
     doc = win.document
     m = doc.map
     ctl = win.editor
-    _tool(win, "ed_wall")
-    a = ed.corner_points(m, m.hex_at(3, 4))[4]
-    b = ed.corner_points(m, m.hex_at(6, 4))[4]
-    _drag(qtbot, win, [_pt(win, a), _pt(win, b)])
+    _drag_wall(qtbot, win, 4, 3, 6)
     assert len(m.features) == 1
     ctl.palette.set(terrain=Terrain.ROUGH)
     _tool(win, "ed_brush")
@@ -318,8 +332,7 @@ def test_eraser_removes_objects_in_one_stroke_and_clears_ground(win, qtbot, monk
     _tool(win, "ed_erase")
     n = doc.undo_stack.count()
     wall = m.features[0].points
-    mid = ((wall[0][0] + wall[1][0]) / 2, (wall[0][1] + wall[1][1]) / 2)
-    _click(qtbot, win, _pt(win, mid))
+    _click(qtbot, win, _pt(win, _middle(wall[0], wall[1])))
     assert not m.features and doc.undo_stack.count() == n + 1
     _click(qtbot, win, _at(win, m.hex_at(8, 7)))
     assert m.terrain_at(m.hex_at(8, 7)) is Terrain.OPEN
@@ -418,15 +431,11 @@ def test_properties_panel_edits_the_selected_feature_with_undo(win, qtbot):
     doc = win.document
     m = doc.map
     ctl = win.editor
-    _tool(win, "ed_wall")
-    a = ed.corner_points(m, m.hex_at(3, 4))[4]
-    b = ed.corner_points(m, m.hex_at(5, 4))[4]
-    _drag(qtbot, win, [_pt(win, a), _pt(win, b)])
+    _drag_wall(qtbot, win, 4, 3, 5)
     wall = m.features[0]
     # pick it with the region tool
     _tool(win, "ed_region")
-    mid = ((wall.points[0][0] + wall.points[1][0]) / 2, (wall.points[0][1] + wall.points[1][1]) / 2)
-    _click(qtbot, win, _pt(win, mid))
+    _click(qtbot, win, _pt(win, _middle(*wall.points[:2])))
     assert ctl.selected_id == wall.id
     panel = ctl.properties_panel
     assert panel.stack.currentIndex() == 1
@@ -481,10 +490,7 @@ def test_locked_layers_refuse_edits(win, qtbot):
     assert m.terrain_at(m.hex_at(4, 4)) is Terrain.WATER
     # walls locked: the wall tool refuses, doors (objects layer) still work
     panel.lock_boxes["walls"].setChecked(True)
-    _tool(win, "ed_wall")
-    a = ed.corner_points(m, m.hex_at(3, 6))[4]
-    b = ed.corner_points(m, m.hex_at(5, 6))[4]
-    _drag(qtbot, win, [_pt(win, a), _pt(win, b)])
+    a, _ = _drag_wall(qtbot, win, 6, 3, 5)
     assert not m.features
     _tool(win, "ed_door")
     _click(qtbot, win, _pt(win, a))

@@ -526,20 +526,8 @@ def resize(
             labels.append(lab.model_copy(update={"at": at}, deep=True))
         else:
             rep.labels_dropped.append(lab.id)
-    notes = []
-    for n in m.notes:
-        h = Hex(*n.hex) + t
-        if out.contains(h):
-            notes.append(n.model_copy(update={"hex": (h.q, h.r)}, deep=True))
-        else:
-            rep.notes_dropped.append(n.id)
-    markers = []
-    for mk in m.markers:
-        h = Hex(*mk.hex) + t
-        if out.contains(h):
-            markers.append(mk.model_copy(update={"hex": (h.q, h.r)}, deep=True))
-        else:
-            rep.markers_dropped.append(mk.id)
+    notes = _shifted_pins(out, m.notes, t, rep.notes_dropped)
+    markers = _shifted_pins(out, m.markers, t, rep.markers_dropped)
     out.__dict__.update(features=feats, labels=labels, notes=notes, markers=markers)
     if m.background is not None:
         out.__dict__["background"] = m.background.model_copy(
@@ -906,6 +894,19 @@ def _fresh_id(taken: set[str], old: str) -> str:
     while f"{base}-{i}" in taken:
         i += 1
     return f"{base}-{i}"
+
+
+def _shifted_pins(out: Map, pins: Iterable, t: Hex, dropped: list[str]) -> list:
+    """Copies of the hex-pinned ``pins`` (notes or markers) moved by ``t``, those that
+    land on ``out``; the ids of the others are added to ``dropped``."""
+    kept = []
+    for x in pins:
+        h = Hex(*x.hex) + t
+        if out.contains(h):
+            kept.append(x.model_copy(update={"hex": (h.q, h.r)}, deep=True))
+        else:
+            dropped.append(x.id)
+    return kept
 
 
 def _moved_pin(x, dq: int, dr: int):

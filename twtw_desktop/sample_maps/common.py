@@ -19,8 +19,19 @@ from dataclasses import dataclass, field
 
 from ..hexgrid import Hex, facing_toward, hex_to_offset, offset_to_hex
 from ..hexgrid.layout import Orientation
-from ..model.encounter import Token
-from ..model.map import TERRAIN_CODES, CoverHeight, Feature, FeatureKind, Material, Point, Terrain
+from ..model.encounter import Encounter, Token
+from ..model.map import (
+    TERRAIN_CODES,
+    CoverHeight,
+    Feature,
+    FeatureKind,
+    Map,
+    Marker,
+    Material,
+    Note,
+    Point,
+    Terrain,
+)
 from ..rules.character import Character, Posture
 from ..rules.samples import sample_characters
 
@@ -180,10 +191,12 @@ class Features:
         name: str,
         openings: list[dict] | None = None,
         *,
+        kind: FeatureKind = "wall",
         height: CoverHeight = CoverHeight.FULL,
         opaque: bool = True,
     ) -> None:
-        """A straight wall from ``a`` to ``b`` with door/window openings.
+        """A straight wall from ``a`` to ``b`` with door/window openings (``kind``
+        "cover" for a low run such as a rail or a stall partition).
 
         Each opening is a dict with ``at`` (position along the wall's axis, x for a
         horizontal wall, y for a vertical one), ``kind`` and optional ``material``,
@@ -210,6 +223,7 @@ class Features:
                 self.add(
                     f"{fid}-{piece}",
                     [point(start), point(o_lo)],
+                    kind=kind,
                     material=material,
                     name=name,
                     height=height,
@@ -230,6 +244,7 @@ class Features:
             self.add(
                 f"{fid}-{piece}" if cuts else fid,
                 [point(start), point(hi)],
+                kind=kind,
                 material=material,
                 name=name,
                 height=height,
@@ -299,6 +314,33 @@ class Features:
         the same trough as two layers of cover.
         """
         self.add(fid, [(x0, y), (x1, y)], kind="cover", material=material, height=height, name=name)
+
+    def gated(
+        self,
+        fid: str,
+        outline: list[Point],
+        name: str,
+        gate_id: str,
+        gate_name: str,
+        *,
+        material: Material,
+        kind: FeatureKind = "wall",
+        height: CoverHeight = CoverHeight.FULL,
+        gate_open: bool = False,
+    ) -> None:
+        """An enclosure (a fence, a vault) drawn as ``outline``, left open between its
+        first and last points, and a gate of the same material and height closing that
+        gap (drawn from the lower of the two ends to the higher)."""
+        self.add(fid, outline, kind=kind, material=material, height=height, name=name)
+        self.add(
+            gate_id,
+            sorted((outline[0], outline[-1])),
+            kind="door",
+            material=material,
+            height=height,
+            is_open=gate_open,
+            name=gate_name,
+        )
 
     def block(
         self,
@@ -404,6 +446,37 @@ def area_mid(c0: int, c1: int, r0: int, r1: int) -> Point:
     return (r3((wall_x(c0 - 1) + wall_x(c1)) / 2), r3((wall_y(r0 - 1) + wall_y(r1)) / 2))
 
 
+# --- map and encounter ---------------------------------------------------------------
+
+
+def note(nid: str, cell: tuple[int, int], text: str) -> Note:
+    """A Judge note on the hex at offset ``cell``."""
+    return Note(id=nid, hex=hex_at(*cell), text=text)
+
+
+def marker(mid: str, cell: tuple[int, int], kind: str, text: str) -> Marker:
+    """A trap/ambush/objective marker on the hex at offset ``cell``."""
+    return Marker(id=mid, hex=hex_at(*cell), kind=kind, text=text)
+
+
+def sample_map(
+    size: tuple[int, int], ground: tuple[list[str], list[list[int]] | None], **fields
+) -> Map:
+    """A pointy-top sample map of ``size`` (cols, rows). ``ground`` is what
+    :meth:`Ground.result` gives (terrain rows, elevation rows or None); ``fields`` are
+    the map's other fields (name, features, labels, notes, markers, description)."""
+    terrain, elevation = ground
+    cols, rows = size
+    return Map(
+        cols=cols,
+        rows=rows,
+        orientation=Orientation.POINTY,
+        terrain=terrain,
+        elevation=elevation,
+        **fields,
+    )
+
+
 # --- the people ------------------------------------------------------------------------
 
 
@@ -459,3 +532,15 @@ def place_tokens(places: list[Place]) -> list[Token]:
 def bundled_sheets() -> dict[str, Character]:
     """Fresh copies of the bundled sample characters."""
     return sample_characters()
+
+
+def sample_encounter(sheets: dict[str, Character], places: list[Place], **fields) -> Encounter:
+    """An encounter on a sample map: the characters of ``places`` in that order (their
+    sheets taken from ``sheets``), each with its token placed by :func:`place_tokens`;
+    ``fields`` are the encounter's other fields (name, edition, map_ref, deck_seed,
+    notes)."""
+    return Encounter(
+        characters=[sheets[p.cid] for p in places],
+        tokens=place_tokens(places),
+        **fields,
+    )

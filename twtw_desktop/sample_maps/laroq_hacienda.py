@@ -28,9 +28,8 @@ and initiative bar), deck seed 1876.
 
 from __future__ import annotations
 
-from ..hexgrid.layout import Orientation
 from ..model.encounter import Encounter
-from ..model.map import CoverHeight, Label, Map, Marker, Material, Note, Terrain
+from ..model.map import CoverHeight, Label, Map, Material, Terrain
 from ..rules.character import CarriedWeapon
 from .common import (
     STOREY,
@@ -42,10 +41,12 @@ from .common import (
     centre,
     col_mid,
     door,
-    hex_at,
+    marker,
+    note,
     npc,
-    place_tokens,
     row_mid,
+    sample_encounter,
+    sample_map,
     wall_x,
     wall_y,
     window,
@@ -279,13 +280,14 @@ def _features() -> list:
     )
     f.hwall("east-wing-south", r1, (e0 - 1, x_e), ADOBE, "east wing, south wall")
     for i, row in enumerate((17, 19), start=1):
-        f.add(
+        f.hwall(
             f"stall-{i}",
-            [(wall_x(30), wall_y(row)), (wall_x(x_e), wall_y(row))],
+            row,
+            (30, x_e),
+            Material.THIN_WOOD,
+            "stall partition",
             kind="cover",
-            material=Material.THIN_WOOD,
             height=CoverHeight.LOW,
-            name="stall partition",
         )
 
     # -- furniture and the courtyard --------------------------------------------------
@@ -312,7 +314,7 @@ def _features() -> list:
     (c0, c1), (cr0, cr1) = CORRAL
     gx0, gx1, gy0, gy1 = wall_x(c0 - 1), wall_x(c1), wall_y(cr0 - 1), wall_y(cr1)
     gate = row_mid(18)
-    f.add(
+    f.gated(
         "corral-fence",
         [
             (gx0, gate - 0.8),
@@ -322,18 +324,12 @@ def _features() -> list:
             (gx0, gy1),
             (gx0, gate + 0.8),
         ],
-        kind="cover",
-        material=Material.THIN_WOOD,
-        height=CoverHeight.LOW,
-        name="corral fence",
-    )
-    f.add(
+        "corral fence",
         "corral-gate",
-        [(gx0, gate - 0.8), (gx0, gate + 0.8)],
-        kind="door",
+        "corral gate",
         material=Material.THIN_WOOD,
+        kind="cover",
         height=CoverHeight.LOW,
-        name="corral gate",
     )
     return f.items
 
@@ -376,83 +372,66 @@ def _labels() -> list[Label]:
 
 def build_map() -> Map:
     """The sample map "The Laroq hacienda"."""
-    terrain, elevation = _ground()
-    return Map(
+    return sample_map(
+        (COLS, ROWS),
+        _ground(),
         name="The Laroq hacienda",
-        cols=COLS,
-        rows=ROWS,
-        orientation=Orientation.POINTY,
-        terrain=terrain,
-        elevation=elevation,
         features=_features(),
         labels=_labels(),
         notes=[
-            Note(
-                id="note-cell",
-                hex=hex_at(4, 16),
-                text=(
-                    "The cell door is thick iron (AV 5) and locked; Angus carries the "
-                    "key. The window bars are thick iron too: they stop a body, not a "
-                    "look or a pistol shot."
-                ),
+            note(
+                "note-cell",
+                (4, 16),
+                "The cell door is thick iron (AV 5) and locked; Angus carries the "
+                "key. The window bars are thick iron too: they stop a body, not a "
+                "look or a pistol shot.",
             ),
-            Note(
-                id="note-gatling",
-                hex=hex_at(31, 25),
-                text=(
-                    "Angus's Gatling gun stands on the mirador. Octavio cranks it "
-                    "(skill 2d8, 000 Combat Example: Angus cranks his Gatling); it "
-                    "fires bursts of 3, 5 or 10 and reads the card's burst section."
-                ),
+            note(
+                "note-gatling",
+                (31, 25),
+                "Angus's Gatling gun stands on the mirador. Octavio cranks it "
+                "(skill 2d8, 000 Combat Example: Angus cranks his Gatling); it "
+                "fires bursts of 3, 5 or 10 and reads the card's burst section.",
             ),
-            Note(
-                id="note-walls",
-                hex=hex_at(10, 24),
-                text=(
-                    "All walls are adobe, AV 4. Pistols (Pen 2) can at best ablate "
-                    "them; rifles can punch through. The gate leaves are hardwood, "
-                    "AV 3, barred from inside."
-                ),
+            note(
+                "note-walls",
+                (10, 24),
+                "All walls are adobe, AV 4. Pistols (Pen 2) can at best ablate "
+                "them; rifles can punch through. The gate leaves are hardwood, "
+                "AV 3, barred from inside.",
             ),
-            Note(
-                id="note-cattle",
-                hex=hex_at(36, 15),
-                text=(
-                    "The corral holds the rustled herd, not yet rebranded: proof enough "
-                    "for the Mexican authorities (000 Combat Example)."
-                ),
+            note(
+                "note-cattle",
+                (36, 15),
+                "The corral holds the rustled herd, not yet rebranded: proof enough "
+                "for the Mexican authorities (000 Combat Example).",
             ),
         ],
         markers=[
-            Marker(
-                id="marker-trap-bell",
-                hex=hex_at(18, 25),
-                kind="trap",
-                text=(
-                    "Alarm bell by the gate: ringing it (one action) turns out the "
-                    "bunkhouse and puts Octavio on the Gatling."
-                ),
+            marker(
+                "marker-trap-bell",
+                (18, 25),
+                "trap",
+                "Alarm bell by the gate: ringing it (one action) turns out the "
+                "bunkhouse and puts Octavio on the Gatling.",
             ),
-            Marker(
-                id="marker-ambush-office",
-                hex=hex_at(22, 7),
-                kind="ambush",
-                text=(
-                    "Felicia waits in the office, hidden, covering the courtyard "
-                    "through the window."
-                ),
+            marker(
+                "marker-ambush-office",
+                (22, 7),
+                "ambush",
+                "Felicia waits in the office, hidden, covering the courtyard through the window.",
             ),
-            Marker(
-                id="marker-ambush-bunkhouse",
-                hex=hex_at(29, 11),
-                kind="ambush",
-                text="Two vaqueros in the bunkhouse come out shooting when the bell rings.",
+            marker(
+                "marker-ambush-bunkhouse",
+                (29, 11),
+                "ambush",
+                "Two vaqueros in the bunkhouse come out shooting when the bell rings.",
             ),
-            Marker(
-                id="marker-keys",
-                hex=hex_at(21, 4),
-                kind="objective",
-                text="The cell key hangs in Angus's office; the ledger of rustled herds is in the safe.",
+            marker(
+                "marker-keys",
+                (21, 4),
+                "objective",
+                "The cell key hangs in Angus's office; the ledger of rustled herds is in the safe.",
             ),
         ],
         description=(
@@ -489,12 +468,12 @@ def build_encounter() -> Encounter:
     sheets["vaquero_2"] = npc(sheets, "octavio_vaquero", "vaquero_2", "Vaquero (Tomás)")
     # Octavio mans the Gatling: the gun is on his sheet for this encounter only
     sheets["octavio_vaquero"].weapons.append(CarriedWeapon(weapon_id="gatling_gun", loaded=40))
-    return Encounter(
+    return sample_encounter(
+        sheets,
+        PLACES,
         name="Jailbreak at the Laroq hacienda",
         edition="phases",
         map_ref=MAP_FILE,
-        characters=[sheets[p.cid] for p in PLACES],
-        tokens=place_tokens(PLACES),
         deck_seed=1876,
         notes=(
             "Night at the Laroq hacienda. Angus has Jonah locked in the cell. Miranda "

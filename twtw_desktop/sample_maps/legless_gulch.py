@@ -28,9 +28,8 @@ bridge, the lead miner's gang in ambush). AP v2 edition, deck seed 1875.
 
 from __future__ import annotations
 
-from ..hexgrid.layout import Orientation
 from ..model.encounter import Encounter
-from ..model.map import CoverHeight, Label, Map, Marker, Material, Note, Terrain
+from ..model.map import CoverHeight, Label, Map, Material, Terrain
 from .common import (
     Features,
     Ground,
@@ -40,12 +39,13 @@ from .common import (
     centre,
     col_mid,
     door,
-    hex_at,
+    marker,
+    note,
     npc,
-    place_tokens,
+    sample_encounter,
+    sample_map,
     walk,
     wall_x,
-    wall_y,
     window,
 )
 
@@ -171,26 +171,20 @@ def _features() -> list:
     f = Features()
     # the bridge's rails along both edges of the deck, bank to bank
     c0, c1 = _creek_cols(ROAD_ROWS[0])
+    low = CoverHeight.LOW
     for fid, line in (("bridge-rail-n", ROAD_ROWS[0] - 1), ("bridge-rail-s", ROAD_ROWS[1])):
-        f.add(
-            fid,
-            [(wall_x(c0 - 1), wall_y(line)), (wall_x(c1), wall_y(line))],
-            kind="wall",
-            material=Material.HARDWOOD,
-            height=CoverHeight.LOW,
-            opaque=False,
-            name="bridge rail",
-        )
+        f.hwall(fid, line, (c0 - 1, c1), Material.HARDWOOD, "bridge rail", height=low, opaque=False)
     # Hank's wagon: its two sideboards (low hardwood) along the road
     w0, w1 = WAGON_COLS
     for fid, line in (("wagon-side-n", ROAD_ROWS[0] - 1), ("wagon-side-s", ROAD_ROWS[1])):
-        f.add(
+        f.hwall(
             fid,
-            [(wall_x(w0 - 1), wall_y(line)), (wall_x(w1), wall_y(line))],
+            line,
+            (w0 - 1, w1),
+            Material.HARDWOOD,
+            "Hank's wagon (sideboard)",
             kind="cover",
-            material=Material.HARDWOOD,
-            height=CoverHeight.LOW,
-            name="Hank's wagon (sideboard)",
+            height=low,
         )
     for i, (col, row) in enumerate(BOULDERS, start=1):
         f.block(f"boulder-{i}", col, row, "boulder (rock: AV as brick)", ROCK)
@@ -259,84 +253,70 @@ def _labels() -> list[Label]:
 
 def build_map() -> Map:
     """The sample map "Legless Gulch"."""
-    terrain, elevation = _ground()
-    return Map(
+    return sample_map(
+        (COLS, ROWS),
+        _ground(),
         name="Legless Gulch",
-        cols=COLS,
-        rows=ROWS,
-        orientation=Orientation.POINTY,
-        terrain=terrain,
-        elevation=elevation,
         features=_features(),
         labels=_labels(),
         notes=[
-            Note(
-                id="note-speed",
-                hex=hex_at(7, 12),
-                text=(
-                    "Hank drives his team east at 18 paces; the vaquero rides west down "
-                    "the trail at 8. Relative speed 26: −5 to Cyril's shot (000 Target "
-                    "Speed). The tokens carry these velocities; zero them once the "
-                    "wagon stops."
-                ),
+            note(
+                "note-speed",
+                (7, 12),
+                "Hank drives his team east at 18 paces; the vaquero rides west down "
+                "the trail at 8. Relative speed 26: −5 to Cyril's shot (000 Target "
+                "Speed). The tokens carry these velocities; zero them once the "
+                "wagon stops.",
             ),
-            Note(
-                id="note-boulders",
-                hex=hex_at(13, 11),
-                text=(
-                    "Boulders are solid rock, drawn with the brick material (AV 4): a "
-                    "handgun at best chips them, a Sharps can punch through. A Judge who "
-                    "wants them bullet-proof can switch them to thick iron (AV 5) in the "
-                    "editor."
-                ),
+            note(
+                "note-boulders",
+                (13, 11),
+                "Boulders are solid rock, drawn with the brick material (AV 4): a "
+                "handgun at best chips them, a Sharps can punch through. A Judge who "
+                "wants them bullet-proof can switch them to thick iron (AV 5) in the "
+                "editor.",
             ),
-            Note(
-                id="note-creek",
-                hex=hex_at(19, 9),
-                text=(
-                    "The creek runs fast and deep: it is swum, not walked (house rule). "
-                    "The ford downstream is knee-deep, rough going, and the wagon can "
-                    "cross there if the bridge goes."
-                ),
+            note(
+                "note-creek",
+                (19, 9),
+                "The creek runs fast and deep: it is swum, not walked (house rule). "
+                "The ford downstream is knee-deep, rough going, and the wagon can "
+                "cross there if the bridge goes.",
             ),
-            Note(
-                id="note-cliffs",
-                hex=hex_at(1, 6),
-                text=(
-                    "Cliff faces are climbed at +2 AP per pace, the steep grade costs "
-                    "+1 AP per pace going up, the trail's gentle grade +1 per 2 paces "
-                    "(000 Movement AP Cost)."
-                ),
+            note(
+                "note-cliffs",
+                (1, 6),
+                "Cliff faces are climbed at +2 AP per pace, the steep grade costs "
+                "+1 AP per pace going up, the trail's gentle grade +1 per 2 paces "
+                "(000 Movement AP Cost).",
             ),
         ],
         markers=[
-            Marker(
-                id="marker-trap-bridge",
-                hex=hex_at(19, 12),
-                kind="trap",
-                text=(
-                    "Two bundles of dynamite are wired under the bridge; the fuse runs "
-                    "to the lead miner behind the boulder east of it. Lit, it blows "
-                    "when the Judge says; everyone on the deck takes the blast."
-                ),
+            marker(
+                "marker-trap-bridge",
+                (19, 12),
+                "trap",
+                "Two bundles of dynamite are wired under the bridge; the fuse runs "
+                "to the lead miner behind the boulder east of it. Lit, it blows "
+                "when the Judge says; everyone on the deck takes the blast.",
             ),
-            Marker(
-                id="marker-ambush-miners",
-                hex=hex_at(23, 10),
-                kind="ambush",
-                text="The miners lie in wait behind the boulders on the east bank.",
+            marker(
+                "marker-ambush-miners",
+                (23, 10),
+                "ambush",
+                "The miners lie in wait behind the boulders on the east bank.",
             ),
-            Marker(
-                id="marker-ambush-rim",
-                hex=hex_at(37, 2),
-                kind="ambush",
-                text="A second vaquero waits on the rim where the trail starts down.",
+            marker(
+                "marker-ambush-rim",
+                (37, 2),
+                "ambush",
+                "A second vaquero waits on the rim where the trail starts down.",
             ),
-            Marker(
-                id="marker-gold",
-                hex=hex_at(31, 26),
-                kind="objective",
-                text="The miners' strongbox is hidden in the tunnel.",
+            marker(
+                "marker-gold",
+                (31, 26),
+                "objective",
+                "The miners' strongbox is hidden in the tunnel.",
             ),
         ],
         description=(
@@ -397,12 +377,12 @@ def build_encounter() -> Encounter:
     sheets["miner_rufus"] = npc(sheets, "lead_miner", "miner_rufus", "Rufus (miner)")
     sheets["miner_amos"] = npc(sheets, "lead_miner", "miner_amos", "Amos (miner)")
     places = _places()
-    return Encounter(
+    return sample_encounter(
+        sheets,
+        places,
         name="Ambush at Legless Gulch",
         edition="ap_v2",
         map_ref=MAP_FILE,
-        characters=[sheets[p.cid] for p in places],
-        tokens=place_tokens(places),
         deck_seed=1875,
         notes=(
             "Hank is driving his wagon east down Legless Gulch with Cyril in the back "

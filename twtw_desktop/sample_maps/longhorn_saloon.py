@@ -24,9 +24,8 @@ Laroq hidden on the gallery. AP v2 edition, deck seed 1874.
 
 from __future__ import annotations
 
-from ..hexgrid.layout import Orientation
 from ..model.encounter import Encounter
-from ..model.map import CoverHeight, Label, Map, Marker, Material, Note, Terrain
+from ..model.map import CoverHeight, Label, Map, Material, Terrain
 from .common import (
     STOREY,
     Features,
@@ -37,9 +36,11 @@ from .common import (
     centre,
     col_mid,
     door,
-    hex_at,
-    place_tokens,
+    marker,
+    note,
     row_mid,
+    sample_encounter,
+    sample_map,
     wall_x,
     wall_y,
     window,
@@ -249,75 +250,63 @@ def _labels() -> list[Label]:
 
 def build_map() -> Map:
     """The sample map "The Longhorn saloon"."""
-    terrain, elevation = _ground()
-    return Map(
+    return sample_map(
+        (COLS, ROWS),
+        _ground(),
         name="The Longhorn saloon",
-        cols=COLS,
-        rows=ROWS,
-        orientation=Orientation.POINTY,
-        terrain=terrain,
-        elevation=elevation,
         features=_features(),
         labels=_labels(),
         notes=[
-            Note(
-                id="note-piano",
-                hex=hex_at(2, 15),
-                text=(
-                    "Between the piano and the west wall: a figure driven here is "
-                    "cornered (000 Asserting Dominance: Hank works Dave toward the "
-                    "piano). The piano is hardwood, AV 3, and taller than a man "
-                    "crouching behind it."
-                ),
+            note(
+                "note-piano",
+                (2, 15),
+                "Between the piano and the west wall: a figure driven here is "
+                "cornered (000 Asserting Dominance: Hank works Dave toward the "
+                "piano). The piano is hardwood, AV 3, and taller than a man "
+                "crouching behind it.",
             ),
-            Note(
-                id="note-bar",
-                hex=hex_at(26, 10),
-                text=(
-                    "Sam the barkeep keeps a sawn-off shotgun under the counter. The "
-                    "back-bar mirror and the bottles are unintended targets for any "
-                    "stray shot fired across the bar (000 Ancillary Effects)."
-                ),
+            note(
+                "note-bar",
+                (26, 10),
+                "Sam the barkeep keeps a sawn-off shotgun under the counter. The "
+                "back-bar mirror and the bottles are unintended targets for any "
+                "stray shot fired across the bar (000 Ancillary Effects).",
             ),
-            Note(
-                id="note-back-door",
-                hex=hex_at(27, 3),
-                text=(
-                    "The back door is bolted from inside: unbolting it takes an "
-                    "action before it can be opened. Beyond it the alley leads to the "
-                    "livery, Jonah's best way out."
-                ),
+            note(
+                "note-back-door",
+                (27, 3),
+                "The back door is bolted from inside: unbolting it takes an "
+                "action before it can be opened. Beyond it the alley leads to the "
+                "livery, Jonah's best way out.",
             ),
-            Note(
-                id="note-gallery",
-                hex=hex_at(10, 4),
-                text=(
-                    "The gallery is one storey up (elevation 3). Its railing gives low "
-                    "cover to anyone on it and stops a step down; jumping over means "
-                    "a fall of 3 paces."
-                ),
+            note(
+                "note-gallery",
+                (10, 4),
+                "The gallery is one storey up (elevation 3). Its railing gives low "
+                "cover to anyone on it and stops a step down; jumping over means "
+                "a fall of 3 paces.",
             ),
         ],
         markers=[
-            Marker(
-                id="marker-ambush-gallery",
-                hex=hex_at(12, 3),
-                kind="ambush",
-                text="Felicia Laroq waits on the gallery, hidden; she fires on the first "
+            marker(
+                "marker-ambush-gallery",
+                (12, 3),
+                "ambush",
+                "Felicia Laroq waits on the gallery, hidden; she fires on the first "
                 "posse member to draw.",
             ),
-            Marker(
-                id="marker-trap-rail",
-                hex=hex_at(17, 4),
-                kind="trap",
-                text="Rotten length of railing: a figure shoved or thrown against it "
+            marker(
+                "marker-trap-rail",
+                (17, 4),
+                "trap",
+                "Rotten length of railing: a figure shoved or thrown against it "
                 "breaks through and falls 3 paces to the floor.",
             ),
-            Marker(
-                id="marker-winnings",
-                hex=hex_at(*POKER_TABLE),
-                kind="objective",
-                text="Jonah's winnings, $340 in coin and paper, still on the poker table.",
+            marker(
+                "marker-winnings",
+                POKER_TABLE,
+                "objective",
+                "Jonah's winnings, $340 in coin and paper, still on the poker table.",
             ),
         ],
         description=(
@@ -347,12 +336,12 @@ PLACES: list[Place] = [
 def build_encounter() -> Encounter:
     """The sample encounter "Trouble at the Longhorn"."""
     sheets = bundled_sheets()
-    return Encounter(
+    return sample_encounter(
+        sheets,
+        PLACES,
         name="Trouble at the Longhorn",
         edition="ap_v2",
         map_ref=MAP_FILE,
-        characters=[sheets[p.cid] for p in PLACES],
-        tokens=place_tokens(PLACES),
         deck_seed=1874,
         notes=(
             "Evening at the Longhorn. Jonah has cleaned out the Perkins brothers at poker "

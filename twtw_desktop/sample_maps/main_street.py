@@ -32,30 +32,29 @@ the bundled sample file exactly. Deck seed 1873, AP v2 edition.
 
 from __future__ import annotations
 
-from ..hexgrid import Hex, facing_toward
-from ..hexgrid.layout import Orientation
-from ..model.encounter import Encounter, Token
+from ..model.encounter import Encounter
 from ..model.map import (
     TERRAIN_CODES,
     CoverHeight,
     Feature,
     Label,
     Map,
-    Marker,
     Material,
-    Note,
-    Point,
     Terrain,
 )
-from ..rules.samples import sample_characters
 from .common import (
     OPENING,
     Features,
+    Place,
+    area_mid,
     building,
+    bundled_sheets,
     centre,
     door,
-    hex_at,
-    r3,
+    marker,
+    note,
+    sample_encounter,
+    sample_map,
     wall_x,
     wall_y,
     window,
@@ -175,7 +174,7 @@ def _features() -> list[Feature]:
     )
     vx0, vx1, vy0, vy1 = wall_x(20), wall_x(22), wall_y(3), wall_y(5)
     door_x = centre(21, 5)[0]
-    f.add(
+    f.gated(
         "bank-vault",
         [
             (door_x + OPENING / 2, vy1),
@@ -185,15 +184,10 @@ def _features() -> list[Feature]:
             (vx0, vy1),
             (door_x - OPENING / 2, vy1),
         ],
-        material=Material.THICK_IRON,
-        name="vault (strongbox) wall",
-    )
-    f.add(
+        "vault (strongbox) wall",
         "bank-vault-door",
-        [(door_x - OPENING / 2, vy1), (door_x + OPENING / 2, vy1)],
-        kind="door",
+        "vault door",
         material=Material.THICK_IRON,
-        name="vault door",
     )
 
     # Livery stable: cols 26–33, rows 3–10, thin wood, big doors standing open.
@@ -237,13 +231,14 @@ def _features() -> list[Feature]:
     )
     f.wall("livery-east", (x1, y0), (x1, y1), Material.THIN_WOOD, "Livery stable, east wall")
     for i, col in enumerate((28, 31)):
-        f.add(
+        f.vwall(
             f"livery-stall-{i + 1}",
-            [(wall_x(col), wall_y(2)), (wall_x(col), wall_y(6))],
+            col,
+            (2, 6),
+            Material.THIN_WOOD,
+            "stall partition",
             kind="cover",
-            material=Material.THIN_WOOD,
             height=CoverHeight.LOW,
-            name="stall partition",
         )
 
     # Cantina del Sol: cols 4–11, rows 20–26, adobe, shutters open.
@@ -280,7 +275,7 @@ def _features() -> list[Feature]:
     # Corral: a low thin-wood fence, cols 26–32, rows 21–26, gate open.
     gx0, gx1, gy0, gy1 = wall_x(25), wall_x(32), wall_y(20), wall_y(26)
     gate = centre(29, 21)[0]
-    f.add(
+    f.gated(
         "corral-fence",
         [
             (gate + OPENING / 2, gy0),
@@ -290,19 +285,13 @@ def _features() -> list[Feature]:
             (gx0, gy0),
             (gate - OPENING / 2, gy0),
         ],
-        kind="cover",
-        material=Material.THIN_WOOD,
-        height=CoverHeight.LOW,
-        name="corral fence",
-    )
-    f.add(
+        "corral fence",
         "corral-gate",
-        [(gate - OPENING / 2, gy0), (gate + OPENING / 2, gy0)],
-        kind="door",
+        "corral gate",
         material=Material.THIN_WOOD,
+        kind="cover",
         height=CoverHeight.LOW,
-        is_open=True,
-        name="corral gate",
+        gate_open=True,
     )
 
     # Street furniture along the boardwalk edges and in the street (see Features.bar).
@@ -320,17 +309,14 @@ def _features() -> list[Feature]:
 
 
 def _labels() -> list[Label]:
-    def mid(c0: int, c1: int, r0: int, r1: int) -> Point:
-        return (r3((wall_x(c0 - 1) + wall_x(c1)) / 2), r3((wall_y(r0 - 1) + wall_y(r1)) / 2))
-
     return [
-        Label(id="label-saloon", at=mid(3, 12, 3, 10), text="Longhorn Saloon", size=1.4),
-        Label(id="label-bank", at=mid(16, 23, 4, 10), text="Bank", size=1.4),
-        Label(id="label-vault", at=mid(21, 22, 4, 5), text="vault", size=0.6),
-        Label(id="label-livery", at=mid(26, 33, 3, 10), text="Livery Stable", size=1.4),
-        Label(id="label-cantina", at=mid(4, 11, 20, 26), text="Cantina del Sol", size=1.4),
-        Label(id="label-store", at=mid(15, 22, 20, 26), text="General Store", size=1.4),
-        Label(id="label-corral", at=mid(26, 32, 21, 26), text="Corral", size=1.2),
+        Label(id="label-saloon", at=area_mid(3, 12, 3, 10), text="Longhorn Saloon", size=1.4),
+        Label(id="label-bank", at=area_mid(16, 23, 4, 10), text="Bank", size=1.4),
+        Label(id="label-vault", at=area_mid(21, 22, 4, 5), text="vault", size=0.6),
+        Label(id="label-livery", at=area_mid(26, 33, 3, 10), text="Livery Stable", size=1.4),
+        Label(id="label-cantina", at=area_mid(4, 11, 20, 26), text="Cantina del Sol", size=1.4),
+        Label(id="label-store", at=area_mid(15, 22, 20, 26), text="General Store", size=1.4),
+        Label(id="label-corral", at=area_mid(26, 32, 21, 26), text="Corral", size=1.2),
         Label(id="label-street", at=centre(24, 15), text="Main Street", size=2.0),
         Label(id="label-balcony", at=centre(3, NORTH_WALK), text="balcony (upstairs)", size=0.6),
         Label(id="label-stairs", at=centre(8, NORTH_WALK), text="stairs", size=0.6),
@@ -342,40 +328,32 @@ def _labels() -> list[Label]:
 
 def main_street_map() -> Map:
     """The sample map "Main Street"."""
-    terrain, elevation = _terrain()
-    return Map(
+    return sample_map(
+        (COLS, ROWS),
+        _terrain(),
         name="Main Street",
-        cols=COLS,
-        rows=ROWS,
-        orientation=Orientation.POINTY,
-        terrain=terrain,
-        elevation=elevation,
         features=_features(),
         labels=_labels(),
         notes=[
-            Note(
-                id="note-felicia",
-                hex=hex_at(*FELICIA_HEX),
-                text=(
-                    "Felicia waits upstairs on the saloon balcony, hidden from the posse. "
-                    "She opens fire the moment Angus draws."
-                ),
+            note(
+                "note-felicia",
+                FELICIA_HEX,
+                "Felicia waits upstairs on the saloon balcony, hidden from the posse. "
+                "She opens fire the moment Angus draws.",
             ),
-            Note(
-                id="note-vault",
-                hex=hex_at(21, 4),
-                text=(
-                    "The vault holds the cattlemen's payroll, $4,000 in gold coin. "
-                    "That is what the Laroqs came for."
-                ),
+            note(
+                "note-vault",
+                (21, 4),
+                "The vault holds the cattlemen's payroll, $4,000 in gold coin. "
+                "That is what the Laroqs came for.",
             ),
         ],
         markers=[
-            Marker(
-                id="marker-ambush",
-                hex=hex_at(*FELICIA_HEX),
-                kind="ambush",
-                text="Felicia's ambush: a clear line down Main Street from the balcony.",
+            marker(
+                "marker-ambush",
+                FELICIA_HEX,
+                "ambush",
+                "Felicia's ambush: a clear line down Main Street from the balcony.",
             )
         ],
         description=(
@@ -390,41 +368,27 @@ def main_street_map() -> Map:
 
 # --- the encounter ---------------------------------------------------------------------
 
-#: (character id, offset col, row, whom they face, hidden)
-PLACEMENT: list[tuple[str, int, int, str, bool]] = [
-    ("miranda_valentine", 13, 17, "angus_laroq", False),  # in the open street
-    ("hank_daggett", 19, 15, "dave_perkins", False),  # behind his wagon
-    ("cyril_wellington", 16, SOUTH_WALK, "clem_perkins", False),  # behind barrels
-    ("jonah_benton", 8, 20, "angus_laroq", False),  # in the cantina doorway
-    ("angus_laroq", 10, 13, "miranda_valentine", False),  # in the street
-    ("felicia_laroq", *FELICIA_HEX, "miranda_valentine", True),  # upstairs, hidden
-    ("dave_perkins", 16, NORTH_WALK, "hank_daggett", False),  # behind the water trough
-    ("clem_perkins", 14, NORTH_WALK, "cyril_wellington", False),  # behind barrels
-    ("octavio_vaquero", 27, NORTH_WALK, "hank_daggett", False),  # behind the horse trough
+PLACES: list[Place] = [
+    Place("miranda_valentine", 13, 17, "angus_laroq", why="in the open street"),
+    Place("hank_daggett", 19, 15, "dave_perkins", why="behind his wagon"),
+    Place("cyril_wellington", 16, SOUTH_WALK, "clem_perkins", why="behind barrels"),
+    Place("jonah_benton", 8, 20, "angus_laroq", why="in the cantina doorway"),
+    Place("angus_laroq", 10, 13, "miranda_valentine", why="in the street"),
+    Place("felicia_laroq", *FELICIA_HEX, "miranda_valentine", hidden=True, why="upstairs"),
+    Place("dave_perkins", 16, NORTH_WALK, "hank_daggett", why="behind the water trough"),
+    Place("clem_perkins", 14, NORTH_WALK, "cyril_wellington", why="behind barrels"),
+    Place("octavio_vaquero", 27, NORTH_WALK, "hank_daggett", why="behind the horse trough"),
 ]
 
 
 def main_street_encounter() -> Encounter:
     """The sample encounter: the posse against the Laroq gang on Main Street."""
-    sheets = sample_characters()
-    where = {cid: Hex(*hex_at(col, row)) for cid, col, row, _, _ in PLACEMENT}
-    characters = [sheets[cid] for cid, *_ in PLACEMENT]
-    tokens = [
-        Token(
-            id=f"token-{cid}",
-            character_id=cid,
-            hex=hex_at(col, row),
-            facing=facing_toward(where[cid], where[target]),
-            hidden=hidden,
-        )
-        for cid, col, row, target, hidden in PLACEMENT
-    ]
-    return Encounter(
+    return sample_encounter(
+        bundled_sheets(),
+        PLACES,
         name="Showdown on Main Street",
         edition="ap_v2",
         map_ref=MAP_FILE,
-        characters=characters,
-        tokens=tokens,
         deck_seed=1873,
         notes=(
             "High noon. The Laroq gang has come for the bank's payroll; the posse stands "

@@ -40,6 +40,16 @@ class NewMapSpec:
     print_hex_mm: float
 
 
+def ok_cancel(dialog: QDialog) -> QDialogButtonBox:
+    """OK and Cancel buttons that accept or reject ``dialog``."""
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+    )
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
+
+
 def print_size_widgets(mm: float) -> tuple[QDoubleSpinBox, QComboBox]:
     """A spin box and a mm/in unit chooser for the printed hex width."""
     spin = QDoubleSpinBox()
@@ -118,12 +128,7 @@ class NewMapDialog(QDialog):
         pr.addWidget(self.print_size)
         pr.addWidget(self.print_unit)
         form.addRow("Printed hex width:", pr)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        form.addRow(ok_cancel(self))
 
     def spec(self) -> NewMapSpec:
         return NewMapSpec(
@@ -166,12 +171,7 @@ class ResizeDialog(QDialog):
         )
         hint.setWordWrap(True)
         form.addRow(hint)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        form.addRow(ok_cancel(self))
 
     def values(self) -> tuple[int, int, tuple[int, int]]:
         return self.cols.value(), self.rows.value(), (self.dcol.value(), self.drow.value())
@@ -215,12 +215,7 @@ class AlignDialog(QDialog):
         self.distance.setValue(max(1.0, float(hex_a.distance(hex_b))))
         self.distance.setSuffix(" hexes")
         lay.addWidget(self.distance)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
+        lay.addWidget(ok_cancel(self))
 
     def answer(self) -> tuple:
         """("hexes", hex_a, hex_b) or ("distance", paces)."""

@@ -92,6 +92,19 @@ class PaletteState(QObject):
         return self.window_material if kind == "window" else self.material
 
 
+def scroll_pane(area: QScrollArea, name: str) -> tuple[QWidget, QVBoxLayout]:
+    """Make ``area`` (named ``name``) a dock pane that scrolls only up and down; returns
+    the body to fill through its column layout and then hand to ``area.setWidget``."""
+    area.setObjectName(name)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    body = QWidget()
+    lay = QVBoxLayout(body)
+    lay.setContentsMargins(4, 4, 4, 4)
+    return body, lay
+
+
 def swatch(colour: QColor, size: int = 14) -> QIcon:
     pm = QPixmap(size, size)
     pm.fill(colour)
@@ -105,13 +118,7 @@ class PaletteWidget(QScrollArea):
     def __init__(self, state: PaletteState, cover_av: dict[str, int], parent=None) -> None:
         super().__init__(parent)
         self.state = state
-        self.setObjectName("editor_palette")
-        self.setWidgetResizable(True)
-        self.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        body = QWidget()
-        lay = QVBoxLayout(body)
-        lay.setContentsMargins(4, 4, 4, 4)
+        body, lay = scroll_pane(self, "editor_palette")
         lay.setSpacing(6)
         self._updating = False
 
@@ -185,35 +192,19 @@ class PaletteWidget(QScrollArea):
             self.material_buttons[mat] = b
             mgrid.addWidget(b, i, 0)  # one column: the AV must stay readable
         v.addLayout(mgrid)
-        hrow = QHBoxLayout()
-        hrow.addWidget(QLabel("Height:"))
         self.full = QRadioButton("Full")
         self.full.setToolTip("Full height: blocks sight and movement")
         self.low = QRadioButton("Low")
         self.low.setToolTip("Low: covers legs and belly of a standing figure; no block to sight")
         self.full.toggled.connect(lambda on: on and self.state.set(height=CoverHeight.FULL))
         self.low.toggled.connect(lambda on: on and self.state.set(height=CoverHeight.LOW))
-        heights = QButtonGroup(self)
-        heights.addButton(self.full)
-        heights.addButton(self.low)
-        hrow.addWidget(self.full)
-        hrow.addWidget(self.low)
-        hrow.addStretch(1)
-        v.addLayout(hrow)
-        orow = QHBoxLayout()
-        orow.addWidget(QLabel("New doors:"))
+        v.addLayout(self._choice_row("Height:", self.full, self.low))
         self.closed = QRadioButton("Closed")
         self.closed.setToolTip("New doors and windows start closed")
         self.opened = QRadioButton("Open")
         self.closed.toggled.connect(lambda on: on and self.state.set(opening_open=False))
         self.opened.toggled.connect(lambda on: on and self.state.set(opening_open=True))
-        states = QButtonGroup(self)
-        states.addButton(self.closed)
-        states.addButton(self.opened)
-        orow.addWidget(self.closed)
-        orow.addWidget(self.opened)
-        orow.addStretch(1)
-        v.addLayout(orow)
+        v.addLayout(self._choice_row("New doors:", self.closed, self.opened))
         lay.addWidget(box)
 
         # labels and notes
@@ -244,6 +235,17 @@ class PaletteWidget(QScrollArea):
         self.set_cover_av(cover_av)
         state.changed.connect(self.sync)
         self.sync()
+
+    def _choice_row(self, title: str, *choices: QRadioButton) -> QHBoxLayout:
+        """A row "title: ( ) … ( )" of mutually exclusive ``choices``."""
+        row = QHBoxLayout()
+        row.addWidget(QLabel(title))
+        group = QButtonGroup(self)
+        for b in choices:
+            group.addButton(b)
+            row.addWidget(b)
+        row.addStretch(1)
+        return row
 
     def set_cover_av(self, cover_av: dict[str, int]) -> None:
         """Show the AV of each material in the document's edition."""

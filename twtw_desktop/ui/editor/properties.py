@@ -33,7 +33,7 @@ from ...hexgrid import Hex, offset_label
 from ...model.map import CoverHeight, Feature, Label, Marker, Material, Note
 from ..scene.map_items import KIND_WORD, MATERIAL_WORD
 from .dialogs import MM_PER_INCH
-from .palette import NOTE_KINDS
+from .palette import NOTE_KINDS, scroll_pane
 
 if TYPE_CHECKING:
     from .controller import EditorController
@@ -62,13 +62,7 @@ class PropertiesPanel(QScrollArea):
     def __init__(self, controller: EditorController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctl = controller
-        self.setObjectName("editor_properties")
-        self.setWidgetResizable(True)
-        self.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        body = QWidget()
-        lay = QVBoxLayout(body)
-        lay.setContentsMargins(4, 4, 4, 4)
+        body, lay = scroll_pane(self, "editor_properties")
         self._syncing = False
         self.error = QLabel("")
         self.error.setWordWrap(True)

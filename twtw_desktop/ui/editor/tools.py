@@ -97,12 +97,27 @@ class EditorTool(Tool):
     def push(self, cmd) -> bool:
         return self.ctl.push(cmd, quiet=False)
 
+    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
+        """A left press goes to :meth:`press` when this tool may edit now (otherwise
+        :meth:`editable` has said why); other buttons are left to the view."""
+        if ev.button() != Qt.MouseButton.LeftButton:
+            return False
+        if self.editable():
+            self.press(ev, pos, h)
+        return True
 
-class _BrushCursor:
-    """The hover outline of the hexes a brush would touch."""
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
+        """A left press this tool may act on."""
 
-    def __init__(self, tool: EditorTool) -> None:
+
+class _HexOutline:
+    """The outline a tool draws over hexes: the hexes a brush would touch (only those
+    on the map), or with ``ghost`` the dashed outline of hexes being moved or pasted
+    (wherever they fall)."""
+
+    def __init__(self, tool: EditorTool, ghost: bool = False) -> None:
         self.tool = tool
+        self.ghost = ghost
         self.item: HexSetItem | None = None
 
     def show(self, hexes) -> None:
@@ -111,26 +126,33 @@ class _BrushCursor:
             return
         if self.item is None or self.item.scene() is not sc or self.item.frame is not sc.frame:
             remove(self.item)
-            self.item = HexSetItem(sc.frame, BRUSH_COLOUR)
+            self.item = HexSetItem(sc.frame, BRUSH_COLOUR, dashed=self.ghost)
             sc.addItem(self.item)
-        self.item.set_hexes(ed.on_map(sc.document.map, hexes))
+        self.item.set_hexes(hexes if self.ghost else ed.on_map(sc.document.map, hexes))
 
     def clear(self) -> None:
         remove(self.item)
         self.item = None
 
 
-class TerrainBrushTool(EditorTool):
-    name = "ed_brush"
-    title = "Terrain brush"
-    shortcut = "B"
-    tooltip = "Paint the palette's terrain; brush size 1, 2 or 3 (keys 1–3)"
+def _preview_line(item: PolylineItem | None, sc, width: float) -> PolylineItem:
+    """``item`` while it is still on ``sc``, else a new preview line ``width`` hexes
+    wide added to ``sc``."""
+    if item is None or item.scene() is not sc:
+        item = PolylineItem(sc.frame.unit * width)
+        sc.addItem(item)
+    return item
+
+
+class _StrokeTool(EditorTool):
+    """A brush tool whose press, drag and release make one stroke (one undo step),
+    with the brush outline following the mouse."""
 
     def __init__(self, view, controller) -> None:
         super().__init__(view, controller)
         self._stroke: int | None = None
         self._last: Hex | None = None
-        self._cursor = _BrushCursor(self)
+        self._cursor = _HexOutline(self)
 
     def clear(self) -> None:
         self._cursor.clear()
@@ -138,6 +160,31 @@ class TerrainBrushTool(EditorTool):
 
     def _brush(self, h: Hex) -> list[Hex]:
         return ed.brush(h, self.palette.brush_size)
+
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
+        self._stroke = new_stroke()
+        self._last = h
+
+    def _passed(self, h: Hex) -> list[Hex]:
+        """Every hex after the last one up to ``h`` (so a quick drag leaves no gaps);
+        ``h`` becomes the last one."""
+        steps = hex_line(self._last, h)[1:]
+        self._last = h
+        return steps
+
+    def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
+        if self._stroke is None:
+            return False
+        self._stroke = None
+        self._last = None
+        return True
+
+
+class TerrainBrushTool(_StrokeTool):
+    name = "ed_brush"
+    title = "Terrain brush"
+    shortcut = "B"
+    tooltip = "Paint the palette's terrain; brush size 1, 2 or 3 (keys 1–3)"
 
     def _paint(self, hexes: list[Hex]) -> None:
         doc = self.document
@@ -147,33 +194,15 @@ class TerrainBrushTool(EditorTool):
             word = TERRAIN_WORDS[t][0].lower()
             self.push(GroundCommand(doc, change, f"Paint {word}", stroke=self._stroke))
 
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if not self.editable():
-            return True
-        self._stroke = new_stroke()
-        self._last = h
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
+        super().press(ev, pos, h)
         self._paint(self._brush(h))
-        return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         self._cursor.show(self._brush(h))
         if self._stroke is None or h == self._last:
             return self._stroke is not None
-        # every hex between the last one and this one, so a quick drag leaves no gaps
-        hexes: list[Hex] = []
-        for step in hex_line(self._last, h)[1:]:
-            hexes += self._brush(step)
-        self._last = h
-        self._paint(hexes)
-        return True
-
-    def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if self._stroke is None:
-            return False
-        self._stroke = None
-        self._last = None
+        self._paint([x for step in self._passed(h) for x in self._brush(step)])
         return True
 
 
@@ -211,13 +240,8 @@ class FloodFillTool(EditorTool):
     shortcut = "G"
     tooltip = "Fill the connected hexes of the same terrain and height with the palette's terrain"
 
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if not self.editable():
-            return True
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
         self.fill(h)
-        return True
 
     def fill(self, h: Hex) -> int:
         """Flood-fill from ``h``; returns the number of hexes changed."""
@@ -251,20 +275,15 @@ class RectFillTool(EditorTool):
     def __init__(self, view, controller) -> None:
         super().__init__(view, controller)
         self._from: Hex | None = None
-        self._cursor = _BrushCursor(self)
+        self._cursor = _HexOutline(self)
 
     def clear(self) -> None:
         self._cursor.clear()
         self._from = None
 
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if not self.editable():
-            return True
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
         self._from = h
         self._cursor.show([h])
-        return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self._from is None:
@@ -341,9 +360,7 @@ class WallTool(EditorTool):
         sc = self.scene
         if sc is None:
             return
-        if self._item is None or self._item.scene() is not sc:
-            self._item = PolylineItem(sc.frame.unit * 0.12)
-            sc.addItem(self._item)
+        self._item = _preview_line(self._item, sc, 0.12)
         done = [self.scene_point(p) for p in self.polyline()]
         preview: list[QPointF] = []
         if self._hover is not None and self._verts:
@@ -351,11 +368,7 @@ class WallTool(EditorTool):
             preview = [self.scene_point(p) for p in full[len(self.polyline()) - 1 :]]
         self._item.set_points(done, preview)
 
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if not self.editable():
-            return True
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
         free = _shift(ev)
         p = self._snap(self.map_point(pos), free)
         self._press = self.map_point(pos)
@@ -365,7 +378,6 @@ class WallTool(EditorTool):
             self._hover = p
             self._hover_free = free
             self._show()
-        return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if not self._verts:
@@ -491,19 +503,11 @@ class DoorTool(EditorTool):
         self._press = None
 
     def _show_side(self, pts: list[ed.Point]) -> None:
-        sc = self.scene
-        if self._item is None or self._item.scene() is not sc:
-            self._item = PolylineItem(sc.frame.unit * 0.16)
-            sc.addItem(self._item)
+        self._item = _preview_line(self._item, self.scene, 0.16)
         self._item.set_points([], [self.scene_point(p) for p in pts])
 
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if not self.editable():
-            return True
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
         self._press = self.map_point(pos)
-        return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         p = self.map_point(pos)
@@ -599,11 +603,7 @@ class LabelTool(EditorTool):
         self._moved = False
         self._stroke: int | None = None
 
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if not self.editable():
-            return True
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
         hit = self.ctl.object_at(pos, layers=("labels",))
         self._from = self.map_point(pos)
         self._moved = False
@@ -614,7 +614,6 @@ class LabelTool(EditorTool):
             self.place(self.map_point(pos))
         else:
             self.ctl.select_object(hit)
-        return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self._drag is None:
@@ -669,17 +668,12 @@ class NoteTool(EditorTool):
     tooltip = "Click a hex to pin a Judge-only note or marker (palette chooses which)"
     layer = "notes"
 
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if not self.editable():
-            return True
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
         hit = self.ctl.object_at(pos, layers=("notes",))
         if hit is not None:
             self.ctl.select_object(hit)
-            return True
-        self.place(h)
-        return True
+        else:
+            self.place(h)
 
     def place(self, h: Hex, text: str | None = None) -> Note | Marker | None:
         m = self.document.map
@@ -704,7 +698,7 @@ class NoteTool(EditorTool):
         return None
 
 
-class EraseTool(EditorTool):
+class EraseTool(_StrokeTool):
     """Press on a wall, door, label or note and drag to erase such things; press on
     bare ground and drag to clear it back to open, level ground (brush size)."""
 
@@ -716,44 +710,29 @@ class EraseTool(EditorTool):
 
     def __init__(self, view, controller) -> None:
         super().__init__(view, controller)
-        self._stroke: int | None = None
         self._mode = ""
-        self._last: Hex | None = None
-        self._cursor = _BrushCursor(self)
 
-    def clear(self) -> None:
-        self._cursor.clear()
-        self._stroke = None
-
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if not self.editable():
-            return True
-        self._stroke = new_stroke()
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
+        super().press(ev, pos, h)
         hit = self.ctl.object_at(pos)
         self._mode = "objects" if hit is not None else "ground"
-        self._last = h
         self._erase_at(pos, h)
-        return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self._mode != "objects":
-            self._cursor.show(ed.brush(h, self.palette.brush_size))
+            self._cursor.show(self._brush(h))
         if self._stroke is None:
             return False
         if self._mode == "ground" and h != self._last:
-            for step in hex_line(self._last, h)[1:]:
+            for step in self._passed(h):
                 self._erase_at(pos, step)
-            self._last = h
         elif self._mode == "objects":
             self._erase_at(pos, h)
         return True
 
     def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if self._stroke is None:
+        if not super().mouse_release(ev, pos, h):
             return False
-        self._stroke = None
         self._mode = ""
         return True
 
@@ -774,7 +753,7 @@ class EraseTool(EditorTool):
             if not self.editable("terrain"):
                 self._stroke = None
                 return
-            change = ed.clear_change(doc.map, ed.brush(h, self.palette.brush_size))
+            change = ed.clear_change(doc.map, self._brush(h))
             if change:
                 self.push(GroundCommand(doc, change, "Clear ground", stroke=self._stroke))
 
@@ -802,12 +781,11 @@ class RegionTool(EditorTool):
         self._mode = ""  # "", "select", "move"
         self._base: set[Hex] = set()
         self._copy = False
-        self._ghost: HexSetItem | None = None
+        self._ghost = _HexOutline(self, ghost=True)
         self.pasting = False
 
     def clear(self) -> None:
-        remove(self._ghost)
-        self._ghost = None
+        self._ghost.clear()
         self._mode = ""
         self._press_hex = None
         self.pasting = False
@@ -815,23 +793,11 @@ class RegionTool(EditorTool):
     def deactivate(self) -> None:
         super().deactivate()
 
-    def _show_ghost(self, hexes) -> None:
-        sc = self.scene
-        if (
-            self._ghost is None
-            or self._ghost.scene() is not sc
-            or self._ghost.frame is not sc.frame
-        ):
-            remove(self._ghost)
-            self._ghost = HexSetItem(sc.frame, BRUSH_COLOUR, dashed=True)
-            sc.addItem(self._ghost)
-        self._ghost.set_hexes(hexes)
-
     def start_paste(self) -> None:
         self.pasting = True
         h = self.view.hovered_hex()
         if h is not None and self.ctl.clipboard is not None:
-            self._show_ghost(self.ctl.clipboard.hexes_at(h))
+            self._ghost.show(self.ctl.clipboard.hexes_at(h))
         self.say("Click where the copied hexes' top-left corner goes; Esc cancels.")
 
     def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
@@ -839,8 +805,7 @@ class RegionTool(EditorTool):
             return False
         if self.pasting:
             self.pasting = False
-            remove(self._ghost)
-            self._ghost = None
+            self._ghost.clear()
             self.ctl.paste_at(h)
             return True
         self._press_hex = h
@@ -852,7 +817,7 @@ class RegionTool(EditorTool):
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self.pasting and self.ctl.clipboard is not None:
-            self._show_ghost(self.ctl.clipboard.hexes_at(h))
+            self._ghost.show(self.ctl.clipboard.hexes_at(h))
             return True
         if self._press_hex is None:
             return False
@@ -866,7 +831,7 @@ class RegionTool(EditorTool):
             self.ctl.set_region(self._base | set(ed.rect_hexes(m, self._press_hex, h)))
         else:
             d = h - self._press_hex
-            self._show_ghost([x + d for x in self.ctl.region])
+            self._ghost.show([x + d for x in self.ctl.region])
         return True
 
     def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
@@ -874,8 +839,7 @@ class RegionTool(EditorTool):
             return False
         start, self._press_hex = self._press_hex, None
         mode, self._mode = self._mode, ""
-        remove(self._ghost)
-        self._ghost = None
+        self._ghost.clear()
         if mode == "move":
             d = h - start
             if d != Hex(0, 0):
@@ -940,17 +904,11 @@ class AlignTool(EditorTool):
             remove(it)
         self._marks = []
 
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if not self.editable():
-            return True
-        bg = self.document.map.background
-        if bg is None:
+    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
+        if self.document.map.background is None:
             self.say("Import a background picture first.")
-            return True
-        self.pick(self.map_point(pos))
-        return True
+        else:
+            self.pick(self.map_point(pos))
 
     def pick(self, p: ed.Point) -> None:
         """Take ``p`` (map units) as the next point on the picture."""
