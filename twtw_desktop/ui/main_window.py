@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import LoadError, RulesError
 from ..hexgrid import Hex
+from .actions import make_action
 from .document import EncounterDocument
 from .scene.map_view import MapView
 from .settings import MAX_RECENT, AppSettings
@@ -143,22 +144,7 @@ class MainWindow(QMainWindow):
         name: str = "",
         checkable: bool = False,
     ) -> QAction:
-        a = QAction(text, self)
-        if shortcut is not None:
-            if isinstance(shortcut, list):
-                a.setShortcuts(shortcut)
-            else:
-                a.setShortcut(QKeySequence(shortcut))
-        if tip:
-            keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-            a.setToolTip(f"{tip} ({keys})" if keys else tip)
-            a.setStatusTip(tip)
-        if name:
-            a.setObjectName(name)
-        a.setCheckable(checkable)
-        if slot is not None:
-            (a.toggled if checkable else a.triggered).connect(slot)
-        return a
+        return make_action(self, text, slot, shortcut, tip, name, checkable)
 
     def _make_actions(self) -> None:
         S = QKeySequence.StandardKey

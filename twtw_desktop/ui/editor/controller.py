@@ -33,6 +33,7 @@ from ...errors import LoadError, RulesError
 from ...hexgrid import Hex
 from ...model import edit as ed
 from ...model.map import BackgroundImage, Feature, Label, Map, Marker, Note
+from ..actions import make_action
 from ..document import EncounterDocument
 from ..scene.map_items import FeatureItem, LabelItem, MarkerItem
 from ..scene.map_scene import LAYER_TITLES, feature_layer
@@ -122,21 +123,11 @@ class EditorController(QObject):
     # -- building ----------------------------------------------------------------------
 
     def _act(self, text, slot, shortcut=None, tip="", name="", checkable=False, view=False):
-        a = QAction(text, self.window)
-        if shortcut:
-            a.setShortcut(QKeySequence(shortcut))
+        a = make_action(self.window, text, slot, shortcut, tip, name, checkable)
         if view:
             # clipboard keys work when the map has focus, leaving Ctrl+C to text fields
             a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.view.addAction(a)
-        if tip:
-            keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-            a.setToolTip(f"{tip} ({keys})" if keys else tip)
-            a.setStatusTip(tip)
-        a.setObjectName(name)
-        a.setCheckable(checkable)
-        if slot is not None:
-            (a.toggled if checkable else a.triggered).connect(slot)
         return a
 
     def _make_actions(self) -> None:

@@ -24,10 +24,11 @@ import contextlib
 import logging
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolBar
 
 from ...hexgrid import Hex
+from ..actions import make_action
 from ..scene.token_item import PLAYERS_LOOK
 from .settings import PlayersSettings
 from .view import CAMERA_MODES, CAMERA_TITLES
@@ -89,18 +90,7 @@ class PlayersController(QObject):
         name: str = "",
         checkable: bool = False,
     ) -> QAction:
-        a = QAction(text, self.main)
-        if shortcut:
-            a.setShortcut(QKeySequence(shortcut))
-        keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-        a.setToolTip(f"{tip} ({keys})" if keys else tip)
-        a.setStatusTip(tip)
-        if name:
-            a.setObjectName(name)
-        a.setCheckable(checkable)
-        if slot is not None:
-            (a.toggled if checkable else a.triggered).connect(slot)
-        return a
+        return make_action(self.main, text, slot, shortcut, tip, name, checkable)
 
     def _make_actions(self) -> None:
         s = self.settings
