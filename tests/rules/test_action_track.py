@@ -429,6 +429,48 @@ def test_fully_paid_rush_is_free():
     track.advance_segment()  # nothing to resolve: a lone action with no tax
 
 
+def test_aimed_shot_cannot_be_rushed():
+    """000 Rushing Actions, stipulation 1: aiming cannot be rushed, so an aimed shot
+    that needs AP from the pool is refused (nothing changes); the same shot without
+    aims rushes and resolves as a snap shot. Stipulation 3: fully paid, it may go."""
+    sharps = GEAR.weapon("sharps_rifle")
+    m = person("m", "Miranda", ap=20, init=1)
+    track = ActionTrack([m], AP_V2, fresh_deck(), OptionalRules(rushing=True))
+    track.start_round(cards={"m": card(1, d8=[4])})
+    aimed = A.aimed_shot(sharps, 1)  # 11 AP: 6 counters + 5 from the pool
+    advance_to(track, 6)
+    before = track.state
+    with pytest.raises(RulesError, match="Aiming cannot be rushed"):
+        track.rush("m", aimed)
+    assert track.state == before
+    ev = track.rush("m", A.normal_shot(sharps))  # 7 AP: 6 counters + 1 from the pool
+    assert ev.entry.rushed == 1 and ev.entry.resolves_as_snap
+    track.undo()
+    advance_to(track, 11)
+    ev = track.rush("m", aimed)  # 11 counters: fully paid, not really rushed
+    assert ev.entry.rushed == 0 and not ev.entry.resolves_as_snap
+
+
+def test_no_bonus_for_a_lone_action():
+    """000 The Initiative Stack / Determine Bonus: the stack orders several actions
+    resolving on one segment; a lone action has no place to win, so neither the
+    Quick Draw check nor AP for the bonus is taken (no card, no AP spent)."""
+    track = _two_shooters()
+    advance_to(track, 3)
+    track.declare("m", A.cock_action(PEACEMAKER))
+    before, deck = track.state, track.deck.snapshot()
+    assert "alone on segment 3" in track.quick_draw_refusal("m")
+    with pytest.raises(RulesError, match="no stack to climb"):
+        track.quick_draw_check("m")
+    with pytest.raises(RulesError, match="no stack to climb"):
+        track.buy_stack_bonus("m", 1)
+    assert track.state == before and track.deck.snapshot() == deck
+    track.declare("f", A.cock_action(ARMY))
+    assert track.quick_draw_refusal("m") == ""
+    track.buy_stack_bonus("m", 1)
+    assert "before spending AP" in track.quick_draw_refusal("m")
+
+
 # =============================================================================
 # End of the round
 # =============================================================================

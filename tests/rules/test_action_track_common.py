@@ -65,7 +65,10 @@ def test_surprised_between_rounds_sits_the_next_one_out(cls, edition, event_type
 
 @pytest.mark.parametrize(("cls", "edition", "_event"), ENGINES)
 def test_surprised_during_a_round_loses_the_rest_of_it(cls, edition, _event):
-    """001 Surprise: once action time is under way the TN is 5 either way."""
+    """001/003 Surprise: surprised during a round, the character loses the rest of it.
+    The TN once action time is under way follows each edition's page: 001 (AP v2's
+    lineage) makes it Standard (5) either way; 003 (the phase edition's Conflict)
+    keeps Difficult (9) for a character not expecting danger."""
     a = person("a", "Able", acuity="2d8", init=1)
     engine = _engine(cls, edition, [a])
     engine.start_round(cards={"a": card(1, d8=[4])})
@@ -74,8 +77,10 @@ def test_surprised_during_a_round_loses_the_rest_of_it(cls, edition, _event):
     else:
         engine.advance_segment()
         assert engine.counters("a") == 1
+    expected_tn = 5 if cls is ActionTrack else 9
+    assert engine.surprise_tn_now(False) == expected_tn and engine.surprise_tn_now(True) == 5
     ev = engine.apply_surprise("a", False, card(2, d8=[4]))
-    assert ev.surprise.tn == 5 and ev.surprise.surprised
+    assert ev.surprise.tn == expected_tn and ev.surprise.surprised
     row = engine.row("a")
     assert row.status == RowStatus.SURPRISED and row.surprise == "bravery"
     if cls is ActionTrack:
@@ -135,3 +140,38 @@ def test_surprise_tn_and_index():
     assert surprise_tn(None, False, True) == 5
     with pytest.raises(RulesError, match="share the id"):
         index_characters([person("a", "A"), person("a", "B")])
+
+
+def test_phases_surprise_tn_ignores_action_time():
+    """003 Surprise (the phase edition's page): Acuity against Standard (5) when the
+    character expects danger, Difficult (9) when not — in round 3 as before round 1;
+    001's "during action time" clause belongs to the AP lineage (RULES: the Phases
+    edition reads 003 where the pages differ)."""
+    a = person("a", "Able", acuity="2d8", init=1)
+    engine = _engine(PhaseRound, PHASES, [a])
+    for _ in range(3):
+        engine.start_round()
+        engine.declare_speed("a", Speed.FAST)
+        engine.resolve()
+        for _ in range(5):
+            engine.advance_phase()
+    assert engine.round == 3 and engine.round_over
+    ev = engine.apply_surprise("a", False, card(9, d8=[7]))  # 7: would beat 5, not 9
+    assert ev.surprise.tn == 9 and ev.surprise.surprised
+    assert any("TN 9" in line and "not expecting" in line for line in ev.details)
+    ev = engine.apply_surprise("a", True, card(10, d8=[7]))
+    assert ev.surprise.tn == 5 and not ev.surprise.surprised
+
+
+def test_ap_v2_surprise_tn_during_action_time():
+    """001 Surprise (the Action Points page, AP v2's lineage): once action time is
+    under way the check is Standard (5) even for a character not expecting danger;
+    before the first round it is Difficult (9)."""
+    a = person("a", "Able", acuity="2d8", init=1)
+    engine = _engine(ActionTrack, AP_V2, [a])
+    assert engine.surprise_tn_now(False) == 9
+    engine.start_round(cards={"a": card(1, d8=[4])})
+    engine.end_round()
+    assert engine.surprise_tn_now(False) == 5
+    ev = engine.apply_surprise("a", False, card(9, d8=[6]))
+    assert ev.surprise.tn == 5 and not ev.surprise.surprised

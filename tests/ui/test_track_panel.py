@@ -342,6 +342,15 @@ def test_quick_draw_check_and_ap_for_the_stack(qtbot):
     panel._build_bonus_menu()
     assert any("has no action waiting" in t for t, _ in _menu_texts(panel.bonus_menu))
     assert panel.declare("miranda_valentine", A.normal_shot(doc.gear.weapon("colt_peacemaker")))
+    # alone on the segment there is no order to win: the engine's refusal is shown
+    panel._build_bonus_menu()
+    texts = _menu_texts(panel.bonus_menu)
+    assert any("alone on segment 7" in t and not on for t, on in texts)
+    assert not any(t.startswith("Spend") and on for t, on in texts)
+    other = next(
+        cid for cid in panel._row_ids if cid != "miranda_valentine" and track.counters(cid) >= 1
+    )
+    assert panel.declare(other, A.drop_prone())
     panel._build_bonus_menu()
     texts = _menu_texts(panel.bonus_menu)
     assert any(t.startswith("Quick Draw check — 2d8 against TN 5") and on for t, on in texts)
@@ -366,7 +375,9 @@ def test_quick_draw_check_and_ap_for_the_stack(qtbot):
         "AP spent from the pool": 1,
     }
     panel._build_bonus_menu()
-    assert any("(already tried: +1)" in t and not on for t, on in _menu_texts(panel.bonus_menu))
+    assert any(
+        "already tried Quick Draw" in t and not on for t, on in _menu_texts(panel.bonus_menu)
+    )
     for _ in range(3):
         doc.undo_stack.undo()
     assert panel.stack_entry("miranda_valentine").bonus == 0
@@ -576,3 +587,126 @@ def test_menus_keep_ampersands_of_names(qtbot):
     panel.fill_menu(panel.declare_menu, panel._build_declare_menu)
     groups = [a.text() for a in panel.declare_menu.actions() if a.menu() is not None]
     assert "Smith && Wesson Schofield (.44)" in groups
+
+
+# =============================================================================
+# Delaying: interrupt, keep waiting, stop waiting (004 Delaying an Action)
+# =============================================================================
+
+
+def _bar_card(number: int, **columns: list) -> Card:
+    """A hand-built card with 004's example bar (Fast 7/5/3/1, Slow 13/11/8/3)."""
+    c = card(number, **columns)
+    data = c.model_dump(mode="json")
+    data["initiative"] = {"fast": [7, 5, 3, 1], "normal": [10, 8, 5, 2], "slow": [13, 11, 8, 3]}
+    return Card.model_validate(data)
+
+
+#: every Reflex pool reads 3: on the Fast bar everyone may act in phase III or IV
+ALL3 = _bar_card(51, d6=[3, 3, 3], d8=[3, 3, 3], d10=[3, 3, 3], d12=[3, 3, 3])
+
+
+def _to_phase_three(qtbot) -> tuple[EncounterDocument, TrackPanel]:
+    doc, panel = _panel(qtbot, "phases")
+    _scripted(panel, ALL3)
+    assert panel.start_round()
+    for cid in panel._row_ids:
+        assert panel.declare_speed(cid, Speed.FAST)
+    assert panel._step("Flip", lambda: panel.track.resolve({"all": ALL3}))
+    for _ in range(3):
+        assert panel.next_phase(), panel.message.text()
+    return doc, panel
+
+
+def test_interrupt_is_the_reflex_contest_at_minus_two(qtbot):
+    """004 Delaying an Action: only a delaying character may interrupt; they pick
+    whom to go before (the next to act first) and a Reflex contest on one card, the
+    interrupter at −2, decides; one undoable step. A refusal shows the engine's words."""
+    doc, panel = _to_phase_three(qtbot)
+    track = doc.track
+    assert panel.shown(panel.interrupt_button) and panel.interrupt_button.isEnabled()
+    assert "(Alt+I)" in panel.interrupt_button.toolTip()
+    assert track.acting_order() == [
+        "miranda_valentine",
+        "angus_laroq",
+        "felicia_laroq",
+        "cyril_wellington",
+    ]
+    doc.select("t_miranda_valentine")
+    panel._build_interrupt_menu()
+    assert any("Only a delaying character" in t for t, _ in _menu_texts(panel.interrupt_menu))
+    assert not panel.interrupt("miranda_valentine")
+    assert "is not delaying" in panel.message.text()
+
+    assert panel.delay("miranda_valentine", "a target shows")
+    assert track.row("miranda_valentine").waiting_for == "a target shows"
+    panel._build_interrupt_menu()
+    texts = [t for t, on in _menu_texts(panel.interrupt_menu) if on and not t.startswith("Mir")]
+    assert texts == ["Angus Laroq  (next to act)", "Felicia Laroq", "Cyril Wellington"]
+
+    # Miranda's 3d10 reads 9 − 2 = 7 against Angus' 2d10 reading 3: she goes first
+    steps = doc.undo_stack.count()
+    _scripted(panel, _bar_card(52, d10=[3, 3, 9]))
+    assert panel.interrupt("miranda_valentine")
+    contest = panel.last_event.contest
+    assert contest.target_id == "angus_laroq" and contest.interrupter_wins
+    assert (contest.interrupter_result, contest.target_result) == (7, 3)
+    assert track.row("miranda_valentine").preempting
+    assert doc.undo_stack.count() == steps + 1
+    doc.undo_stack.undo()
+    assert not track.row("miranda_valentine").preempting
+    # a tie stays with the one acting: 5 − 2 = 3 against 3
+    _scripted(panel, _bar_card(53, d10=[3, 3, 5]))
+    assert panel.interrupt("miranda_valentine", "felicia_laroq")
+    assert not panel.last_event.contest.interrupter_wins
+    assert not track.row("miranda_valentine").preempting
+
+
+def test_keep_and_stop_waiting_into_the_next_round(qtbot):
+    """004 Delaying an Action: a circumstance still unmet at the round's end may be
+    waited for — Fast for readiness, the action's own speed otherwise — or dropped
+    for a fresh declaration; each is one undoable step with its own key."""
+    doc, panel = _to_phase_three(qtbot)
+    track = doc.track
+    assert not panel.keep_button.isEnabled()  # only while declaring
+    # Delay asks for the circumstance
+    from PySide6.QtWidgets import QInputDialog
+
+    orig = QInputDialog.getText
+    QInputDialog.getText = staticmethod(lambda *a, **k: ("the stage arrives", True))
+    try:
+        doc.select("t_miranda_valentine")
+        assert panel.press("F9")
+    finally:
+        QInputDialog.getText = orig
+    assert track.row("miranda_valentine").waiting_for == "the stage arrives"
+    assert panel.next_phase() and panel.next_phase()
+    assert track.round_over
+    assert panel.start_round()
+    assert track.row("miranda_valentine").waiting_for == "the stage arrives"
+    r = panel._row_ids.index("miranda_valentine")
+    assert panel.ph_table.item(r, 8).text() == "still waiting?"
+    assert "the stage arrives" in panel.ph_table.item(r, 8).toolTip()
+    assert panel.keep_button.isEnabled() and panel.stop_button.isEnabled()
+    assert "(Alt+K)" in panel.keep_button.toolTip() and "(Alt+W)" in panel.stop_button.toolTip()
+
+    # the engine's refusal, word for word, and nothing changes
+    before = track.state
+    assert not panel.keep_waiting("cyril_wellington")
+    assert "not waiting for anything from last round" in panel.message.text()
+    assert track.state == before
+
+    doc.select("t_miranda_valentine")
+    steps = doc.undo_stack.count()
+    assert panel.press("Alt+K")
+    row = track.row("miranda_valentine")
+    assert row.delayed and row.bar_speed == Speed.FAST and row.declared == Speed.FAST
+    assert doc.undo_stack.count() == steps + 1
+    doc.undo_stack.undo()
+    assert track.row("miranda_valentine").declared is None
+    assert panel.press("Alt+W")
+    row = track.row("miranda_valentine")
+    assert row.waiting_for is None and row.declared is None
+    assert not panel.keep_button.isEnabled()  # nobody waits any more
+    doc.undo_stack.undo()
+    assert track.row("miranda_valentine").waiting_for == "the stage arrives"

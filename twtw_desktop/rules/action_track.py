@@ -88,7 +88,6 @@ from .character import Character
 from .checks import CheckResult
 from .deck import DeckState
 from .timecommon import (
-    SOURCE_SURPRISE,
     SURPRISE_BRAVERY_TN,
     SURPRISE_EXPECTING_TN,
     SURPRISE_UNEXPECTING_TN,
@@ -385,6 +384,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
 
     event_type = TrackEvent
     rows_where = "on the action track"
+    stunned_reason = "stunned: spends the round on Recover, all AP (000 Stun)"
 
     def _initial_state(self) -> TrackState:
         return TrackState(
@@ -569,46 +569,12 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
                 progress=old.progress if old else None,
                 surprise=old.surprise if old else "none",
             )
-            if c.out_of_action:
-                why = "dead" if c.dead else ("unconscious" if c.unconscious else "concussed")
-                row = row.model_copy(
-                    update={"status": RowStatus.OUT, "status_reason": f"{why}: takes no part"}
-                )
-            elif row.surprise == "surprised":
-                row = row.model_copy(
-                    update={
-                        "status": RowStatus.SURPRISED,
-                        "status_reason": f"surprised: cannot act this round ({SOURCE_SURPRISE})",
-                        "surprise": "bravery",
-                    }
-                )
-            elif c.stunned:
-                row = row.model_copy(
-                    update={
-                        "status": RowStatus.STUNNED,
-                        "status_reason": "stunned: spends the round on Recover, all AP (000 Stun)",
-                    }
-                )
-            if row.status == RowStatus.WAITING and row.surprise == "bravery":
-                card, check, nums = self._check(
-                    cards.get(c.id), c.trait_pool("bravery"), self.edition.surprise_recover_tn
-                )
+            row, line, nums = self._round_status(row, c, cards.get(c.id))
+            if nums:  # the Bravery check read the card given for this character
                 drawn += nums
-                lines = " ".join(check.reasons)
-                if check.success:
-                    row = row.model_copy(update={"surprise": "none"})
-                    details.append(
-                        f"{c.name} shakes off the surprise (Bravery, card {card.number}): {lines}"
-                    )
-                    cards.pop(c.id, None)
-                else:
-                    row = row.model_copy(
-                        update={
-                            "status": RowStatus.SURPRISED,
-                            "status_reason": "still surprised: failed the Easy (3) Bravery check "
-                            f"({SOURCE_SURPRISE})",
-                        }
-                    )
+                cards.pop(c.id, None)
+            if line:
+                details.append(line)
             if row.status == RowStatus.WAITING:
                 card, check, nums = self._check(
                     cards.get(c.id), c.trait_pool("quickness"), INITIATIVE_TN
@@ -627,8 +593,6 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
                 )
                 when = f"first counter on segment {seg}" if seg <= ROUND_SEGMENTS else "no counters"
                 details.append(f"{c.name}: {when}, {ap} AP this round")
-            else:
-                details.append(f"{c.name}: {row.status_reason}")
             rows[c.id] = row
         new = TrackState(
             round=round_no,
@@ -640,14 +604,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             next_seq=1,
             deck=st.deck,
         )
-        event = TrackEvent(
-            step="start_round",
-            round=round_no,
-            segment=0,
-            summary=f"Round {round_no}: initiative step",
-            details=tuple(details),
-            cards=tuple(drawn),
-        )
+        event = self._start_event(round_no, f"Round {round_no}: initiative step", details, drawn)
         return new, event, True
 
     def _round_ap(self, c: Character, debt: int) -> tuple[int, tuple[str, ...]]:
@@ -879,10 +836,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             rows[character_id] = row.model_copy(
                 update={"counters": 0, "spent": row.spent + row.counters, "progress": prog}
             )
-            event = TrackEvent(
-                step="declare",
-                round=st.round,
-                segment=st.segment,
+            event = self._event(
+                "declare",
                 character_id=character_id,
                 summary=f"{row.name} pays {row.counters} AP toward {action.describe()}: "
                 f"{prog.paid} of {action.ap}",
@@ -896,10 +851,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         entry = self._new_entry(new_row, action, paid, lost)
         if row.progress is not None and action.multi_round:
             details.insert(0, f"completes {action.describe()} ({need_text})")
-        event = TrackEvent(
-            step="declare",
-            round=st.round,
-            segment=st.segment,
+        event = self._event(
+            "declare",
             character_id=character_id,
             summary=f"{row.name} declares {action.describe()} on segment {st.segment}",
             details=tuple(details),
@@ -948,10 +901,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         rows = dict(st.rows)
         rows[character_id] = new_row
         entry = self._new_entry(new_row, action, paid, lost, joined=True, join_borrowed=borrowed)
-        event = TrackEvent(
-            step="join_stack",
-            round=st.round,
-            segment=st.segment,
+        event = self._event(
+            "join_stack",
             character_id=character_id,
             summary=f"{row.name} joins the stack of segment {st.segment} with {action.describe()}",
             details=tuple(details),
@@ -991,6 +942,11 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
                 f"{row.name} has {row.pool} AP left in the pool; rushing "
                 f"{action.describe()} needs {amount}."
             )
+        if amount and action.kind == ActionKind.AIMED_SHOT:
+            raise RulesError(
+                f"Aiming cannot be rushed: a rushed shot is a snap shot, so rush a shot "
+                f"without aims instead of {action.describe()} ({SOURCE_RUSH} 1)."
+            )
         paid = row.counters
         details: list[str] = []
         rows = dict(st.rows)
@@ -1027,10 +983,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             )
         rows[character_id] = new_row
         entry = self._new_entry(new_row, action, paid, lost, rushed=amount, resolves_as_snap=snap)
-        event = TrackEvent(
-            step="rush",
-            round=st.round,
-            segment=st.segment,
+        event = self._event(
+            "rush",
             character_id=character_id,
             summary=f"{row.name} rushes {action.describe()} on segment {st.segment}",
             details=tuple(details),
@@ -1043,21 +997,16 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         return self._run(lambda: self._abandon(character_id))
 
     def _abandon(self, character_id: str) -> tuple[TrackState, TrackEvent, bool]:
-        st = self._state
         row = self.row(character_id)
         if row.progress is None:
             raise RulesError(f"{row.name} is not paying toward any skill.")
-        rows = dict(st.rows)
-        rows[character_id] = row.model_copy(update={"progress": None})
-        event = TrackEvent(
-            step="abandon_progress",
-            round=st.round,
-            segment=st.segment,
-            character_id=character_id,
+        return self._row_step(
+            character_id,
+            {"progress": None},
+            "abandon_progress",
             summary=f"{row.name} abandons {row.progress.action.describe()}; "
             f"{row.progress.paid} AP paid are lost",
         )
-        return st.model_copy(update={"rows": rows}), event, False
 
     # -- the initiative stack ------------------------------------------------------------
 
@@ -1069,6 +1018,21 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         if entry.resolved:
             raise RulesError(
                 f"The stack of segment {st.segment} has already been resolved; bonuses are set before."
+            )
+        return entry
+
+    def _bonus_entry(self, character_id: str) -> StackEntry:
+        """The entry whose place on the stack a bonus would improve: refused while it
+        is the only action of its segment, since there is no order to win (000 The
+        Initiative Stack: bonuses are set once several actions share a segment)."""
+        entry = self._open_entry(character_id)
+        st = self._state
+        if not any(
+            e.segment == st.segment and not e.resolved and e.seq != entry.seq for e in st.entries
+        ):
+            raise RulesError(
+                f"{st.rows[character_id].name}'s action is alone on segment {st.segment}: "
+                "there is no stack to climb."
             )
         return entry
 
@@ -1095,10 +1059,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
                 "modifier_note": note,
             }
         )
-        event = TrackEvent(
-            step="set_stack_modifiers",
-            round=st.round,
-            segment=st.segment,
+        event = self._event(
+            "set_stack_modifiers",
             character_id=character_id,
             summary=f"{st.rows[character_id].name}: stack modifiers gear {gear:+d}, "
             f"wounds/environment {environment:+d}",
@@ -1112,6 +1074,29 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             return sheet.skill_pool("quick_draw", "quickness")
         return Pool(count=sheet.quick_draw, die=sheet.trait_pool("quickness").die)
 
+    def _quick_draw_entry(self, character_id: str) -> tuple[StackEntry, Character]:
+        entry = self._bonus_entry(character_id)
+        sheet = self._sheet(character_id)
+        if sheet.quick_draw < 1:
+            raise RulesError(f"{sheet.name} has no Quick Draw skill.")
+        if entry.quick_draw is not None:
+            raise RulesError(
+                f"{sheet.name} has already tried Quick Draw for this action "
+                f"({entry.quick_draw.bonus:+d})."
+            )
+        if entry.bonus_ap:
+            raise RulesError("The Quick Draw check comes before spending AP for the bonus (000).")
+        return entry, sheet
+
+    def quick_draw_refusal(self, character_id: str) -> str:
+        """Why :meth:`quick_draw_check` would be refused now ("" when it would go
+        ahead); draws nothing and changes nothing."""
+        try:
+            self._quick_draw_entry(character_id)
+        except RulesError as e:
+            return str(e)
+        return ""
+
     def quick_draw_check(self, character_id: str, card: Card | None = None) -> TrackEvent:
         """A TN 5 Quick Draw check for a better place on the stack: +1 for the success
         and +1 per bump; a calamity gives nothing and bars spending AP for the bonus
@@ -1122,14 +1107,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         self, character_id: str, card: Card | None
     ) -> tuple[TrackState, TrackEvent, bool]:
         st = self._state
-        entry = self._open_entry(character_id)
-        sheet = self._sheet(character_id)
-        if sheet.quick_draw < 1:
-            raise RulesError(f"{sheet.name} has no Quick Draw skill.")
-        if entry.quick_draw is not None:
-            raise RulesError(f"{sheet.name} has already tried Quick Draw for this action.")
-        if entry.bonus_ap:
-            raise RulesError("The Quick Draw check comes before spending AP for the bonus (000).")
+        entry, sheet = self._quick_draw_entry(character_id)
         drawn_card, check, nums = self._check(card, self._quick_draw_pool(sheet), QUICK_DRAW_TN)
         bonus = 1 + check.bumps if check.success else 0
         roll = QuickDrawRoll(
@@ -1147,10 +1125,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             if check.calamity
             else f"+{bonus} to the stack"
         )
-        event = TrackEvent(
-            step="quick_draw_check",
-            round=st.round,
-            segment=st.segment,
+        event = self._event(
+            "quick_draw_check",
             character_id=character_id,
             summary=f"{sheet.name}'s Quick Draw check: {outcome}",
             details=check.reasons,
@@ -1166,7 +1142,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
 
     def _buy(self, character_id: str, ap: int) -> tuple[TrackState, TrackEvent, bool]:
         st = self._state
-        entry = self._open_entry(character_id)
+        entry = self._bonus_entry(character_id)
         sheet = self._sheet(character_id)
         row = st.rows[character_id]
         if ap < 1:
@@ -1190,10 +1166,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         rows[character_id] = row.model_copy(
             update={"pool_spent": row.pool_spent + ap, "spent": row.spent + ap}
         )
-        event = TrackEvent(
-            step="buy_stack_bonus",
-            round=st.round,
-            segment=st.segment,
+        event = self._event(
+            "buy_stack_bonus",
             character_id=character_id,
             summary=f"{sheet.name} spends {ap} AP from the pool: +{ap} on the stack",
             entry=entry,
@@ -1291,10 +1265,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         if len(places) > 1:
             details.append(f"ties go to the higher card number ({SOURCE_STACK})")
         entries = tuple(final.get(e.seq, e) for e in st.entries)
-        event = TrackEvent(
-            step="resolve_stack",
-            round=st.round,
-            segment=st.segment,
+        event = self._event(
+            "resolve_stack",
             summary=f"Segment {st.segment}: the stack resolves in this order",
             details=tuple(details),
             cards=tuple(drawn),
@@ -1340,10 +1312,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         bleeding, bleed_lines = self._bleed_all()
         details += bleed_lines
         new = st.model_copy(update={"rows": rows, "stage": TrackStage.ENDED, "ended_early": early})
-        event = TrackEvent(
-            step="end_round",
-            round=st.round,
-            segment=st.segment,
+        event = self._event(
+            "end_round",
             summary=f"Round {st.round} ends" + (" early (the Judge's call)" if early else ""),
             details=tuple(details),
             bleeding=bleeding,

@@ -38,8 +38,12 @@ Decisions where the pages are vague (the lead lists these in the README):
   (:meth:`keep_waiting`): the next round reads the Fast bar for that character while
   the waiting action keeps its own speed (004 "Delaying an Action").
 * Continuous movement splits the round's paces into four shares that differ by at
-  most one, larger shares first (002's train: 27 → 7, 7, 7, 6; Hank swimming Swim 6
-  over a round: 12 → 3 each).
+  most one, the larger ones spread out from the first (002's train: 27 → 7, 7, 7, 6;
+  Hank swimming Swim 6 over a round: 12 → 3 each; a Swim 5 swimmer's 10 → 3, 2, 3, 2,
+  002's "round up on the odd actions, down on the even").
+* Surprise follows 003, the phase edition's own page: TN 5 when expecting danger,
+  9 otherwise, even once action time is under way (001's "during action time" clause
+  is kept for AP v2).
 * Maneuvers during continuous phases (002's chart image is missing): the lower of
   skill and handling, at most 4, is how many of the four continuous steps allow a
   maneuver, spread from the first: 1 → I; 2 → I, III; 3 → I, II, III; 4 → all.
@@ -73,7 +77,6 @@ from .character import Character
 from .checks import check_pool
 from .deck import DeckState
 from .timecommon import (
-    SOURCE_SURPRISE,
     BleedRecord,
     RowStatus,
     SurpriseResult,
@@ -263,6 +266,9 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
 
     event_type = PhaseEvent
     rows_where = "in this round"
+    #: 003 Surprise (the phase edition's own page): Standard (5) when expecting danger,
+    #: Difficult (9) otherwise, whether or not action time is already under way
+    surprise_alert_in_action_time = False
 
     def _initial_state(self) -> PhaseState:
         return PhaseState(rows={c.id: self._fresh_row(c) for c in self._chars.values()})
@@ -415,45 +421,12 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             )
             if row.waiting_for is None:
                 row = row.model_copy(update={"waiting_speed": None})
-            if c.out_of_action:
-                why = "dead" if c.dead else ("unconscious" if c.unconscious else "concussed")
-                row = row.model_copy(update={"status": RowStatus.OUT, "status_reason": why})
-            elif row.surprise == "surprised":
-                row = row.model_copy(
-                    update={
-                        "status": RowStatus.SURPRISED,
-                        "status_reason": f"surprised: cannot act this round ({SOURCE_SURPRISE})",
-                        "surprise": "bravery",
-                    }
-                )
-            elif c.stunned:
-                row = row.model_copy(
-                    update={
-                        "status": RowStatus.STUNNED,
-                        "status_reason": "stunned: spends the round recovering",
-                    }
-                )
-            elif row.surprise == "bravery":
-                card, check, nums = self._check(
-                    cards.get(c.id), c.trait_pool("bravery"), self.edition.surprise_recover_tn
-                )
-                drawn += nums
-                touched = True
-                if check.success:
-                    row = row.model_copy(update={"surprise": "none"})
-                    details.append(
-                        f"{c.name} shakes off the surprise (Bravery, card {card.number})"
-                    )
-                else:
-                    row = row.model_copy(
-                        update={
-                            "status": RowStatus.SURPRISED,
-                            "status_reason": "still surprised: failed the Easy (3) Bravery check",
-                        }
-                    )
-            if row.status != RowStatus.WAITING:
-                details.append(f"{c.name}: {row.status_reason}")
-            else:
+            row, line, nums = self._round_status(row, c, cards.get(c.id))
+            drawn += nums
+            touched = touched or bool(nums)
+            if line:
+                details.append(line)
+            if row.status == RowStatus.WAITING:
                 note = (
                     " (hesitated last round: reads the bar one speed faster)"
                     if row.bonus_this_round
@@ -471,14 +444,7 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             movers=st.movers,
             deck=st.deck,
         )
-        event = PhaseEvent(
-            step="start_round",
-            round=round_no,
-            phase=0,
-            summary=f"Round {round_no}: declare speeds",
-            details=tuple(details),
-            cards=tuple(drawn),
-        )
+        event = self._start_event(round_no, f"Round {round_no}: declare speeds", details, drawn)
         return new, event, touched
 
     def _declaring_row(self, character_id: str) -> PhaseRow:
@@ -534,7 +500,6 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
     def _declare(
         self, character_id: str, speed: Speed, reasons: tuple[str, ...], mixed: bool
     ) -> tuple[PhaseState, PhaseEvent, bool]:
-        st = self._state
         row = self._declaring_row(character_id)
         if row.waiting_speed is not None:
             raise RulesError(
@@ -542,26 +507,20 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                 "waiting before declaring anew."
             )
         bar_speed, bar_reasons = self._bar_speed(row, speed)
-        rows = dict(st.rows)
-        rows[character_id] = row.model_copy(
-            update={
+        return self._row_step(
+            character_id,
+            {
                 "status": RowStatus.ACTIVE,
                 "declared": speed,
                 "declared_reasons": reasons,
                 "mixed_noncombat": mixed,
                 "bar_speed": bar_speed,
                 "bar_reasons": bar_reasons,
-            }
-        )
-        event = PhaseEvent(
-            step="declare",
-            round=st.round,
-            phase=0,
-            character_id=character_id,
+            },
+            "declare",
             summary=f"{row.name} declares a {speed_name(speed)} ({speed.value}) action",
             details=(*reasons, *bar_reasons),
         )
-        return st.model_copy(update={"rows": rows}), event, False
 
     def keep_waiting(self, character_id: str) -> PhaseEvent:
         """Go on waiting for last round's circumstance: Fast for readiness, the
@@ -569,13 +528,12 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         return self._run(lambda: self._keep_waiting(character_id))
 
     def _keep_waiting(self, character_id: str) -> tuple[PhaseState, PhaseEvent, bool]:
-        st = self._state
         row = self._declaring_row(character_id)
         if row.waiting_for is None or row.waiting_speed is None:
             raise RulesError(f"{row.name} is not waiting for anything from last round.")
-        rows = dict(st.rows)
-        rows[character_id] = row.model_copy(
-            update={
+        return self._row_step(
+            character_id,
+            {
                 "status": RowStatus.ACTIVE,
                 "declared": row.waiting_speed,
                 "declared_reasons": (f"keeps waiting for {row.waiting_for!r}",),
@@ -584,44 +542,31 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                     f"continuing to wait counts as Fast for readiness ({SOURCE_DELAY})",
                 ),
                 "delayed": True,
-            }
-        )
-        event = PhaseEvent(
-            step="keep_waiting",
-            round=st.round,
-            phase=0,
-            character_id=character_id,
+            },
+            "keep_waiting",
             summary=f"{row.name} keeps waiting for {row.waiting_for!r}",
         )
-        return st.model_copy(update={"rows": rows}), event, False
 
     def stop_waiting(self, character_id: str) -> PhaseEvent:
         """Drop last round's unmet circumstance and declare afresh."""
         return self._run(lambda: self._stop_waiting(character_id))
 
     def _stop_waiting(self, character_id: str) -> tuple[PhaseState, PhaseEvent, bool]:
-        st = self._state
         row = self._declaring_row(character_id)
         if row.waiting_for is None:
             raise RulesError(f"{row.name} is not waiting for anything.")
-        rows = dict(st.rows)
-        rows[character_id] = row.model_copy(
-            update={
+        return self._row_step(
+            character_id,
+            {
                 "waiting_for": None,
                 "waiting_speed": None,
                 "delayed": False,
                 "status": RowStatus.WAITING,
                 "declared": None,
-            }
-        )
-        event = PhaseEvent(
-            step="stop_waiting",
-            round=st.round,
-            phase=0,
-            character_id=character_id,
+            },
+            "stop_waiting",
             summary=f"{row.name} stops waiting",
         )
-        return st.model_copy(update={"rows": rows}), event, False
 
     # -- resolution ------------------------------------------------------------------------
 
@@ -728,10 +673,8 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                 "initiative_cards": {k: c.number for k, (c, _) in flipped.items()},
             }
         )
-        event = PhaseEvent(
-            step="resolve",
-            round=st.round,
-            phase=0,
+        event = self._event(
+            "resolve",
             summary=f"Round {st.round}: initiative resolved",
             details=tuple(details),
             cards=tuple(drawn + extra_cards),
@@ -757,16 +700,12 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                 f"{row.name}'s {row.reflex_result} does not reach phase {where} "
                 f"(qualifying: {allowed})."
             )
-        rows = dict(st.rows)
-        rows[character_id] = row.model_copy(update={"phase": phase})
-        event = PhaseEvent(
-            step="choose_phase",
-            round=st.round,
-            phase=0,
-            character_id=character_id,
+        return self._row_step(
+            character_id,
+            {"phase": phase},
+            "choose_phase",
             summary=f"{row.name} will act in phase {roman(phase)}",
         )
-        return st.model_copy(update={"rows": rows}), event, False
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -922,10 +861,8 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             details.append(
                 f"acting on a delay{f' (waiting for {row.waiting_for})' if row.waiting_for else ''}"
             )
-        event = PhaseEvent(
-            step="act",
-            round=st.round,
-            phase=st.phase,
+        event = self._event(
+            "act",
             character_id=character_id,
             summary=f"{row.name} acts in phase {roman(st.phase)}: {what}",
             details=tuple(details),
@@ -952,26 +889,17 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         rows = dict(st.rows)
         text = (circumstance or "").strip() or None
         rows[character_id] = row.model_copy(update={"delayed": True, "waiting_for": text})
-        event = PhaseEvent(
-            step="delay",
-            round=st.round,
-            phase=st.phase,
+        event = self._event(
+            "delay",
             character_id=character_id,
             summary=f"{row.name} delays" + (f", waiting for {text}" if text else ", to act later"),
         )
         return st.model_copy(update={"rows": rows}), event, False
 
-    def preempt(
-        self, character_id: str, against: str | None = None, card: Card | None = None
-    ) -> PhaseEvent:
-        """A delaying character tries to act before ``against`` (default: the next to
-        act): a Reflex contest on one card, the interrupter at −2 (004 Delaying). The
-        winner of a tie is the character already acting."""
-        return self._run(lambda: self._preempt(character_id, against, card))
-
-    def _preempt(
-        self, character_id: str, against: str | None, card: Card | None
-    ) -> tuple[PhaseState, PhaseEvent, bool]:
+    def check_preempt(self, character_id: str, against: str | None = None) -> str:
+        """Whom ``character_id`` would try to interrupt (``against``, or the next to
+        act); RulesError, with the reason, when :meth:`preempt` would be refused. Draws
+        nothing and changes nothing."""
         st = self._state
         row = self._acting_row(character_id)
         if not row.delayed:
@@ -992,6 +920,37 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             or (target.phase != st.phase and not target.delayed)
         ):
             raise RulesError(f"{target.name} is not about to act.")
+        return target_id
+
+    def preempt_targets(self, character_id: str) -> list[str]:
+        """Everyone ``character_id`` could try to interrupt now: the next to act
+        first, then the phase's acting order, then other delaying characters."""
+        nxt = self.next_to_act()
+        ids = dict.fromkeys([*([nxt] if nxt else []), *self.acting_order(), *self._state.rows])
+        out = []
+        for cid in ids:
+            try:
+                self.check_preempt(character_id, cid)
+            except RulesError:
+                continue
+            out.append(cid)
+        return out
+
+    def preempt(
+        self, character_id: str, against: str | None = None, card: Card | None = None
+    ) -> PhaseEvent:
+        """A delaying character tries to act before ``against`` (default: the next to
+        act): a Reflex contest on one card, the interrupter at −2 (004 Delaying). The
+        winner of a tie is the character already acting."""
+        return self._run(lambda: self._preempt(character_id, against, card))
+
+    def _preempt(
+        self, character_id: str, against: str | None, card: Card | None
+    ) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        row = self._acting_row(character_id)
+        target_id = self.check_preempt(character_id, against)
+        target = self.row(target_id)
         drawn, from_deck = self._take(card)
         more = self._more()
         mine = check_pool(
@@ -1031,10 +990,8 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         outcome = (
             f"{row.name} goes first" if wins else f"{row.name} goes after {target.name}'s action"
         )
-        event = PhaseEvent(
-            step="preempt",
-            round=st.round,
-            phase=st.phase,
+        event = self._event(
+            "preempt",
             character_id=character_id,
             summary=f"{row.name} tries to interrupt {target.name}: {outcome}",
             details=(why,),

@@ -301,6 +301,12 @@ class TimeEngine(UndoableEngine[S], Generic[S, Ev]):
     event_type: ClassVar[type[Any]]
     #: how refusals say where rows are kept
     rows_where: ClassVar[str] = "on the action track"
+    #: whether a surprise check once action time is under way is Standard (5) even for
+    #: a character not expecting danger: 001 (the Action Points page) says so; 003 (the
+    #: phase edition's Conflict page) knows only expecting danger or not
+    surprise_alert_in_action_time: ClassVar[bool] = True
+    #: why a stunned character sits the round out on this edition's track
+    stunned_reason: ClassVar[str] = "stunned: spends the round recovering"
 
     def __init__(
         self,
@@ -374,6 +380,83 @@ class TimeEngine(UndoableEngine[S], Generic[S, Ev]):
     def _event(self, step: str, **fields: Any) -> Ev:
         return self.event_type(step=step, **self._clock(), **fields)
 
+    def surprise_tn_now(self, expecting_danger: bool) -> int:
+        """The TN a surprise check made now would use (to show it before the card)."""
+        return surprise_tn(self.edition, expecting_danger, self._surprise_alert())
+
+    def _surprise_alert(self) -> bool:
+        return self.surprise_alert_in_action_time and self._state.round > 0  # type: ignore[attr-defined]
+
+    def _round_status(
+        self, row: Any, c: Character, card: Card | None
+    ) -> tuple[Any, str, tuple[int, ...]]:
+        """Who sits a new round out, and the Bravery check of a character surprised
+        before (001/003 Surprise): out of action, still surprised, stunned, or failing
+        the Easy (3) Bravery check. Returns the row (its status still WAITING when the
+        character takes part), a line for the log ("" if none) and the cards read."""
+        if c.out_of_action:
+            why = "dead" if c.dead else ("unconscious" if c.unconscious else "concussed")
+            reason = f"{why}: takes no part"
+            return (
+                row.model_copy(update={"status": RowStatus.OUT, "status_reason": reason}),
+                (f"{c.name}: {reason}"),
+                (),
+            )
+        if row.surprise == "surprised":
+            reason = f"surprised: cannot act this round ({SOURCE_SURPRISE})"
+            new = row.model_copy(
+                update={
+                    "status": RowStatus.SURPRISED,
+                    "status_reason": reason,
+                    "surprise": "bravery",
+                }
+            )
+            return new, f"{c.name}: {reason}", ()
+        if c.stunned:
+            new = row.model_copy(
+                update={"status": RowStatus.STUNNED, "status_reason": self.stunned_reason}
+            )
+            return new, f"{c.name}: {self.stunned_reason}", ()
+        if row.surprise != "bravery":
+            return row, "", ()
+        drawn, check, nums = self._check(
+            card, c.trait_pool("bravery"), self.edition.surprise_recover_tn
+        )
+        lines = " ".join(check.reasons)
+        if check.success:
+            new = row.model_copy(update={"surprise": "none"})
+            return (
+                new,
+                f"{c.name} shakes off the surprise (Bravery, card {drawn.number}): {lines}",
+                nums,
+            )
+        reason = (
+            f"still surprised: failed the Easy ({self.edition.surprise_recover_tn}) Bravery "
+            f"check ({SOURCE_SURPRISE})"
+        )
+        new = row.model_copy(update={"status": RowStatus.SURPRISED, "status_reason": reason})
+        return new, f"{c.name}: {reason}", nums
+
+    def _row_step(
+        self, character_id: str, update: Mapping[str, Any], step: str, summary: str, **fields: Any
+    ) -> tuple[S, Ev, bool]:
+        """A step that changes one character's row and logs it (draws no card)."""
+        st: Any = self._state
+        rows = dict(st.rows)
+        rows[character_id] = self.row(character_id).model_copy(update=dict(update))
+        event = self._event(step, character_id=character_id, summary=summary, **fields)
+        return st.model_copy(update={"rows": rows}), event, False
+
+    def _start_event(
+        self, round_no: int, summary: str, details: Sequence[str], cards: Sequence[int]
+    ) -> Ev:
+        """The event of a new round's first step (the clock at its start)."""
+        clock = dict.fromkeys(self._clock(), 0)
+        clock["round"] = round_no
+        return self.event_type(
+            step="start_round", **clock, summary=summary, details=tuple(details), cards=tuple(cards)
+        )
+
     def _bleed_all(self) -> tuple[tuple[BleedRecord, ...], tuple[str, ...]]:
         """Everyone's bleeding for the round when the option is on (001)."""
         if not self.options.bleeding:
@@ -403,7 +486,7 @@ class TimeEngine(UndoableEngine[S], Generic[S, Ev]):
             sheet,
             expecting_danger,
             drawn,
-            during_action_time=st.round > 0,
+            during_action_time=self._surprise_alert(),
             edition=self.edition,
             more=self._more(),
         )

@@ -13,7 +13,9 @@ End round (F9).
 
 Phases: the speed each character declares, the initiative card's bar, everyone's
 Reflex result and the phases it reaches (the chosen one marked), with Start round
-(F5), Flip card (F8), Next phase (F6), Act (F7) and Delay (F9).
+(F5), Flip card (F8), Next phase (F6), Act (F7), Delay (F9), Interrupt (Alt+I: a
+delaying character's Reflex contest at −2), Keep waiting (Alt+K) and Stop waiting
+(Alt+W) for a circumstance still unmet from last round (004 Delaying an Action).
 
 Both: Surprise (Alt+S: one character, a whole side, or anyone, 001/003 Surprise) and
 Movers (Alt+C: continuous movers, 000 / 002). The keys work while the panel shows.
@@ -416,14 +418,35 @@ class TrackPanel(QWidget):
         )
         self.delay_button = self._button(
             "Delay",
-            "The selected character holds their action to act later (004 Delaying an Action)",
-            lambda: self.delay(),
+            "The selected character holds their action: for a circumstance, or to act at "
+            "any later moment (004 Delaying an Action)",
+            lambda: self.delay(ask=True),
+        )
+        self.interrupt_button, self.interrupt_menu = self._menu_button(
+            "Interrupt",
+            "The selected delaying character tries to act before someone about to act: a "
+            "Reflex contest on one card, the interrupter at −2; a tie stays with the one "
+            "acting (004 Delaying an Action)",
+            self._build_interrupt_menu,
+        )
+        self.keep_button = self._button(
+            "Keep waiting",
+            "The selected character goes on waiting for last round's circumstance: Fast for "
+            "readiness, the waiting action's own speed otherwise (004 Delaying an Action)",
+            lambda: self.keep_waiting(),
+        )
+        self.stop_button = self._button(
+            "Stop waiting",
+            "The selected character drops last round's circumstance and declares a speed "
+            "afresh (004 Delaying an Action)",
+            lambda: self.stop_waiting(),
         )
         # both editions
         self.surprise_button, self.surprise_menu = self._menu_button(
             "Surprise",
-            "Surprise check: Acuity against 5 when expecting danger or once action time is "
-            "under way, else 9; the surprised sit the round out (001/003 Surprise)",
+            "Surprise check: Acuity against 5 when expecting danger (AP v2: also once action "
+            "time is under way, 001), else 9; the surprised sit the round out (001/003 "
+            "Surprise)",
             self._build_surprise_menu,
         )
         self.movers_button, self.movers_menu = self._menu_button(
@@ -445,6 +468,9 @@ class TrackPanel(QWidget):
             ("Alt+Q", (self.bonus_button,)),
             ("Alt+S", (self.surprise_button,)),
             ("Alt+C", (self.movers_button,)),
+            ("Alt+I", (self.interrupt_button,)),
+            ("Alt+K", (self.keep_button,)),
+            ("Alt+W", (self.stop_button,)),
         ):
             self._shortcut(key, buttons)
         self._rush_tip = self.rush_button.toolTip()
@@ -682,9 +708,7 @@ class TrackPanel(QWidget):
             return False
 
         def go():
-            t = self._require_track()
-            t.update_characters(self.document.encounter.characters)
-            return t.start_round(cards or None)
+            return self._with_sheets().start_round(cards or None)
 
         return self._step("Start round", go, "round")
 
@@ -722,8 +746,14 @@ class TrackPanel(QWidget):
             lambda: self._require_track().resolve_stack(cards=cards or None),
         )
 
+    def _with_sheets(self):
+        """The engine, told the current sheets first (bleeding reads them)."""
+        t = self._require_track()
+        t.update_characters(self.document.encounter.characters)
+        return t
+
     def end_round(self) -> bool:
-        return self._step("End round", lambda: self._require_track().end_round(), "round")
+        return self._step("End round", lambda: self._with_sheets().end_round(), "round")
 
     def _build_declare_menu(self) -> None:
         m = self.declare_menu
@@ -978,13 +1008,7 @@ class TrackPanel(QWidget):
         )
         pool = _quick_draw_pool(t, c)
         qd = m.addAction(f"Quick Draw check — {pool} against TN {QUICK_DRAW_TN}: +1, and +1 a bump")
-        why = ""
-        if c.quick_draw < 1:
-            why = f"{c.name} has no Quick Draw skill"
-        elif entry.quick_draw is not None:
-            why = f"already tried: {entry.quick_draw.bonus:+d}"
-        elif entry.bonus_ap:
-            why = "the check comes before spending AP"
+        why = _short(t.quick_draw_refusal(cid))
         if why:
             qd.setText(f"{qd.text()}  ({why})")
         qd.setEnabled(not why)
@@ -1050,7 +1074,9 @@ class TrackPanel(QWidget):
         m.clear()
         doc = self.document
         t = self.track
-        under_way = t is not None and t.round > 0
+        # 001 (AP v2) makes every check Standard once action time is under way; 003
+        # (Phases) does not: the engine says which
+        alert = t is not None and t.round > 0 and t.surprise_alert_in_action_time
         chars = [c for c in doc.encounter.characters if not c.out_of_action]
         if not chars:
             self._note(m, "Nobody here can be surprised")
@@ -1058,13 +1084,13 @@ class TrackPanel(QWidget):
 
         def add(menu: QMenu, ids: list[str], label: str) -> None:
             for expecting in (True, False):
-                tn = surprise_tn(doc.edition, expecting, under_way)
+                tn = surprise_tn(doc.edition, expecting, alert)
                 why = (
                     "expecting danger"
                     if expecting
                     else (
                         "not expecting (action time is under way)"
-                        if under_way
+                        if alert
                         else "not expecting danger"
                     )
                 )
@@ -1224,7 +1250,7 @@ class TrackPanel(QWidget):
         )
 
     def next_phase(self) -> bool:
-        return self._step("Next phase", lambda: self._require_track().advance_phase(), "round")
+        return self._step("Next phase", lambda: self._with_sheets().advance_phase(), "round")
 
     def act(self, cid: str | None = None, action: Speed | A.ActionSpec | None = None) -> bool:
         t = self.track
@@ -1243,13 +1269,101 @@ class TrackPanel(QWidget):
 
         return self._step(f"{self.document.character(cid).name} acts", go)
 
-    def delay(self, cid: str | None = None) -> bool:
+    def delay(
+        self, cid: str | None = None, circumstance: str | None = None, ask: bool = False
+    ) -> bool:
+        """``cid`` holds their action (004 Delaying an Action): for a circumstance
+        (which may be waited for into the next round) or, left blank, to act later.
+        ``ask``: the button asks the Judge for the circumstance first."""
         cid = cid or self.selected_character()
         if cid is None:
             self.message.error("Select who delays.")
             return False
+        name = self.document.character(cid).name
+        if ask:
+            text, ok = QInputDialog.getText(
+                self, "Delay", f"{name} waits for (leave blank to act at any later moment):"
+            )
+            if not ok:
+                return False
+            circumstance = text.strip() or None
+        return self._step(f"{name} delays", lambda: self._require_track().delay(cid, circumstance))
+
+    def _waiting_character(self) -> str | None:
+        """The selected character, else the only one still waiting from last round."""
+        cid = self.selected_character()
+        t = self.track
+        if cid is None and t is not None and hasattr(t, "keep_waiting"):
+            waiting = [r.character_id for r in t.state.rows.values() if r.waiting_for]
+            cid = waiting[0] if len(waiting) == 1 else None
+        return cid
+
+    def keep_waiting(self, cid: str | None = None) -> bool:
+        """``cid`` goes on waiting for last round's circumstance (004 Delaying an
+        Action): one undoable step; a refusal shows the engine's reason."""
+        cid = cid or self._waiting_character()
+        if cid is None:
+            self.message.error("Select who keeps waiting.")
+            return False
         return self._step(
-            f"{self.document.character(cid).name} delays", lambda: self._require_track().delay(cid)
+            f"{self.document.character(cid).name} keeps waiting",
+            lambda: self._require_track().keep_waiting(cid),
+        )
+
+    def stop_waiting(self, cid: str | None = None) -> bool:
+        """``cid`` drops last round's circumstance and declares afresh (004 Delaying
+        an Action): one undoable step; a refusal shows the engine's reason."""
+        cid = cid or self._waiting_character()
+        if cid is None:
+            self.message.error("Select who stops waiting.")
+            return False
+        return self._step(
+            f"{self.document.character(cid).name} stops waiting",
+            lambda: self._require_track().stop_waiting(cid),
+        )
+
+    def _build_interrupt_menu(self) -> None:
+        m = self.interrupt_menu
+        cid = self._menu_head(m)
+        t = self.track
+        if cid is None:
+            return
+        if t is None or not hasattr(t, "check_preempt"):
+            self._note(m, "Interrupting is part of the Phases round (004)")
+            return
+        try:
+            t.check_preempt(cid)
+        except RulesError as e:
+            self._note(m, _short(str(e)))
+            return
+        name = self.document.character(cid).name
+        mine = self.document.character(cid).traits.get("reflex")
+        m.addSection(f"{name} (Reflex {mine or '—'} −2) tries to go before…")
+        nxt = t.next_to_act()
+        for target in t.preempt_targets(cid):
+            other = self.document.character(target)
+            act = m.addAction(other.name + ("  (next to act)" if target == nxt else ""))
+            act.setToolTip(
+                f"A Reflex contest on one card: {name} {mine or '—'} at −2 against "
+                f"{other.name} {other.traits.get('reflex') or '—'}; a tie stays with "
+                f"{other.name} (004 Delaying an Action)"
+            )
+            act.triggered.connect(lambda _=False, k=target: self.interrupt(cid, k))
+
+    def interrupt(self, cid: str | None = None, against: str | None = None) -> bool:
+        """``cid`` (delaying) tries to act before ``against`` (default: the next to
+        act): the Reflex contest of 004 Delaying an Action, one undoable step."""
+        cid = cid or self.selected_character()
+        if cid is None:
+            self.message.error("Select who interrupts.")
+            return False
+        name = self.document.character(cid).name
+        cards = self._typed_cards([(cid, f"{name}'s interruption (one card for both)")])
+        if cards is None:
+            return False
+        return self._step(
+            f"{name} tries to interrupt",
+            lambda: self._require_track().preempt(cid, against, cards.get(cid)),
         )
 
     def _phase_cell_clicked(self, r: int, c: int) -> None:
@@ -1283,7 +1397,15 @@ class TrackPanel(QWidget):
             self.end_button,
         ):
             self._show(b, ap)
-        for b in (self.flip_button, self.phase_button, self.act_button, self.delay_button):
+        for b in (
+            self.flip_button,
+            self.phase_button,
+            self.act_button,
+            self.delay_button,
+            self.interrupt_button,
+            self.keep_button,
+            self.stop_button,
+        ):
             self._show(b, not ap)
         movers = list(t.state.movers) if t is not None else []
         self.movers_button.setEnabled(in_action)
@@ -1464,6 +1586,10 @@ class TrackPanel(QWidget):
         self.phase_button.setEnabled(stage in ("resolved", "acting"))
         self.act_button.setEnabled(stage == "acting")
         self.delay_button.setEnabled(stage == "acting")
+        self.interrupt_button.setEnabled(stage == "acting")
+        waiting = stage == "declare" and any(r.waiting_for for r in st.rows.values())
+        self.keep_button.setEnabled(waiting)
+        self.stop_button.setEnabled(waiting)
         table = self.ph_table
         chars = self._chars()
         self._row_ids = [c.id for c in chars]
@@ -1544,11 +1670,19 @@ class TrackPanel(QWidget):
                     status = "acted"
                 elif row.delayed:
                     status = "delaying"
+                elif row.waiting_for and stage == "declare":
+                    status = "still waiting?"
                 elif row.passed:
                     status = "passed"
                 elif row.phase is not None:
                     status = f"phase {_PHASES[row.phase - 1]}"
-            table.setItem(r, 8, QTableWidgetItem(status))
+            status_item = QTableWidgetItem(status)
+            if row is not None and row.waiting_for:
+                status_item.setToolTip(
+                    f"waiting for: {row.waiting_for} — Keep waiting (Alt+K) or Stop waiting "
+                    "(Alt+W) before the card is flipped (004 Delaying an Action)"
+                )
+            table.setItem(r, 8, status_item)
         if t is not None and stage == "acting":
             order = [st.rows[i].name for i in t.acting_order()]
             self.info.setText(
