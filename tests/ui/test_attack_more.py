@@ -570,3 +570,222 @@ def test_moving_the_hit_location_pays_bumps(qtbot):
     loc = panel.current.record.location
     assert loc.stack_index == 1 and loc.bumps_spent == panel.current.card.hit_locations[1].triangles
     assert f"{loc.bumps_spent} bump(s)" in panel.message.text()
+
+
+# -- review fixes: ablation across a fan, 003 secondary targets, the block's card ---------
+
+
+def test_second_fan_shot_meets_the_cover_the_first_ablated(qtbot):
+    """000 Armor Penetration/Ablation: an ablated cover keeps its lowered AV, so the
+    second shot of a fan through the same crate (thin wood, AV 2) meets the AV the
+    first shot left, and Apply lowers the crate once per ablation."""
+    from twtw_desktop.rules.base import Pool
+
+    doc = small_document(with_cover=True)
+    doc.character("miranda_valentine").traits["coordination"] = Pool(count=3, die=12)
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_fan(2)
+    assert panel.plan is not None and [c.feature_id for c in panel.plan.situation.covers]
+
+    def both_meet_the_crate(p) -> bool:
+        a, b = p.records
+        return bool(
+            a.hit.success and a.covers and a.covers[0].outcome == "A"
+            and b.hit.success and b.covers
+        )  # fmt: skip
+
+    n = card_that(doc, panel.plan, both_meet_the_crate)
+    put_on_top(doc.deck, n)
+    p = panel.draw()
+    first, second = p.records
+    assert first.covers[0].new_av == first.covers[0].av - 1
+    assert second.covers[0].av == first.covers[0].new_av
+    crate = doc.map.feature("crate")
+    panel.apply()
+    assert crate.ablation == 1 + len(second.ablated_covers)
+    doc.undo_stack.undo()
+    assert doc.map.feature("crate").ablation == 0
+
+
+def _phases_fan_with_a_bystander(qtbot):
+    from twtw_desktop.rules.base import Pool
+
+    doc = small_document("phases")
+    doc.encounter.token(ANGUS).hex = (9, 4)  # a pace from Felicia at (9, 3)
+    doc.character("miranda_valentine").traits["coordination"] = Pool(count=3, die=12)
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_fan(2)
+    return doc, panel
+
+
+def _two_successes(p) -> bool:
+    rec = p.record
+    cells = [c for c in rec.hit.cells if c != "CF"]
+    ok = sum(1 for c in cells if c + rec.tn.result_modifier >= rec.tn.tn)
+    return rec.hit.success and rec.hit.bumps >= 1 and ok >= 2 and rec.hits >= 2
+
+
+def test_phases_fan_buys_a_secondary_target_with_a_bump(qtbot):
+    """003 Secondary Targets (Jonah's example): with two successes in the pool and a
+    bump, one of the fan's hits may strike an eligible second target; it costs the
+    bump, the first target keeps the other hit, and Apply writes both as one step."""
+    doc, panel = _phases_fan_with_a_bystander(qtbot)
+    plan = panel.plan
+    assert plan is not None and plan.fan.mode == "burst3"
+    assert list(plan.fan_secondary) == [ANGUS]
+    assert any("003 Secondary Targets" in g for g in plan.geometry)
+    n = card_that(doc, plan, _two_successes)
+    put_on_top(doc.deck, n)
+    p = panel.draw()
+    assert panel.secondary_combo.isVisibleTo(panel)
+    assert [panel.secondary_combo.itemText(i) for i in range(2)] == ["— none —", "Angus Laroq"]
+    hits = p.record.hits
+    bumps = p.record.hit.bumps
+    panel.secondary_combo.setCurrentIndex(1)
+    panel.secondary_combo.activated.emit(1)
+    cur = panel.current
+    assert len(cur.records) == 2 and cur.records[1].target_id == "angus_laroq"
+    first = cur.records[0]
+    assert first.hits == hits and first.hits_for_other_targets == 1
+    assert first.spends.secondary_targets == 1
+    assert f"{bumps - 1} left" in panel.bumps_label.text()
+    assert not panel.shot_spin.isVisibleTo(panel)  # one check: one set of spends
+    panel.show()
+    assert panel.scroll.minimumSizeHint().width() <= 300
+    angus_before = doc.character("angus_laroq").model_copy(deep=True)
+    log_before = len(doc.encounter.log)
+    panel.apply()
+    assert len(doc.encounter.log) == log_before + 2
+    assert doc.encounter.log[-1].detail["record"]["target_id"] == "angus_laroq"
+    dmg = doc.encounter.log[-1].detail["record"]["damage"]
+    if dmg is not None:
+        assert doc.character("angus_laroq").conc == angus_before.conc - dmg["conc_dealt"]
+    assert doc.undo_stack.count() == 1
+    doc.undo_stack.undo()
+    assert doc.character("angus_laroq") == angus_before
+
+
+def test_secondary_target_needs_the_bump(qtbot):
+    """003 Secondary Targets: without a bump to spend, the choice is refused with
+    the reason and nothing changes."""
+    doc, panel = _phases_fan_with_a_bystander(qtbot)
+
+    def no_bump(p) -> bool:
+        return p.record.hit.success and p.record.hit.bumps == 0
+
+    n = card_that(doc, panel.plan, no_bump)
+    put_on_top(doc.deck, n)
+    panel.draw()
+    assert panel.secondary_combo.isVisibleTo(panel)  # offered on every hit
+    assert not panel.set_fan_secondary([ANGUS])
+    assert panel.spends.secondary == [] and len(panel.current.records) == 1
+    assert panel.message.text()
+
+
+def _physical_block(qtbot):
+    doc, panel = _engaged(qtbot)
+    doc.deck.physical = True
+    panel.set_defense("block")
+    plan = panel.plan
+
+    def hits(c) -> bool:
+        try:
+            p = preview(doc, plan, [Spends()], typed=c)
+        except RulesError:
+            return False
+        return p.record.hit.success and p.outcome.needs_block_card
+
+    attack = next(c for c in standard_deck() if hits(c))
+    return doc, panel, attack
+
+
+def test_physical_block_asks_for_its_own_card(qtbot):
+    """000 Hand to Hand Combat: the block is its own test against the attack's
+    result; with a printed deck its card is typed in the way the attack's is."""
+    doc, panel, attack = _physical_block(qtbot)
+    assert panel.draw() is None
+    dlg = panel._dialog
+    qtbot.addWidget(dlg)
+    dlg.form.set_card(attack)
+    assert dlg.try_accept()
+    assert panel.needs_block_card()
+    block_dlg = panel._dialog
+    assert block_dlg is not dlg and "Felicia Laroq's block" in block_dlg.windowTitle()
+    qtbot.addWidget(block_dlg)
+    block = next(c for c in standard_deck() if c.number != attack.number)
+    block_dlg.form.set_card(block)
+    assert block_dlg.try_accept()
+    rec = panel.current.record
+    assert not panel.needs_block_card()
+    assert rec.block_outcome in ("failed", "to_arm", "blocked")
+    assert any(f"blocks: card {block.number}" in x for x in rec.notes)
+    assert panel.apply() is not None
+    assert sorted(c.number for c in doc.deck.discard_pile()) == sorted(
+        [attack.number, block.number]
+    )
+    assert doc.encounter.log[-1].detail["record"]["block_outcome"] == rec.block_outcome
+    doc.undo_stack.undo()
+    assert not doc.deck.discard_pile() and not doc.deck.in_play
+
+
+def test_physical_block_refuses_apply_until_its_card_is_typed(qtbot):
+    """The block was declared before the attack (000): Apply waits for its card."""
+    doc, panel, attack = _physical_block(qtbot)
+    panel.draw()
+    dlg = panel._dialog
+    qtbot.addWidget(dlg)
+    dlg.form.set_card(attack)
+    assert dlg.try_accept()
+    block_dlg = panel._dialog
+    qtbot.addWidget(block_dlg)
+    block_dlg.reject()
+    assert panel.apply() is None
+    assert "block" in panel.message.text()
+    assert panel._dialog is not block_dlg  # asked again
+    qtbot.addWidget(panel._dialog)
+    assert not doc.deck.discard_pile() and doc.undo_stack.count() == 0
+    # the attack's own card cannot be typed again for the block
+    panel._dialog.form.set_card(attack)
+    assert panel._dialog.try_accept()
+    assert panel.needs_block_card() and "attack's card" in panel.message.text()
+
+
+def test_a_dodge_is_paid_once_a_round(qtbot):
+    """000 Hand to Hand Combat: a dodge (3 AP) works against every attack from its
+    front, so a second attack the same round costs the defender nothing more."""
+    doc, panel = _engaged(qtbot)
+    doc.start_action_time()
+    track = doc.track
+    track.start_round()
+    while track.counters("miranda_valentine") < 6 or track.counters("felicia_laroq") < 3:
+        track.advance_segment()
+    panel.set_defense("dodge")
+    spent = track.row("felicia_laroq").spent
+    panel.draw()
+    assert panel.apply() is not None
+    assert track.row("felicia_laroq").spent == spent + 3
+    panel.set_defense("dodge")
+    panel.draw()
+    assert panel.apply() is not None
+    assert track.row("felicia_laroq").spent == spent + 3
+    assert "already dodging" in doc.encounter.log[-1].detail["defense"]
+
+
+def test_a_dodging_fighter_cannot_attack_that_round(qtbot):
+    """000 Hand to Hand Combat: a dodge is an active defence, employed only by a
+    fighter who makes no attacks — once Felicia dodged, her own attack is refused."""
+    doc, panel = _engaged(qtbot)
+    doc.start_action_time()
+    doc.track.start_round()
+    panel.charge_check.setChecked(False)
+    panel.set_defense("dodge")
+    panel.draw()
+    assert panel.apply() is not None
+    doc.select(FELICIA)
+    panel.set_mode("melee")
+    panel.set_target(MIRANDA)
+    assert panel.plan is None and "dodging this round" in panel.tn_label.text()

@@ -533,6 +533,14 @@ def resolve_profile(
     if spends.extra_hits > extra_hits_max:
         raise RulesError(f"Only {extra_hits_max} extra hit(s) can be bought on this attack.")
     hits = base_hits + spends.extra_hits
+    if hits_on_target is None and profile.fan_burst and spends.secondary_targets:
+        # 003 Secondary Targets: each secondary target bought takes one of the hits
+        hits_on_target = hits - spends.secondary_targets
+        if hits_on_target < 1:
+            raise RulesError(
+                f"The fan scored {hits} hit(s): each secondary target takes one, and one "
+                "must stay on the first target — buy an extra hit first (003)."
+            )
     on_target = hits if hits_on_target is None else hits_on_target
     if on_target > hits:
         raise RulesError(f"The attack scored {hits} hit(s); {on_target} cannot land on the target.")
@@ -541,8 +549,10 @@ def resolve_profile(
         max_other_targets = max(successes - 1, 0)
         if max_other_targets < 1:
             raise RulesError("Only one success in the pool: every hit lands on the first target.")
-        if profile.fan_burst and spends.secondary_targets < 1:
-            raise RulesError("Hitting a secondary target when fan firing costs a bump (003).")
+        if profile.fan_burst and spends.secondary_targets != others:
+            raise RulesError(
+                "When fan firing, each secondary target costs a bump and takes one hit (003)."
+            )
         notes.append(
             f"{others} hit(s) go to other targets (up to {max_other_targets} more target(s), "
             "000 Hitting Multiple Targets / 003 Secondary Targets)"
@@ -916,6 +926,26 @@ def firer_moves(situation: ShotSituation) -> bool:
     )
 
 
+def _with_ablation(situation: ShotSituation, lowered: Mapping[str, int]) -> ShotSituation:
+    """``situation`` with each cover an earlier shot of the series ablated at its
+    lowered AV (000 Armor Penetration/Ablation: the AV stays lowered)."""
+    if not lowered or not any(c.feature_id in lowered for c in situation.covers):
+        return situation
+    covers = tuple(
+        c.model_copy(update={"av": min(c.av, lowered[c.feature_id])})
+        if c.feature_id in lowered
+        else c
+        for c in situation.covers
+    )
+    return situation.model_copy(update={"covers": covers})
+
+
+def _shot_hits(read: PoolRead, tn: TnBreakdown, rank: int) -> bool:
+    """Whether result number ``rank + 1`` of the pool beats the TN (no CF)."""
+    raw = None if read.is_cf else read.result(rank)
+    return raw is not None and raw + tn.result_modifier >= tn.tn
+
+
 def resolve_fan(
     attacker: Character,
     targets: Sequence[Character],
@@ -929,6 +959,7 @@ def resolve_fan(
     carried: CarriedWeapon | None = None,
     spends: Sequence[BumpSpends | None] = (),
     more: CardSource | None = None,
+    secondary: Sequence[tuple[Character, ShotSituation]] = (),
     **kw: Unpack[ResolveKw],
 ) -> tuple[list[AttackRecord], dict[str, Character]]:
     """A declared fan-firing series from one card (000/001/003 Fan Firing).
@@ -937,39 +968,62 @@ def resolve_fan(
     :func:`~.ranged.ranged_tn` with ``fan=True``) belong to shot ``i``. AP v2
     (``per_shot``): each shot takes the next best result of the one pool read, its
     own downgrades, and from the second shot on a fresh card for its hit location
-    and damage (000: "the shots are not grouped"; with no deck to draw from, the
-    same card). Phases (``burst3``): one check at TN + shots on the first target.
-    A target hit twice takes the second shot on its already wounded sheet. Only
-    the first record carries the AP, and only the first card can set off a stowed
-    gun. Returns the records in order and each target's damaged copy by id.
+    and damage (000: successive shots are resolved apart; drawn only for a hit;
+    with no deck to draw from, the same card). A cover an earlier shot ablated
+    meets the later shots at its lowered AV (000 Armor Penetration/Ablation).
+    Phases (``burst3``): one check at TN + shots on the first target; each of
+    ``secondary`` (a character and the situation of the shot at them) is a
+    secondary target bought with a bump (003 Secondary Targets): it takes one of
+    the hits, read on a card of its own (see :func:`_secondary_hit`). A target hit
+    twice takes the second shot on its already wounded sheet. Only the first record
+    carries the AP and the equipment-failure check (one card, one wrench, 000
+    Ancillary Effects), and only the first card can set off a stowed gun. Returns the
+    records in order and each target's damaged copy by id.
     """
     n = plan.shots if plan.mode == "per_shot" else 1
     if len(targets) < n or len(situations) < n or len(base_tns) < n:
         raise RulesError("Give a target, a situation and a TN for every fan-fired shot.")
+    if secondary and plan.mode != "burst3":
+        raise RulesError(
+            "Secondary targets bought with a bump belong to the Phases fan (003); "
+            "in AP v2 declare each shot's target instead."
+        )
     current: dict[str, Character] = {}
     records: list[AttackRecord] = []
     ap = kw.pop("ap", None) or plan.ap
     discharge = kw.pop("discharge_weapons", None)
     pool_read = kw.pop("pool_read", None)
+    options = kw.get("options")
     if plan.mode == "per_shot" and pool_read is None:
         pool, _ = attack_pool(attacker, weapon)
         pool_read = read_pool(card, pool, more)
+    lowered: dict[str, int] = {}
     for i in range(n):
         tgt = current.get(targets[i].id, targets[i])
+        tn = fan_shot_tn(base_tns[i], plan, i)
         loc_card = None
-        if i and plan.mode == "per_shot" and more is not None:
+        if (
+            i
+            and plan.mode == "per_shot"
+            and more is not None
+            and pool_read is not None
+            and _shot_hits(pool_read, tn, i)
+        ):
             loc_card = more()
+        sp = spends[i] if i < len(spends) else None
+        if secondary and i == 0:
+            sp = (sp or BumpSpends()).model_copy(update={"secondary_targets": len(secondary)})
         rec, new = resolve_attack(
             attacker,
             tgt,
             weapon,
             edition,
-            fan_shot_tn(base_tns[i], plan, i),
+            tn,
             card,
-            situation=situations[i],
+            situation=_with_ablation(situations[i], lowered),
             fan=plan,
             carried=carried,
-            spends=spends[i] if i < len(spends) else None,
+            spends=sp,
             more=more,
             rank=i if plan.mode == "per_shot" else 0,
             pool_read=pool_read,
@@ -978,13 +1032,138 @@ def resolve_fan(
             discharge_weapons=discharge if i == 0 else None,
             **kw,
         )
-        if i and loc_card is None and plan.mode == "per_shot":
+        if i and loc_card is None and plan.mode == "per_shot" and rec.hit.success:
             rec = rec.model_copy(
                 update={"notes": (*rec.notes, "no card to draw: the first card's location is read")}
             )
+        if i and rec.equipment_failure is not None:
+            # one card, one wrench: the series is checked once, on the first record
+            rec = rec.model_copy(update={"equipment_failure": None})
+        for fid, av in rec.ablated_covers:
+            lowered[fid] = av
+        records.append(rec)
+        current[new.id] = new
+    for who, sit in secondary:
+        if not records[0].hit.success:
+            raise RulesError("The fan missed: no secondary target can be hit.")
+        tgt = current.get(who.id, who)
+        rec, new = _secondary_hit(
+            attacker,
+            tgt,
+            weapon,
+            edition,
+            plan,
+            _with_ablation(sit, lowered),
+            records[0],
+            card,
+            more=more,
+            options=options,
+        )
+        for fid, av in rec.ablated_covers:
+            lowered[fid] = av
         records.append(rec)
         current[new.id] = new
     return records, current
+
+
+def _secondary_hit(
+    attacker: Character,
+    target: Character,
+    weapon: Weapon,
+    edition: Edition,
+    plan: FanPlan,
+    situation: ShotSituation,
+    first: AttackRecord,
+    card: Card,
+    *,
+    more: CardSource | None = None,
+    options: OptionalRules | None = None,
+) -> tuple[AttackRecord, Character]:
+    """One hit on a secondary target of a Phases fan (003 Secondary Targets).
+
+    The bump bought the hit, so there is no check of its own: the record repeats the
+    fan's check. House reading (003 is silent on where the hit lands): the hit reads
+    the standard hit location, shield and damage of a fresh card — each target is
+    its own resolution, as 000 says of successive fan shots — or the fan's card when
+    there is no deck to draw from. Cover and the prone rule use the secondary
+    target's own situation; the fan's bumps were spent on the first target.
+    """
+    options = options or OptionalRules()
+    profile = ranged_profile(
+        attacker,
+        weapon,
+        edition,
+        situation,
+        ShotSpec(kind="snap", fan=True),
+        options=options,
+        fan=plan,
+    )
+    # the secondary target is hit at the card's standard location, never a called one
+    profile = profile.model_copy(update={"forced_location": None, "forced_reason": ""})
+    loc_card = more() if more is not None else card
+    cards = [card.number] if loc_card is card else [loc_card.number]
+    notes = ["a secondary target bought with a bump: it takes one of the fan's hits (003)"]
+    if loc_card is card:
+        notes.append("no card to draw: the fan's card is read for this hit")
+    entry = loc_card.hit_locations[STANDARD_HIT_INDEX]
+    location = entry.location
+    loc_bumps = location_damage_bumps(location)
+    loc_reasons = [f"card {loc_card.number}: standard location {location.value.replace('_', ' ')}"]
+    if loc_bumps:
+        loc_reasons.append(
+            f"a hit to the {location.value} gives {loc_bumps} damage bump(s) "
+            "(000 Hit Location and Damage)"
+        )
+    missed_prone = profile.prone_attribute_rule and not entry.prone
+    if missed_prone:
+        loc_reasons.append(
+            "prone target and no prone attribute on the hit location: a miss (003 Prone Targets)"
+        )
+    loc = LocationResult(
+        location=location,
+        stack_index=STANDARD_HIT_INDEX,
+        damage_bumps=loc_bumps,
+        prone_attribute=entry.prone,
+        reasons=tuple(loc_reasons),
+    )
+    base = {
+        "attacker_id": attacker.id,
+        "target_id": target.id,
+        "weapon_id": weapon.id,
+        "attack_kind": "ranged",
+        "tn": first.tn,
+        "hit": first.hit,
+        "burst": first.burst,
+        "location": loc,
+    }
+    if missed_prone:
+        return AttackRecord(**base, cards=tuple(cards), notes=tuple(notes)), target
+    st = strike(
+        profile,
+        target=target,
+        location=location,
+        loc_card=loc_card,
+        dmg_card=loc_card,
+        edition=edition,
+        options=options,
+        damage_bumps=loc_bumps,
+        more=more,
+    )
+    record = AttackRecord(
+        **base,
+        cards=tuple(dict.fromkeys([*cards, *st.cards])),
+        hits=1,
+        covers=st.covers,
+        ablated_cover=st.ablated[0] if st.ablated else None,
+        ablated_covers=st.ablated,
+        deflected=st.deflected,
+        effect=st.effect,
+        damage=st.damage,
+        stun=st.stun,
+        stun_pending=st.stun_pending,
+        notes=tuple(notes + st.notes),
+    )
+    return record, st.target
 
 
 def after_shot(

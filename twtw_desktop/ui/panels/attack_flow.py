@@ -33,6 +33,15 @@ Decisions (the pages leave these to the table):
   the test is against the attack's result).
 * A fan-firing series at two targets fires the shots at the first target, then at
   the second (one target switch).
+* Phases fan (003 Secondary Targets): the targets a bump may add after the draw are
+  the other tokens within one pace of the first target or of the line of fire (the
+  page sends the reader to the unintended-target rule, and its example asks whether
+  the two targets stand within a meter of each other).
+* With a printed deck (physical-card mode) a block's test card is typed in like the
+  attack's; until it is, the block stays open and Apply is refused.
+* A dodge covers every attack from its front for the rest of the round (000: it
+  works against all attacks from a direction), so its 3 AP are charged once a round;
+  a fighter who dodged makes no attack that round (000: active defence).
 """
 
 from __future__ import annotations
@@ -234,6 +243,9 @@ class AttackPlan:
     block_weapon: Weapon | None = None
     #: the attacker's stowed, fully loaded guns (000 Carrying Loaded Weapons)
     discharge: dict[int, Weapon] = field(default_factory=dict)
+    #: Phases fan: who a bump may add as a secondary target after the draw (003),
+    #: token id → (character, the situation of a shot at them)
+    fan_secondary: dict[str, tuple[Character, ShotSituation]] = field(default_factory=dict)
 
     @property
     def mode(self) -> Mode:
@@ -269,6 +281,7 @@ def _action_spec(
         kind=kind,
         ap=ap.total,
         weapon_id=weapon.id if weapon else None,
+        weapon_name=weapon.name if weapon else "",
         target_ids=tuple(dict.fromkeys(target_cids)),
         aims=aims,
         speed=speed,
@@ -303,6 +316,22 @@ def attacked_this_round(document, character_id: str) -> bool:
     return False
 
 
+def dodging_this_round(document, character_id: str) -> bool:
+    """Whether the character already declared a dodge this round (action time only;
+    000 Hand to Hand Combat: one dodge covers every attack from its front)."""
+    if document.track is None or not getattr(document, "in_action", False):
+        return False
+    from ..document import track_time
+
+    rnd, _seg = track_time(document.track)
+    for entry in reversed(document.encounter.log):
+        if entry.round != rnd:
+            break
+        if entry.kind == "attack" and (entry.detail or {}).get("dodge_by") == character_id:
+            return True
+    return False
+
+
 def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) -> AttackPlan:
     """The attack before the draw: TN itemised, AP itemised, situation from the map.
 
@@ -317,6 +346,11 @@ def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) 
         raise RulesError("A character cannot attack themselves.")
     shooter = document.character(stok.character_id)
     target = document.character(ttok.character_id)
+    if dodging_this_round(document, shooter.id):
+        raise RulesError(
+            f"{shooter.name} is dodging this round and cannot attack (000: a dodge is an "
+            "active defence for a fighter who makes no attacks)."
+        )
     weapon = carried = None
     if req.weapon_index is not None:
         try:
@@ -641,6 +675,8 @@ def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
     plan.tn = plan.series[0].tn
     plan.ap = fan.ap
     plan.geometry += list(fan.reasons)
+    if fan.mode == "burst3":
+        _plan_fan_secondary(document, plan, geometry)
     for i, s in enumerate(plan.series[1:], 2):
         plan.geometry.append(
             f"shot {i} at {s.target.name}: TN {s.tn.tn}, result {s.tn.result_modifier:+d}"
@@ -648,6 +684,50 @@ def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
     plan.spec = _action_spec(
         ActionKind.FAN_FIRE, plan.ap, weapon.speed, weapon, [s.target.id for s in plan.series]
     )
+
+
+def fan_secondary_candidates(document, plan: AttackPlan) -> list[Token]:
+    """Tokens a Phases fan may add as secondary targets (003 Secondary Targets):
+    anyone but the shooter and the target within one pace of the target or of the
+    line of fire (the unintended-target eligibility), nearest the target first."""
+    stok, ttok = plan.shooter_token, plan.target_token
+    near_line = set(plan.situation.unintended_candidates if plan.situation else ())
+    out: list[tuple[int, str, Token]] = []
+    for t in document.encounter.tokens:
+        if t.id in (stok.id, ttok.id):
+            continue
+        d = t.at.distance(ttok.at)
+        if d <= CORRIDOR_PACES or t.id in near_line:
+            out.append((d, t.id, t))
+    out.sort(key=lambda x: (x[0], x[1]))
+    return [t for _, _, t in out]
+
+
+def _plan_fan_secondary(document, plan: AttackPlan, geometry: Geometry) -> None:
+    for tok in fan_secondary_candidates(document, plan):
+        try:
+            ch = document.character(tok.character_id)
+        except KeyError:
+            continue
+        if ch.dead:
+            continue
+        sit, _cover, _geo = _situation(
+            document,
+            plan.request,
+            plan.shooter_token,
+            tok,
+            ch,
+            geometry,
+            thrown=False,
+            secondary_index=0,
+        )
+        plan.fan_secondary[tok.id] = (ch, sit)
+    if plan.fan_secondary:
+        names = ", ".join(c.name for c, _ in plan.fan_secondary.values())
+        plan.geometry.append(
+            f"a bump may add a secondary target if two results succeed: {names} "
+            "(003 Secondary Targets)"
+        )
 
 
 # =============================================================================
@@ -664,6 +744,8 @@ class Spends:
     damage: int = 0
     stray: list[tuple[int, int]] = field(default_factory=list)
     extra_hits: int = 0
+    #: Phases fan: token ids of the secondary targets bought, one bump each (003)
+    secondary: list[str] = field(default_factory=list)
 
     def to_bump_spends(self) -> BumpSpends:
         return BumpSpends(
@@ -672,6 +754,7 @@ class Spends:
             damage=self.damage,
             stray=tuple(StraySpend(figure_index=i, delta=d) for i, d in self.stray),  # type: ignore[arg-type]
             extra_hits=self.extra_hits,
+            secondary_targets=len(self.secondary),
         )
 
     def empty(self) -> bool:
@@ -679,7 +762,12 @@ class Spends:
 
     def copy(self) -> Spends:
         return Spends(
-            self.hit_index, self.penetration, self.damage, list(self.stray), self.extra_hits
+            self.hit_index,
+            self.penetration,
+            self.damage,
+            list(self.stray),
+            self.extra_hits,
+            list(self.secondary),
         )
 
 
@@ -695,6 +783,8 @@ class Outcome:
     landing: Hex | None = None
     #: the defender's block (hand to hand)
     block: Any = None
+    #: a declared block waits for its card to be typed in (physical-card mode)
+    needs_block_card: bool = False
 
     @property
     def record(self) -> AttackRecord:
@@ -712,17 +802,27 @@ def resolve(
     spends: Spends | Sequence[Spends],
     more,
     discard: list[Card],
+    block_card: Card | None = None,
 ) -> Outcome:
-    """Resolve ``plan`` with ``card`` (no document change)."""
+    """Resolve ``plan`` with ``card`` (no document change). ``block_card`` is the
+    card typed in for the defender's block (physical-card mode)."""
     ed = document.edition
     options = document.encounter.options
     sp = _spends_list(spends)
     if plan.mode == "melee":
-        out = _resolve_melee(document, plan, card, sp, more, discard)
+        out = _resolve_melee(document, plan, card, sp, more, discard, block_card)
     elif plan.fan is not None:
         from ...rules.combat.resolve import firer_moves, resolve_fan
 
         assert plan.weapon is not None
+        secondary = []
+        for tid in sp[0].secondary if sp else ():
+            if tid not in plan.fan_secondary:
+                raise RulesError(
+                    f"{display_name(document, tid)} is not within a pace of the target or "
+                    "the line of fire: not a secondary target (003)."
+                )
+            secondary.append(plan.fan_secondary[tid])
         records, hurt = resolve_fan(
             plan.shooter,
             [s.target for s in plan.series],
@@ -739,6 +839,7 @@ def resolve(
             discard=discard,
             discharge_weapons=plan.discharge,
             action_moves=firer_moves(plan.series[0].situation),
+            secondary=secondary,
         )
         out = Outcome(records, dict(hurt))
     else:
@@ -802,7 +903,7 @@ def _resolve_shot(document, plan, card, sp, more, discard) -> Outcome:
     return out
 
 
-def _resolve_melee(document, plan, card, sp, more, discard) -> Outcome:
+def _resolve_melee(document, plan, card, sp, more, discard, typed_block=None) -> Outcome:
     from ...rules.combat.melee import attack_result, resolve_block, resolve_melee
 
     ed = document.edition
@@ -810,11 +911,23 @@ def _resolve_melee(document, plan, card, sp, more, discard) -> Outcome:
     block = None
     pool_read = None
     block_card = None
+    needs_block_card = False
+    if typed_block is not None and req.defense != "block":
+        raise RulesError("No block was declared; there is no block card to read.")
     if req.defense == "block":
         pool_read = read_pool(card, plan.pool, more)
         result = attack_result(pool_read, plan.tn)
-        if result is not None and result >= plan.tn.tn and more is not None:
+        hits = result is not None and result >= plan.tn.tn
+        if hits and typed_block is not None:
+            if typed_block.number == card.number:
+                raise RulesError(
+                    f"Card {card.number} is the attack's card; the block needs another card."
+                )
+            block_card = typed_block
+        elif hits and more is not None:
             block_card = more()
+        needs_block_card = hits and block_card is None
+        if block_card is not None and result is not None:
             block = resolve_block(
                 plan.target,
                 result,
@@ -852,11 +965,11 @@ def _resolve_melee(document, plan, card, sp, more, discard) -> Outcome:
         )
     elif req.defense == "block" and rec.hit.success:
         rec = rec.model_copy(
-            update={"notes": (*notes, "the block is tested on a card the Judge draws by hand")}
+            update={"notes": (*notes, "the block waits for its card: type in the card drawn")}
         )
     elif req.defense == "block":
         rec = rec.model_copy(update={"notes": (*notes, "the attack misses: no block needed")})
-    return Outcome([rec], {new.id: new}, block=block)
+    return Outcome([rec], {new.id: new}, block=block, needs_block_card=needs_block_card)
 
 
 @dataclass
@@ -1003,9 +1116,11 @@ def preview(
     spends: Spends | Sequence[Spends],
     typed: Card | None = None,
     shot: int = 0,
+    typed_block: Card | None = None,
 ) -> Preview:
     """Draw on a copy of the deck (or read a typed-in card) and resolve; the card
-    highlights follow shot ``shot`` of a series."""
+    highlights follow shot ``shot`` of a series. ``typed_block`` is the card typed
+    in for the defender's block (physical-card mode)."""
     deck = document.deck
     discard = deck.discard_pile()
     if typed is not None or deck.physical:
@@ -1016,7 +1131,7 @@ def preview(
         scratch = scratch_deck(deck)
         card = scratch.draw()
         more = scratch.draw
-    out = resolve(document, plan, card, spends, more, discard)
+    out = resolve(document, plan, card, spends, more, discard, typed_block)
     rec = out.records[min(max(shot, 0), len(out.records) - 1)]
     return Preview(card=card, outcome=out, **highlights_for(plan, card, rec))
 
@@ -1038,6 +1153,11 @@ def _charge_defense(document, plan: AttackPlan) -> str | None:
         return None
     if not req.charge_ap:
         return f"{plan.target.name}'s {req.defense}: AP not charged (the Judge's choice)"
+    if req.defense == "dodge" and dodging_this_round(document, plan.target.id):
+        return (
+            f"{plan.target.name} is already dodging this round: no more AP "
+            "(000: a dodge covers every attack from its front)"
+        )
     kind = ActionKind.BLOCK if req.defense == "block" else ActionKind.DODGE
     spec = _action_spec(kind, plan.defender_ap, Speed.FAST, plan.block_weapon, [plan.shooter.id])
     try:
@@ -1069,8 +1189,10 @@ def apply_attack(
     expected_card: int | None,
     typed: Card | None = None,
     consumed: set[tuple[int, int, int]] | None = None,
+    typed_block: Card | None = None,
 ) -> Outcome:
-    """Resolve for real as one undoable step (see the module docstring)."""
+    """Resolve for real as one undoable step (see the module docstring).
+    ``typed_block`` is the typed-in card of the defender's block (physical mode)."""
     from ..commands import SnapshotCommand
     from ..tools.throw import blast_lines
 
@@ -1094,9 +1216,14 @@ def apply_attack(
                 f"The deck has changed since the draw (card {card.number}, not "
                 f"{expected_card}); draw again."
             )
+        block_card = None
+        if typed_block is not None:
+            block_card = deck.enter_physical(typed_block)
         track_note = _charge_track(document, plan, consumed)
         defense_note = _charge_defense(document, plan)
-        out = resolve(document, plan, card, spends, more, discard)
+        out = resolve(document, plan, card, spends, more, discard, block_card)
+        if out.needs_block_card:
+            raise RulesError("Type in the card drawn for the block first.")
         for cid, ch in out.characters.items():
             assign_character(document.character(cid), ch)
         notes: list[str] = []
@@ -1140,6 +1267,8 @@ def apply_attack(
                 detail["track"] = track_note
                 if defense_note:
                     detail["defense"] = defense_note
+                if plan.request.defense == "dodge":
+                    detail["dodge_by"] = plan.target.id
                 if notes:
                     detail["effects"] = notes
                 if out.landing is not None:

@@ -14,7 +14,10 @@ shots, and a second target), the burst of a weapon with several, a called shot's
 location (under *Situation*), and the defender's block or dodge (hand to hand).
 Possible unintended targets are ringed on the map before the draw, and the ones a
 stray shot hit after Apply; **Show players** sends the card (or a throw's scatter)
-to the players' screen.
+to the players' screen. In the Phases edition a fan that scores two successes may
+buy a secondary target with a bump (003 Secondary Targets: the *2nd target* row
+under the spends). With a printed deck, a declared block asks for its own typed
+card once the attack is known to hit, as the attack's draw does.
 """
 
 from __future__ import annotations
@@ -127,6 +130,8 @@ class AttackPanel(QWidget):
         self._consumed: set[tuple[int, int, int]] = set()
         self._busy = False
         self._dialog: PhysicalCardDialog | None = None
+        #: the typed-in card of the defender's block (physical-card mode)
+        self._typed_block: Card | None = None
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
@@ -463,6 +468,8 @@ class AttackPanel(QWidget):
         sp.addWidget(QLabel("Hit location"), 1, 0)
         self.loc_up = _button("▲ up", "Spend bumps to move the hit up the stack")
         self.loc_down = _button("▼ down", "Spend bumps to move the hit down the stack")
+        for b in (self.loc_up, self.loc_down):
+            b.setMinimumWidth(52)  # below the style's 80 px push-button minimum: a 300 px dock
         self.loc_up.clicked.connect(lambda: self.move_location(-1))
         self.loc_down.clicked.connect(lambda: self.move_location(1))
         sp.addWidget(self.loc_up, 1, 1)
@@ -507,6 +514,21 @@ class AttackPanel(QWidget):
         stray.addWidget(self.stray_reset)
         stray.addStretch(1)
         sp.addLayout(stray, 5, 1, 1, 3)
+        self.secondary_label = QLabel("2nd target")
+        self.secondary_combo = QComboBox()
+        self.secondary_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.secondary_combo.setMinimumContentsLength(6)
+        self.secondary_combo.setToolTip(
+            "003 Secondary Targets: with a second success in the pool, a bump lets one "
+            "of the fan's hits strike someone within a pace of the target or the line of fire"
+        )
+        self.secondary_combo.activated.connect(lambda _i: self._secondary_chosen())
+        sp.addWidget(self.secondary_label, 6, 0)
+        sp.addWidget(self.secondary_combo, 6, 1, 1, 3)
+        self.secondary_label.hide()
+        self.secondary_combo.hide()
         lay.addWidget(self.spend_box)
 
         self.card_view = CardView()
@@ -944,6 +966,7 @@ class AttackPanel(QWidget):
         """Read the next card (on a copy of the deck) and show the resolution."""
         if self.plan is None and self.recompute() is None:
             return None
+        self._typed_block = None
         if self.document.deck.physical:
             dlg = PhysicalCardDialog(self, title="Type the card drawn for this attack")
             dlg.accepted.connect(lambda: self._typed_card(dlg.card))
@@ -959,6 +982,7 @@ class AttackPanel(QWidget):
         if card is None:
             return
         self._typed = card
+        self._typed_block = None
         self._reset_spends()
         self._preview()
 
@@ -966,7 +990,12 @@ class AttackPanel(QWidget):
         assert self.plan is not None
         try:
             self.current = preview(
-                self.document, self.plan, self.series_spends, self._typed, self.shot_index
+                self.document,
+                self.plan,
+                self.series_spends,
+                self._typed,
+                self.shot_index,
+                self._typed_block,
             )
         except USER_ERRORS as e:
             self.message.error(error_text(e))
@@ -978,11 +1007,42 @@ class AttackPanel(QWidget):
         self.tn_toggle.setChecked(False)  # make room for the result and the card
         self.scroll.ensureWidgetVisible(self.card_view, 0, 0)
         self.scroll.ensureWidgetVisible(self.tn_headline, 0, 4)
+        self._ask_block_card_if_needed()
         return self.current
 
+    # ------------------------------------------------------------- the block's card
+    def needs_block_card(self) -> bool:
+        """A declared block waits for its typed-in card (physical-card mode)."""
+        return self.current is not None and self.current.outcome.needs_block_card
+
+    def _ask_block_card_if_needed(self) -> bool:
+        """With a printed deck, a block that must be tested asks for its own card the
+        way the attack's draw does (000 Hand to Hand Combat: the block is a test of
+        its own against the attack's result)."""
+        if not (self.document.deck.physical and self.needs_block_card()):
+            return False
+        assert self.plan is not None
+        who = self.plan.target.name
+        dlg = PhysicalCardDialog(self, title=f"Type the card drawn for {who}'s block")
+        dlg.accepted.connect(lambda: self._typed_block_card(dlg.card))
+        dlg.open()
+        self._dialog = dlg
+        self.message.note(f"The attack hits: draw a card for {who}'s block and type it in.")
+        return True
+
+    def _typed_block_card(self, card: Card | None) -> None:
+        if card is None or self.current is None:
+            return
+        self._typed_block = card
+        if not self._respend(self.spends.copy()):
+            self._typed_block = None
+
     def _fit_series(self, p: Preview) -> None:
-        """One spends entry and one shot number per record of the series."""
+        """One spends entry and one shot number per checked shot of the series (a
+        Phases fan's secondary targets have no check, so no spends of their own)."""
         n = len(p.records)
+        if self.plan is not None and self.plan.fan is not None:
+            n = min(n, max(len(self.plan.series), 1))
         while len(self.series_spends) < n:
             self.series_spends.append(Spends())
         self.shot_spin.blockSignals(True)
@@ -1020,7 +1080,14 @@ class AttackPanel(QWidget):
         total = rec.hit.bumps
         used = 0
         if sp is not None:
-            used = sp.hit_location + sp.penetration + sp.damage + sp.stray + sp.extra_hits
+            used = (
+                sp.hit_location
+                + sp.penetration
+                + sp.damage
+                + sp.stray
+                + sp.extra_hits
+                + sp.secondary_targets
+            )
         self.bumps_label.setText(
             f"{total} standard bump(s), {max(total - used, 0)} left"
             + (
@@ -1042,12 +1109,58 @@ class AttackPanel(QWidget):
             figs[i] += d
         for i, b in enumerate(self.stray_buttons):
             b.setText(str(figs[i]))
+        self._fill_secondary(rec)
         records = p.records
         parts = []
         for i, r in enumerate(records):
             head = f"<u>Shot {i + 1} of {len(records)}</u><br>" if len(records) > 1 else ""
             parts.append(head + self._result_html(r))
         self.result_label.setText("<br>".join(parts))
+
+    # ------------------------------------------------- 003 fan: secondary targets
+    def _secondary_choices(self) -> list[tuple[str, list[str]]]:
+        plan = self.plan
+        if plan is None or plan.fan is None or plan.fan.mode != "burst3":
+            return []
+        ids = list(plan.fan_secondary)
+        names = {t: c.name for t, (c, _s) in plan.fan_secondary.items()}
+        out = [("— none —", [])] + [(names[t], [t]) for t in ids]
+        if plan.fan.shots >= 3:
+            out += [
+                (f"{names[a]} + {names[b]}", [a, b])
+                for i, a in enumerate(ids)
+                for b in ids[i + 1 :]
+            ]
+        return out
+
+    def _fill_secondary(self, rec) -> None:
+        choices = self._secondary_choices() if self.shot_index == 0 else []
+        show = bool(choices) and len(choices) > 1 and rec is not None and rec.hit.success
+        c = self.secondary_combo
+        c.blockSignals(True)
+        c.clear()
+        if show:
+            for text, ids in choices:
+                c.addItem(text, ",".join(ids))
+            c.setCurrentIndex(max(c.findData(",".join(self.spends.secondary)), 0))
+        c.blockSignals(False)
+        c.setVisible(show)
+        self.secondary_label.setVisible(show)
+
+    def set_fan_secondary(self, token_ids: list[str]) -> bool:
+        """Buy secondary targets for the previewed Phases fan (one bump each, 003)."""
+        if self.current is None:
+            return False
+        self.shot_index = 0
+        old = self.spends.copy()
+        self.spends.secondary = list(token_ids)
+        return self._respend(old)
+
+    def _secondary_chosen(self) -> None:
+        data = self.secondary_combo.currentData() or ""
+        if not self.set_fan_secondary([t for t in data.split(",") if t]):
+            c = self.secondary_combo
+            c.setCurrentIndex(max(c.findData(",".join(self.spends.secondary)), 0))
 
     def _result_html(self, rec) -> str:
         doc = self.document
@@ -1121,8 +1234,11 @@ class AttackPanel(QWidget):
         self.tn_toggle.setChecked(True)
         self.current = None
         self._typed = None
+        self._typed_block = None
         self._reset_spends()
         self.shot_spin.hide()
+        self.secondary_combo.hide()
+        self.secondary_label.hide()
         self.card_view.set_card(None)
         self.result_label.setText("")
         self.bumps_label.setText("")
@@ -1141,7 +1257,12 @@ class AttackPanel(QWidget):
         assert self.plan is not None
         try:
             self.current = preview(
-                self.document, self.plan, self.series_spends, self._typed, self.shot_index
+                self.document,
+                self.plan,
+                self.series_spends,
+                self._typed,
+                self.shot_index,
+                self._typed_block,
             )
         except USER_ERRORS as e:
             self.spends = old
@@ -1206,11 +1327,21 @@ class AttackPanel(QWidget):
         plan = self.recompute()
         if plan is None:
             return None
+        if self.document.deck.physical and self.needs_block_card():
+            self._ask_block_card_if_needed()
+            self.message.error("Type in the card drawn for the block before applying.")
+            return None
         expected = self.current.card.number
         self._busy = True  # the document's signals during the push must not clear the card
         try:
             outcome = apply_attack(
-                self.document, plan, self.series_spends, expected, self._typed, self._consumed
+                self.document,
+                plan,
+                self.series_spends,
+                expected,
+                self._typed,
+                self._consumed,
+                self._typed_block,
             )
         except USER_ERRORS as e:
             self.message.error(error_text(e))
@@ -1221,6 +1352,7 @@ class AttackPanel(QWidget):
         self.message.note("Applied (Ctrl+Z undoes it and puts the card back).")
         self.current = None  # the card and the result stay in view until the next change
         self._typed = None
+        self._typed_block = None
         self._reset_spends()
         self._refill()
         self.recompute()
