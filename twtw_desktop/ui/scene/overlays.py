@@ -532,7 +532,8 @@ class Overlays(QObject):
         for g in getattr(poly, "geoms", [poly]):
             path.addPolygon(QPolygonF([fr.to_scene(p) for p in g.exterior.coords]))
             path.closeSubpath()
-        return path
+        # an arc reaching past the edge is drawn only over the map
+        return path.intersected(fr.outline())
 
     def _arc_cells(self, doc, tok, degrees: int, paces: int, colour: QColor, edge: QColor):
         from ...geometry.fields import field_of_fire
