@@ -647,3 +647,24 @@ def test_push_toolbar_shows_only_while_the_players_screen_is_open(qtbot, win):
     assert ctl.toolbar.isVisible()
     ctl.close()
     assert not ctl.toolbar.isVisible()
+
+
+def test_strip_stacks_its_headline_on_a_narrow_window(qtbot):
+    from twtw_desktop.ui.players.strip import PublicTrack, StripEntry, TrackStrip
+
+    strip = TrackStrip()
+    qtbot.addWidget(strip)
+    strip.set_text_px(40)
+    entries = tuple(
+        StripEntry(name=f"Character number {i}", text="from segment 12", side="posse")
+        for i in range(4)
+    )
+    strip.set_content(PublicTrack("Round 1 · initiative done", entries))
+    wide = strip.layout_boxes(3000)[1]
+    narrow_w = 700
+    assert not strip.stacked(3000) and strip.stacked(narrow_w)
+    narrow = strip.layout_boxes(narrow_w)[1]
+    assert wide and narrow
+    # on the narrow strip every box starts at the left margin row and fits the width
+    for box, _label, _e in narrow:
+        assert box.right() <= narrow_w

@@ -40,6 +40,8 @@ MIN_TEXT_PX = 22
 HEADLINE_SCALE = 1.35
 #: the characters wrap over at most this many rows
 MAX_ROWS = 3
+#: the headline takes its own line when it needs more than this share of the width
+STACK_BELOW = 0.45
 ROMAN = ("I", "II", "III", "IV")
 STATUS_WORDS = {"stunned": "stunned", "surprised": "surprised", "out": "out"}
 
@@ -210,6 +212,7 @@ class TrackStrip(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
         self._text_px = MIN_TEXT_PX
         self._rows = 1
+        self._stack = False
         self.setFixedHeight(self._height())
 
     def set_content(self, content: PublicTrack) -> None:
@@ -244,45 +247,60 @@ class TrackStrip(QWidget):
         _, body = self._fonts()
         return QFontMetricsF(body).height() * 1.25
 
+    def _head_band(self) -> float:
+        head, _ = self._fonts()
+        return QFontMetricsF(head).height() * 1.3
+
+    def stacked(self, width: float) -> bool:
+        """On a narrow window the headline gets a line of its own above the
+        characters (rather than squeezing them off the right edge)."""
+        head, _ = self._fonts()
+        hw = QFontMetricsF(head).horizontalAdvance(self.content.headline)
+        return hw + 3 * self._pad() > width * STACK_BELOW
+
     def _height(self) -> int:
         head, _ = self._fonts()
-        one = QFontMetricsF(head).height() * 1.6
         more = (self._rows - 1) * (self._row_h() + self._pad() / 2)
+        if self._stack:
+            return round(self._head_band() + self._row_h() + more + self._pad())
+        one = QFontMetricsF(head).height() * 1.6
         return round(one + more)
 
     def layout_boxes(self, width: float) -> tuple[float, list[tuple[QRectF, str, StripEntry]]]:
         """(headline width, [(box, label, entry)]) for a strip ``width`` wide; boxes
-        that do not fit in :data:`MAX_ROWS` rows are left out."""
+        that do not fit in :data:`MAX_ROWS` rows are left out, and a label too long
+        for the strip is cut with an ellipsis."""
         head, body = self._fonts()
         pad = self._pad()
         hw = QFontMetricsF(head).horizontalAdvance(self.content.headline)
         bfm = QFontMetricsF(body)
         h = self._row_h()
-        x0 = pad + hw + 2 * pad
+        stacked = self.stacked(width)
+        x0 = pad if stacked else pad + hw + 2 * pad
+        y0 = self._head_band() if stacked else pad / 2
+        room = max(h, width - x0 - pad)
         x, row = x0, 0
         out = []
         names = short_names(self.content.entries)
         for e, name in zip(self.content.entries, names, strict=True):
             label = f"{name}  {e.text}"
+            if bfm.horizontalAdvance(label) + pad > room:
+                label = bfm.elidedText(label, Qt.TextElideMode.ElideRight, room - pad)
             w = bfm.horizontalAdvance(label) + pad
             if x + w > width - pad / 2 and x > x0:
                 row += 1
                 x = x0
             if row >= MAX_ROWS:
                 break
-            out.append((QRectF(x, pad / 2 + row * (h + pad / 2), w, h), label, e))
+            out.append((QRectF(x, y0 + row * (h + pad / 2), w, h), label, e))
             x += w + pad / 2
         return hw, out
 
     def _relayout(self) -> None:
-        _, boxes = self.layout_boxes(max(200, self.width()))
-        rows = 1 + max(
-            (
-                round((b.top() - self._pad() / 2) / (self._row_h() + self._pad() / 2))
-                for b, _, _ in boxes
-            ),
-            default=0,
-        )
+        width = max(200, self.width())
+        self._stack = self.stacked(width)
+        _, boxes = self.layout_boxes(width)
+        rows = len({round(b.top()) for b, _, _ in boxes}) or 1
         self._rows = max(1, min(MAX_ROWS, rows))
         self.setFixedHeight(self._height())
 
@@ -305,16 +323,24 @@ class TrackStrip(QWidget):
         head, body = self._fonts()
         pad = self._pad()
         hw, boxes = self.layout_boxes(r.width())
+        stacked = self.stacked(r.width())
         p.setFont(head)
         p.setPen(QColor(250, 236, 200))
+        head_box = (
+            QRectF(pad, 0, r.width() - 2 * pad, self._head_band())
+            if stacked
+            else QRectF(pad, 0, hw + pad, r.height())
+        )
         p.drawText(
-            QRectF(pad, 0, hw + pad, r.height()),
+            head_box,
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
             self.content.headline,
         )
         p.setFont(body)
-        # centre the rows vertically in the strip
-        if boxes:
+        # centre the rows vertically in the strip (below the headline when stacked)
+        if stacked:
+            dy = 0.0
+        elif boxes:
             top = min(b.top() for b, _, _ in boxes)
             bottom = max(b.bottom() for b, _, _ in boxes)
             dy = (r.height() - (bottom - top)) / 2 - top
