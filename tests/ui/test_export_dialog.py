@@ -11,6 +11,7 @@ pdfium = pytest.importorskip("pypdfium2")
 
 from twtw_desktop.model import Encounter, Map  # noqa: E402
 from twtw_desktop.ui import export as ex  # noqa: E402
+from twtw_desktop.ui import export_dialog  # noqa: E402
 from twtw_desktop.ui.document import EncounterDocument  # noqa: E402
 from twtw_desktop.ui.export_dialog import (  # noqa: E402
     ExportDialog,
@@ -165,8 +166,6 @@ def test_a_long_export_shows_progress_and_can_be_cancelled(
 ):
     from PySide6.QtWidgets import QProgressDialog
 
-    from twtw_desktop.ui import export_dialog
-
     window.set_document(_doc("Big Town", 40, 30))
     opts = {**load_options(window.settings.q, window.document.map), "scale": "1in"}
     opts.update(paper="letter", orientation="auto", format="pdf")
@@ -180,3 +179,108 @@ def test_a_long_export_shows_progress_and_can_be_cancelled(
     assert not errors, "cancelling is not an error"
     assert "cancelled" in window.statusBar().currentMessage()
     assert list(tmp_path.glob("*.pdf")) == [] and list(tmp_path.glob(".*")) == []
+
+
+# --- the print preview -------------------------------------------------------------------
+
+
+def _same(a, b) -> bool:
+    return all(
+        abs(x - y) < 1e-6
+        for x, y in zip(
+            (a.x(), a.y(), a.width(), a.height()),
+            (b.x(), b.y(), b.width(), b.height()),
+            strict=True,
+        )
+    )
+
+
+def test_preview_pages_match_plan_pages_for_two_scales(window, ctl, qtbot):
+    dlg = ctl.make_dialog()
+    qtbot.addWidget(dlg)
+    thumb = dlg.thumbnail
+    dlg.resize(900, 500)
+    m = window.document.map
+    for scale, opts in (
+        ("1in", {"scale": "1in"}),
+        (10.0, {"scale": "custom", "custom_mm": 10.0}),
+    ):
+        dlg.set_options({**dlg.options(), **opts, "paper": "letter", "orientation": "auto"})
+        dlg.update_preview()
+        plan = ex.plan_pages(m, scale=scale, paper="letter")
+        rects = thumb.page_rects()
+        assert sorted(rects) == [(r, c) for r in range(plan.rows) for c in range(plan.cols)]
+        for (r, c), rect in rects.items():
+            assert _same(rect, plan.page_scene_rect(r, c))
+        # every neighbouring pair shares a strip OVERLAP_MM wide on paper
+        strips = thumb.overlap_rects()
+        assert len(strips) == plan.rows * (plan.cols - 1) + (plan.rows - 1) * plan.cols
+        for s in strips:
+            assert min(s.width(), s.height()) * plan.mm_per_scene == pytest.approx(ex.OVERLAP_MM)
+        # drawn inside the widget, each page keeping the paper's proportions
+        area = thumb.rect()
+        for wr in thumb.widget_page_rects().values():
+            assert area.contains(wr.toAlignedRect())
+            assert wr.width() / wr.height() == pytest.approx(plan.content_w / plan.content_h)
+    assert plan.pages < ex.plan_pages(m, scale="1in", paper="letter").pages
+
+
+def test_preview_follows_the_choices_after_a_pause_and_renders_the_map_once(
+    window, ctl, qtbot, monkeypatch
+):
+    renders: list[tuple] = []
+    real = ExportDialog._render_picture
+
+    def counting(self, *key):
+        renders.append(key)
+        return real(self, *key)
+
+    monkeypatch.setattr(ExportDialog, "_render_picture", counting)
+    dlg = ctl.make_dialog()
+    qtbot.addWidget(dlg)
+    dlg.set_options({**dlg.options(), "format": "pdf", "scale": "1in", "paper": "letter"})
+    qtbot.waitUntil(lambda: dlg.thumbnail.plan is not None)
+    assert len(renders) == 1
+    pic = dlg.thumbnail.picture
+    assert pic is not None and not pic.isNull()
+    assert max(pic.width(), pic.height()) <= export_dialog.PREVIEW_PX + 1
+    # the picture covers the whole map
+    from twtw_desktop.ui.scene.frame import MapFrame
+
+    assert dlg.thumbnail.picture_rect.contains(MapFrame(window.document.map).bounds())
+    # paper and orientation: a new grid, the same picture, after the pause
+    dlg.paper.setCurrentIndex(dlg.paper.findData("a3"))
+    dlg.orientation.setCurrentIndex(dlg.orientation.findData("landscape"))
+    assert dlg.thumbnail.plan.paper == "letter"  # not yet: debounced
+    a3 = ex.plan_pages(window.document.map, scale="1in", paper="a3", orientation="landscape")
+    qtbot.waitUntil(lambda: dlg.thumbnail.plan == a3)
+    assert len(renders) == 1 and dlg.thumbnail.picture is pic
+    # what the map shows: drawn again
+    dlg.judge.setChecked(True)
+    qtbot.waitUntil(lambda: len(renders) == 2)
+    assert renders[-1] == (True, True, False)
+    dlg.coordinates.setChecked(False)
+    qtbot.waitUntil(lambda: len(renders) == 3)
+    assert renders[-1] == (False, True, False)
+    # a PNG is one picture: no page grid
+    dlg.format.setCurrentIndex(dlg.format.findData("png"))
+    qtbot.waitUntil(lambda: dlg.thumbnail.plan is None)
+    assert dlg.thumbnail.page_rects() == {} and dlg.thumbnail.overlap_rects() == []
+    assert len(renders) == 3
+
+
+def test_preview_shows_the_pages_on_screen(window, ctl, qtbot):
+    """The thumbnail paints the map and the page outlines (sampled from a grab)."""
+    dlg = ctl.make_dialog()
+    qtbot.addWidget(dlg)
+    dlg.set_options({**dlg.options(), "format": "pdf", "scale": "1in", "paper": "letter"})
+    dlg.update_preview()
+    dlg.thumbnail.resize(400, 300)
+    img = dlg.thumbnail.grab().toImage()
+    rects = dlg.thumbnail.widget_page_rects()
+    first = rects[(0, 0)]
+    # the page's left edge is drawn in the page-line colour, its middle is the map
+    edge = img.pixelColor(round(first.left()), round(first.center().y()))
+    assert edge.blue() > edge.red() + 60
+    mid = img.pixelColor(round(first.center().x()), round(first.center().y()))
+    assert mid != export_dialog.PREVIEW_BACKGROUND

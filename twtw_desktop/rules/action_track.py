@@ -794,11 +794,23 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             updates["done"] = True
         return new.model_copy(update=updates) if updates else new, lost, details
 
-    def _new_entry(
-        self, row: TrackRow, action: ActionSpec, paid: int, lost: int, **extra: object
-    ) -> StackEntry:
+    def _put_on_stack(
+        self,
+        step: str,
+        row: TrackRow,
+        new_row: TrackRow,
+        action: ActionSpec,
+        paid: int,
+        lost: int,
+        summary: str,
+        details: list[str],
+        **extra: object,
+    ) -> tuple[TrackState, TrackEvent, bool]:
+        """The shared end of declaring, joining and rushing: ``new_row`` replaces the
+        character's row, the action goes on this segment's stack as the next entry
+        (``extra`` fills the entry's join / rush fields), and the event says so."""
         st = self._state
-        return StackEntry(
+        entry = StackEntry(
             seq=st.next_seq,
             character_id=row.character_id,
             segment=st.segment,
@@ -807,12 +819,21 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             lost=lost,
             **extra,  # type: ignore[arg-type]
         )
-
-    def _commit_entry(self, rows: dict[str, TrackRow], entry: StackEntry) -> TrackState:
-        st = self._state
-        return st.model_copy(
-            update={"rows": rows, "entries": (*st.entries, entry), "next_seq": st.next_seq + 1}
+        event = self._event(
+            step,
+            character_id=row.character_id,
+            summary=summary,
+            details=tuple(details),
+            entry=entry,
         )
+        state = st.model_copy(
+            update={
+                "rows": {**st.rows, row.character_id: new_row},
+                "entries": (*st.entries, entry),
+                "next_seq": st.next_seq + 1,
+            }
+        )
+        return state, event, False
 
     def declare(self, character_id: str, action: ActionSpec) -> TrackEvent:
         """Declare ``action`` and pay for it with the counters in front of the
@@ -827,12 +848,12 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         st = self._state
         row = self._acting_row(character_id)
         need, need_text = self._need(row, action)
-        rows = dict(st.rows)
         if action.multi_round and not action.all_ap and row.counters < need:
             if row.counters == 0:
                 raise RulesError(f"{row.name} has no counters to pay toward {action.describe()}.")
             prog = row.progress or SkillProgress(action=action, paid=0, started_round=st.round)
             prog = prog.model_copy(update={"paid": prog.paid + row.counters})
+            rows = dict(st.rows)
             rows[character_id] = row.model_copy(
                 update={"counters": 0, "spent": row.spent + row.counters, "progress": prog}
             )
@@ -845,20 +866,19 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             )
             return st.model_copy(update={"rows": rows}), event, False
         self._require_counters(row, action, need)
-        paid = row.counters
         new_row, lost, details = self._pay(row, action, need)
-        rows[character_id] = new_row
-        entry = self._new_entry(new_row, action, paid, lost)
         if row.progress is not None and action.multi_round:
             details.insert(0, f"completes {action.describe()} ({need_text})")
-        event = self._event(
+        return self._put_on_stack(
             "declare",
-            character_id=character_id,
-            summary=f"{row.name} declares {action.describe()} on segment {st.segment}",
-            details=tuple(details),
-            entry=entry,
+            row,
+            new_row,
+            action,
+            row.counters,
+            lost,
+            f"{row.name} declares {action.describe()} on segment {st.segment}",
+            details,
         )
-        return self._commit_entry(rows, entry), event, False
 
     def join_stack(self, character_id: str, action: ActionSpec) -> TrackEvent:
         """Put an action onto this segment's stack beside another character's (000
@@ -898,17 +918,18 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
                 f"the pool is empty: 1 AP borrowed from next round to join the stack "
                 f"({SOURCE_SIMULTANEOUS})"
             )
-        rows = dict(st.rows)
-        rows[character_id] = new_row
-        entry = self._new_entry(new_row, action, paid, lost, joined=True, join_borrowed=borrowed)
-        event = self._event(
+        return self._put_on_stack(
             "join_stack",
-            character_id=character_id,
-            summary=f"{row.name} joins the stack of segment {st.segment} with {action.describe()}",
-            details=tuple(details),
-            entry=entry,
+            row,
+            new_row,
+            action,
+            paid,
+            lost,
+            f"{row.name} joins the stack of segment {st.segment} with {action.describe()}",
+            details,
+            joined=True,
+            join_borrowed=borrowed,
         )
-        return self._commit_entry(rows, entry), event, False
 
     def rush(self, character_id: str, action: ActionSpec) -> TrackEvent:
         """Rush an action (optional rule, 000 "Rushing Actions"): pay it with every
@@ -949,7 +970,6 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             )
         paid = row.counters
         details: list[str] = []
-        rows = dict(st.rows)
         if amount == 0:
             new_row, lost, pay_details = self._pay(row, action, need)
             details += pay_details
@@ -981,16 +1001,18 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             details.append(
                 "rush tax: the step of the resolution card, paid when the stack resolves"
             )
-        rows[character_id] = new_row
-        entry = self._new_entry(new_row, action, paid, lost, rushed=amount, resolves_as_snap=snap)
-        event = self._event(
+        return self._put_on_stack(
             "rush",
-            character_id=character_id,
-            summary=f"{row.name} rushes {action.describe()} on segment {st.segment}",
-            details=tuple(details),
-            entry=entry,
+            row,
+            new_row,
+            action,
+            paid,
+            lost,
+            f"{row.name} rushes {action.describe()} on segment {st.segment}",
+            details,
+            rushed=amount,
+            resolves_as_snap=snap,
         )
-        return self._commit_entry(rows, entry), event, False
 
     def abandon_progress(self, character_id: str) -> TrackEvent:
         """Give up a multi-round skill under way; the AP paid are lost (000)."""

@@ -6,6 +6,12 @@ paper and its orientation, the PNG resolution, and whether to print the hex
 coordinates, the Judge-only layers and the tokens. A line under the choices says
 what will be written (how many pages, on what paper, or the picture's size) before
 anything is; choices the exporter would refuse disable the Export button and say why.
+Beside the choices, :class:`PrintPreview` shows a thumbnail of the whole map with the
+PDF's page grid over it (each page's outline and number, the strips neighbouring pages
+share tinted). The map is rendered once to a small picture by the exporter itself, and
+again only when what it shows changes (coordinates, Judge-only layers, tokens); the grid
+comes from :func:`.export.plan_pages`, so it is the one the PDF will use. Changes are
+gathered for :data:`PREVIEW_DELAY_MS` before the preview is redrawn.
 The choices are remembered in the window's settings (keys under ``export/``).
 
 :func:`install_export` adds the menu entry to a :class:`MainWindow` (add-on hook
@@ -14,11 +20,12 @@ convention of session 2) and returns the :class:`ExportController`.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QLocale, QObject, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QColor, QImage, QKeySequence, QPainter, QPen, QTransform
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -41,6 +48,7 @@ from PySide6.QtWidgets import (
 from ..errors import TwtwError
 from ..model import Map
 from . import export as ex
+from .scene.frame import MapFrame
 
 #: the scale choices of the dialog: (key, menu text, mm or None for custom)
 SCALE_CHOICES = (
@@ -53,6 +61,18 @@ ORIENTATION_TITLES = {"auto": "Fewest pages", "portrait": "Portrait", "landscape
 
 #: a PDF export of at least this many pages shows a progress bar with Cancel
 PROGRESS_MIN_PAGES = 12
+
+#: the preview's map picture: its longer side in pixels (painted scaled to the widget)
+PREVIEW_PX = 480
+#: the preview is redrawn this long after the last change of a choice (ms)
+PREVIEW_DELAY_MS = 150
+#: the preview widget's smallest size (pixels)
+PREVIEW_MIN_W, PREVIEW_MIN_H = 300, 260
+#: the preview's colours: around the sheet, page outlines, overlap strips, page numbers
+PREVIEW_BACKGROUND = QColor(150, 150, 150)
+PREVIEW_PAGE_LINE = QColor(30, 80, 190)
+PREVIEW_OVERLAP = QColor(30, 80, 190, 60)
+PREVIEW_NUMBER = QColor(30, 80, 190, 220)
 
 SETTINGS_PREFIX = "export/"
 #: option name -> default (the paper default follows the locale, see _defaults)
@@ -154,14 +174,131 @@ def scale_of(opts: dict):
     return opts["custom_mm"] if opts["scale"] == "custom" else opts["scale"]
 
 
+class PrintPreview(QWidget):
+    """The map in small with the page grid of the PDF over it.
+
+    :meth:`set_picture` gives the map's picture and the scene rectangle it shows;
+    :meth:`set_plan` the page layout (None for one picture, as PNG). Everything is
+    kept in scene coordinates and fitted to the widget when painted.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("export_thumbnail")
+        self.setMinimumSize(PREVIEW_MIN_W, PREVIEW_MIN_H)
+        self.setToolTip(
+            "How the map falls on the pages: each page outlined and numbered, the "
+            "strips two pages share (to tape over) tinted"
+        )
+        self.picture: QImage | None = None
+        self.picture_rect = QRectF()
+        self.plan: ex.PagePlan | None = None
+
+    def set_picture(self, picture: QImage, scene_rect: QRectF) -> None:
+        self.picture, self.picture_rect = picture, QRectF(scene_rect)
+        self.update()
+
+    def set_plan(self, plan: ex.PagePlan | None) -> None:
+        self.plan = plan
+        self.update()
+
+    # -- geometry (scene coordinates) -------------------------------------------------
+
+    def page_rects(self) -> dict[tuple[int, int], QRectF]:
+        """The scene rectangle each page (row, column) shows; empty for no plan."""
+        p = self.plan
+        if p is None:
+            return {}
+        return {(r, c): p.page_scene_rect(r, c) for r in range(p.rows) for c in range(p.cols)}
+
+    def overlap_rects(self) -> list[QRectF]:
+        """The strips two neighbouring pages both show."""
+        pages = self.page_rects()
+        out = []
+        for (r, c), rect in pages.items():
+            for nb in ((r, c + 1), (r + 1, c)):
+                if nb in pages:
+                    out.append(rect.intersected(pages[nb]))
+        return out
+
+    def scene_rect(self) -> QRectF:
+        """What the widget shows: the map's picture and every page."""
+        rect = QRectF(self.picture_rect)
+        for page in self.page_rects().values():
+            rect = rect.united(page) if not rect.isEmpty() else QRectF(page)
+        return rect
+
+    def to_widget(self) -> QTransform:
+        """Scene to widget coordinates: the whole :meth:`scene_rect` fitted in,
+        centred, with a small border."""
+        src = self.scene_rect()
+        area = QRectF(self.rect()).adjusted(6, 6, -6, -6)
+        if src.isEmpty() or area.isEmpty():
+            return QTransform()
+        k = min(area.width() / src.width(), area.height() / src.height())
+        dx = area.left() + (area.width() - src.width() * k) / 2 - src.left() * k
+        dy = area.top() + (area.height() - src.height() * k) / 2 - src.top() * k
+        return QTransform(k, 0, 0, k, dx, dy)
+
+    def widget_page_rects(self) -> dict[tuple[int, int], QRectF]:
+        t = self.to_widget()
+        return {rc: t.mapRect(rect) for rc, rect in self.page_rects().items()}
+
+    # -- painting ---------------------------------------------------------------------
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        p.fillRect(self.rect(), PREVIEW_BACKGROUND)
+        if self.picture is None:
+            p.setPen(Qt.GlobalColor.white)
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Drawing the preview…")
+            return
+        t = self.to_widget()
+        pages = self.widget_page_rects()
+        for rect in pages.values():  # blank paper beyond the map
+            p.fillRect(rect, ex.PAPER)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        p.drawImage(t.mapRect(self.picture_rect), self.picture)
+        for rect in self.overlap_rects():
+            p.fillRect(t.mapRect(rect), PREVIEW_OVERLAP)
+        p.setPen(QPen(PREVIEW_PAGE_LINE, 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for rect in pages.values():
+            p.drawRect(rect)
+        if not pages or self.plan is None:
+            return
+        font = p.font()
+        font.setBold(True)
+        p.setFont(font)
+        p.setPen(PREVIEW_NUMBER)
+        fits = min(r.width() for r in pages.values()) >= 2 * p.fontMetrics().horizontalAdvance(
+            str(self.plan.pages)
+        )
+        if fits:
+            for (r, c), rect in pages.items():
+                n = r * self.plan.cols + c + 1
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(n))
+
+
 class ExportDialog(QDialog):
     """The export choices and the output file; :meth:`options` reads them back."""
 
-    def __init__(self, game_map: Map, opts: dict, path: str, parent: QWidget | None = None):
+    def __init__(
+        self,
+        game_map: Map,
+        opts: dict,
+        path: str,
+        parent: QWidget | None = None,
+        document=None,
+    ):
+        """``document``: the EncounterDocument the map belongs to, so the preview can
+        show its tokens (None: the map alone)."""
         super().__init__(parent)
         self.setObjectName("export_dialog")
         self.setWindowTitle("Export Map")
         self.map = game_map
+        self.document = document
+        self._picture_key: tuple | None = None
         form = QFormLayout()
 
         self.format = QComboBox()
@@ -242,8 +379,17 @@ class ExportDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
+        self.thumbnail = PrintPreview()
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self.update_preview)
+
         lay = QVBoxLayout(self)
-        lay.addLayout(form)
+        top = QHBoxLayout()
+        top.addLayout(form, 1)
+        top.addWidget(self.thumbnail, 1)
+        lay.addLayout(top, 1)
         lay.addWidget(self.preview)
         lay.addWidget(self.buttons)
 
@@ -258,6 +404,8 @@ class ExportDialog(QDialog):
             self.path.textChanged,
         ):
             sig.connect(self._refresh)
+        for box in (self.coordinates, self.judge, self.tokens):
+            box.toggled.connect(self._preview_timer.start)
         self.format.currentIndexChanged.connect(self._fix_suffix)
         self._refresh()
 
@@ -326,6 +474,61 @@ class ExportDialog(QDialog):
         self.preview.setText(text)
         self.preview.setStyleSheet("" if ok else "color: #b02020;")
         self.ok.setEnabled(ok)
+        self._preview_timer.start()
+
+    def update_preview(self) -> None:
+        """Redraw the preview now (the choices' changes call this after a pause): the
+        map's picture when what it shows has changed, the page grid always."""
+        self._preview_timer.stop()
+        opts = self.options()
+        key = (opts["coordinates"], opts["judge_layers"], opts["tokens"])
+        if key != self._picture_key:
+            self.thumbnail.set_picture(*self._render_picture(*key))
+            self._picture_key = key
+        plan = None
+        if opts["format"] == "pdf":
+            try:
+                plan = ex.plan_pages(
+                    self.map,
+                    scale=scale_of(opts),
+                    paper=opts["paper"],
+                    orientation=opts["orientation"],
+                )
+            except ValueError:
+                plan = None  # the line under the choices says why
+            if plan is not None and plan.pages > ex.MAX_PAGES:
+                plan = None
+        self.thumbnail.set_plan(plan)
+
+    def _render_picture(
+        self, coordinates: bool, judge_layers: bool, tokens: bool
+    ) -> tuple[QImage, QRectF]:
+        """The whole map (with the exporter's padding) about :data:`PREVIEW_PX` on its
+        longer side, drawn by the exporter as the PNG export draws it, and the scene
+        rectangle it shows."""
+        m = self.map
+        frame = MapFrame(m)
+        b = frame.bounds()
+        try:
+            mm = ex.parse_scale(None, m.print_hex_mm)
+        except ValueError:
+            mm = ex.SCALE_PRESETS["1in"]
+        k = mm / frame.hex_width  # mm per scene unit
+        w_mm = b.width() * k + 2 * ex.MAP_PAD_MM
+        h_mm = b.height() * k + 2 * ex.MAP_PAD_MM
+        px_per_mm = PREVIEW_PX / max(w_mm, h_mm)
+        w = max(1, math.ceil(w_mm * px_per_mm))
+        h = max(1, math.ceil(h_mm * px_per_mm))
+        doc, made = ex._document(self.document if self.document is not None else m)
+        try:
+            img = ex._render_png(
+                doc, mm, px_per_mm * ex.MM_PER_INCH, w, h, coordinates, judge_layers, tokens
+            )
+        finally:
+            ex._drop(doc, made)
+        pad = ex.MAP_PAD_MM / k
+        rect = QRectF(b.left() - pad, b.top() - pad, w / px_per_mm / k, h / px_per_mm / k)
+        return img, rect
 
     def describe(self, opts: dict) -> tuple[str, bool]:
         """(what the export would write, whether the exporter accepts the choices)."""
@@ -428,7 +631,7 @@ class ExportController(QObject):
     def make_dialog(self) -> ExportDialog:
         doc = self.window.document
         opts = load_options(self.qsettings, doc.map)
-        return ExportDialog(doc.map, opts, self.default_path(opts), self.window)
+        return ExportDialog(doc.map, opts, self.default_path(opts), self.window, document=doc)
 
     def open_dialog(self) -> ex.ExportResult | None:
         """Ask for the choices and export; None when cancelled or refused."""

@@ -301,6 +301,133 @@ class _InfoLabel(QLabel):
         self.setToolTip(text.replace(" · ", "\n"))
 
 
+# The tool bar's buttons, in their order: (name, label, tooltip, target). Each makes
+# ``TrackPanel.<name>_button``; a target ``_build_*`` makes a drop-down (``<name>_menu``)
+# that the method fills afresh whenever it opens, any other target is the panel method
+# a click calls (looked up at the click, without arguments).
+_BAR_BUTTONS: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "start",
+        "Start round",
+        "The initiative step: everyone draws for the round",
+        "start_round",
+    ),
+    # AP v2
+    (
+        "next",
+        "Next segment",
+        "Count the next segment: counters are placed (000)",
+        "next_segment",
+    ),
+    (
+        "declare",
+        "Declare",
+        "Declare an action for the selected row's character, paid with the counters "
+        "in front of them (000 Action Timing)",
+        "_build_declare_menu",
+    ),
+    (
+        "join",
+        "Join",
+        "Put the selected character's action on this segment's stack beside another's: "
+        "its cost plus 1 AP from the pool, or from next round's AP (000 Simultaneous "
+        "Actions)",
+        "_build_join_menu",
+    ),
+    (
+        "rush",
+        "Rush",
+        "Rush an action: every counter on the track plus AP from the pool, at most half "
+        "its cost; the card's step is paid as rush tax (optional rule, 000 Rushing "
+        "Actions)",
+        "_build_rush_menu",
+    ),
+    (
+        "bonus",
+        "Quick Draw",
+        "A better place on the stack: the Quick Draw check, AP spent from the pool, and "
+        "the Judge's gear / wound / environment modifiers (000 Determine Bonus)",
+        "_build_bonus_menu",
+    ),
+    (
+        "resolve",
+        "Resolve stack",
+        "Flip a card per action on this segment; order by fragment + bonus",
+        "resolve_stack",
+    ),
+    (
+        "end",
+        "End round",
+        "End the round: unused AP are lost (000 Ending the Round)",
+        "end_round",
+    ),
+    # Phases
+    (
+        "flip",
+        "Flip card",
+        "Flip the initiative card and read everyone's Reflex (004)",
+        "flip_card",
+    ),
+    (
+        "phase",
+        "Next phase",
+        "Close this phase (its continuous step runs) and open the next (004, 002)",
+        "next_phase",
+    ),
+    (
+        "act",
+        "Act",
+        "The selected character acts now with their declared speed (004 Taking Actions)",
+        "act",
+    ),
+    (
+        "delay",
+        "Delay",
+        "The selected character holds their action: for a circumstance, or to act at "
+        "any later moment (004 Delaying an Action)",
+        "_delay_asking",
+    ),
+    (
+        "interrupt",
+        "Interrupt",
+        "The selected delaying character tries to act before someone about to act: a "
+        "Reflex contest on one card, the interrupter at −2; a tie stays with the one "
+        "acting (004 Delaying an Action)",
+        "_build_interrupt_menu",
+    ),
+    (
+        "keep",
+        "Keep waiting",
+        "The selected character goes on waiting for last round's circumstance: Fast for "
+        "readiness, the waiting action's own speed otherwise (004 Delaying an Action)",
+        "keep_waiting",
+    ),
+    (
+        "stop",
+        "Stop waiting",
+        "The selected character drops last round's circumstance and declares a speed "
+        "afresh (004 Delaying an Action)",
+        "stop_waiting",
+    ),
+    # both editions
+    (
+        "surprise",
+        "Surprise",
+        "Surprise check: Acuity against 5 when expecting danger (AP v2: also once action "
+        "time is under way, 001), else 9; the surprised sit the round out (001/003 "
+        "Surprise)",
+        "_build_surprise_menu",
+    ),
+    (
+        "movers",
+        "Movers",
+        "Continuous movers — mounts, vehicles, a runaway wagon — moving a share of their "
+        "movement every segment or continuous step (000, 002)",
+        "_build_movers_menu",
+    ),
+)
+
+
 # =============================================================================
 # The panel
 # =============================================================================
@@ -353,108 +480,13 @@ class TrackPanel(QWidget):
         )
         self.action_button.clicked.connect(lambda _=False: self.toggle_action_time())
         self._bar_actions[self.action_button] = self.button_bar.addWidget(self.action_button)
-        self.start_button = self._button(
-            "Start round",
-            "The initiative step: everyone draws for the round",
-            self.start_round,
-        )
-        # AP v2
-        self.next_button = self._button(
-            "Next segment",
-            "Count the next segment: counters are placed (000)",
-            self.next_segment,
-        )
-        self.declare_button, self.declare_menu = self._menu_button(
-            "Declare",
-            "Declare an action for the selected row's character, paid with the counters "
-            "in front of them (000 Action Timing)",
-            self._build_declare_menu,
-        )
-        self.join_button, self.join_menu = self._menu_button(
-            "Join",
-            "Put the selected character's action on this segment's stack beside another's: "
-            "its cost plus 1 AP from the pool, or from next round's AP (000 Simultaneous "
-            "Actions)",
-            self._build_join_menu,
-        )
-        self.rush_button, self.rush_menu = self._menu_button(
-            "Rush",
-            "Rush an action: every counter on the track plus AP from the pool, at most half "
-            "its cost; the card's step is paid as rush tax (optional rule, 000 Rushing "
-            "Actions)",
-            self._build_rush_menu,
-        )
-        self.bonus_button, self.bonus_menu = self._menu_button(
-            "Quick Draw",
-            "A better place on the stack: the Quick Draw check, AP spent from the pool, and "
-            "the Judge's gear / wound / environment modifiers (000 Determine Bonus)",
-            self._build_bonus_menu,
-        )
-        self.resolve_button = self._button(
-            "Resolve stack",
-            "Flip a card per action on this segment; order by fragment + bonus",
-            self.resolve_stack,
-        )
-        self.end_button = self._button(
-            "End round",
-            "End the round: unused AP are lost (000 Ending the Round)",
-            self.end_round,
-        )
-        # Phases
-        self.flip_button = self._button(
-            "Flip card",
-            "Flip the initiative card and read everyone's Reflex (004)",
-            self.flip_card,
-        )
-        self.phase_button = self._button(
-            "Next phase",
-            "Close this phase (its continuous step runs) and open the next (004, 002)",
-            self.next_phase,
-        )
-        self.act_button = self._button(
-            "Act",
-            "The selected character acts now with their declared speed (004 Taking Actions)",
-            lambda: self.act(),
-        )
-        self.delay_button = self._button(
-            "Delay",
-            "The selected character holds their action: for a circumstance, or to act at "
-            "any later moment (004 Delaying an Action)",
-            lambda: self.delay(ask=True),
-        )
-        self.interrupt_button, self.interrupt_menu = self._menu_button(
-            "Interrupt",
-            "The selected delaying character tries to act before someone about to act: a "
-            "Reflex contest on one card, the interrupter at −2; a tie stays with the one "
-            "acting (004 Delaying an Action)",
-            self._build_interrupt_menu,
-        )
-        self.keep_button = self._button(
-            "Keep waiting",
-            "The selected character goes on waiting for last round's circumstance: Fast for "
-            "readiness, the waiting action's own speed otherwise (004 Delaying an Action)",
-            lambda: self.keep_waiting(),
-        )
-        self.stop_button = self._button(
-            "Stop waiting",
-            "The selected character drops last round's circumstance and declares a speed "
-            "afresh (004 Delaying an Action)",
-            lambda: self.stop_waiting(),
-        )
-        # both editions
-        self.surprise_button, self.surprise_menu = self._menu_button(
-            "Surprise",
-            "Surprise check: Acuity against 5 when expecting danger (AP v2: also once action "
-            "time is under way, 001), else 9; the surprised sit the round out (001/003 "
-            "Surprise)",
-            self._build_surprise_menu,
-        )
-        self.movers_button, self.movers_menu = self._menu_button(
-            "Movers",
-            "Continuous movers — mounts, vehicles, a runaway wagon — moving a share of their "
-            "movement every segment or continuous step (000, 002)",
-            self._build_movers_menu,
-        )
+        for name, text, tip, target in _BAR_BUTTONS:
+            if target.startswith("_build_"):
+                button, menu = self._menu_button(text, tip, getattr(self, target))
+                setattr(self, f"{name}_menu", menu)
+            else:
+                button = self._button(text, tip, lambda t=target: getattr(self, t)())
+            setattr(self, f"{name}_button", button)
         self._shortcuts: dict[str, QShortcut] = {}
         self._shortcut_buttons: dict[str, tuple[QAbstractButton, ...]] = {}
         for key, buttons in (
@@ -1288,6 +1320,11 @@ class TrackPanel(QWidget):
                 return False
             circumstance = text.strip() or None
         return self._step(f"{name} delays", lambda: self._require_track().delay(cid, circumstance))
+
+    def _delay_asking(self) -> bool:
+        """The Delay button: the selected character delays, the Judge typing the
+        circumstance."""
+        return self.delay(ask=True)
 
     def _waiting_character(self) -> str | None:
         """The selected character, else the only one still waiting from last round."""
