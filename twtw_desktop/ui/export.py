@@ -746,6 +746,34 @@ def export_pdf(
     )
 
 
+def render_thumbnail(
+    source, max_px: int, *, coordinates: bool, judge_layers: bool, tokens: bool
+) -> tuple[QImage, QRectF]:
+    """The whole map (with the print padding) about ``max_px`` on its longer side,
+    drawn as the PNG export draws it, and the scene rectangle the picture shows (the
+    export dialog's preview)."""
+    doc, made = _document(source)
+    try:
+        m = doc.map
+        frame = MapFrame(m)
+        b = frame.bounds()
+        try:
+            mm = parse_scale(None, m.print_hex_mm)
+        except ValueError:
+            mm = SCALE_PRESETS["1in"]
+        k = mm / frame.hex_width  # mm per scene unit
+        w_mm = b.width() * k + 2 * MAP_PAD_MM
+        h_mm = b.height() * k + 2 * MAP_PAD_MM
+        px_per_mm = max_px / max(w_mm, h_mm)
+        w = max(1, math.ceil(w_mm * px_per_mm))
+        h = max(1, math.ceil(h_mm * px_per_mm))
+        img = _render_png(doc, mm, px_per_mm * MM_PER_INCH, w, h, coordinates, judge_layers, tokens)
+    finally:
+        _drop(doc, made)
+    pad = MAP_PAD_MM / k
+    return img, QRectF(b.left() - pad, b.top() - pad, w / px_per_mm / k, h / px_per_mm / k)
+
+
 def _drop(doc, made: bool) -> None:
     if made:
         with contextlib.suppress(RuntimeError):

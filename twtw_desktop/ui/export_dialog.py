@@ -20,7 +20,6 @@ convention of session 2) and returns the :class:`ExportController`.
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
@@ -48,7 +47,6 @@ from PySide6.QtWidgets import (
 from ..errors import TwtwError
 from ..model import Map
 from . import export as ex
-from .scene.frame import MapFrame
 
 #: the scale choices of the dialog: (key, menu text, mm or None for custom)
 SCALE_CHOICES = (
@@ -506,29 +504,14 @@ class ExportDialog(QDialog):
         """The whole map (with the exporter's padding) about :data:`PREVIEW_PX` on its
         longer side, drawn by the exporter as the PNG export draws it, and the scene
         rectangle it shows."""
-        m = self.map
-        frame = MapFrame(m)
-        b = frame.bounds()
-        try:
-            mm = ex.parse_scale(None, m.print_hex_mm)
-        except ValueError:
-            mm = ex.SCALE_PRESETS["1in"]
-        k = mm / frame.hex_width  # mm per scene unit
-        w_mm = b.width() * k + 2 * ex.MAP_PAD_MM
-        h_mm = b.height() * k + 2 * ex.MAP_PAD_MM
-        px_per_mm = PREVIEW_PX / max(w_mm, h_mm)
-        w = max(1, math.ceil(w_mm * px_per_mm))
-        h = max(1, math.ceil(h_mm * px_per_mm))
-        doc, made = ex._document(self.document if self.document is not None else m)
-        try:
-            img = ex._render_png(
-                doc, mm, px_per_mm * ex.MM_PER_INCH, w, h, coordinates, judge_layers, tokens
-            )
-        finally:
-            ex._drop(doc, made)
-        pad = ex.MAP_PAD_MM / k
-        rect = QRectF(b.left() - pad, b.top() - pad, w / px_per_mm / k, h / px_per_mm / k)
-        return img, rect
+        source = self.document if self.document is not None else self.map
+        return ex.render_thumbnail(
+            source,
+            PREVIEW_PX,
+            coordinates=coordinates,
+            judge_layers=judge_layers,
+            tokens=tokens,
+        )
 
     def describe(self, opts: dict) -> tuple[str, bool]:
         """(what the export would write, whether the exporter accepts the choices)."""
