@@ -312,15 +312,128 @@ def test_physical_card_attack(qtbot):
     doc.select("t_miranda_valentine")
     panel.set_target("t_felicia_laroq")
     panel.set_shot("snap")
+    # a card that resolves on its own (no stun check, no open-ended cell)
+    card = next(
+        c
+        for c in standard_deck()
+        if preview(doc, panel.plan, [Spends()], typed=c).outcome.card_needed is None
+    )
     assert panel.draw() is None  # the entry form opens instead
     dlg = panel._dialog
     qtbot.addWidget(dlg)
-    dlg.form.set_card(standard_deck()[27])
+    dlg.form.set_card(card)
     assert dlg.try_accept()
-    assert panel.current is not None and panel.current.card.number == 28
+    assert panel.current is not None and panel.current.card.number == card.number
+    assert panel.needs_more_card() is None
     assert panel.apply() is not None
-    assert [c.number for c in doc.deck.discard_pile()] == [28]
-    assert doc.encounter.log[-1].detail["record"]["cards"][0] == 28
+    assert [c.number for c in doc.deck.discard_pile()] == [card.number]
+    assert doc.encounter.log[-1].detail["record"]["cards"][0] == card.number
+    doc.undo_stack.undo()
+    assert not doc.deck.discard_pile() and not doc.deck.in_play
+
+
+def _answer(qtbot, panel, cards, used) -> list[str]:
+    """Type a fresh card into every question the panel asks; returns the questions."""
+    asked = []
+    while panel.needs_more_card() is not None:
+        dlg = panel._dialog
+        qtbot.addWidget(dlg)
+        asked.append(dlg.windowTitle())
+        card = next(c for c in cards if c.number not in used)
+        used.add(card.number)
+        dlg.form.set_card(card)
+        assert dlg.try_accept()
+        assert len(asked) < 10
+    return asked
+
+
+def test_physical_stun_check_asks_for_its_card(qtbot):
+    """000 Wound Effects: damage calls for a Fortitude stun check on a card of its
+    own. With a printed deck the Judge is asked for it; Apply waits until it is typed."""
+    from twtw_desktop.rules.deck import standard_deck
+
+    doc = small_document()
+    doc.deck.physical = True
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    doc.select("t_miranda_valentine")
+    panel.set_target("t_felicia_laroq")
+    panel.set_shot("snap")
+    deck = standard_deck()
+
+    def stuns(c) -> bool:
+        need = preview(doc, panel.plan, [Spends()], typed=c).outcome.card_needed
+        return need is not None and "stun check" in need
+
+    attack = next(c for c in deck if stuns(c))
+    panel.draw()
+    qtbot.addWidget(panel._dialog)
+    panel._dialog.form.set_card(attack)
+    assert panel._dialog.try_accept()
+    assert "Felicia Laroq's stun check" in panel.needs_more_card()
+    stun_dlg = panel._dialog
+    assert "stun check" in stun_dlg.windowTitle()
+    assert "Provisional" in panel.result_label.text()
+    assert panel.current.record.stun_pending
+    # Apply is refused (nothing changes) and asks again
+    stun_dlg.reject()
+    assert panel.apply() is None
+    assert "stun check" in panel.message.text() and "before applying" in panel.message.text()
+    assert doc.undo_stack.count() == 0 and not doc.deck.in_play
+    # the attack's own card is refused for the stun check
+    qtbot.addWidget(panel._dialog)
+    panel._dialog.form.set_card(attack)
+    assert panel._dialog.try_accept()
+    assert "already part of this attack" in panel.message.text()
+    assert panel.needs_more_card() is not None
+    panel._ask_cards_if_needed()
+    used = {attack.number}
+    asked = _answer(qtbot, panel, deck, used)
+    assert asked and "stun check" in asked[0]
+    rec = panel.current.record
+    assert rec.stun is not None and not rec.stun_pending
+    second = sorted(used - {attack.number})
+    assert set(second) <= set(rec.cards)
+    assert panel.apply() is not None
+    assert sorted(c.number for c in doc.deck.discard_pile()) == sorted(used)
+    assert doc.undo_stack.count() == 1
+    doc.undo_stack.undo()
+    assert not doc.deck.discard_pile() and not doc.deck.in_play
+
+
+def test_physical_fan_reads_each_shot_on_its_own_card(qtbot):
+    """000 Fan Firing: after the first, each shot of a fan reads its hit location on
+    a card of its own. With a printed deck the Judge types each of those cards."""
+    from twtw_desktop.rules.deck import standard_deck
+
+    doc = small_document()
+    doc.deck.physical = True
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    doc.select("t_miranda_valentine")
+    panel.set_target("t_felicia_laroq")
+    panel.set_fan(2)
+    deck = standard_deck()
+
+    def both_hit(c) -> bool:
+        out = preview(doc, panel.plan, [Spends(), Spends()], typed=c).outcome
+        return all(r.hit.success for r in out.records)
+
+    attack = next(c for c in deck if both_hit(c))
+    panel.draw()
+    qtbot.addWidget(panel._dialog)
+    panel._dialog.form.set_card(attack)
+    assert panel._dialog.try_accept()
+    assert panel.needs_more_card() is not None
+    used = {attack.number}
+    asked = _answer(qtbot, panel, deck, used)
+    assert any("shot 2's hit location on Felicia Laroq" in q for q in asked)
+    second = panel.current.records[1]
+    loc_card = second.location.reasons[0]
+    assert not loc_card.startswith(f"card {attack.number}:")
+    assert int(loc_card.split()[1].rstrip(":")) in used
+    assert panel.apply() is not None
+    assert sorted(c.number for c in doc.deck.discard_pile()) == sorted(used)
     doc.undo_stack.undo()
     assert not doc.deck.discard_pile() and not doc.deck.in_play
 

@@ -532,6 +532,8 @@ def test_the_panel_fits_a_300_pixel_dock(qtbot, mode):
         panel.set_target(CYRIL)
         panel.set_shot("normal")
         assert panel.burst_combo.isVisibleTo(panel)
+        panel.set_burst_second(MIRANDA, 2)
+        assert panel.burst_row.isVisibleTo(panel)
     else:
         doc.select(MIRANDA)
         panel.set_target(FELICIA)
@@ -789,3 +791,158 @@ def test_a_dodging_fighter_cannot_attack_that_round(qtbot):
     panel.set_mode("melee")
     panel.set_target(MIRANDA)
     assert panel.plan is None and "dodging this round" in panel.tn_label.text()
+
+
+# -- a burst spread over two targets -------------------------------------------------------
+
+
+def _gatling(qtbot):
+    from twtw_desktop.rules.character import SkillRating
+
+    doc = small_document()
+    angus = doc.character("angus_laroq")
+    # a practised gunner: 3d10, so the pool can show a second success
+    angus.skills = {
+        **angus.skills,
+        "shooting_gatling": SkillRating(level=3, trait="coordination"),
+    }
+    angus.weapons = [
+        CarriedWeapon(weapon_id="gatling_gun", readied=True, loaded=40),
+        *angus.weapons,
+    ]
+    panel = _panel(qtbot, doc)
+    doc.select(ANGUS)
+    panel.set_target(CYRIL)
+    panel.set_shot("normal")
+    return doc, panel
+
+
+def test_a_burst_spreads_its_hits_over_two_targets(qtbot):
+    """000 Hitting Multiple Targets: each success after the first may send a hit of
+    the burst to another target; the hits in all stay the card's burst hits. The
+    spread is one Apply and one undo step."""
+    doc, panel = _gatling(qtbot)
+    assert panel.burst_row.isVisibleTo(panel)
+    panel.set_burst(5)
+    panel.set_burst_second(MIRANDA, 2)
+    plan = panel.plan
+    assert plan.burst_second is not None and plan.burst_second[3] == 2
+    assert any("go on to Miranda Valentine" in g for g in plan.geometry)
+    n = card_that(doc, plan, lambda p: len(p.records) == 2)
+    put_on_top(doc.deck, n)
+    p = panel.draw()
+    first, sent = p.records
+    assert first.target_id == "cyril_wellington" and sent.target_id == "miranda_valentine"
+    assert 1 <= first.hits_for_other_targets <= 2 and sent.hits == first.hits_for_other_targets
+    assert first.hits - first.hits_for_other_targets >= 1  # the first target keeps one
+    assert any("sent on to Miranda Valentine" in x for x in sent.notes)
+    assert "Sent on" in panel.result_label.text()
+    assert not panel.shot_spin.isVisibleTo(panel)  # the bumps are the first target's
+    before = {c.id: c.model_copy(deep=True) for c in doc.encounter.characters}
+    log_before = len(doc.encounter.log)
+    assert panel.apply() is not None
+    assert len(doc.encounter.log) == log_before + 2
+    assert doc.encounter.log[-1].detail["record"]["target_id"] == "miranda_valentine"
+    assert doc.character("angus_laroq").weapons[0].loaded == 35
+    assert doc.undo_stack.count() == 1
+    doc.undo_stack.undo()
+    for c in doc.encounter.characters:
+        assert c == before[c.id]
+
+
+def test_a_burst_with_one_success_keeps_every_hit_on_the_target(qtbot):
+    """000 Hitting Multiple Targets: only a further success can send a hit on."""
+    doc, panel = _gatling(qtbot)
+    panel.set_burst_second(MIRANDA, 1)
+
+    def one_success(p) -> bool:
+        return p.record.hit.success and len(p.records) == 1
+
+    n = card_that(doc, panel.plan, one_success)
+    put_on_top(doc.deck, n)
+    p = panel.draw()
+    assert p.record.hits_for_other_targets == 0
+    assert any("Miranda Valentine" in x for x in p.record.notes)
+
+
+def test_the_second_target_row_is_for_bursts_only(qtbot):
+    doc = small_document()
+    panel = _panel(qtbot, doc)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("snap")
+    assert not panel.burst_row.isVisibleTo(panel)  # a Schofield fires single shots
+    _doc2, gat = _gatling(qtbot)
+    gat.set_burst_second(CYRIL, 1)  # the first target again
+    assert gat.plan is None and "other than" in gat.tn_label.text()
+    gat.set_burst_second(MIRANDA, 3)  # a burst of 3 keeps one for the target
+    assert gat.plan is None and "at most 2" in gat.tn_label.text()
+
+
+# -- dodging shots (the dodge_vs_ranged switch) ----------------------------------------------
+
+
+def _allow_ranged_dodge(doc, monkeypatch) -> None:
+    """Turn on the dodge_vs_ranged switch (a class attribute until editions.py has
+    the field)."""
+    opts = doc.encounter.options
+    if "dodge_vs_ranged" in type(opts).model_fields:
+        doc.encounter.options = opts.model_copy(update={"dodge_vs_ranged": True})
+    else:
+        monkeypatch.setattr(type(opts), "dodge_vs_ranged", True, raising=False)
+
+
+def test_dodge_is_for_hand_to_hand_unless_the_judge_allows_shots(qtbot, monkeypatch):
+    """000 Hand to Hand Combat: the dodge sits with the block and covers every attack
+    from its front. Read as hand to hand by default; the dodge_vs_ranged switch lets
+    a dodge from the front downgrade a shot too (the same AD, the same 3 AP)."""
+    doc, panel = _engaged(qtbot, facing_felicia=3)
+    panel.set_mode("ranged")
+    panel.set_shot("snap")
+    assert not panel.defense_row.isVisibleTo(panel)
+    base = panel.plan.tn.result_modifier
+    panel.set_defense("dodge")
+    assert panel.plan.request.defense is None  # not offered, not applied
+    assert panel.plan.tn.result_modifier == base
+
+    _allow_ranged_dodge(doc, monkeypatch)
+    panel.set_mode("ranged")
+    assert panel.defense_row.isVisibleTo(panel)
+    block = panel.defense_combo.model().item(panel.defense_combo.findData("block"))
+    assert not block.isEnabled()  # a shot cannot be blocked
+    panel.set_defense("dodge")
+    assert panel.plan.tn.result_modifier == base - 1  # AD 1: Felicia has no Brawl
+    assert "Felicia Laroq: dodge: 3 AP (000 Hand to Hand Combat)" in panel.tn_items()
+    assert any("inside Felicia Laroq's dodge front" in g for g in panel.plan.geometry)
+    doc.encounter.token(FELICIA).facing = 0  # her back to Miranda
+    panel.set_defense("dodge")
+    assert panel.plan.tn.result_modifier == base
+    assert any("outside the dodge" in n for n in panel.plan.tn.notes)
+    panel.draw()
+    assert panel.apply() is not None
+    assert doc.encounter.log[-1].detail.get("dodge_by") == "felicia_laroq"
+    panel.set_mode("melee")  # back to hand to hand: block offered again
+    assert block.isEnabled()
+
+
+# -- Draw and Apply need a shooter and a target -----------------------------------------------
+
+
+def test_draw_and_apply_wait_for_a_shooter_and_a_target(qtbot):
+    doc = small_document()
+    doc.select(None)
+    panel = _panel(qtbot, doc)
+    assert not panel.draw_button.isEnabled() and not panel.apply_button.isEnabled()
+    assert "Select the attacker" in panel.draw_button.toolTip()
+    assert "Select the attacker" in panel.apply_button.toolTip()
+    assert panel.draw() is None and panel.apply() is None
+    doc.select(MIRANDA)
+    panel.set_target(None)
+    assert not panel.draw_button.isEnabled()
+    assert "Choose a target" in panel.draw_button.toolTip()
+    panel.set_target(FELICIA)
+    panel.set_shot("snap")
+    assert panel.draw_button.isEnabled() and "Draw the action card" in panel.draw_button.toolTip()
+    assert not panel.apply_button.isEnabled()
+    panel.draw()
+    assert panel.apply_button.isEnabled()

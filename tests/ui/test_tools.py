@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.model.map import Material
 from twtw_desktop.resources import maps_dir
+from twtw_desktop.rules.character import CarriedWeapon
 from twtw_desktop.ui.commands import ChangeValueCommand
 from twtw_desktop.ui.main_window import MainWindow
 from twtw_desktop.ui.settings import AppSettings, use_ini_folder
@@ -94,6 +95,10 @@ def test_measure_gives_paces_and_range_tn(window):
     assert "Schofield" in r12.weapon
 
 
+def _sticks(doc) -> int:
+    return sum(w.weapon_id == "dynamite" for w in doc.character("hank_daggett").weapons)
+
+
 def test_throw_dynamite_that_misses_and_scatters(window, qtbot):
     """000 Missed Throws: the clock turned with 6 at the thrower, step paces astray; undo
     puts the card back on the pile."""
@@ -107,9 +112,15 @@ def test_throw_dynamite_that_misses_and_scatters(window, qtbot):
     outcome = None
     for i in range(30):  # a hit stays on the stack; the next throw draws the next card
         target = Hex(origin.q + 4 + i % 8, origin.r - 3)
+        hank = doc.character("hank_daggett")
+        if not any(w.weapon_id == "dynamite" for w in hank.weapons):
+            # a thrown stick is gone: hand Hank another for the next try
+            hank.weapons = [*hank.weapons, CarriedWeapon(weapon_id="dynamite", readied=True)]
+        sticks = _sticks(doc)
         deck_before = doc.deck.snapshot()
         log_before = len(doc.encounter.log)
         outcome = throw_at(doc, HANK, target)
+        assert _sticks(doc) == sticks - 1  # the throw takes the stick out of his kit
         if not outcome.hit:
             break
     assert outcome is not None and not outcome.hit, "no miss in thirty throws"
@@ -134,6 +145,7 @@ def test_throw_dynamite_that_misses_and_scatters(window, qtbot):
     assert abs(math.remainder(six - back, 2 * math.pi)) < 1e-6
     window.act_undo.trigger()
     assert doc.deck.snapshot() == deck_before
+    assert _sticks(doc) == sticks  # undo gives the stick back
     assert len(doc.encounter.log) == log_before
     ov.refresh()
     # the scatter clock of the undone throw is gone (an earlier throw may show instead)

@@ -190,6 +190,9 @@ class OptionalRules(Strict):
     hit_location_damage_draw: bool = False  # 000 card hacking
     victory_threshold: int | None = None  # 002: set a threshold other than 6
     unintended_targets: bool = True  # 000 calls them optional; on because Judges expect it
+    # house: a dodge also counts against shots and throws from its front (000 puts the
+    # dodge in Hand to Hand Combat; read narrowly by default)
+    dodge_vs_ranged: bool = False
     phases_card_per: Literal["all", "side", "character"] = "all"  # 004 optional resolution
 
 

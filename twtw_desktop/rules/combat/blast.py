@@ -38,7 +38,7 @@ from ..deck import CardSource
 from ..editions import Edition, OptionalRules
 from ..gear import Weapon
 from .records import BlastResult, BlastVictim
-from .resolve import AttackProfile, strike
+from .resolve import AttackProfile, draw_for, strike
 from .situation import Cover
 
 #: House: cover between the blast and a person shields them (see the module docstring).
@@ -112,7 +112,7 @@ def resolve_blast(
         if ch.dead:
             reasons.append(f"{ch.name} is already dead")
             continue
-        card = draw()
+        card = draw_for(draw, f"the blast on {ch.name}")
         location = card.standard_hit.location
         st = strike(
             blast_profile(weapon, ex.covers),

@@ -321,18 +321,55 @@ def melee_tn(
         res.append(mod("attacker has the advantage", 1, "001 Advantage"))
     notes: list[str] = []
     if dodge is not None:
-        if defender_attacked_this_round:
-            raise RulesError(f"{defender.name} has attacked this round and cannot dodge.")
-        if dodge.from_front:
-            ad = (
-                dodge.ad
-                if dodge.ad is not None
-                else active_defense(defender, _skill_of(defender_weapon))
-            )
-            res.append(mod(f"{defender.name} dodges (AD {ad})", -ad, "000 Hand to Hand Combat"))
-        else:
-            notes.append("the attack comes from outside the dodge's 120° front: no effect")
+        items, why = dodge_items(
+            defender,
+            dodge,
+            defender_weapon=defender_weapon,
+            defender_attacked_this_round=defender_attacked_this_round,
+        )
+        res += items
+        notes += why
     return tn.with_items(result_items=res, notes=notes)
+
+
+#: The switch that lets a dodge count against shots and throws too (house, off by
+#: default; see :func:`dodge_allowed`).
+DODGE_VS_RANGED_SWITCH = "dodge_vs_ranged"
+
+
+def dodge_allowed(kind: Literal["melee", "ranged", "thrown"], options: object | None) -> bool:
+    """Whether a declared dodge may be set against an attack of ``kind``.
+
+    000 puts the dodge in its Hand to Hand Combat section, next to the block, and
+    says it covers every attack from one direction (120°: two hexsides). Read with
+    the section it stands in, that means every *hand-to-hand* attack from that
+    front, and that is the default. The sentence itself does not say "hand to
+    hand", so a Judge may turn on the ``dodge_vs_ranged`` switch (OptionalRules) to
+    let a dodge work against shots and throws from the same front too — the
+    downgrades to the attacker's result are the same AD (house reading)."""
+    if kind == "melee":
+        return True
+    return bool(getattr(options, DODGE_VS_RANGED_SWITCH, False))
+
+
+def dodge_items(
+    defender: Character,
+    dodge: DodgeSpec,
+    *,
+    defender_weapon: Weapon | None = None,
+    defender_attacked_this_round: bool = False,
+    source: str = "000 Hand to Hand Combat",
+) -> tuple[list[Modifier], list[str]]:
+    """The result modifiers and notes a declared dodge gives the attacker: AD
+    downgrades when the attack comes from inside the dodge's front, nothing (and a
+    note saying so) from outside it. Refused for a defender who has attacked this
+    round (000: a dodge is an active defence)."""
+    if defender_attacked_this_round:
+        raise RulesError(f"{defender.name} has attacked this round and cannot dodge.")
+    if not dodge.from_front:
+        return [], ["the attack comes from outside the dodge's 120° front: no effect"]
+    ad = dodge.ad if dodge.ad is not None else active_defense(defender, _skill_of(defender_weapon))
+    return [mod(f"{defender.name} dodges (AD {ad})", -ad, source)], []
 
 
 def melee_ap_cost(attack: str | MeleeAttackType, *, careful: bool = False) -> ApBreakdown:

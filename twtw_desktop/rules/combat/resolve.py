@@ -317,6 +317,17 @@ def _cover_outcome(pv: int, av: int) -> Literal["P", "A", "D"]:
     return "D"
 
 
+def draw_for(more: CardSource, purpose: str) -> Card:
+    """Draw the next card from ``more`` for ``purpose`` (e.g. "Felicia's stun
+    check"). A source that wants to know what each card is for — the typed-in cards
+    of a printed deck, where the Judge is asked for every card — offers a
+    ``name_next(purpose)`` method and is told first; any other callable just draws."""
+    name_next = getattr(more, "name_next", None)
+    if callable(name_next):
+        name_next(purpose)
+    return more()
+
+
 class ResolveKw(TypedDict, total=False):
     """The keywords every resolution takes, whatever the attack (see
     :func:`resolve_profile`); :func:`resolve_attack` and
@@ -597,14 +608,15 @@ def resolve_profile(
     # -- extra cards for the hacking options (only now that the spends are valid) ----
     if on_target and location_card is None and damage_card is None and more is not None:
         if options.hit_location_damage_draw:
-            loc_card, dmg_card = more(), more()
+            loc_card = draw_for(more, f"the hit location on {target.name} (card hacking)")
+            dmg_card = draw_for(more, f"the damage to {target.name} (card hacking)")
             cards_used += [loc_card.number, dmg_card.number]
             notes.append(
                 f"hit-location-damage draw: card {loc_card.number} for location and "
                 f"penetration, card {dmg_card.number} for damage (000)"
             )
         elif options.cause_effect_uncoupling:
-            loc_card = dmg_card = more()
+            loc_card = dmg_card = draw_for(more, f"the effects on {target.name} (card hacking)")
             cards_used.append(loc_card.number)
             notes.append(f"cause/effect uncoupling: card {loc_card.number} for the effects (000)")
         if loc_card is not card and profile.forced_location is None and chosen_location is None:
@@ -855,7 +867,7 @@ def strike(
         return out
     sc = stun_card
     if sc is None and more is not None:
-        sc = more()
+        sc = draw_for(more, f"{target.name}'s stun check (Fortitude)")
     if sc is None:
         out.stun_pending = True
         notes.append("a stun check is due: draw a card for the target's Fortitude")
@@ -1009,7 +1021,7 @@ def resolve_fan(
             and pool_read is not None
             and _shot_hits(pool_read, tn, i)
         ):
-            loc_card = more()
+            loc_card = draw_for(more, f"shot {i + 1}'s hit location on {tgt.name}")
         sp = spends[i] if i < len(spends) else None
         if secondary and i == 0:
             sp = (sp or BumpSpends()).model_copy(update={"secondary_targets": len(secondary)})
@@ -1066,6 +1078,121 @@ def resolve_fan(
     return records, current
 
 
+def resolve_spread_hits(
+    attacker: Character,
+    weapon: Weapon,
+    edition: Edition,
+    first: AttackRecord,
+    card: Card,
+    others: Sequence[tuple[Character, ShotSituation, int]],
+    *,
+    shot: ShotSpec | None = None,
+    burst: int | None = None,
+    more: CardSource | None = None,
+    options: OptionalRules | None = None,
+) -> tuple[list[AttackRecord], dict[str, Character]]:
+    """The hits of a burst the attacker sent to other targets (000 Hitting Multiple
+    Targets): ``first`` is the record of the first target, resolved with
+    ``hits_on_target`` so it kept some of the hits; ``others`` gives each other
+    target, the situation of a shot at them and the hits they take (together
+    ``first.hits_for_other_targets``, one target per further success at most).
+
+    House readings (000 is silent past the hit count): each other target is hit at
+    the standard location of a card of its own (the one card when there is no deck
+    to draw from), as successive fan shots are; its cover is met from its own
+    situation; each hit past the first on the same target is a burst bump spent on
+    damage, and the first target's bumps stay with the first target. Returns one
+    record per other target and the damaged copies by id."""
+    if not first.hit.success:
+        raise RulesError("The burst missed: no other target can be hit.")
+    wanted = sum(k for _c, _s, k in others)
+    if any(k < 1 for _c, _s, k in others) or wanted != first.hits_for_other_targets:
+        raise RulesError(
+            f"The burst kept {first.hits_for_other_targets} hit(s) for other targets; "
+            f"{wanted} were given out."
+        )
+    options = options or OptionalRules()
+    shot = shot or ShotSpec()
+    records: list[AttackRecord] = []
+    hurt: dict[str, Character] = {}
+    for target, situation, k in others:
+        tgt = hurt.get(target.id, target)
+        profile = ranged_profile(
+            attacker, weapon, edition, situation, shot, options=options, burst=burst
+        )
+        profile = profile.model_copy(update={"forced_location": None, "forced_reason": ""})
+        loc_card = draw_for(more, f"the burst's hit on {tgt.name}") if more is not None else card
+        notes = [f"{k} hit(s) of the burst sent on to {tgt.name} (000 Hitting Multiple Targets)"]
+        if loc_card is card:
+            notes.append("no card to draw: the burst's card is read for this target")
+        entry = loc_card.hit_locations[STANDARD_HIT_INDEX]
+        location = entry.location
+        loc_bumps = location_damage_bumps(location)
+        loc_reasons = [
+            f"card {loc_card.number}: standard location {location.value.replace('_', ' ')}"
+        ]
+        if loc_bumps:
+            loc_reasons.append(
+                f"a hit to the {location.value} gives {loc_bumps} damage bump(s) "
+                "(000 Hit Location and Damage)"
+            )
+        if k > 1:
+            loc_reasons.append(f"{k - 1} further hit(s): {k - 1} damage bump(s) (000 Burst Fire)")
+        loc = LocationResult(
+            location=location,
+            stack_index=STANDARD_HIT_INDEX,
+            damage_bumps=loc_bumps,
+            prone_attribute=entry.prone,
+            reasons=tuple(loc_reasons),
+        )
+        base = {
+            "attacker_id": attacker.id,
+            "target_id": tgt.id,
+            "weapon_id": weapon.id,
+            "attack_kind": "ranged",
+            "tn": first.tn,
+            "hit": first.hit,
+            "burst": first.burst,
+            "location": loc,
+        }
+        cards = [loc_card.number]
+        if profile.prone_attribute_rule and not entry.prone:
+            notes.append(
+                "prone target and no prone attribute on the hit location: a miss (003 Prone Targets)"
+            )
+            records.append(AttackRecord(**base, cards=tuple(cards), notes=tuple(notes)))
+            continue
+        st = strike(
+            profile,
+            target=tgt,
+            location=location,
+            loc_card=loc_card,
+            dmg_card=loc_card,
+            edition=edition,
+            options=options,
+            damage_bumps=loc_bumps + k - 1,
+            more=more,
+        )
+        records.append(
+            AttackRecord(
+                **base,
+                cards=tuple(dict.fromkeys([*cards, *st.cards])),
+                hits=k,
+                covers=st.covers,
+                ablated_cover=st.ablated[0] if st.ablated else None,
+                ablated_covers=st.ablated,
+                deflected=st.deflected,
+                effect=st.effect,
+                damage=st.damage,
+                stun=st.stun,
+                stun_pending=st.stun_pending,
+                notes=tuple(notes + st.notes),
+            )
+        )
+        hurt[st.target.id] = st.target
+    return records, hurt
+
+
 def _secondary_hit(
     attacker: Character,
     target: Character,
@@ -1100,7 +1227,7 @@ def _secondary_hit(
     )
     # the secondary target is hit at the card's standard location, never a called one
     profile = profile.model_copy(update={"forced_location": None, "forced_reason": ""})
-    loc_card = more() if more is not None else card
+    loc_card = draw_for(more, f"the hit on {target.name}") if more is not None else card
     cards = [card.number] if loc_card is card else [loc_card.number]
     notes = ["a secondary target bought with a bump: it takes one of the fan's hits (003)"]
     if loc_card is card:

@@ -42,6 +42,22 @@ Decisions (the pages leave these to the table):
 * A dodge covers every attack from its front for the rest of the round (000: it
   works against all attacks from a direction), so its 3 AP are charged once a round;
   a fighter who dodged makes no attack that round (000: active defence).
+* The dodge is read as a hand-to-hand defence (it sits in 000's Hand to Hand Combat
+  section beside the block); the ``dodge_vs_ranged`` switch lets it downgrade shots
+  and throws from the same 120° front too (see
+  :func:`~twtw_desktop.rules.combat.melee.dodge_allowed`). A shot is never blocked.
+* With a printed deck every further card the resolution needs (a stun check, each
+  fan shot's hit location after the first, an exceptional cell or increased effect
+  reading on, the card-hacking draws, a blast's victims) is typed in, asked for one
+  at a time and named (:class:`TypedCards`); until it is, the preview is
+  provisional and Apply is refused. The cards are read in the order drawn, as the
+  generated deck deals them.
+* A burst weapon may send some of its hits to a second target (000 Hitting
+  Multiple Targets): the Judge names the target and the hits before the draw; the
+  card decides how many can go (a second success in the pool, at least one hit kept
+  on the first target). The second target's hits read the standard location of a
+  card of their own, each further hit a damage bump
+  (:func:`~twtw_desktop.rules.combat.resolve.resolve_spread_hits`).
 """
 
 from __future__ import annotations
@@ -197,6 +213,9 @@ class AttackRequest:
     #: the defender's declared defence against a hand-to-hand attack (000)
     defense: Defense | None = None
     block_arm: str = "left_arm"
+    #: a burst's hits sent on to a second target (000 Hitting Multiple Targets)
+    burst_second_target: str | None = None
+    burst_second_hits: int = 0
 
 
 @dataclass
@@ -246,6 +265,9 @@ class AttackPlan:
     #: Phases fan: who a bump may add as a secondary target after the draw (003),
     #: token id → (character, the situation of a shot at them)
     fan_secondary: dict[str, tuple[Character, ShotSituation]] = field(default_factory=dict)
+    #: a burst's second target (000 Hitting Multiple Targets): token, character,
+    #: the situation of a shot at them, and the hits the Judge wants sent there
+    burst_second: tuple[Token, Character, ShotSituation, int] | None = None
 
     @property
     def mode(self) -> Mode:
@@ -371,6 +393,18 @@ def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) 
         distance=stok.at.distance(ttok.at),
         discharge=discharge_candidates(shooter, document.gear, in_use=req.weapon_index),
     )
+    if req.mode != "melee" and req.defense is not None:
+        from ...rules.combat.melee import dodge_allowed
+
+        if req.defense == "block":
+            raise RulesError(
+                "A block meets a hand-to-hand blow; a shot or a throw cannot be blocked."
+            )
+        if not dodge_allowed(req.mode, enc.options):
+            raise RulesError(
+                "A dodge counts against hand-to-hand attacks only (000 Hand to Hand "
+                "Combat); the Judge may allow it against shots with the dodge_vs_ranged rule."
+            )
     if req.mode == "melee":
         _plan_melee(document, plan)
     else:
@@ -453,6 +487,38 @@ def _plan_melee(document, plan: AttackPlan) -> None:
     ).pool
     speed = plan.weapon.speed if plan.weapon is not None else Speed.NORMAL
     plan.spec = _action_spec(ActionKind.MELEE_ATTACK, plan.ap, speed, plan.weapon, [target.id])
+
+
+def _ranged_dodge(document, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
+    """A shot or a throw at a dodging target (the ``dodge_vs_ranged`` switch, see
+    :func:`~twtw_desktop.rules.combat.melee.dodge_allowed`): the same AD downgrades
+    as a hand-to-hand dodge when the shooter stands in the target's 120° front, and
+    the defender's 3 AP."""
+    req = plan.request
+    if req.defense != "dodge":
+        return tn
+    from ...geometry.fields import dodge_front
+    from ...rules.combat.melee import DodgeSpec, defense_ap_cost, dodge_items
+
+    stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
+    check = dodge_front(ttok.at, ttok.facing, document.map.orientation).classify(stok.at)
+    front = check.status != "out"
+    plan.geometry.append(
+        f"{plan.shooter.name} shoots from {'inside' if front else 'outside'} "
+        f"{target.name}'s dodge front (120°; dodging shots is the Judge's dodge_vs_ranged rule)"
+    )
+    items, notes = dodge_items(
+        target,
+        DodgeSpec(from_front=front),
+        defender_weapon=_defender_weapon(document, target),
+        defender_attacked_this_round=attacked_this_round(document, target.id),
+        source="000 Hand to Hand Combat (dodge_vs_ranged)",
+    )
+    cost = defense_ap_cost("dodge")
+    plan.defender_ap = ApBreakdown.build(
+        mod(f"{target.name}: {m.label}", m.value, m.source) for m in cost.items
+    )
+    return tn.with_items(result_items=items, notes=notes)
 
 
 def _situation(
@@ -573,15 +639,19 @@ def _plan_ranged(document, plan: AttackPlan, geometry: Geometry) -> None:
     if req.shot_kind == "fan":
         _plan_fan(document, plan, geometry)
         return
-    plan.tn = ranged_tn(
-        shooter,
-        weapon,
-        ed,
-        plan.situation,
-        shot,
-        target=plan.target,
-        options=options,
-        carried=carried,
+    plan.tn = _ranged_dodge(
+        document,
+        plan,
+        ranged_tn(
+            shooter,
+            weapon,
+            ed,
+            plan.situation,
+            shot,
+            target=plan.target,
+            options=options,
+            carried=carried,
+        ),
     )
     plan.ap = shot_ap_cost(weapon, shot, ed, two_weapons_aimed=req.two_weapons and shot.aims > 0)
     modes = weapon.burst_modes or ([weapon.burst] if weapon.burst else [])
@@ -597,6 +667,8 @@ def _plan_ranged(document, plan: AttackPlan, geometry: Geometry) -> None:
         )
     elif req.burst is not None and not thrown:
         raise RulesError(f"The {weapon.name} fires single shots, not bursts.")
+    if req.burst_second_target and req.burst_second_hits > 0:
+        _plan_burst_second(document, plan, geometry)
     if weapon.kind == "explosive":
         plan.geometry.append(
             f"explosive: everyone within {weapon.blast_radius} paces of where it lands takes "
@@ -668,6 +740,8 @@ def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
                 options=options,
                 carried=plan.carried,
             )
+            if tok.id == plan.target_token.id:
+                base = _ranged_dodge(document, plan, base)
             seen[tok.id] = (ch, sit, base)
         ch, sit, base = seen[tok.id]
         plan.series.append(SeriesShot(tok, ch, sit, base, fan_shot_tn(base, fan, i)))
@@ -683,6 +757,40 @@ def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
         )
     plan.spec = _action_spec(
         ActionKind.FAN_FIRE, plan.ap, weapon.speed, weapon, [s.target.id for s in plan.series]
+    )
+
+
+def _plan_burst_second(document, plan: AttackPlan, geometry: Geometry) -> None:
+    """A burst weapon spreading its hits (000 Hitting Multiple Targets): each
+    success after the first may send a hit to another target instead, the total
+    still the card's burst hits. The Judge names the second target and how many
+    hits go there before the draw; the card then decides how many can."""
+    req = plan.request
+    if plan.burst is None:
+        raise RulesError(
+            f"The {plan.weapon.name if plan.weapon else 'weapon'} fires no burst; only a "
+            "burst can spread its hits over several targets."
+        )
+    try:
+        tok = document.encounter.token(req.burst_second_target)
+    except KeyError:
+        raise RulesError("The burst's second target is no longer on the map.") from None
+    if tok.id in (plan.shooter_token.id, plan.target_token.id):
+        raise RulesError("Choose a second target other than the shooter and the first.")
+    if req.burst_second_hits >= plan.burst:
+        raise RulesError(
+            f"A burst of {plan.burst} keeps at least one hit for the first target; "
+            f"send at most {plan.burst - 1} on."
+        )
+    ch = document.character(tok.character_id)
+    sit, _cover, geo = _situation(
+        document, req, plan.shooter_token, tok, ch, geometry, thrown=False, secondary_index=0
+    )
+    plan.geometry += [f"{ch.name}: {g}" for g in geo]
+    plan.burst_second = (tok, ch, sit, req.burst_second_hits)
+    plan.geometry.append(
+        f"up to {req.burst_second_hits} of the burst's hits go on to {ch.name} if the pool "
+        "shows a second success and the card that many hits (000 Hitting Multiple Targets)"
     )
 
 
@@ -785,6 +893,11 @@ class Outcome:
     block: Any = None
     #: a declared block waits for its card to be typed in (physical-card mode)
     needs_block_card: bool = False
+    #: what the next card must be typed in for (physical-card mode), e.g. a stun
+    #: check; while set the records are provisional and Apply is refused
+    card_needed: str | None = None
+    #: how many of the further typed-in cards the resolution read
+    typed_used: int = 0
 
     @property
     def record(self) -> AttackRecord:
@@ -853,10 +966,45 @@ def resolve(
     return out
 
 
+def _burst_split(plan: AttackPlan, card: Card, more) -> tuple[int | None, Any, list[str]]:
+    """How many of a burst's hits stay on the first target when the Judge sends
+    some on (000 Hitting Multiple Targets): (hits on the first target or None, the
+    pool read to resolve with, notes). The card decides: a second success in the
+    pool, and more than one burst hit on the card."""
+    if plan.burst_second is None or plan.burst is None:
+        return None, None, []
+    _tok, ch, _sit, wanted = plan.burst_second
+    tn = plan.tn
+    read = read_pool(card, plan.pool, more)
+    successes = 0
+    if not read.is_cf:
+        successes = sum(
+            1 for c in read.cells if c.total is not None and c.total + tn.result_modifier >= tn.tn
+        )
+    if successes == 0:
+        return None, read, []
+    hits = min(card.burst_hits(plan.burst), plan.burst)
+    if successes < 2:
+        return None, read, [f"only one success in the pool: no hit goes on to {ch.name}"]
+    k = min(wanted, hits - 1)
+    if k < 1:
+        return None, read, [f"the card shows {hits} hit(s): none left over for {ch.name}"]
+    notes = []
+    if k < wanted:
+        notes.append(f"the card shows {hits} hit(s): {k} of the {wanted} asked go on to {ch.name}")
+    return hits - k, read, notes
+
+
 def _resolve_shot(document, plan, card, sp, more, discard) -> Outcome:
     from ...rules.combat.resolve import resolve_attack
 
     assert plan.weapon is not None and plan.situation is not None
+    on_target, pool_read, split_notes = _burst_split(plan, card, more)
+    extra: dict[str, Any] = {}
+    if pool_read is not None:
+        extra["pool_read"] = pool_read
+    if on_target is not None:
+        extra["hits_on_target"] = on_target
     rec, new_target = resolve_attack(
         plan.shooter,
         plan.target,
@@ -874,8 +1022,29 @@ def _resolve_shot(document, plan, card, sp, more, discard) -> Outcome:
         discard=discard,
         ap=plan.ap,
         discharge_weapons=plan.discharge,
+        **extra,
     )
+    if split_notes:
+        rec = rec.model_copy(update={"notes": (*rec.notes, *split_notes)})
     out = Outcome([rec], {new_target.id: new_target})
+    if rec.hits_for_other_targets and plan.burst_second is not None:
+        from ...rules.combat.resolve import resolve_spread_hits
+
+        _tok, ch, sit, _wanted = plan.burst_second
+        recs, hurt = resolve_spread_hits(
+            plan.shooter,
+            plan.weapon,
+            document.edition,
+            rec,
+            card,
+            [(out.characters.get(ch.id, ch), sit, rec.hits_for_other_targets)],
+            shot=plan.shot,
+            burst=plan.burst,
+            more=more,
+            options=document.encounter.options,
+        )
+        out.records += recs
+        out.characters.update(hurt)
     if plan.mode != "thrown":
         return out
     from ..tools.throw import explode, scatter_landing
@@ -924,7 +1093,8 @@ def _resolve_melee(document, plan, card, sp, more, discard, typed_block=None) ->
                     f"Card {card.number} is the attack's card; the block needs another card."
                 )
             block_card = typed_block
-        elif hits and more is not None:
+        elif hits and more is not None and not getattr(more, "typed", False):
+            # a printed deck's block card comes through its own entry (typed_block)
             block_card = more()
         needs_block_card = hits and block_card is None
         if block_card is not None and result is not None:
@@ -1105,6 +1275,48 @@ def highlights_for(plan: AttackPlan, card: Card, record: AttackRecord) -> dict[s
     }
 
 
+#: what an unnamed further card is for (an open-ended cell or an increased effect)
+FURTHER_CARD = "the next card (an exceptional cell or an increased effect reads on)"
+
+
+class CardNeeded(Exception):
+    """The resolution needs a card the Judge has not typed in yet (physical-card
+    mode). Not a :class:`RulesError`: nothing was refused, a card is missing."""
+
+    def __init__(self, purpose: str, index: int) -> None:
+        super().__init__(f"Type in the card drawn for {purpose}.")
+        self.purpose = purpose
+        self.index = index
+
+
+class TypedCards:
+    """The further cards of a resolution with a printed deck, in the order they
+    were drawn: a card source (``more``) that deals them one by one and raises
+    :class:`CardNeeded` — naming what the card is for — when the Judge has typed no
+    more. The cards come off the printed deck in the order the resolution needs
+    them, whatever they are for, exactly as the generated deck deals them.
+    ``enter`` (the deck's ``enter_physical``) records each card as it is read."""
+
+    typed = True
+
+    def __init__(self, cards: Sequence[Card] = (), enter=None) -> None:
+        self.cards = list(cards)
+        self.used = 0
+        self.enter = enter
+        self._purpose = FURTHER_CARD
+
+    def name_next(self, purpose: str) -> None:
+        self._purpose = purpose
+
+    def __call__(self) -> Card:
+        purpose, self._purpose = self._purpose, FURTHER_CARD
+        if self.used >= len(self.cards):
+            raise CardNeeded(purpose, self.used)
+        card = self.cards[self.used]
+        self.used += 1
+        return self.enter(card) if self.enter is not None else card
+
+
 def scratch_deck(deck) -> Deck:
     """A copy of the deck in its current state (drawing from it changes nothing)."""
     return Deck(deck.cards, state=deck.snapshot(), name=deck.name)
@@ -1117,21 +1329,37 @@ def preview(
     typed: Card | None = None,
     shot: int = 0,
     typed_block: Card | None = None,
+    typed_more: Sequence[Card] = (),
 ) -> Preview:
     """Draw on a copy of the deck (or read a typed-in card) and resolve; the card
     highlights follow shot ``shot`` of a series. ``typed_block`` is the card typed
-    in for the defender's block (physical-card mode)."""
+    in for the defender's block and ``typed_more`` the further cards typed in, in
+    the order drawn (physical-card mode). When the resolution needs a card not yet
+    typed in, the outcome's ``card_needed`` says what for and the records shown are
+    provisional (read as if no further card could be drawn)."""
     deck = document.deck
     discard = deck.discard_pile()
     if typed is not None or deck.physical:
         if typed is None:
             raise RulesError("The deck is in physical-card mode: type in the card drawn.")
-        card, more = typed, None
+        card = typed
+        numbers = [card.number] + ([typed_block.number] if typed_block is not None else [])
+        for c in typed_more:
+            if c.number in numbers:
+                raise RulesError(f"Card {c.number} was typed in twice for one attack.")
+            numbers.append(c.number)
+        source = TypedCards(typed_more)
+        try:
+            out = resolve(document, plan, card, spends, source, discard, typed_block)
+            out.typed_used = source.used
+        except CardNeeded as need:
+            out = resolve(document, plan, card, spends, None, discard, typed_block)
+            out.card_needed = need.purpose
+            out.typed_used = need.index
     else:
         scratch = scratch_deck(deck)
         card = scratch.draw()
-        more = scratch.draw
-    out = resolve(document, plan, card, spends, more, discard, typed_block)
+        out = resolve(document, plan, card, spends, scratch.draw, discard, typed_block)
     rec = out.records[min(max(shot, 0), len(out.records) - 1)]
     return Preview(card=card, outcome=out, **highlights_for(plan, card, rec))
 
@@ -1190,9 +1418,12 @@ def apply_attack(
     typed: Card | None = None,
     consumed: set[tuple[int, int, int]] | None = None,
     typed_block: Card | None = None,
+    typed_more: Sequence[Card] = (),
 ) -> Outcome:
     """Resolve for real as one undoable step (see the module docstring).
-    ``typed_block`` is the typed-in card of the defender's block (physical mode)."""
+    ``typed_block`` is the typed-in card of the defender's block and ``typed_more``
+    the further cards typed in, in the order drawn (physical mode); a resolution
+    that needs a card not typed in is refused and changes nothing."""
     from ..commands import SnapshotCommand
     from ..tools.throw import blast_lines
 
@@ -1207,7 +1438,7 @@ def apply_attack(
             if typed is None:
                 raise RulesError("The deck is in physical-card mode: type in the card drawn.")
             card = deck.enter_physical(typed)
-            more = None
+            more = TypedCards(typed_more, enter=deck.enter_physical)
         else:
             card = deck.draw()
             more = deck.draw
@@ -1221,7 +1452,10 @@ def apply_attack(
             block_card = deck.enter_physical(typed_block)
         track_note = _charge_track(document, plan, consumed)
         defense_note = _charge_defense(document, plan)
-        out = resolve(document, plan, card, spends, more, discard, block_card)
+        try:
+            out = resolve(document, plan, card, spends, more, discard, block_card)
+        except CardNeeded as need:
+            raise RulesError(f"Type in the card drawn for {need.purpose} first.") from None
         if out.needs_block_card:
             raise RulesError("Type in the card drawn for the block first.")
         for cid, ch in out.characters.items():

@@ -17,7 +17,13 @@ stray shot hit after Apply; **Show players** sends the card (or a throw's scatte
 to the players' screen. In the Phases edition a fan that scores two successes may
 buy a secondary target with a bump (003 Secondary Targets: the *2nd target* row
 under the spends). With a printed deck, a declared block asks for its own typed
-card once the attack is known to hit, as the attack's draw does.
+card once the attack is known to hit, as the attack's draw does, and so does every
+further card the resolution needs (a stun check, a fan shot's hit location…): the
+result stays provisional and Apply is refused until each is typed in. A burst
+weapon's *2nd target* row sends some of the burst's hits on to another target (000
+Hitting Multiple Targets). Under the ``dodge_vs_ranged`` rule the defender's dodge
+is offered against shots too. Draw and Apply stay disabled, saying why, until there
+is an attacker and a target.
 """
 
 from __future__ import annotations
@@ -94,6 +100,10 @@ _MELEE_TYPES = (
 )
 
 
+_DRAW_TIP = "Draw the action card and read it (nothing is applied yet)"
+_APPLY_TIP = "Write the result to the sheets, the map, the track and the log (undoable)"
+
+
 def _fan_capable(weapon) -> bool:
     from ...rules.combat.ranged import is_fan_capable
 
@@ -132,6 +142,8 @@ class AttackPanel(QWidget):
         self._dialog: PhysicalCardDialog | None = None
         #: the typed-in card of the defender's block (physical-card mode)
         self._typed_block: Card | None = None
+        #: the further typed-in cards (stun checks, fan shots' locations…), in order
+        self._typed_more: list[Card] = []
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
@@ -261,6 +273,33 @@ class AttackPanel(QWidget):
         fr.addWidget(self.fan_second_spin)
         lay.addWidget(self.fan_row)
         self.fan_row.hide()
+
+        # a burst spreading its hits (000 Hitting Multiple Targets)
+        self.burst_row = QWidget()
+        br = QHBoxLayout(self.burst_row)
+        br.setContentsMargins(0, 0, 0, 0)
+        br.setSpacing(3)
+        self.burst_second_label = QLabel("2nd target")
+        self.burst_second_combo = QComboBox()
+        self.burst_second_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.burst_second_combo.setMinimumContentsLength(4)
+        self.burst_second_combo.setToolTip(
+            "000 Hitting Multiple Targets: each success after the first may send one of "
+            "the burst's hits to another target instead (the card's burst hits in all)"
+        )
+        self.burst_second_spin = QSpinBox()
+        self.burst_second_spin.setRange(0, 9)
+        self.burst_second_spin.setPrefix("× ")
+        self.burst_second_spin.setToolTip("Hits to send on to the second target (at most)")
+        self.burst_second_combo.activated.connect(lambda _i: self._burst_second_chosen())
+        self.burst_second_spin.valueChanged.connect(lambda _v: self._inputs_changed())
+        br.addWidget(self.burst_second_label)
+        br.addWidget(self.burst_second_combo, 1)
+        br.addWidget(self.burst_second_spin)
+        lay.addWidget(self.burst_row)
+        self.burst_row.hide()
 
         self.melee_row = QWidget()
         h = QHBoxLayout(self.melee_row)
@@ -402,14 +441,10 @@ class AttackPanel(QWidget):
         lay.addWidget(self.tn_label)
 
         row = QHBoxLayout()
-        self.draw_button = _button(
-            "Draw", "Draw the action card and read it (nothing is applied yet)"
-        )
+        self.draw_button = _button("Draw", _DRAW_TIP)
         self.draw_button.setStyleSheet("font-weight: bold;")
         self.draw_button.clicked.connect(self.draw)
-        self.apply_button = _button(
-            "Apply", "Write the result to the sheets, the map, the track and the log (undoable)"
-        )
+        self.apply_button = _button("Apply", _APPLY_TIP)
         self.apply_button.setStyleSheet("font-weight: bold;")
         self.apply_button.clicked.connect(self.apply)
         self.clear_button = _button("Put back", "Forget the drawn card (nothing was applied)")
@@ -542,6 +577,7 @@ class AttackPanel(QWidget):
         document.selectionChanged.connect(self._on_selection)
         document.changed.connect(self._on_changed)
         self._on_selection(document.selected_token_id)
+        self.recompute()  # no attacker yet: Draw and Apply start disabled, saying why
 
     @property
     def spends(self) -> Spends:
@@ -626,6 +662,17 @@ class AttackPanel(QWidget):
         k = self.fan_second_combo.findData(second) if second else -1
         self.fan_second_combo.setCurrentIndex(max(k, 0))
         self.fan_second_combo.blockSignals(False)
+        bsecond = self.burst_second_combo.currentData()
+        self.burst_second_combo.blockSignals(True)
+        self.burst_second_combo.clear()
+        self.burst_second_combo.addItem("nobody", None)
+        for j in range(1, self.target_combo.count()):
+            self.burst_second_combo.addItem(
+                self.target_combo.itemText(j), self.target_combo.itemData(j)
+            )
+        k = self.burst_second_combo.findData(bsecond) if bsecond else -1
+        self.burst_second_combo.setCurrentIndex(max(k, 0))
+        self.burst_second_combo.blockSignals(False)
 
     def _fill_weapons(self, keep: int | None = None) -> None:
         doc = self.document
@@ -690,6 +737,38 @@ class AttackPanel(QWidget):
         self.burst_combo.setCurrentIndex(max(i, 0))
         self.burst_combo.blockSignals(False)
         self.burst_combo.setVisible(len(modes) > 1 and self.mode() == "ranged")
+        self._sync_burst_row()
+
+    def _has_burst(self) -> bool:
+        plan_weapon = self._weapon()
+        if plan_weapon is None:
+            return False
+        w = plan_weapon[0]
+        return bool(w.burst_modes or w.burst)
+
+    def _sync_burst_row(self) -> None:
+        """The 2nd-target row, for a burst weapon's normal shots (not a fan)."""
+        show = self.mode() == "ranged" and self.shot_kind() != "fan" and self._has_burst()
+        self.burst_row.setVisible(show)
+
+    def _burst_second_chosen(self) -> None:
+        if self.burst_second_combo.currentData() and not self.burst_second_spin.value():
+            self.burst_second_spin.blockSignals(True)
+            self.burst_second_spin.setValue(1)
+            self.burst_second_spin.blockSignals(False)
+        self._inputs_changed()
+
+    def set_burst_second(self, token_id: str | None, hits: int = 1) -> None:
+        """Send up to ``hits`` of the burst's hits on to ``token_id`` (000 Hitting
+        Multiple Targets); None keeps every hit on the target."""
+        self._busy = True
+        try:
+            i = self.burst_second_combo.findData(token_id) if token_id else 0
+            self.burst_second_combo.setCurrentIndex(max(i, 0))
+            self.burst_second_spin.setValue(hits if token_id else 0)
+        finally:
+            self._busy = False
+        self._inputs_changed()
 
     def _weapon(self):
         idx = self.weapon_combo.currentData()
@@ -733,9 +812,41 @@ class AttackPanel(QWidget):
             fan_shots=self.fan_shots_spin.value(),
             fan_second_target=self.fan_second_combo.currentData(),
             fan_second_shots=self.fan_second_spin.value(),
-            defense=self.defense_combo.currentData() if self.mode() == "melee" else None,
+            defense=self._defense(),
             block_arm=self.arm_combo.currentData(),
+            burst_second_target=self.burst_second_combo.currentData()
+            if self.burst_row.isVisibleTo(self)
+            else None,
+            burst_second_hits=self.burst_second_spin.value(),
         )
+
+    def _dodge_vs_ranged(self) -> bool:
+        """The Judge's switch letting a dodge count against shots and throws (see
+        :func:`~twtw_desktop.rules.combat.melee.dodge_allowed`)."""
+        from ...rules.combat.melee import dodge_allowed
+
+        return self.mode() != "melee" and dodge_allowed(
+            self.mode(), self.document.encounter.options
+        )  # type: ignore[arg-type]
+
+    def _defense(self) -> str | None:
+        kind = self.defense_combo.currentData()
+        if self.mode() == "melee":
+            return kind
+        return kind if kind == "dodge" and self._dodge_vs_ranged() else None
+
+    def _sync_defense_row(self) -> None:
+        """The defence row: every defence against hand to hand; only the dodge against
+        shots, and only under the dodge_vs_ranged switch."""
+        melee = self.mode() == "melee"
+        show = melee or self._dodge_vs_ranged()
+        item = self.defense_combo.model().item(self.defense_combo.findData("block"))
+        if item is not None:
+            item.setEnabled(melee)
+        if not melee and self.defense_combo.currentData() == "block":
+            self.defense_combo.setCurrentIndex(0)
+            self.arm_combo.hide()
+        self.defense_row.setVisible(show)
 
     # ======================================================================= actions
     def set_shooter(self, token_id: str | None) -> None:
@@ -769,7 +880,7 @@ class AttackPanel(QWidget):
         self.mode_buttons[mode].setChecked(True)
         self.shot_row.setVisible(mode != "melee")
         self.melee_row.setVisible(mode == "melee")
-        self.defense_row.setVisible(mode == "melee")
+        self._sync_defense_row()
         self.fan_row.setVisible(mode == "ranged" and self.shot_kind() == "fan")
         self._fill_weapons()
         self._inputs_changed()
@@ -779,6 +890,7 @@ class AttackPanel(QWidget):
         self.aims_spin.setEnabled(kind == "aimed")
         self.aims_spin.setVisible(kind != "fan")
         self.fan_row.setVisible(kind == "fan" and self.mode() == "ranged")
+        self._sync_burst_row()
         self._inputs_changed()
 
     def set_fan(self, shots: int, second: str | None = None, second_shots: int = 0) -> None:
@@ -886,6 +998,7 @@ class AttackPanel(QWidget):
 
     def _plan(self) -> AttackPlan | None:
         self.plan = None
+        self._sync_defense_row()
         req = self.request()
         self._update_buttons()
         if req is None:
@@ -951,10 +1064,21 @@ class AttackPanel(QWidget):
             out += self.plan.defender_ap.reasons()
         return out
 
+    def _missing_choice(self) -> str | None:
+        """Why there is nothing to draw for yet (no attacker, no target), or None."""
+        if self._shooter is None:
+            return "Select the attacker's token on the map first."
+        if self.target_token() is None:
+            return "Choose a target first (the list or Pick…)."
+        return None
+
     def _update_buttons(self) -> None:
         has_plan = self.plan is not None
-        self.draw_button.setEnabled(has_plan and self.current is None)
-        self.apply_button.setEnabled(self.current is not None)
+        missing = self._missing_choice()
+        self.draw_button.setEnabled(has_plan and self.current is None and missing is None)
+        self.apply_button.setEnabled(self.current is not None and missing is None)
+        self.draw_button.setToolTip(missing or _DRAW_TIP)
+        self.apply_button.setToolTip(missing or _APPLY_TIP)
         self.clear_button.setEnabled(self.current is not None)
         rec = self._shown_record()
         self.spend_box.setEnabled(self.current is not None and rec is not None and rec.hit.success)
@@ -983,6 +1107,7 @@ class AttackPanel(QWidget):
             return
         self._typed = card
         self._typed_block = None
+        self._typed_more = []
         self._reset_spends()
         self._preview()
 
@@ -996,6 +1121,7 @@ class AttackPanel(QWidget):
                 self._typed,
                 self.shot_index,
                 self._typed_block,
+                self._typed_more,
             )
         except USER_ERRORS as e:
             self.message.error(error_text(e))
@@ -1007,7 +1133,7 @@ class AttackPanel(QWidget):
         self.tn_toggle.setChecked(False)  # make room for the result and the card
         self.scroll.ensureWidgetVisible(self.card_view, 0, 0)
         self.scroll.ensureWidgetVisible(self.tn_headline, 0, 4)
-        self._ask_block_card_if_needed()
+        self._ask_cards_if_needed()
         return self.current
 
     # ------------------------------------------------------------- the block's card
@@ -1030,6 +1156,50 @@ class AttackPanel(QWidget):
         self.message.note(f"The attack hits: draw a card for {who}'s block and type it in.")
         return True
 
+    def needs_more_card(self) -> str | None:
+        """What the next typed-in card is for (a stun check, a fan shot's hit
+        location…), or None when the resolution has every card it needs."""
+        if self.current is None or not self.document.deck.physical:
+            return None
+        return self.current.outcome.card_needed
+
+    def _ask_cards_if_needed(self) -> bool:
+        """With a printed deck, ask for the next card the resolution needs: the
+        block's first (its result decides the blow), then every further card in the
+        order the resolution draws them."""
+        if self._dialog is not None and self._dialog.isVisible():
+            return True  # one question at a time
+        return self._ask_block_card_if_needed() or self._ask_more_card_if_needed()
+
+    def _ask_more_card_if_needed(self) -> bool:
+        """Ask for the further card the resolution needs (physical-card mode); the
+        preview stays provisional until it is typed in."""
+        purpose = self.needs_more_card()
+        if purpose is None or self.needs_block_card():
+            return False
+        dlg = PhysicalCardDialog(self, title=f"Type the card drawn for {purpose}")
+        dlg.accepted.connect(lambda: self._typed_more_card(dlg.card))
+        dlg.open()
+        self._dialog = dlg
+        self.message.note(f"Draw a card for {purpose} and type it in.")
+        return True
+
+    def _typed_more_card(self, card: Card | None) -> None:
+        if card is None or self.current is None:
+            return
+        used = {self.current.card.number, *(c.number for c in self._typed_more)}
+        if self._typed_block is not None:
+            used.add(self._typed_block.number)
+        if card.number in used:
+            self.message.error(
+                f"Card {card.number} is already part of this attack; type the card drawn next."
+            )
+            return
+        # cards typed for an earlier set of spends and not read now stay in order
+        self._typed_more = [*self._typed_more[: self.current.outcome.typed_used], card]
+        if not self._respend(self.spends.copy()):
+            self._typed_more.pop()
+
     def _typed_block_card(self, card: Card | None) -> None:
         if card is None or self.current is None:
             return
@@ -1041,7 +1211,11 @@ class AttackPanel(QWidget):
         """One spends entry and one shot number per checked shot of the series (a
         Phases fan's secondary targets have no check, so no spends of their own)."""
         n = len(p.records)
-        if self.plan is not None and self.plan.fan is not None:
+        if self.plan is not None and (
+            self.plan.fan is not None or self.plan.burst_second is not None
+        ):
+            # a Phases fan's secondary targets and a burst's second target take
+            # hits bought or sent on, with no bumps of their own
             n = min(n, max(len(self.plan.series), 1))
         while len(self.series_spends) < n:
             self.series_spends.append(Spends())
@@ -1112,9 +1286,18 @@ class AttackPanel(QWidget):
         self._fill_secondary(rec)
         records = p.records
         parts = []
+        spread = self.plan is not None and self.plan.burst_second is not None
         for i, r in enumerate(records):
             head = f"<u>Shot {i + 1} of {len(records)}</u><br>" if len(records) > 1 else ""
+            if spread and len(records) > 1:
+                head = "<u>The burst</u><br>" if i == 0 else "<u>Sent on</u><br>"
             parts.append(head + self._result_html(r))
+        if p.outcome.card_needed and self.document.deck.physical:
+            parts.insert(
+                0,
+                "<span style='color:#b00020'>Provisional — waiting for the card drawn for "
+                f"{html.escape(p.outcome.card_needed)}</span>",
+            )
         self.result_label.setText("<br>".join(parts))
 
     # ------------------------------------------------- 003 fan: secondary targets
@@ -1235,6 +1418,7 @@ class AttackPanel(QWidget):
         self.current = None
         self._typed = None
         self._typed_block = None
+        self._typed_more = []
         self._reset_spends()
         self.shot_spin.hide()
         self.secondary_combo.hide()
@@ -1263,6 +1447,7 @@ class AttackPanel(QWidget):
                 self._typed,
                 self.shot_index,
                 self._typed_block,
+                self._typed_more,
             )
         except USER_ERRORS as e:
             self.spends = old
@@ -1272,6 +1457,7 @@ class AttackPanel(QWidget):
         self.message.clear()
         self._show_preview(self.current)
         self._update_buttons()
+        self._ask_cards_if_needed()
         return True
 
     def move_location(self, step: int) -> bool:
@@ -1331,6 +1517,11 @@ class AttackPanel(QWidget):
             self._ask_block_card_if_needed()
             self.message.error("Type in the card drawn for the block before applying.")
             return None
+        purpose = self.needs_more_card()
+        if purpose is not None:
+            self._ask_more_card_if_needed()
+            self.message.error(f"Type in the card drawn for {purpose} before applying.")
+            return None
         expected = self.current.card.number
         self._busy = True  # the document's signals during the push must not clear the card
         try:
@@ -1342,6 +1533,7 @@ class AttackPanel(QWidget):
                 self._typed,
                 self._consumed,
                 self._typed_block,
+                self._typed_more,
             )
         except USER_ERRORS as e:
             self.message.error(error_text(e))
@@ -1353,6 +1545,7 @@ class AttackPanel(QWidget):
         self.current = None  # the card and the result stay in view until the next change
         self._typed = None
         self._typed_block = None
+        self._typed_more = []
         self._reset_spends()
         self._refill()
         self.recompute()

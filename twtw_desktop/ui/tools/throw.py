@@ -306,13 +306,18 @@ def throw_at(
             for c in list(doc.deck.in_play):
                 if c.number not in in_play_before:
                     doc.deck.discard(c)
+        gone = _consume_thrown(doc, ch, w)
+        if gone:
+            detail.setdefault("effects", []).append(gone)
         doc.log(text, "throw", detail)
         out.update(
             hit=check.success, landing=landing, detail=detail, text=text, blast=blast, lines=lines
         )
 
     doc.push(
-        SnapshotCommand(doc, f"Throw {w.name}", mutate, {"deck", "track", "log", "characters"})
+        SnapshotCommand(
+            doc, f"Throw {w.name}", mutate, {"deck", "track", "log", "characters", "tokens"}
+        )
     )
     return ThrowOutcome(
         out["hit"],
@@ -324,6 +329,28 @@ def throw_at(
         blast=out["blast"],
         lines=out["lines"],
     )
+
+
+def _consume_thrown(doc: EncounterDocument, ch: Character, w) -> str | None:
+    """Take the thrown thing out of the thrower's inventory (house: a thrown stick or
+    knife has left the hand, as the attack panel's throw does; one carried entry
+    each, a readied one first). Inside the throw's command, so undo gives it back."""
+    entries = [i for i, cw in enumerate(ch.weapons) if cw.weapon_id == w.id]
+    if not entries:
+        return None
+    readied = [i for i in entries if ch.weapons[i].readied]
+    idx = (readied or entries)[0]
+    weapons = [cw.model_copy() for cw in ch.weapons]
+    weapons.pop(idx)
+    ch.weapons = weapons
+    tok = doc.token_for(ch.id)
+    if (
+        tok is not None
+        and tok.weapon_in_hand == w.id
+        and not any(cw.weapon_id == w.id for cw in weapons)
+    ):
+        tok.weapon_in_hand = None
+    return f"the {w.name} has left {ch.name}'s hand"
 
 
 def scatter_landing(
