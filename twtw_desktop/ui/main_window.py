@@ -243,9 +243,13 @@ class MainWindow(QMainWindow):
             "Turn the selected token 60° right (AP in action time)",
             "act_turn_right",
         )
-        self.act_edition = QAction("Edition:", self)
-        self.act_edition.setEnabled(False)
-        self.act_edition.setObjectName("act_edition")
+        self.act_edition = self._act(
+            "Edition:",
+            self.edit_rules,
+            "Ctrl+Shift+O",
+            "The edition and the optional rules of this encounter (rushing, bleeding…)",
+            "act_edition",
+        )
 
     def _make_menus(self) -> None:
         mb = self.menuBar()
@@ -439,7 +443,7 @@ class MainWindow(QMainWindow):
         action = doc.in_action
         self.act_action_time.setEnabled(not action)
         self.act_narrative.setEnabled(action)
-        self.act_edition.setText(f"Edition: {doc.edition.name}")
+        self.act_edition.setText(f"Rules and &options… (edition: {doc.edition.name})")
         if action:
             from .document import track_time
 
@@ -596,6 +600,11 @@ class MainWindow(QMainWindow):
 
     def start_action_time(self) -> None:
         self._guarded(self.document.start_action_time)
+
+    def edit_rules(self) -> None:
+        from .rules_dialog import edit_rules
+
+        edit_rules(self)
 
     def end_action_time(self) -> None:
         self._guarded(self.document.end_action_time)
