@@ -113,11 +113,9 @@ class MapScene(QGraphicsScene):
         self.grid.transparent_ground = self.background is not None
         self.grid.reset()
         QTimer.singleShot(0, self._prepare_ground)
-        self._sync_objects()
-        self._apply_layers()
+        self._sync_objects()  # new items take their layer's visibility
         self.sync_tokens()
         self._sig = self._signature()
-        self._psig = self._public_signature()
         self._ground = self._ground_signature()
         b = self.frame.bounds()
         pad = self.frame.unit * SCENE_MARGIN_HEXES
@@ -308,13 +306,6 @@ class MapScene(QGraphicsScene):
             m.background.model_dump_json() if m.background else None,
         )
 
-    def _public_signature(self) -> tuple:
-        """Which map objects the players may see (a Judge un-hiding a label rebuilds)."""
-        if not self.public:
-            return ()
-        m = self.document.map
-        return tuple(x.id for x in [*m.features, *m.labels, *m.markers] if is_public(x))
-
     def _ground_signature(self) -> int:
         m = self.document.map
         elev = tuple(tuple(r) for r in m.elevation) if m.elevation is not None else None
@@ -327,7 +318,6 @@ class MapScene(QGraphicsScene):
             else:
                 # same frame: add, drop or refresh items; redraw only the changed ground
                 self._sync_objects()
-                self._psig = self._public_signature()
                 ground = self._ground_signature()
                 if ground != self._ground:
                     self._ground = ground
