@@ -301,16 +301,22 @@ def test_ap_is_spent_on_the_track_and_refunded_by_undo(qtbot):
     assert track.row("miranda_valentine").spent == spent
 
 
-def test_physical_card_attack(qtbot):
-    """RULES.md: with a printed deck the Judge types the card drawn for the attack."""
-    from twtw_desktop.rules.deck import standard_deck
-
+def _printed_deck_miranda_at_felicia(qtbot):
+    """A printed deck (the Judge types each card), Miranda attacking Felicia."""
     doc = small_document()
     doc.deck.physical = True
     panel = AttackPanel(doc)
     qtbot.addWidget(panel)
     doc.select("t_miranda_valentine")
     panel.set_target("t_felicia_laroq")
+    return doc, panel
+
+
+def test_physical_card_attack(qtbot):
+    """RULES.md: with a printed deck the Judge types the card drawn for the attack."""
+    from twtw_desktop.rules.deck import standard_deck
+
+    doc, panel = _printed_deck_miranda_at_felicia(qtbot)
     panel.set_shot("snap")
     # a card that resolves on its own (no stun check, no open-ended cell)
     card = next(
@@ -352,12 +358,7 @@ def test_physical_stun_check_asks_for_its_card(qtbot):
     own. With a printed deck the Judge is asked for it; Apply waits until it is typed."""
     from twtw_desktop.rules.deck import standard_deck
 
-    doc = small_document()
-    doc.deck.physical = True
-    panel = AttackPanel(doc)
-    qtbot.addWidget(panel)
-    doc.select("t_miranda_valentine")
-    panel.set_target("t_felicia_laroq")
+    doc, panel = _printed_deck_miranda_at_felicia(qtbot)
     panel.set_shot("snap")
     deck = standard_deck()
 
@@ -406,12 +407,7 @@ def test_physical_fan_reads_each_shot_on_its_own_card(qtbot):
     a card of its own. With a printed deck the Judge types each of those cards."""
     from twtw_desktop.rules.deck import standard_deck
 
-    doc = small_document()
-    doc.deck.physical = True
-    panel = AttackPanel(doc)
-    qtbot.addWidget(panel)
-    doc.select("t_miranda_valentine")
-    panel.set_target("t_felicia_laroq")
+    doc, panel = _printed_deck_miranda_at_felicia(qtbot)
     panel.set_fan(2)
     deck = standard_deck()
 

@@ -270,6 +270,20 @@ def _engaged(qtbot, facing_felicia=3):
     return doc, panel
 
 
+def _engaged_with_counters(qtbot, miranda: int, felicia: int):
+    """:func:`_engaged` in action time, the track run on until Miranda holds
+    ``miranda`` action counters and Felicia ``felicia``."""
+    doc, panel = _engaged(qtbot)
+    doc.start_action_time()
+    track = doc.track
+    track.start_round()
+    while (
+        track.counters("miranda_valentine") < miranda or track.counters("felicia_laroq") < felicia
+    ):
+        track.advance_segment()
+    return doc, panel, track
+
+
 def test_block_costs_the_defender_and_tests_a_second_card(qtbot):
     """000 Hand to Hand Combat: a block is 2 AP of the defender's, declared before the
     attack; it is tested on its own card against the attack's result."""
@@ -338,12 +352,7 @@ def test_no_dodge_after_attacking_this_round(qtbot):
 
 
 def test_defender_pays_on_the_track(qtbot):
-    doc, panel = _engaged(qtbot)
-    doc.start_action_time()
-    track = doc.track
-    track.start_round()
-    while track.counters("miranda_valentine") < 3 or track.counters("felicia_laroq") < 2:
-        track.advance_segment()
+    doc, panel, track = _engaged_with_counters(qtbot, 3, 2)
     panel.set_defense("block")
     felicia_spent = track.row("felicia_laroq").spent
     panel.draw()
@@ -759,12 +768,7 @@ def test_physical_block_refuses_apply_until_its_card_is_typed(qtbot):
 def test_a_dodge_is_paid_once_a_round(qtbot):
     """000 Hand to Hand Combat: a dodge (3 AP) works against every attack from its
     front, so a second attack the same round costs the defender nothing more."""
-    doc, panel = _engaged(qtbot)
-    doc.start_action_time()
-    track = doc.track
-    track.start_round()
-    while track.counters("miranda_valentine") < 6 or track.counters("felicia_laroq") < 3:
-        track.advance_segment()
+    doc, panel, track = _engaged_with_counters(qtbot, 6, 3)
     panel.set_defense("dodge")
     spent = track.row("felicia_laroq").spent
     panel.draw()

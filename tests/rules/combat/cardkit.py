@@ -133,6 +133,16 @@ def armed(
     return CarriedWeapon(weapon_id=weapon_id, readied=readied, cocked=cocked, loaded=loaded)
 
 
+def jonah_fanner() -> Character:
+    """Jonah: pistol 3 on Coordination 3d10, a loaded Colt Peacemaker (fan firing)."""
+    return person(
+        "jonah",
+        skills={"shooting_pistol": (3, "coordination")},
+        traits={"coordination": "3d10"},
+        weapons=[armed("colt_peacemaker", loaded=6)],
+    )
+
+
 def ready(character, weapon_id, *, cocked=False, loaded=None):
     """Ready (and optionally cock) the first carried weapon with this id, in place."""
     for w in character.weapons:

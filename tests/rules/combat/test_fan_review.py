@@ -12,18 +12,9 @@ from twtw_desktop.rules.combat.ranged import ShotSpec, fan_shot_tn, plan_fan_fir
 from twtw_desktop.rules.combat.resolve import resolve_fan
 from twtw_desktop.rules.combat.situation import Cover, ShotSituation
 
-from .cardkit import CardSupply, armed, make_card, person
+from .cardkit import CardSupply, armed, jonah_fanner, make_card, person
 
 ALL = frozenset(HitLocation)
-
-
-def _fanner():
-    return person(
-        "jonah",
-        skills={"shooting_pistol": (3, "coordination")},
-        traits={"coordination": "3d10"},
-        weapons=[armed("colt_peacemaker", loaded=6)],
-    )
 
 
 def _base(fanner, w, edition, sits):
@@ -36,7 +27,7 @@ def test_later_fan_shots_meet_the_ablated_cover(gear, ap_v2):
     (Pen 2, shield 0) = AV → A, AV 2 → 1. Shot 2 (shield +1): PV 3 against AV 1 is P
     — against the stale AV 2 it would only ablate."""
     w = gear.weapon("colt_peacemaker")
-    fanner = _fanner()
+    fanner = jonah_fanner()
     wood = Cover(feature_id="door", material="thin wood", av=2, covers=ALL)
     sits = [ShotSituation(range_paces=3, covers=(wood,))] * 2
     plan = plan_fan_fire(fanner, w, ["a", "a"], ap_v2)
@@ -59,7 +50,7 @@ def test_a_missed_fan_shot_draws_no_location_card(gear, ap_v2):
     """000 Fan Firing: successive shots read their hit location on a card of their
     own — a shot that misses needs none, so no card is taken from the deck for it."""
     w = gear.weapon("colt_peacemaker")
-    fanner = _fanner()
+    fanner = jonah_fanner()
     sits = [ShotSituation(range_paces=3)] * 2
     plan = plan_fan_fire(fanner, w, ["a", "a"], ap_v2)
     card = make_card(1, cause={10: [9, 2, 1]})  # second best 2 − 2 SP − 2 → a miss
@@ -147,7 +138,7 @@ def test_secondary_targets_belong_to_the_phases_fan(gear, ap_v2):
     """000 Fan Firing declares every target before the draw; 003's bump-bought
     secondary target is refused in AP v2."""
     w = gear.weapon("colt_peacemaker")
-    fanner = _fanner()
+    fanner = jonah_fanner()
     sits = [ShotSituation(range_paces=3)] * 2
     plan = plan_fan_fire(fanner, w, ["a", "a"], ap_v2)
     with pytest.raises(RulesError, match="003"):
@@ -176,7 +167,7 @@ def test_a_fan_checks_its_wrench_once(gear, ap_v2):
     """000 Ancillary Effects: the wrench of the card is one equipment check for the
     action; a three-shot fan from one card reports it once, on the first shot."""
     w = gear.weapon("colt_peacemaker")
-    fanner = _fanner()
+    fanner = jonah_fanner()
     sits = [ShotSituation(range_paces=3)] * 3
     plan = plan_fan_fire(fanner, w, ["a", "a", "a"], ap_v2)
     card = make_card(1, cause={10: [9, 9, 9]}, wrench=1)  # 1 < Rel 2: the gun fails

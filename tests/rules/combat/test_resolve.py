@@ -66,6 +66,18 @@ def _shoot(
     )
 
 
+def _crank(gear, edition, card, **kw):
+    """:func:`_shoot` with a Gatling gun in the hands of a d8, level-2 gunner."""
+    return _shoot(
+        gear,
+        edition,
+        card,
+        weapon_id="gatling_gun",
+        shooter=_shooter("gatling_gun", d=8, level=2),
+        **kw,
+    )
+
+
 # -- RULES example 8: the whole flow -----------------------------------------------------
 
 
@@ -405,14 +417,11 @@ def test_reduced_damage_stays_below_full_damage(gear, ap_v2):
 def test_angus_gatling_burst(gear, ap_v2):
     """000 Burst Fire, 'Angus cranks his Gatling': one success; burst 10 shows 8 hits,
     so 7 damage bumps; 2 stray shots against figure 3 hit no one."""
-    vaquero = _shooter("gatling_gun", d=8, level=2)
     card = make_card(cause={8: [6, 2]}, burst=(2, 4, 8), figures=(3, 5, 6), effects={(7, 8): 40})
-    rec, _ = _shoot(
+    rec, _ = _crank(
         gear,
         ap_v2,
         card,
-        weapon_id="gatling_gun",
-        shooter=vaquero,
         burst=10,
         situation=ShotSituation(range_paces=30, unintended_candidates=("soldier",)),
     )
@@ -431,12 +440,10 @@ def test_burst_bumps_may_go_to_penetration(gear, ap_v2):
         burst=(3, 3, 3),
         stack=(("head", 2), ("belly", 1), ("chest", 0), ("left_leg", 1)),
     )
-    rec, _ = _shoot(
+    rec, _ = _crank(
         gear,
         ap_v2,
         card,
-        weapon_id="gatling_gun",
-        shooter=_shooter("gatling_gun", d=8, level=2),
         burst=3,
         situation=ShotSituation(covers=(wall,)),
         spends=BumpSpends(burst_to_penetration=2),
@@ -444,23 +451,13 @@ def test_burst_bumps_may_go_to_penetration(gear, ap_v2):
     assert rec.covers[0].pv == 3 + 2 and rec.covers[0].outcome == "A"
     assert rec.spends.damage == 0
     with pytest.raises(RulesError, match="burst bump"):
-        _shoot(
-            gear,
-            ap_v2,
-            card,
-            weapon_id="gatling_gun",
-            shooter=_shooter("gatling_gun", d=8, level=2),
-            burst=3,
-            spends=BumpSpends(burst_to_penetration=3),
-        )
+        _crank(gear, ap_v2, card, burst=3, spends=BumpSpends(burst_to_penetration=3))
 
 
 def test_burst_weapon_fires_its_smallest_mode_by_default(gear, ap_v2):
     """000 Burst Fire: a weapon with several modes fires the fewest shots unless told."""
     card = make_card(cause={8: [6, 2]}, burst=(2, 4, 8))
-    rec, _ = _shoot(
-        gear, ap_v2, card, weapon_id="gatling_gun", shooter=_shooter("gatling_gun", d=8, level=2)
-    )
+    rec, _ = _crank(gear, ap_v2, card)
     assert rec.burst == 3 and rec.hits == 2
 
 
@@ -473,27 +470,11 @@ def test_burst_must_be_a_weapon_mode(gear, ap_v2):
 def test_burst_hits_split_between_targets(gear, ap_v2):
     """000 Hitting Multiple Targets: each further success can hit another target."""
     card = make_card(cause={8: [6, 6]}, burst=(3, 3, 3))
-    rec, _ = _shoot(
-        gear,
-        ap_v2,
-        card,
-        weapon_id="gatling_gun",
-        shooter=_shooter("gatling_gun", d=8, level=2),
-        burst=3,
-        hits_on_target=1,
-    )
+    rec, _ = _crank(gear, ap_v2, card, burst=3, hits_on_target=1)
     assert rec.hits == 3 and rec.hits_for_other_targets == 2
     one = make_card(cause={8: [6, 1]}, burst=(3, 3, 3))
     with pytest.raises(RulesError, match="Only one success"):
-        _shoot(
-            gear,
-            ap_v2,
-            one,
-            weapon_id="gatling_gun",
-            shooter=_shooter("gatling_gun", d=8, level=2),
-            burst=3,
-            hits_on_target=1,
-        )
+        _crank(gear, ap_v2, one, burst=3, hits_on_target=1)
 
 
 # -- step 5: damage and stun --------------------------------------------------------------------

@@ -17,7 +17,7 @@ from twtw_desktop.rules.combat.records import TnBreakdown
 from twtw_desktop.rules.combat.resolve import resolve_attack, resolve_fan
 from twtw_desktop.rules.combat.situation import Cover, ShotSituation
 
-from .cardkit import CardSupply, armed, make_card, person
+from .cardkit import CardSupply, armed, jonah_fanner, make_card, person
 
 ALL_LOCATIONS = frozenset(HitLocation)
 
@@ -127,21 +127,12 @@ def test_hand_to_hand_counts_as_movement(gear, ap_v2):
 # -- fan firing as a series ------------------------------------------------------------
 
 
-def _fanner():
-    return person(
-        "jonah",
-        skills={"shooting_pistol": (3, "coordination")},
-        traits={"coordination": "3d10"},
-        weapons=[armed("colt_peacemaker", loaded=6)],
-    )
-
-
 def test_per_shot_fan_series(gear, ap_v2):
     """000 Fan Firing: one pool read, the shots take its results best first with −1,
     −2 … and −1 more for the second target; shots after the first read their hit
     location from a fresh card; the AP is on the first record only."""
     w = gear.weapon("colt_peacemaker")
-    fanner = _fanner()
+    fanner = jonah_fanner()
     a, b = person("a"), person("b")
     plan = plan_fan_fire(fanner, w, ["a", "a", "b"], ap_v2)
     sits = [ShotSituation(range_paces=3)] * 3
@@ -174,7 +165,7 @@ def test_per_shot_fan_series(gear, ap_v2):
 def test_burst3_fan_is_one_check(gear, phases):
     """003 Fan Firing: one check at TN + shots; the burst 3 hits, at most the shots."""
     w = gear.weapon("colt_peacemaker")
-    fanner = _fanner()
+    fanner = jonah_fanner()
     plan = plan_fan_fire(fanner, w, ["t", "t"], phases)
     sit = ShotSituation(range_paces=3)
     base = ranged_tn(fanner, w, phases, sit, ShotSpec(kind="snap", fan=True))
@@ -197,7 +188,7 @@ def test_burst3_fan_is_one_check(gear, phases):
 
 def test_fan_series_needs_a_target_per_shot(gear, ap_v2):
     w = gear.weapon("colt_peacemaker")
-    fanner = _fanner()
+    fanner = jonah_fanner()
     plan = plan_fan_fire(fanner, w, ["a", "a"], ap_v2)
     with pytest.raises(RulesError, match="every fan-fired shot"):
         resolve_fan(fanner, [person("a")], w, ap_v2, plan, [_tn()], make_card(), situations=[])

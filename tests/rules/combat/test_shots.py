@@ -156,6 +156,15 @@ def test_refusals_change_nothing(gear, ap_v2, deck, weapon_id, carried, shot, wo
     assert (shooter.model_dump(), target.model_dump(), deck.snapshot()) == before
 
 
+def _schofield_shooter(level: int, *, loaded: int):
+    """A shooter "s" with pistol skill ``level`` and a Schofield holding ``loaded``."""
+    return person(
+        "s",
+        skills={"shooting_pistol": (level, "coordination")},
+        weapons=[armed("sw_schofield", loaded=loaded)],
+    )
+
+
 def _any_tn():
     from twtw_desktop.rules.combat.records import TnBreakdown
 
@@ -199,11 +208,7 @@ def test_cyril_two_shots_on_the_perkins_brothers(gear, ap_v2, samples):
 def test_attacks_beyond_the_skill_level_are_refused(gear, ap_v2):
     """000 Multiple Attacks: at most the skill level — a third attack with skill 2
     (let alone a ninth) is refused."""
-    shooter = person(
-        "s",
-        skills={"shooting_pistol": (2, "coordination")},
-        weapons=[armed("sw_schofield", loaded=9)],
-    )
+    shooter = _schofield_shooter(2, loaded=9)
     shots = [PlannedShot(target_id="a", shot=ShotSpec(kind="snap", cock_first=True))] * 3
     with pytest.raises(RulesError, match="at most 2"):
         plan_attacks(shooter, gear.weapon("sw_schofield"), shots, ap_v2)
@@ -220,11 +225,7 @@ def test_unskilled_limit_is_the_trait_rank(gear, ap_v2):
 
 def test_switch_outside_the_field_of_fire_costs_one_more(gear, ap_v2):
     """000 Multiple Attacks: +1 AP per switch, +1 more outside the field of fire."""
-    shooter = person(
-        "s",
-        skills={"shooting_pistol": (3, "coordination")},
-        weapons=[armed("sw_schofield", loaded=6)],
-    )
+    shooter = _schofield_shooter(3, loaded=6)
     shots = [
         PlannedShot(target_id="a", shot=ShotSpec(kind="snap", cock_first=True)),
         PlannedShot(
@@ -241,11 +242,7 @@ def test_switch_outside_the_field_of_fire_costs_one_more(gear, ap_v2):
 
 
 def test_series_cannot_outrun_the_cylinder(gear, ap_v2):
-    shooter = person(
-        "s",
-        skills={"shooting_pistol": (3, "coordination")},
-        weapons=[armed("sw_schofield", loaded=1)],
-    )
+    shooter = _schofield_shooter(3, loaded=1)
     shots = [PlannedShot(target_id="a", shot=ShotSpec(kind="snap", cock_first=True))] * 2
     with pytest.raises(RulesError, match="not loaded"):
         plan_attacks(shooter, gear.weapon("sw_schofield"), shots, ap_v2)

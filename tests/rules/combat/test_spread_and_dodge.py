@@ -32,6 +32,23 @@ def _tn():
     return TnBreakdown.build(5, "Standard", "000 Range")
 
 
+def _burst_at_a(gun, edition, card, *, hits_on_target):
+    """The gunner's burst of 3 at "a", keeping ``hits_on_target`` of its hits there."""
+    first, _ = resolve_attack(
+        _gunner(),
+        person("a"),
+        gun,
+        edition,
+        _tn(),
+        card,
+        situation=ShotSituation(range_paces=5),
+        burst=3,
+        hits_on_target=hits_on_target,
+        more=CardSupply(*[make_card(40 + i) for i in range(4)]),
+    )
+    return first
+
+
 def test_burst_hits_sent_on_strike_the_second_target(gear, ap_v2):
     """000 Hitting Multiple Targets: two successes, burst 3 shows 3 hits; one stays
     on the first target and two go on to the second, read on a card of their own
@@ -39,18 +56,7 @@ def test_burst_hits_sent_on_strike_the_second_target(gear, ap_v2):
     gun = gear.weapon("gatling_gun")
     card = make_card(1, cause={8: [6, 6]}, burst=(3, 3, 3))
     loc_card = make_card(2, effects={(3, 6): 4})
-    first, _ = resolve_attack(
-        _gunner(),
-        person("a"),
-        gun,
-        ap_v2,
-        _tn(),
-        card,
-        situation=ShotSituation(range_paces=5),
-        burst=3,
-        hits_on_target=1,
-        more=CardSupply(*[make_card(40 + i) for i in range(4)]),
-    )
+    first = _burst_at_a(gun, ap_v2, card, hits_on_target=1)
     assert first.hits == 3 and first.hits_for_other_targets == 2
     supply = CardSupply(loc_card, *[make_card(50 + i) for i in range(4)])
     recs, hurt = resolve_spread_hits(
@@ -75,18 +81,7 @@ def test_burst_hits_sent_on_strike_the_second_target(gear, ap_v2):
 def test_burst_spread_must_match_the_hits_kept(gear, ap_v2):
     gun = gear.weapon("gatling_gun")
     card = make_card(1, cause={8: [6, 6]}, burst=(3, 3, 3))
-    first, _ = resolve_attack(
-        _gunner(),
-        person("a"),
-        gun,
-        ap_v2,
-        _tn(),
-        card,
-        situation=ShotSituation(range_paces=5),
-        burst=3,
-        hits_on_target=2,
-        more=CardSupply(*[make_card(40 + i) for i in range(4)]),
-    )
+    first = _burst_at_a(gun, ap_v2, card, hits_on_target=2)
     with pytest.raises(RulesError, match="1 hit"):
         resolve_spread_hits(
             _gunner(), gun, ap_v2, first, card, [(person("b"), ShotSituation(range_paces=6), 2)]

@@ -309,6 +309,33 @@ def _stack_entry(card: Card, spends: BumpSpends, free_shift: int) -> tuple[int, 
     return index, card.hit_locations[index].location
 
 
+#: the note for a hit on a prone target that misses the entry's prone attribute (003)
+PRONE_MISS_NOTE = (
+    "prone target and no prone attribute on the hit location: a miss (003 Prone Targets)"
+)
+
+
+def _location_bump_reason(location: HitLocation, bumps: int) -> str:
+    """Why a hit location adds damage bumps (000 Hit Location and Damage)."""
+    return (
+        f"a hit to the {location.value} gives {bumps} damage bump(s) (000 Hit Location and Damage)"
+    )
+
+
+def _strike_fields(st: Strike) -> dict[str, object]:
+    """The record fields steps 4 and 5 fill in, from one :class:`Strike`."""
+    return {
+        "covers": st.covers,
+        "ablated_cover": st.ablated[0] if st.ablated else None,
+        "ablated_covers": st.ablated,
+        "deflected": st.deflected,
+        "effect": st.effect,
+        "damage": st.damage,
+        "stun": st.stun,
+        "stun_pending": st.stun_pending,
+    }
+
+
 def _cover_outcome(pv: int, av: int) -> Literal["P", "A", "D"]:
     if pv >= av + 2:
         return "P"
@@ -646,9 +673,7 @@ def resolve_profile(
                 ),
             )
         if loc_bumps:
-            loc_reasons.append(
-                f"a hit to the {location.value} gives {loc_bumps} damage bump(s) (000 Hit Location and Damage)"
-            )
+            loc_reasons.append(_location_bump_reason(location, loc_bumps))
         prone_entry = loc_card.hit_locations[
             stack_index if stack_index is not None else STANDARD_HIT_INDEX
         ]
@@ -659,9 +684,7 @@ def resolve_profile(
                 )
             else:
                 missed_prone = True
-                loc_reasons.append(
-                    "prone target and no prone attribute on the hit location: a miss (003 Prone Targets)"
-                )
+                loc_reasons.append(PRONE_MISS_NOTE)
         loc_result = LocationResult(
             location=location,
             stack_index=stack_index,
@@ -731,14 +754,7 @@ def resolve_profile(
     cards_used += st.cards
     record = AttackRecord(
         **{**record_kwargs, "cards": tuple(dict.fromkeys(cards_used))},
-        covers=st.covers,
-        ablated_cover=st.ablated[0] if st.ablated else None,
-        ablated_covers=st.ablated,
-        deflected=st.deflected,
-        effect=st.effect,
-        damage=st.damage,
-        stun=st.stun,
-        stun_pending=st.stun_pending,
+        **_strike_fields(st),
         notes=tuple(notes),
     )
     return record, st.target
@@ -1115,81 +1131,23 @@ def resolve_spread_hits(
     shot = shot or ShotSpec()
     records: list[AttackRecord] = []
     hurt: dict[str, Character] = {}
+    ride = _RideAlong(attacker, weapon, edition, options, first, more)
     for target, situation, k in others:
         tgt = hurt.get(target.id, target)
         profile = ranged_profile(
             attacker, weapon, edition, situation, shot, options=options, burst=burst
         )
-        profile = profile.model_copy(update={"forced_location": None, "forced_reason": ""})
         loc_card = draw_for(more, f"the burst's hit on {tgt.name}") if more is not None else card
         notes = [f"{k} hit(s) of the burst sent on to {tgt.name} (000 Hitting Multiple Targets)"]
         if loc_card is card:
             notes.append("no card to draw: the burst's card is read for this target")
-        entry = loc_card.hit_locations[STANDARD_HIT_INDEX]
-        location = entry.location
-        loc_bumps = location_damage_bumps(location)
-        loc_reasons = [
-            f"card {loc_card.number}: standard location {location.value.replace('_', ' ')}"
-        ]
-        if loc_bumps:
-            loc_reasons.append(
-                f"a hit to the {location.value} gives {loc_bumps} damage bump(s) "
-                "(000 Hit Location and Damage)"
-            )
-        if k > 1:
-            loc_reasons.append(f"{k - 1} further hit(s): {k - 1} damage bump(s) (000 Burst Fire)")
-        loc = LocationResult(
-            location=location,
-            stack_index=STANDARD_HIT_INDEX,
-            damage_bumps=loc_bumps,
-            prone_attribute=entry.prone,
-            reasons=tuple(loc_reasons),
+        further = (
+            [f"{k - 1} further hit(s): {k - 1} damage bump(s) (000 Burst Fire)"] if k > 1 else []
         )
-        base = {
-            "attacker_id": attacker.id,
-            "target_id": tgt.id,
-            "weapon_id": weapon.id,
-            "attack_kind": "ranged",
-            "tn": first.tn,
-            "hit": first.hit,
-            "burst": first.burst,
-            "location": loc,
-        }
-        cards = [loc_card.number]
-        if profile.prone_attribute_rule and not entry.prone:
-            notes.append(
-                "prone target and no prone attribute on the hit location: a miss (003 Prone Targets)"
-            )
-            records.append(AttackRecord(**base, cards=tuple(cards), notes=tuple(notes)))
-            continue
-        st = strike(
-            profile,
-            target=tgt,
-            location=location,
-            loc_card=loc_card,
-            dmg_card=loc_card,
-            edition=edition,
-            options=options,
-            damage_bumps=loc_bumps + k - 1,
-            more=more,
-        )
-        records.append(
-            AttackRecord(
-                **base,
-                cards=tuple(dict.fromkeys([*cards, *st.cards])),
-                hits=k,
-                covers=st.covers,
-                ablated_cover=st.ablated[0] if st.ablated else None,
-                ablated_covers=st.ablated,
-                deflected=st.deflected,
-                effect=st.effect,
-                damage=st.damage,
-                stun=st.stun,
-                stun_pending=st.stun_pending,
-                notes=tuple(notes + st.notes),
-            )
-        )
-        hurt[st.target.id] = st.target
+        rec, new = ride.hit(profile, tgt, loc_card, hits=k, notes=notes, further=further)
+        records.append(rec)
+        if rec.hits:
+            hurt[new.id] = new
     return records, hurt
 
 
@@ -1225,72 +1183,94 @@ def _secondary_hit(
         options=options,
         fan=plan,
     )
-    # the secondary target is hit at the card's standard location, never a called one
-    profile = profile.model_copy(update={"forced_location": None, "forced_reason": ""})
     loc_card = draw_for(more, f"the hit on {target.name}") if more is not None else card
-    cards = [card.number] if loc_card is card else [loc_card.number]
     notes = ["a secondary target bought with a bump: it takes one of the fan's hits (003)"]
     if loc_card is card:
         notes.append("no card to draw: the fan's card is read for this hit")
-    entry = loc_card.hit_locations[STANDARD_HIT_INDEX]
-    location = entry.location
-    loc_bumps = location_damage_bumps(location)
-    loc_reasons = [f"card {loc_card.number}: standard location {location.value.replace('_', ' ')}"]
-    if loc_bumps:
-        loc_reasons.append(
-            f"a hit to the {location.value} gives {loc_bumps} damage bump(s) "
-            "(000 Hit Location and Damage)"
+    ride = _RideAlong(attacker, weapon, edition, options, first, more)
+    return ride.hit(profile, target, loc_card, hits=1, notes=notes, prone_on_location=True)
+
+
+@dataclass(frozen=True)
+class _RideAlong:
+    """Hits that ride on the check of ``first`` (the other targets of a burst, 000
+    Hitting Multiple Targets; a fan's secondary target, 003)."""
+
+    attacker: Character
+    weapon: Weapon
+    edition: Edition
+    options: OptionalRules
+    first: AttackRecord
+    more: CardSource | None
+
+    def hit(
+        self,
+        profile: AttackProfile,
+        target: Character,
+        loc_card: Card,
+        *,
+        hits: int,
+        notes: list[str],
+        further: Sequence[str] = (),
+        prone_on_location: bool = False,
+    ) -> tuple[AttackRecord, Character]:
+        """``hits`` hit(s) on ``target`` at the standard location of ``loc_card`` —
+        never a called one — each hit past the first a damage bump. ``further`` adds
+        reasons to the location; ``prone_on_location`` says whether a miss on a
+        prone target (003 Prone Targets) is told among the location's reasons or
+        the record's notes. Returns the record and the target's copy (the target
+        itself when the hit misses)."""
+        profile = profile.model_copy(update={"forced_location": None, "forced_reason": ""})
+        entry = loc_card.hit_locations[STANDARD_HIT_INDEX]
+        location = entry.location
+        loc_bumps = location_damage_bumps(location)
+        loc_reasons = [
+            f"card {loc_card.number}: standard location {location.value.replace('_', ' ')}"
+        ]
+        if loc_bumps:
+            loc_reasons.append(_location_bump_reason(location, loc_bumps))
+        loc_reasons += further
+        missed_prone = profile.prone_attribute_rule and not entry.prone
+        if missed_prone:
+            (loc_reasons if prone_on_location else notes).append(PRONE_MISS_NOTE)
+        base = {
+            "attacker_id": self.attacker.id,
+            "target_id": target.id,
+            "weapon_id": self.weapon.id,
+            "attack_kind": "ranged",
+            "tn": self.first.tn,
+            "hit": self.first.hit,
+            "burst": self.first.burst,
+            "location": LocationResult(
+                location=location,
+                stack_index=STANDARD_HIT_INDEX,
+                damage_bumps=loc_bumps,
+                prone_attribute=entry.prone,
+                reasons=tuple(loc_reasons),
+            ),
+        }
+        cards = [loc_card.number]
+        if missed_prone:
+            return AttackRecord(**base, cards=tuple(cards), notes=tuple(notes)), target
+        st = strike(
+            profile,
+            target=target,
+            location=location,
+            damage_bumps=loc_bumps + hits - 1,
+            loc_card=loc_card,
+            dmg_card=loc_card,
+            edition=self.edition,
+            options=self.options,
+            more=self.more,
         )
-    missed_prone = profile.prone_attribute_rule and not entry.prone
-    if missed_prone:
-        loc_reasons.append(
-            "prone target and no prone attribute on the hit location: a miss (003 Prone Targets)"
+        record = AttackRecord(
+            **base,
+            cards=tuple(dict.fromkeys([*cards, *st.cards])),
+            hits=hits,
+            **_strike_fields(st),
+            notes=tuple(notes + st.notes),
         )
-    loc = LocationResult(
-        location=location,
-        stack_index=STANDARD_HIT_INDEX,
-        damage_bumps=loc_bumps,
-        prone_attribute=entry.prone,
-        reasons=tuple(loc_reasons),
-    )
-    base = {
-        "attacker_id": attacker.id,
-        "target_id": target.id,
-        "weapon_id": weapon.id,
-        "attack_kind": "ranged",
-        "tn": first.tn,
-        "hit": first.hit,
-        "burst": first.burst,
-        "location": loc,
-    }
-    if missed_prone:
-        return AttackRecord(**base, cards=tuple(cards), notes=tuple(notes)), target
-    st = strike(
-        profile,
-        target=target,
-        location=location,
-        loc_card=loc_card,
-        dmg_card=loc_card,
-        edition=edition,
-        options=options,
-        damage_bumps=loc_bumps,
-        more=more,
-    )
-    record = AttackRecord(
-        **base,
-        cards=tuple(dict.fromkeys([*cards, *st.cards])),
-        hits=1,
-        covers=st.covers,
-        ablated_cover=st.ablated[0] if st.ablated else None,
-        ablated_covers=st.ablated,
-        deflected=st.deflected,
-        effect=st.effect,
-        damage=st.damage,
-        stun=st.stun,
-        stun_pending=st.stun_pending,
-        notes=tuple(notes + st.notes),
-    )
-    return record, st.target
+        return record, st.target
 
 
 def after_shot(

@@ -63,7 +63,7 @@ Decisions (the pages leave these to the table):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -321,9 +321,8 @@ def _defender_weapon(document, defender: Character) -> Weapon | None:
     return None
 
 
-def attacked_this_round(document, character_id: str) -> bool:
-    """Whether the character has made an attack this round (action time only): a
-    dodge is refused then (000 Hand to Hand Combat: active defence, no attacks)."""
+def _logged_this_round(document, found: Callable[[Any], bool]) -> bool:
+    """Whether a log entry of this round (action time only) passes ``found``."""
     if document.track is None or not getattr(document, "in_action", False):
         return False
     from ..document import track_time
@@ -332,26 +331,31 @@ def attacked_this_round(document, character_id: str) -> bool:
     for entry in reversed(document.encounter.log):
         if entry.round != rnd:
             break
-        rec = (entry.detail or {}).get("record") if entry.kind == "attack" else None
-        if rec and rec.get("attacker_id") == character_id:
+        if found(entry):
             return True
     return False
+
+
+def attacked_this_round(document, character_id: str) -> bool:
+    """Whether the character has made an attack this round (action time only): a
+    dodge is refused then (000 Hand to Hand Combat: active defence, no attacks)."""
+
+    def attacked(entry) -> bool:
+        rec = (entry.detail or {}).get("record") if entry.kind == "attack" else None
+        return bool(rec) and rec.get("attacker_id") == character_id
+
+    return _logged_this_round(document, attacked)
 
 
 def dodging_this_round(document, character_id: str) -> bool:
     """Whether the character already declared a dodge this round (action time only;
     000 Hand to Hand Combat: one dodge covers every attack from its front)."""
-    if document.track is None or not getattr(document, "in_action", False):
-        return False
-    from ..document import track_time
-
-    rnd, _seg = track_time(document.track)
-    for entry in reversed(document.encounter.log):
-        if entry.round != rnd:
-            break
-        if entry.kind == "attack" and (entry.detail or {}).get("dodge_by") == character_id:
-            return True
-    return False
+    return _logged_this_round(
+        document,
+        lambda entry: (
+            entry.kind == "attack" and (entry.detail or {}).get("dodge_by") == character_id
+        ),
+    )
 
 
 def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) -> AttackPlan:

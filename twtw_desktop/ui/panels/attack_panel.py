@@ -117,6 +117,71 @@ def _button(text: str, tip: str = "", checkable: bool = False) -> QPushButton:
     return b
 
 
+def _combo(min_length: int, tip: str = "") -> QComboBox:
+    """A combo box that may shrink to ``min_length`` characters (a narrow dock)."""
+    c = QComboBox()
+    c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    c.setMinimumContentsLength(min_length)
+    if tip:
+        c.setToolTip(tip)
+    return c
+
+
+def _spin(low: int, high: int, *, prefix: str = "", tip: str = "") -> QSpinBox:
+    s = QSpinBox()
+    s.setRange(low, high)
+    if prefix:
+        s.setPrefix(prefix)
+    if tip:
+        s.setToolTip(tip)
+    return s
+
+
+def _row(spacing: int | None = None) -> tuple[QWidget, QHBoxLayout]:
+    """A widget holding one row of controls, without margins."""
+    row = QWidget()
+    h = QHBoxLayout(row)
+    h.setContentsMargins(0, 0, 0, 0)
+    if spacing is not None:
+        h.setSpacing(spacing)
+    return row, h
+
+
+def _second_target_row(
+    lead: QWidget, combo_tip: str, spin_high: int, spin_tip: str
+) -> tuple[QWidget, QComboBox, QSpinBox]:
+    """A *2nd target* row: ``lead``, the target's combo and how many shots or hits
+    go to it (the fan's second target, a burst's other target)."""
+    row, h = _row(3)
+    combo = _combo(4, combo_tip)
+    spin = _spin(0, spin_high, prefix="× ", tip=spin_tip)
+    h.addWidget(lead)
+    h.addWidget(combo, 1)
+    h.addWidget(spin)
+    return row, combo, spin
+
+
+def _fill_second(combo: QComboBox, targets: QComboBox, nobody: str, prefix: str = "") -> None:
+    """List the targets of ``targets`` in a 2nd-target ``combo``, keeping its choice."""
+    keep = combo.currentData()
+    combo.blockSignals(True)
+    combo.clear()
+    combo.addItem(nobody, None)
+    for j in range(1, targets.count()):
+        combo.addItem(prefix + targets.itemText(j), targets.itemData(j))
+    k = combo.findData(keep) if keep else -1
+    combo.setCurrentIndex(max(k, 0))
+    combo.blockSignals(False)
+
+
+def _first_second(combo: QComboBox, spin: QSpinBox) -> None:
+    """A 2nd target chosen with no shots or hits for it gets one."""
+    if combo.currentData() and not spin.value():
+        spin.blockSignals(True)
+        spin.setValue(1)
+        spin.blockSignals(False)
+
+
 class AttackPanel(QWidget):
     """Shooter → target → weapon and shot → TN → Draw → spends → Apply."""
 
@@ -177,22 +242,14 @@ class AttackPanel(QWidget):
         self.mode_buttons["ranged"].setChecked(True)
         modes.addStretch(1)
         g.addLayout(modes, 1, 0, 1, 3)
-        self.target_combo = QComboBox()
-        self.target_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.target_combo.setMinimumContentsLength(10)
+        self.target_combo = _combo(10)
         self.target_combo.activated.connect(lambda _i: self._inputs_changed())
         self.pick_button = _button("Pick…", "Click the target's token on the map")
         self.pick_button.clicked.connect(self.pick_on_map)
         g.addWidget(QLabel("Target"), 2, 0)
         g.addWidget(self.target_combo, 2, 1)
         g.addWidget(self.pick_button, 2, 2)
-        self.weapon_combo = QComboBox()
-        self.weapon_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.weapon_combo.setMinimumContentsLength(10)
+        self.weapon_combo = _combo(10)
         self.weapon_combo.activated.connect(lambda _i: self._weapon_changed())
         self.weapon_state = QLabel()
         self.weapon_state.setStyleSheet("color: #555;")
@@ -218,10 +275,7 @@ class AttackPanel(QWidget):
         lay.addLayout(g)
 
         # -- shot type -------------------------------------------------------------
-        self.shot_row = QWidget()
-        h = QHBoxLayout(self.shot_row)
-        h.setContentsMargins(0, 0, 0, 0)
-        h.setSpacing(3)
+        self.shot_row, h = _row(3)
         self.shot_group = QButtonGroup(self)
         self.shot_buttons: dict[str, QToolButton] = {}
         for kind, text, tip in (
@@ -239,71 +293,43 @@ class AttackPanel(QWidget):
             self.shot_group.addButton(b)
             self.shot_buttons[kind] = b
             h.addWidget(b)
-        self.aims_spin = QSpinBox()
-        self.aims_spin.setRange(1, 2)
-        self.aims_spin.setPrefix("aims ")
+        self.aims_spin = _spin(1, 2, prefix="aims ")
         self.aims_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         h.addWidget(self.aims_spin)
         lay.addWidget(self.shot_row)
 
-        self.fan_row = QWidget()
-        fr = QHBoxLayout(self.fan_row)
-        fr.setContentsMargins(0, 0, 0, 0)
-        fr.setSpacing(3)
-        self.fan_shots_spin = QSpinBox()
-        self.fan_shots_spin.setRange(1, 6)
+        self.fan_shots_spin = _spin(
+            1, 6, tip="Shots fanned at the target (at most the pistol skill)"
+        )
         self.fan_shots_spin.setValue(2)
         self.fan_shots_spin.setSuffix(" shots")
-        self.fan_shots_spin.setToolTip("Shots fanned at the target (at most the pistol skill)")
-        self.fan_second_combo = QComboBox()
-        self.fan_second_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        self.fan_row, self.fan_second_combo, self.fan_second_spin = _second_target_row(
+            self.fan_shots_spin,
+            "Then fan at a second target (one target switch, +1 AP)",
+            5,
+            "Shots at the second target",
         )
-        self.fan_second_combo.setMinimumContentsLength(4)
-        self.fan_second_combo.setToolTip("Then fan at a second target (one target switch, +1 AP)")
-        self.fan_second_spin = QSpinBox()
-        self.fan_second_spin.setRange(0, 5)
-        self.fan_second_spin.setPrefix("× ")
-        self.fan_second_spin.setToolTip("Shots at the second target")
         self.fan_shots_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         self.fan_second_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         self.fan_second_combo.activated.connect(lambda _i: self._fan_second_chosen())
-        fr.addWidget(self.fan_shots_spin)
-        fr.addWidget(self.fan_second_combo, 1)
-        fr.addWidget(self.fan_second_spin)
         lay.addWidget(self.fan_row)
         self.fan_row.hide()
 
         # a burst spreading its hits (000 Hitting Multiple Targets)
-        self.burst_row = QWidget()
-        br = QHBoxLayout(self.burst_row)
-        br.setContentsMargins(0, 0, 0, 0)
-        br.setSpacing(3)
         self.burst_second_label = QLabel("2nd target")
-        self.burst_second_combo = QComboBox()
-        self.burst_second_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.burst_second_combo.setMinimumContentsLength(4)
-        self.burst_second_combo.setToolTip(
+        self.burst_row, self.burst_second_combo, self.burst_second_spin = _second_target_row(
+            self.burst_second_label,
             "000 Hitting Multiple Targets: each success after the first may send one of "
-            "the burst's hits to another target instead (the card's burst hits in all)"
+            "the burst's hits to another target instead (the card's burst hits in all)",
+            9,
+            "Hits to send on to the second target (at most)",
         )
-        self.burst_second_spin = QSpinBox()
-        self.burst_second_spin.setRange(0, 9)
-        self.burst_second_spin.setPrefix("× ")
-        self.burst_second_spin.setToolTip("Hits to send on to the second target (at most)")
         self.burst_second_combo.activated.connect(lambda _i: self._burst_second_chosen())
         self.burst_second_spin.valueChanged.connect(lambda _v: self._inputs_changed())
-        br.addWidget(self.burst_second_label)
-        br.addWidget(self.burst_second_combo, 1)
-        br.addWidget(self.burst_second_spin)
         lay.addWidget(self.burst_row)
         self.burst_row.hide()
 
-        self.melee_row = QWidget()
-        h = QHBoxLayout(self.melee_row)
-        h.setContentsMargins(0, 0, 0, 0)
+        self.melee_row, h = _row()
         self.melee_combo = QComboBox()
         for text, key in _MELEE_TYPES:
             self.melee_combo.addItem(text, key)
@@ -320,15 +346,9 @@ class AttackPanel(QWidget):
         h.addStretch(1)
         lay.addWidget(self.melee_row)
         self.melee_row.hide()
-        self.defense_row = QWidget()
-        h = QHBoxLayout(self.defense_row)
-        h.setContentsMargins(0, 0, 0, 0)
+        self.defense_row, h = _row()
         h.addWidget(QLabel("Defender"))
-        self.defense_combo = QComboBox()
-        self.defense_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.defense_combo.setMinimumContentsLength(8)
+        self.defense_combo = _combo(8)
         for text, key in _DEFENSES:
             self.defense_combo.addItem(text, key)
         self.defense_combo.setToolTip(
@@ -375,25 +395,13 @@ class AttackPanel(QWidget):
         self.charge_check = QCheckBox("charge AP")
         self.charge_check.setToolTip("Spend the attack's AP on the action track (action time)")
         self.charge_check.setChecked(True)
-        self.called_combo = QComboBox()
+        self.called_combo = _combo(8, "A called shot (001 Called Shots)")
         for text, key in _CALLED:
             self.called_combo.addItem(text, key)
-        self.called_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.called_combo.setMinimumContentsLength(8)
-        self.called_combo.setToolTip("A called shot (001 Called Shots)")
-        self.called_loc_combo = QComboBox()
-        self.called_loc_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.called_loc_combo.setMinimumContentsLength(6)
-        self.called_loc_combo.setToolTip("The spot the called shot aims at (001 Called Shots)")
+        self.called_loc_combo = _combo(6, "The spot the called shot aims at (001 Called Shots)")
         self.called_loc_combo.activated.connect(lambda _i: self._inputs_changed())
         self.called_loc_combo.hide()
-        self.secondary_spin = QSpinBox()
-        self.secondary_spin.setRange(0, 9)
-        self.secondary_spin.setPrefix("target #")
+        self.secondary_spin = _spin(0, 9, prefix="target #")
         self.secondary_spin.setSpecialValueText("first target")
         for i, w in enumerate(
             (
@@ -492,10 +500,9 @@ class AttackPanel(QWidget):
         sp.setHorizontalSpacing(3)
         self.bumps_label = QLabel()
         self.bumps_label.setWordWrap(True)
-        self.shot_spin = QSpinBox()
-        self.shot_spin.setPrefix("shot ")
-        self.shot_spin.setRange(1, 1)
-        self.shot_spin.setToolTip("The shot of the series whose bumps you are spending")
+        self.shot_spin = _spin(
+            1, 1, prefix="shot ", tip="The shot of the series whose bumps you are spending"
+        )
         self.shot_spin.valueChanged.connect(self._shot_chosen)
         self.shot_spin.hide()
         sp.addWidget(self.bumps_label, 0, 0, 1, 3)
@@ -550,14 +557,10 @@ class AttackPanel(QWidget):
         stray.addStretch(1)
         sp.addLayout(stray, 5, 1, 1, 3)
         self.secondary_label = QLabel("2nd target")
-        self.secondary_combo = QComboBox()
-        self.secondary_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.secondary_combo.setMinimumContentsLength(6)
-        self.secondary_combo.setToolTip(
+        self.secondary_combo = _combo(
+            6,
             "003 Secondary Targets: with a second success in the pool, a bump lets one "
-            "of the fan's hits strike someone within a pace of the target or the line of fire"
+            "of the fan's hits strike someone within a pace of the target or the line of fire",
         )
         self.secondary_combo.activated.connect(lambda _i: self._secondary_chosen())
         sp.addWidget(self.secondary_label, 6, 0)
@@ -651,28 +654,8 @@ class AttackPanel(QWidget):
         i = self.target_combo.findData(keep) if keep else -1
         self.target_combo.setCurrentIndex(max(i, 0))
         self.target_combo.blockSignals(False)
-        second = self.fan_second_combo.currentData()
-        self.fan_second_combo.blockSignals(True)
-        self.fan_second_combo.clear()
-        self.fan_second_combo.addItem("then nobody", None)
-        for j in range(1, self.target_combo.count()):
-            self.fan_second_combo.addItem(
-                "then " + self.target_combo.itemText(j), self.target_combo.itemData(j)
-            )
-        k = self.fan_second_combo.findData(second) if second else -1
-        self.fan_second_combo.setCurrentIndex(max(k, 0))
-        self.fan_second_combo.blockSignals(False)
-        bsecond = self.burst_second_combo.currentData()
-        self.burst_second_combo.blockSignals(True)
-        self.burst_second_combo.clear()
-        self.burst_second_combo.addItem("nobody", None)
-        for j in range(1, self.target_combo.count()):
-            self.burst_second_combo.addItem(
-                self.target_combo.itemText(j), self.target_combo.itemData(j)
-            )
-        k = self.burst_second_combo.findData(bsecond) if bsecond else -1
-        self.burst_second_combo.setCurrentIndex(max(k, 0))
-        self.burst_second_combo.blockSignals(False)
+        _fill_second(self.fan_second_combo, self.target_combo, "then nobody", "then ")
+        _fill_second(self.burst_second_combo, self.target_combo, "nobody")
 
     def _fill_weapons(self, keep: int | None = None) -> None:
         doc = self.document
@@ -752,10 +735,7 @@ class AttackPanel(QWidget):
         self.burst_row.setVisible(show)
 
     def _burst_second_chosen(self) -> None:
-        if self.burst_second_combo.currentData() and not self.burst_second_spin.value():
-            self.burst_second_spin.blockSignals(True)
-            self.burst_second_spin.setValue(1)
-            self.burst_second_spin.blockSignals(False)
+        _first_second(self.burst_second_combo, self.burst_second_spin)
         self._inputs_changed()
 
     def set_burst_second(self, token_id: str | None, hits: int = 1) -> None:
@@ -906,10 +886,7 @@ class AttackPanel(QWidget):
         self.set_shot("fan")
 
     def _fan_second_chosen(self) -> None:
-        if self.fan_second_combo.currentData() and not self.fan_second_spin.value():
-            self.fan_second_spin.blockSignals(True)
-            self.fan_second_spin.setValue(1)
-            self.fan_second_spin.blockSignals(False)
+        _first_second(self.fan_second_combo, self.fan_second_spin)
         self._inputs_changed()
 
     def set_defense(self, kind: str | None, arm: str = "left_arm") -> None:
