@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
@@ -12,11 +10,11 @@ from PySide6.QtWidgets import QApplication
 from twtw_desktop.rules import actions as A
 from twtw_desktop.rules.base import Speed, WoundLocation
 from twtw_desktop.rules.card import Card
-from twtw_desktop.rules.deck import standard_deck
 from twtw_desktop.rules.editions import OptionalRules
 from twtw_desktop.ui.document import EncounterDocument
 from twtw_desktop.ui.panels.track_panel import SEGMENTS, ContinuousDialog, TrackPanel, catalogue
 
+from ..rules.test_action_track import card
 from .test_panels_support import small_document, small_encounter
 
 
@@ -24,12 +22,19 @@ def _click(qtbot, button) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
+def _panel(qtbot, edition: str = "ap_v2", **options) -> tuple[EncounterDocument, TrackPanel]:
+    enc = small_encounter(edition)
+    enc.options = OptionalRules(**options)
+    doc = EncounterDocument(enc)
+    panel = TrackPanel(doc)
+    qtbot.addWidget(panel)
+    return doc, panel
+
+
 def test_full_ap_v2_round(qtbot):
     """000 Action Timing / Ending the Round: counters from IN, a declared shot pays
     with all counters present, the round ends after segment 20."""
-    doc = small_document()
-    panel = TrackPanel(doc)
-    qtbot.addWidget(panel)
+    doc, panel = _panel(qtbot)
     assert panel.status.text() == "Narrative time"
     _click(qtbot, panel.start_button)  # declares action time and runs the initiative step
     track = doc.track
@@ -73,9 +78,7 @@ def test_full_ap_v2_round(qtbot):
 
 
 def test_declare_menu_shows_costs_and_refusals(qtbot):
-    doc = small_document()
-    panel = TrackPanel(doc)
-    qtbot.addWidget(panel)
+    doc, panel = _panel(qtbot)
     panel.start_round()
     panel.next_segment()
     doc.select("t_cyril_wellington")
@@ -110,9 +113,7 @@ def test_declaring_pays_and_readies(qtbot):
 
 
 def test_refused_declaration_changes_nothing(qtbot):
-    doc = small_document()
-    panel = TrackPanel(doc)
-    qtbot.addWidget(panel)
+    doc, panel = _panel(qtbot)
     panel.start_round()
     panel.next_segment()
     track = doc.track
@@ -127,9 +128,7 @@ def test_refused_declaration_changes_nothing(qtbot):
 
 def test_phases_round(qtbot):
     """004: declare speeds, flip the card, read the bar, act phase by phase."""
-    doc = small_document("phases")
-    panel = TrackPanel(doc)
-    qtbot.addWidget(panel)
+    doc, panel = _panel(qtbot, "phases")
     assert panel.stack.currentWidget() is panel.ph_table
     _click(qtbot, panel.start_button)
     track = doc.track
@@ -162,9 +161,7 @@ def test_phases_round(qtbot):
 
 
 def test_rows_and_tokens_light_each_other_up(qtbot):
-    doc = small_document()
-    panel = TrackPanel(doc)
-    qtbot.addWidget(panel)
+    doc, panel = _panel(qtbot)
     with qtbot.waitSignal(panel.hoverCharacter) as sig:
         panel._row_hovered(1)
     assert sig.args == [panel._row_ids[1]]
@@ -194,21 +191,6 @@ def test_catalogue_lists_weapons_and_moves(qtbot):
 # =============================================================================
 
 
-_BASE_CARD = standard_deck()[0].model_dump(mode="json")
-
-
-def card(number: int, *, fragment: int = 0, step: int = 0, **columns: list) -> Card:
-    """A hand-built card: every cause cell 1 except the columns given (``d8=[4, 2]``)."""
-    data = copy.deepcopy(_BASE_CARD)
-    data["number"] = number
-    data["cause"] = {col: [1] * 5 for col in ("4", "6", "8", "10", "12")}
-    for key, faces in columns.items():
-        data["cause"][key[1:]] = list(faces) + [1] * (5 - len(faces))
-    data["fragment"] = fragment
-    data["step"] = step
-    return Card.model_validate(data)
-
-
 #: reads 4 on every Quickness pool of the small encounter: an Easy (3) success with no
 #: bump, so everyone's first counter is on their IN (000 The Initiative Test)
 ON_IN = card(50, d8=[4], d10=[4])
@@ -219,15 +201,6 @@ def _scripted(panel, cards: dict[str, Card] | Card) -> None:
     panel._typed_cards = lambda keys: {
         k: (cards if isinstance(cards, Card) else cards[k]) for k, _who in keys
     }
-
-
-def _panel(qtbot, edition: str = "ap_v2", **options) -> tuple[EncounterDocument, TrackPanel]:
-    enc = small_encounter(edition)
-    enc.options = OptionalRules(**options)
-    doc = EncounterDocument(enc)
-    panel = TrackPanel(doc)
-    qtbot.addWidget(panel)
-    return doc, panel
 
 
 def _to_segment(panel, segment: int) -> None:

@@ -789,12 +789,9 @@ class TrackPanel(QWidget):
 
     def _build_declare_menu(self) -> None:
         m = self.declare_menu
-        m.clear()
-        cid = self.selected_character()
+        cid = self._menu_head(m)
         t = self.track
         if cid is None:
-            a = m.addAction("Select a character's row or token first")
-            a.setEnabled(False)
             return
         c = self.document.character(cid)
         counters = None
@@ -807,24 +804,9 @@ class TrackPanel(QWidget):
                 row = None
         head = f"{c.name}: {counters} counter(s) on the track" if counters is not None else c.name
         m.addSection(head)
-        groups: dict[str, QMenu] = {}
-        for entry in catalogue(self.document, c):
-            sub = groups.get(entry.group)
-            if sub is None:
-                sub = m.addMenu(entry.group)
-                sub.setToolTipsVisible(True)
-                groups[entry.group] = sub
-            if entry.spec is None:
-                act = sub.addAction(f"{entry.label} — {entry.why}")
-                act.setEnabled(False)
-                continue
-            spec = entry.spec
-            cost = "all AP" if spec.all_ap else f"{spec.ap} AP"
-            why = self._unpayable(row, spec)
-            act = sub.addAction(f"{entry.label} — {cost}" + (f"  ({why})" if why else ""))
-            act.setToolTip("\n".join(f"{i.label}: {i.ap} AP ({i.source})" for i in spec.breakdown))
-            act.setEnabled(not why)
-            act.triggered.connect(lambda _=False, s=spec, k=cid: self.declare(k, s))
+        self._fill_actions(
+            m, cid, _ap_cost, lambda s: self._unpayable(row, s), self.declare, reason_tip=False
+        )
         other = m.addAction("Other action (the Judge's cost)…")
         other.triggered.connect(lambda: self._declare_other(cid))
 
@@ -884,11 +866,13 @@ class TrackPanel(QWidget):
         menu: QMenu,
         cid: str,
         cost: Callable[[A.ActionSpec], str],
-        trial: Callable[[Any, A.ActionSpec], Any],
+        refusal: Callable[[A.ActionSpec], str],
         go: Callable[[str, A.ActionSpec], bool],
+        reason_tip: bool = True,
     ) -> None:
         """The action catalogue as submenus, each entry with its cost, disabled with
-        the engine's reason when the step would be refused."""
+        ``refusal``'s reason ("" when the step would be accepted: :meth:`_trial` asks
+        the engine); with ``reason_tip`` that reason also closes the tooltip."""
         groups: dict[str, QMenu] = {}
         for entry in catalogue(self.document, self.document.character(cid)):
             sub = groups.get(entry.group)
@@ -901,10 +885,10 @@ class TrackPanel(QWidget):
                 act.setEnabled(False)
                 continue
             spec = entry.spec
-            why = self._trial(lambda t, s=spec: trial(t, s))
+            why = refusal(spec)
             act = sub.addAction(f"{entry.label} — {cost(spec)}" + (f"  ({why})" if why else ""))
             tip = [f"{i.label}: {i.ap} AP ({i.source})" for i in spec.breakdown]
-            act.setToolTip("\n".join([*tip, why] if why else tip))
+            act.setToolTip("\n".join([*tip, why] if why and reason_tip else tip))
             act.setEnabled(not why)
             act.triggered.connect(lambda _=False, s=spec, k=cid: go(k, s))
 
@@ -920,17 +904,28 @@ class TrackPanel(QWidget):
         act = menu.addAction(text)
         act.setEnabled(False)
 
+    def _menu_track(self, menu: QMenu, engine_step: str, missing: str) -> tuple[str, Any] | None:
+        """:meth:`_menu_head`, then the track when its engine offers ``engine_step``;
+        None (with ``missing`` noted in the menu when the engine lacks it) otherwise."""
+        cid = self._menu_head(menu)
+        t = self.track
+        if cid is None:
+            return None
+        if t is None or not hasattr(t, engine_step):
+            self._note(menu, missing)
+            return None
+        return cid, t
+
     # -- the initiative stack: joining, rushing, bonuses (AP v2) ---------------------------
     def _build_join_menu(self) -> None:
         m = self.join_menu
-        cid = self._menu_head(m)
-        t = self.track
-        if cid is None:
+        found = self._menu_track(
+            m, "join_stack", "Joining the stack is part of the AP v2 action track"
+        )
+        if found is None:
             return
+        cid, t = found
         name = self.document.character(cid).name
-        if t is None or not hasattr(t, "join_stack"):
-            self._note(m, "Joining the stack is part of the AP v2 action track")
-            return
         others = [e for e in t.stack() if not e.resolved and e.character_id != cid]
         if not others:
             self._note(
@@ -947,8 +942,8 @@ class TrackPanel(QWidget):
         self._fill_actions(
             m,
             cid,
-            lambda s: ("all AP" if s.all_ap else f"{s.ap} AP") + " + 1 AP to join",
-            lambda t, s, k=cid: t.join_stack(k, s),
+            lambda s: _ap_cost(s) + " + 1 AP to join",
+            lambda s: self._trial(lambda t: t.join_stack(cid, s)),
             self.join_stack,
         )
 
@@ -965,13 +960,10 @@ class TrackPanel(QWidget):
 
     def _build_rush_menu(self) -> None:
         m = self.rush_menu
-        cid = self._menu_head(m)
-        t = self.track
-        if cid is None:
+        found = self._menu_track(m, "rush", "Rushing is part of the AP v2 action track")
+        if found is None:
             return
-        if t is None or not hasattr(t, "rush"):
-            self._note(m, "Rushing is part of the AP v2 action track")
-            return
+        cid, t = found
         if not self.document.encounter.options.rushing:
             self._note(m, "Rushing actions is an optional rule, off for this encounter")
             return
@@ -991,7 +983,7 @@ class TrackPanel(QWidget):
                 return f"{spec.ap} AP, paid from the track: no rush tax"
             return f"{spec.ap} AP: {counters} from the track + {extra} from the pool, rushed by {extra}"
 
-        self._fill_actions(m, cid, cost, lambda t, s, k=cid: t.rush(k, s), self.rush)
+        self._fill_actions(m, cid, cost, lambda s: self._trial(lambda t: t.rush(cid, s)), self.rush)
 
     def rush(self, cid: str, spec: A.ActionSpec) -> bool:
         """Rush ``spec`` (optional rule, 000 Rushing Actions): counters plus pool AP;
@@ -1019,14 +1011,13 @@ class TrackPanel(QWidget):
 
     def _build_bonus_menu(self) -> None:
         m = self.bonus_menu
-        cid = self._menu_head(m)
-        t = self.track
-        if cid is None:
+        found = self._menu_track(
+            m, "quick_draw_check", "The initiative stack is part of the AP v2 action track"
+        )
+        if found is None:
             return
+        cid, t = found
         c = self.document.character(cid)
-        if t is None or not hasattr(t, "quick_draw_check"):
-            self._note(m, "The initiative stack is part of the AP v2 action track")
-            return
         entry = self.stack_entry(cid)
         if entry is None:
             self._note(
@@ -1335,39 +1326,36 @@ class TrackPanel(QWidget):
             cid = waiting[0] if len(waiting) == 1 else None
         return cid
 
+    def _waiting_step(self, cid: str | None, what: str, step: Callable[[Any, str], Any]) -> bool:
+        """``step(track, cid)`` as one undoable step titled "<name> ``what``", for
+        ``cid`` or else :meth:`_waiting_character`."""
+        cid = cid or self._waiting_character()
+        if cid is None:
+            self.message.error(f"Select who {what}.")
+            return False
+        return self._step(
+            f"{self.document.character(cid).name} {what}",
+            lambda: step(self._require_track(), cid),
+        )
+
     def keep_waiting(self, cid: str | None = None) -> bool:
         """``cid`` goes on waiting for last round's circumstance (004 Delaying an
         Action): one undoable step; a refusal shows the engine's reason."""
-        cid = cid or self._waiting_character()
-        if cid is None:
-            self.message.error("Select who keeps waiting.")
-            return False
-        return self._step(
-            f"{self.document.character(cid).name} keeps waiting",
-            lambda: self._require_track().keep_waiting(cid),
-        )
+        return self._waiting_step(cid, "keeps waiting", lambda t, k: t.keep_waiting(k))
 
     def stop_waiting(self, cid: str | None = None) -> bool:
         """``cid`` drops last round's circumstance and declares afresh (004 Delaying
         an Action): one undoable step; a refusal shows the engine's reason."""
-        cid = cid or self._waiting_character()
-        if cid is None:
-            self.message.error("Select who stops waiting.")
-            return False
-        return self._step(
-            f"{self.document.character(cid).name} stops waiting",
-            lambda: self._require_track().stop_waiting(cid),
-        )
+        return self._waiting_step(cid, "stops waiting", lambda t, k: t.stop_waiting(k))
 
     def _build_interrupt_menu(self) -> None:
         m = self.interrupt_menu
-        cid = self._menu_head(m)
-        t = self.track
-        if cid is None:
+        found = self._menu_track(
+            m, "check_preempt", "Interrupting is part of the Phases round (004)"
+        )
+        if found is None:
             return
-        if t is None or not hasattr(t, "check_preempt"):
-            self._note(m, "Interrupting is part of the Phases round (004)")
-            return
+        cid, t = found
         try:
             t.check_preempt(cid)
         except RulesError as e:
@@ -1801,6 +1789,11 @@ def _escape_ampersands(menu: QMenu) -> None:
             act.setText(text.replace("&", "&&"))
         if act.menu() is not None:
             _escape_ampersands(act.menu())
+
+
+def _ap_cost(spec: A.ActionSpec) -> str:
+    """What ``spec`` costs, as a menu line shows it."""
+    return "all AP" if spec.all_ap else f"{spec.ap} AP"
 
 
 def _short(reason: str) -> str:

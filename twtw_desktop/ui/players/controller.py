@@ -92,6 +92,28 @@ class PlayersController(QObject):
     ) -> QAction:
         return make_action(self.main, text, slot, shortcut, tip, name, checkable)
 
+    def _switch(self, attr: str, text: str, tip: str, slot, name: str, on: bool) -> None:
+        """A checkable action kept as ``self.<attr>``, then ticked as the remembered
+        setting ``on`` says (ticking runs ``slot``, which may read the attribute)."""
+        a = self._act(text, tip, slot, None, name, True)
+        setattr(self, attr, a)
+        a.setChecked(on)
+
+    def _choice(
+        self, titles: dict[str, str], tips: dict[str, str], name: str, slot, current: str
+    ) -> tuple[QActionGroup, dict[str, QAction]]:
+        """Exclusive checkable actions, one per key of ``titles`` (object name
+        ``name`` + key); choosing one calls ``slot(key)``; ``current`` starts ticked."""
+        group = QActionGroup(self)
+        actions: dict[str, QAction] = {}
+        for key, title in titles.items():
+            a = self._act(title, tips[key], None, None, f"{name}{key}", True)
+            a.triggered.connect(lambda _=False, k=key: slot(k))
+            group.addAction(a)
+            actions[key] = a
+        actions[current].setChecked(True)
+        return group, actions
+
     def _make_actions(self) -> None:
         s = self.settings
         self.act_toggle = self._act(
@@ -102,33 +124,30 @@ class PlayersController(QObject):
             "act_players_screen",
             True,
         )
-        self.act_fullscreen = self._act(
+        self._switch(
+            "act_fullscreen",
             "&Full screen",
             "Fill the chosen display with the players' screen (F11 in that window)",
             self.set_fullscreen,
-            None,
             "act_players_fullscreen",
-            True,
+            s.fullscreen,
         )
-        self.act_fullscreen.setChecked(s.fullscreen)
-        self.act_fog = self._act(
+        self._switch(
+            "act_fog",
             "Line-of-sight &fog",
             "Darken the hexes no posse member can see, and hide the tokens standing there",
             self.set_fog,
-            None,
             "act_players_fog",
-            True,
+            s.fog,
         )
-        self.act_fog.setChecked(s.fog)
-        self.act_remember = self._act(
+        self._switch(
+            "act_remember",
             "&Remember seen areas",
             "Hexes the posse saw earlier stay dimly visible under the fog",
             self.set_remember,
-            None,
             "act_players_remember",
-            True,
+            s.remember_seen,
         )
-        self.act_remember.setChecked(s.remember_seen)
         self.act_forget = self._act(
             "Forget the seen areas",
             "Darken again everything the posse is not looking at now",
@@ -136,46 +155,37 @@ class PlayersController(QObject):
             None,
             "act_players_forget",
         )
-        self.act_names = self._act(
+        self._switch(
+            "act_names",
             "&Name the hombres",
             "Show the names of tokens outside the posse on the players' screen",
             self.set_names,
-            None,
             "act_players_names",
-            True,
+            s.names,
         )
-        self.act_names.setChecked(s.names)
-        self.condition_group = QActionGroup(self)
-        self.condition_actions: dict[str, QAction] = {}
-        for who, title in CONDITION_TITLES.items():
-            a = self._act(
-                title,
-                f"Wound badges and stun/concussion marks on the players' screen: {title.replace('&', '').lower()}",
-                None,
-                None,
-                f"act_players_conditions_{who}",
-                True,
-            )
-            a.triggered.connect(lambda _=False, w=who: self.set_conditions(w))
-            self.condition_group.addAction(a)
-            self.condition_actions[who] = a
-        self.condition_actions[s.conditions].setChecked(True)
-        self.camera_group = QActionGroup(self)
-        self.camera_actions: dict[str, QAction] = {}
-        tips = {
-            "follow": "The players' screen shows what your map view shows",
-            "fit_map": "The players' screen shows the whole map",
-            "fit_posse": "The players' screen keeps the posse in view",
-            "lock": "The players' screen stays where it is",
-        }
-        for mode in CAMERA_MODES:
-            a = self._act(
-                CAMERA_TITLES[mode], tips[mode], None, None, f"act_players_camera_{mode}", True
-            )
-            a.triggered.connect(lambda _=False, m=mode: self.set_camera(m))
-            self.camera_group.addAction(a)
-            self.camera_actions[mode] = a
-        self.camera_actions[s.camera].setChecked(True)
+        self.condition_group, self.condition_actions = self._choice(
+            CONDITION_TITLES,
+            {
+                who: "Wound badges and stun/concussion marks on the players' screen: "
+                + title.replace("&", "").lower()
+                for who, title in CONDITION_TITLES.items()
+            },
+            "act_players_conditions_",
+            self.set_conditions,
+            s.conditions,
+        )
+        self.camera_group, self.camera_actions = self._choice(
+            {mode: CAMERA_TITLES[mode] for mode in CAMERA_MODES},
+            {
+                "follow": "The players' screen shows what your map view shows",
+                "fit_map": "The players' screen shows the whole map",
+                "fit_posse": "The players' screen keeps the posse in view",
+                "lock": "The players' screen stays where it is",
+            },
+            "act_players_camera_",
+            self.set_camera,
+            s.camera,
+        )
         self.act_show_this = self._act(
             "&Show this to the players",
             "Pan the players' screen to the selected token (or the hex under the mouse) and ring it",
@@ -522,20 +532,23 @@ class PlayersController(QObject):
     def _checked_camera(self) -> str:
         return next((m for m, a in self.camera_actions.items() if a.isChecked()), "follow")
 
+    @staticmethod
+    def _ticked(act: QAction, on: bool) -> bool:
+        """Whether ``act`` already shows ``on``; if not, tick it to match (its slot
+        runs again from the tick) and say False."""
+        if act.isChecked() != bool(on):
+            act.setChecked(bool(on))
+            return False
+        return True
+
     def set_fog(self, on: bool) -> None:
         self.settings.fog = bool(on)
-        if self.act_fog.isChecked() != bool(on):
-            self.act_fog.setChecked(bool(on))
-            return
-        if self.players_window is not None:
+        if self._ticked(self.act_fog, on) and self.players_window is not None:
             self.players_window.view.set_fog(on)
 
     def set_remember(self, on: bool) -> None:
         self.settings.remember_seen = bool(on)
-        if self.act_remember.isChecked() != bool(on):
-            self.act_remember.setChecked(bool(on))
-            return
-        if self.players_window is not None:
+        if self._ticked(self.act_remember, on) and self.players_window is not None:
             self.players_window.view.set_remember(on)
 
     def forget(self) -> None:
@@ -546,10 +559,8 @@ class PlayersController(QObject):
 
     def set_names(self, on: bool) -> None:
         self.settings.names = bool(on)
-        if self.act_names.isChecked() != bool(on):
-            self.act_names.setChecked(bool(on))
-            return
-        self._restyle()
+        if self._ticked(self.act_names, on):
+            self._restyle()
 
     def set_conditions(self, who: str) -> None:
         self.settings.conditions = who

@@ -26,6 +26,14 @@ def _bool(v, default: bool) -> bool:
     return bool(v)
 
 
+def _flag(key: str, default: bool) -> property:
+    """A yes/no setting under ``key``, ``default`` until it is set."""
+    return property(
+        lambda self: _bool(self.q.value(key), default),
+        lambda self, on: self._set(key, bool(on)),
+    )
+
+
 class PlayersSettings:
     """Typed access to the ``players/`` keys."""
 
@@ -44,13 +52,7 @@ class PlayersSettings:
     def screen_name(self, name: str) -> None:
         self._set(KEY_SCREEN, name or "")
 
-    @property
-    def fullscreen(self) -> bool:
-        return _bool(self.q.value(KEY_FULLSCREEN), False)
-
-    @fullscreen.setter
-    def fullscreen(self, on: bool) -> None:
-        self._set(KEY_FULLSCREEN, bool(on))
+    fullscreen = _flag(KEY_FULLSCREEN, False)
 
     @property
     def geometry(self) -> QByteArray | None:
@@ -61,21 +63,9 @@ class PlayersSettings:
     def geometry(self, geo: QByteArray) -> None:
         self._set(KEY_GEOMETRY, geo)
 
-    @property
-    def fog(self) -> bool:
-        return _bool(self.q.value(KEY_FOG), False)
+    fog = _flag(KEY_FOG, False)
 
-    @fog.setter
-    def fog(self, on: bool) -> None:
-        self._set(KEY_FOG, bool(on))
-
-    @property
-    def remember_seen(self) -> bool:
-        return _bool(self.q.value(KEY_REMEMBER), True)
-
-    @remember_seen.setter
-    def remember_seen(self, on: bool) -> None:
-        self._set(KEY_REMEMBER, bool(on))
+    remember_seen = _flag(KEY_REMEMBER, True)
 
     @property
     def conditions(self) -> str:
@@ -88,13 +78,7 @@ class PlayersSettings:
             raise ValueError(f"conditions are shown to one of {AUDIENCES}, not {who!r}")
         self._set(KEY_CONDITIONS, who)
 
-    @property
-    def names(self) -> bool:
-        return _bool(self.q.value(KEY_NAMES), True)
-
-    @names.setter
-    def names(self, on: bool) -> None:
-        self._set(KEY_NAMES, bool(on))
+    names = _flag(KEY_NAMES, True)
 
     @property
     def camera(self) -> str:

@@ -21,7 +21,7 @@ sheet and the Judge's behind the screen):
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, QSize, Qt
@@ -74,8 +74,13 @@ def _ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
+def _value(v) -> str:
+    """An engine enum's value (or the thing itself as text)."""
+    return getattr(v, "value", str(v))
+
+
 def _action_word(spec) -> str:
-    kind = getattr(spec.kind, "value", str(spec.kind))
+    kind = _value(spec.kind)
     return kind.replace("_", " ")
 
 
@@ -92,17 +97,33 @@ def public_track(document, shown: Collection[str]) -> PublicTrack:
         return PublicTrack("Narrative time")
     chars = {c.id: c for c in document.encounter.characters}
     track = document.track
+    stage = _value(track.state.stage)
+    if int(track.state.round) == 0 or stage == "idle":
+        return PublicTrack("Action time — the round is about to start")
     if document.edition.time == "segments":
-        return _segments(track, chars, shown)
-    return _phases(track, chars, shown)
+        return _segments(track, stage, chars, shown)
+    return _phases(track, stage, chars, shown)
 
 
-def _segments(track, chars, shown) -> PublicTrack:
+def _posse_entries(
+    st, chars, shown, listed: set[str], describe: Callable[[object], str]
+) -> list[StripEntry]:
+    """One entry for each posse member the players see and the strip has not listed
+    yet: a status word from :data:`STATUS_WORDS`, else ``describe(row)``."""
+    entries: list[StripEntry] = []
+    for cid, row in st.rows.items():
+        c = chars.get(cid)
+        if c is None or c.side != POSSE_SIDE or cid not in shown or cid in listed:
+            continue
+        status = _value(row.status)
+        text = STATUS_WORDS[status] if status in STATUS_WORDS else describe(row)
+        entries.append(StripEntry(c.name, text, c.side))
+    return entries
+
+
+def _segments(track, stage: str, chars, shown) -> PublicTrack:
     st = track.state
     rnd, seg = int(st.round), int(st.segment)
-    stage = getattr(st.stage, "value", str(st.stage))
-    if rnd == 0 or stage == "idle":
-        return PublicTrack("Action time — the round is about to start")
     if stage == "ended":
         head = f"Round {rnd} · over"
     elif seg == 0:
@@ -121,27 +142,19 @@ def _segments(track, chars, shown) -> PublicTrack:
             word += f" ({_ordinal(e.position)})"
         entries.append(StripEntry(c.name if c else cid, word, c.side if c else "neutral", now=True))
         listed.add(cid)
-    for cid, row in st.rows.items():
-        c = chars.get(cid)
-        if c is None or c.side != POSSE_SIDE or cid not in shown or cid in listed:
-            continue
-        status = getattr(row.status, "value", str(row.status))
-        if status in STATUS_WORDS:
-            text = STATUS_WORDS[status]
-        elif row.first_segment is not None and seg < row.first_segment <= 20:
-            text = f"from segment {row.first_segment}"
-        else:
-            text = _dots(row.counters)
-        entries.append(StripEntry(c.name, text, c.side))
+
+    def counters(row) -> str:
+        if row.first_segment is not None and seg < row.first_segment <= 20:
+            return f"from segment {row.first_segment}"
+        return _dots(row.counters)
+
+    entries += _posse_entries(st, chars, shown, listed, counters)
     return PublicTrack(head, tuple(entries))
 
 
-def _phases(track, chars, shown) -> PublicTrack:
+def _phases(track, stage: str, chars, shown) -> PublicTrack:
     st = track.state
     rnd, ph = int(st.round), int(st.phase)
-    stage = getattr(st.stage, "value", str(st.stage))
-    if rnd == 0 or stage == "idle":
-        return PublicTrack("Action time — the round is about to start")
     if stage == "declare":
         head = f"Round {rnd} · declaring speeds"
     elif stage == "resolved":
@@ -171,24 +184,20 @@ def _phases(track, chars, shown) -> PublicTrack:
                 StripEntry(c.name if c else cid, text, c.side if c else "neutral", now=cid == nxt)
             )
             listed.add(cid)
-    for cid, row in st.rows.items():
-        c = chars.get(cid)
-        if c is None or c.side != POSSE_SIDE or cid not in shown or cid in listed:
-            continue
-        status = getattr(row.status, "value", str(row.status))
+
+    def speed_and_phase(row) -> str:
         bits = []
-        if status in STATUS_WORDS:
-            bits.append(STATUS_WORDS[status])
-        else:
-            if row.declared is not None:
-                bits.append(getattr(row.declared, "value", str(row.declared)).title())
-            if row.hesitated:
-                bits.append("hesitates")
-            elif row.phase is not None and stage in ("resolved", "acting"):
-                bits.append(f"phase {ROMAN[row.phase - 1]}")
-            if row.delayed:
-                bits.append("delays")
-        entries.append(StripEntry(c.name, " · ".join(bits) or "—", c.side))
+        if row.declared is not None:
+            bits.append(_value(row.declared).title())
+        if row.hesitated:
+            bits.append("hesitates")
+        elif row.phase is not None and stage in ("resolved", "acting"):
+            bits.append(f"phase {ROMAN[row.phase - 1]}")
+        if row.delayed:
+            bits.append("delays")
+        return " · ".join(bits) or "—"
+
+    entries += _posse_entries(st, chars, shown, listed, speed_and_phase)
     return PublicTrack(head, tuple(entries))
 
 

@@ -35,7 +35,7 @@ from ..scene import style
 from ..scene.grid_painter import bucket_index, bucket_scale
 from ..scene.map_items import Z_TOOL
 from ..scene.map_scene import MapScene, is_public
-from ..scene.map_view import MAX_ZOOM_K, MIN_ZOOM_K
+from ..scene.map_view import MAX_ZOOM_K, MIN_ZOOM_K, MapView
 from ..scene.token_item import PLAYERS_LOOK, POSSE_SIDE, TokenLook
 from .fog import FogItem, FogOfWar, posse_viewers
 
@@ -553,12 +553,8 @@ class PlayersView(QGraphicsView):
 
     # -- no input -------------------------------------------------------------------
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
-        sc = self.map_scene
-        if sc is None:
-            painter.fillRect(rect, style.OFF_MAP)
-            return
-        sc.drawBackground(painter, rect)
+    #: the Judge's view's own: off-map colour without a scene, else the scene's ground
+    drawBackground = MapView.drawBackground
 
     def mousePressEvent(self, ev) -> None:
         ev.accept()

@@ -15,8 +15,9 @@ bumps, and whole sections (shield, burst, figures…).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -81,6 +82,8 @@ _SHORT_LOC = {
     "right_leg": "R leg",
 }
 _PHASES = ("I", "II", "III", "IV")
+#: the initiative bar's rows, top to bottom (004)
+_SPEEDS = (Speed.FAST, Speed.NORMAL, Speed.SLOW)
 
 
 @dataclass
@@ -126,6 +129,7 @@ _ANC_TOP = _MID_TOP + _EFF_HEAD_H + EFFECT_ROWS * _EFF_ROW_H + 6.0
 _ANC_H = 84.0
 _INI_TOP = _ANC_TOP + _ANC_H + 4.0
 _INI_ROW_H = 14.0
+_INI_LABEL_W = 58.0  # the speed names' column
 
 
 def _cause_rect(row: int, die: int) -> QRectF:
@@ -183,9 +187,10 @@ def _burst_slot(i: int) -> QRectF:
 
 def _ini_cell(speed_row: int, phase: int) -> QRectF:
     """Cell of the initiative bar: speed_row 0..2 (fast, normal, slow), phase 0..3."""
-    lw = 58.0
-    cw = (CARD_W - 2 * _M - lw) / 4
-    return QRectF(_M + lw + phase * cw, _INI_TOP + (speed_row + 1) * _INI_ROW_H, cw, _INI_ROW_H)
+    cw = (CARD_W - 2 * _M - _INI_LABEL_W) / 4
+    return QRectF(
+        _M + _INI_LABEL_W + phase * cw, _INI_TOP + (speed_row + 1) * _INI_ROW_H, cw, _INI_ROW_H
+    )
 
 
 def _section_rect(name: str) -> QRectF:
@@ -344,58 +349,101 @@ class _Painter:
 
     # -- cause grid -----------------------------------------------------------------
     def _cause(self) -> None:
+        self._table(
+            _CAUSE_RECT,
+            _CAUSE_LABEL_W,
+            _CAUSE_HEAD_H,
+            ("CAUSE", 5.5),
+            ([(die, f"d{die}") for die in DIE_TYPES], 8),
+            ([(row, str(row)) for row in range(1, CAUSE_ROWS + 1)], 8),
+            _cause_rect,
+            self._cause_cell,
+        )
+
+    def _cause_cell(self, row: int, die: int, rect: QRectF) -> None:
         c = self.card
         assert c is not None
         p = self.p
-        top = _CAUSE_TOP
+        face = c.cause_cell(row, die)
+        chosen = self.hl.cause_chosen == (row, die)
+        if chosen or (row, die) in self.hl.cause:
+            self.hi_box(rect, strong=chosen)
+        elif face == "CF":
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(_CF_BG)
+            p.drawRoundedRect(rect.adjusted(2, 2, -2, -2), 3, 3)
+        if face == "CF":
+            self.text(rect, "CF", 8, bold=True, color=_CF_INK)
+            tip = f"Cause {row}-d{die}: CF — critical failure"
+        elif face == die:
+            # exceptional face: open-ended, drawn with a ring
+            p.setPen(QPen(_EXC, 1.2))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            side = min(rect.height() - 3, 17.0)
+            p.drawEllipse(
+                QRectF(
+                    rect.center().x() - side / 2 - 1,
+                    rect.center().y() - side / 2,
+                    side + 2,
+                    side,
+                )
+            )
+            self.text(rect, str(face), 8.5, bold=True, color=_EXC)
+            tip = f"Cause {row}-d{die}: {face} — exceptional (draw again and add)"
+        else:
+            self.text(rect, str(face), 8.5)
+            tip = f"Cause {row}-d{die}: {face}"
+        self.regions.append((rect, tip))
+
+    def _table(
+        self,
+        outer: QRectF,
+        label_w: float,
+        head_h: float,
+        title: tuple[str, float],
+        columns: tuple[Sequence[tuple[Any, str]], float],
+        rows: tuple[Sequence[tuple[Any, str]], float],
+        cell_rect: Callable[[Any, Any], QRectF],
+        paint_cell: Callable[[Any, Any, QRectF], None],
+        insets: tuple[float, float] = (0.0, 0.0),
+        align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter,
+    ) -> None:
+        """A grid of the card (cause, effect, initiative bar): a shaded head band
+        with ``title`` (text, size) in its corner over the ``label_w`` wide label
+        column, ``columns`` and ``rows`` as ((key, label), …), text size; each cell,
+        placed by ``cell_rect(row, col)``, drawn by ``paint_cell(row, col, rect)``
+        row by row after its row's label; then the rules. ``insets`` move the title
+        and the row labels in from the left edge; ``align`` places both."""
+        p = self.p
+        (heads, head_size), (labels, label_size) = columns, rows
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(_HEAD)
-        p.drawRect(QRectF(_M, top, CARD_W - 2 * _M, _CAUSE_HEAD_H))
-        self.text(QRectF(_M, top, _CAUSE_LABEL_W, _CAUSE_HEAD_H), "CAUSE", 5.5, bold=True)
-        for die in DIE_TYPES:
-            r = _cause_rect(1, die)
-            self.text(QRectF(r.left(), top, r.width(), _CAUSE_HEAD_H), f"d{die}", 8, bold=True)
-        for row in range(1, CAUSE_ROWS + 1):
-            r0 = _cause_rect(row, DIE_TYPES[0])
-            self.text(QRectF(_M, r0.top(), _CAUSE_LABEL_W, r0.height()), str(row), 8, bold=True)
-            for die in DIE_TYPES:
-                rect = _cause_rect(row, die)
-                face = c.cause_cell(row, die)
-                chosen = self.hl.cause_chosen == (row, die)
-                if chosen or (row, die) in self.hl.cause:
-                    self.hi_box(rect, strong=chosen)
-                elif face == "CF":
-                    p.setPen(Qt.PenStyle.NoPen)
-                    p.setBrush(_CF_BG)
-                    p.drawRoundedRect(rect.adjusted(2, 2, -2, -2), 3, 3)
-                if face == "CF":
-                    self.text(rect, "CF", 8, bold=True, color=_CF_INK)
-                    tip = f"Cause {row}-d{die}: CF — critical failure"
-                elif face == die:
-                    # exceptional face: open-ended, drawn with a ring
-                    p.setPen(QPen(_EXC, 1.2))
-                    p.setBrush(Qt.BrushStyle.NoBrush)
-                    side = min(rect.height() - 3, 17.0)
-                    p.drawEllipse(
-                        QRectF(
-                            rect.center().x() - side / 2 - 1,
-                            rect.center().y() - side / 2,
-                            side + 2,
-                            side,
-                        )
-                    )
-                    self.text(rect, str(face), 8.5, bold=True, color=_EXC)
-                    tip = f"Cause {row}-d{die}: {face} — exceptional (draw again and add)"
-                else:
-                    self.text(rect, str(face), 8.5)
-                    tip = f"Cause {row}-d{die}: {face}"
-                self.regions.append((rect, tip))
+        p.drawRect(QRectF(outer.left(), outer.top(), outer.width(), head_h))
+        inset, label_inset = insets
+        self.text(
+            QRectF(outer.left() + inset, outer.top(), label_w - inset, head_h),
+            title[0],
+            title[1],
+            bold=True,
+            align=align,
+        )
+        first_row, first_col = labels[0][0], heads[0][0]
+        for col, head in heads:
+            r = cell_rect(first_row, col)
+            self.text(QRectF(r.left(), outer.top(), r.width(), head_h), head, head_size, bold=True)
+        for row, label in labels:
+            r0 = cell_rect(row, first_col)
+            self.text(
+                QRectF(outer.left() + label_inset, r0.top(), label_w - label_inset, r0.height()),
+                label,
+                label_size,
+                bold=True,
+                align=align,
+            )
+            for col, _head in heads:
+                paint_cell(row, col, cell_rect(row, col))
         self._grid_lines(
-            QRectF(_M, top, CARD_W - 2 * _M, _CAUSE_HEAD_H + CAUSE_ROWS * _CAUSE_ROW_H),
-            _M + _CAUSE_LABEL_W,
-            top + _CAUSE_HEAD_H,
-            len(DIE_TYPES),
-            CAUSE_ROWS,
+            outer, outer.left() + label_w, outer.top() + head_h, len(heads), len(labels)
         )
 
     def _grid_lines(self, outer: QRectF, x0: float, y0: float, cols: int, rows: int) -> None:
@@ -530,52 +578,40 @@ class _Painter:
 
     # -- effect grid -------------------------------------------------------------------
     def _effect(self) -> None:
+        self._table(
+            _EFFECT_RECT,
+            _EFF_LABEL_W,
+            _EFF_HEAD_H,
+            ("EFF", 5),
+            ([(die, f"d{die}") for die in DIE_TYPES], 8),
+            ([(row, f"({row})") for row in range(1, EFFECT_ROWS + 1)], 7),
+            _effect_rect,
+            self._effect_cell,
+        )
+
+    def _effect_cell(self, row: int, die: int, rect: QRectF) -> None:
         c = self.card
         assert c is not None
         p = self.p
-        outer = _EFFECT_RECT
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(_HEAD)
-        p.drawRect(QRectF(outer.left(), outer.top(), outer.width(), _EFF_HEAD_H))
-        self.text(QRectF(outer.left(), outer.top(), _EFF_LABEL_W, _EFF_HEAD_H), "EFF", 5, bold=True)
-        for die in DIE_TYPES:
-            r = _effect_rect(1, die)
-            self.text(
-                QRectF(r.left(), outer.top(), r.width(), _EFF_HEAD_H), f"d{die}", 8, bold=True
+        cell = c.effect_cell(row, die)
+        if self.hl.effect == (row, die):
+            self.hi_box(rect, strong=True)
+        self.text(rect, str(cell.value), 8.5, bold=cell.increased)
+        tip = f"Effect ({row}){die}: {cell.value}"
+        if cell.increased:
+            # increased effect: a small corner flag
+            tri = QPolygonF(
+                [
+                    QPointF(rect.right() - 1, rect.top() + 1),
+                    QPointF(rect.right() - 1, rect.top() + 8),
+                    QPointF(rect.right() - 8, rect.top() + 1),
+                ]
             )
-        for row in range(1, EFFECT_ROWS + 1):
-            r0 = _effect_rect(row, DIE_TYPES[0])
-            self.text(
-                QRectF(outer.left(), r0.top(), _EFF_LABEL_W, r0.height()), f"({row})", 7, bold=True
-            )
-            for die in DIE_TYPES:
-                rect = _effect_rect(row, die)
-                cell = c.effect_cell(row, die)
-                if self.hl.effect == (row, die):
-                    self.hi_box(rect, strong=True)
-                self.text(rect, str(cell.value), 8.5, bold=cell.increased)
-                tip = f"Effect ({row}){die}: {cell.value}"
-                if cell.increased:
-                    # increased effect: a small corner flag
-                    tri = QPolygonF(
-                        [
-                            QPointF(rect.right() - 1, rect.top() + 1),
-                            QPointF(rect.right() - 1, rect.top() + 8),
-                            QPointF(rect.right() - 8, rect.top() + 1),
-                        ]
-                    )
-                    p.setPen(Qt.PenStyle.NoPen)
-                    p.setBrush(_INC)
-                    p.drawPolygon(tri)
-                    tip += " — increased effect (draw again, add the (1) cell)"
-                self.regions.append((rect, tip))
-        self._grid_lines(
-            outer,
-            outer.left() + _EFF_LABEL_W,
-            outer.top() + _EFF_HEAD_H,
-            len(DIE_TYPES),
-            EFFECT_ROWS,
-        )
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(_INC)
+            p.drawPolygon(tri)
+            tip += " — increased effect (draw again, add the (1) cell)"
+        self.regions.append((rect, tip))
 
     # -- ancillary row -----------------------------------------------------------------
     def _figures(self) -> None:
@@ -697,41 +733,30 @@ class _Painter:
 
     # -- initiative bar ----------------------------------------------------------------
     def _initiative(self) -> None:
-        c = self.card
-        assert c is not None
-        p = self.p
-        outer = _INI_RECT
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(_HEAD)
-        p.drawRect(QRectF(outer.left(), outer.top(), outer.width(), _INI_ROW_H))
-        self.text(
-            QRectF(outer.left() + 2, outer.top(), 56, _INI_ROW_H),
-            "INITIATIVE",
-            5.5,
-            bold=True,
+        self._table(
+            _INI_RECT,
+            _INI_LABEL_W,
+            _INI_ROW_H,
+            ("INITIATIVE", 5.5),
+            (list(enumerate(_PHASES)), 7.5),
+            ([(j, speed.value.title()) for j, speed in enumerate(_SPEEDS)], 7.5),
+            _ini_cell,
+            self._initiative_cell,
+            insets=(2.0, 4.0),
             align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
         )
-        for k, ph in enumerate(_PHASES):
-            r = _ini_cell(0, k)
-            self.text(QRectF(r.left(), outer.top(), r.width(), _INI_ROW_H), ph, 7.5, bold=True)
-        for j, speed in enumerate((Speed.FAST, Speed.NORMAL, Speed.SLOW)):
-            r0 = _ini_cell(j, 0)
-            self.text(
-                QRectF(outer.left() + 4, r0.top(), 54, r0.height()),
-                speed.value.title(),
-                7.5,
-                bold=True,
-                align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            )
-            for k, tn in enumerate(c.initiative.tns(speed)):
-                rect = _ini_cell(j, k)
-                if self.hl.initiative == (speed, k):
-                    self.hi_box(rect, strong=True)
-                self.text(rect, str(tn), 8)
-                self.regions.append(
-                    (rect, f"{speed.value.title()} action: phase {_PHASES[k]} on {tn} or more")
-                )
-        self._grid_lines(outer, outer.left() + 58, outer.top() + _INI_ROW_H, 4, 3)
+
+    def _initiative_cell(self, j: int, k: int, rect: QRectF) -> None:
+        c = self.card
+        assert c is not None
+        speed = _SPEEDS[j]
+        tn = c.initiative.tns(speed)[k]
+        if self.hl.initiative == (speed, k):
+            self.hi_box(rect, strong=True)
+        self.text(rect, str(tn), 8)
+        self.regions.append(
+            (rect, f"{speed.value.title()} action: phase {_PHASES[k]} on {tn} or more")
+        )
 
 
 def paint_card(
