@@ -35,8 +35,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem
 
+from ...geometry.raster import offsets_at
 from ...geometry.sight import visible_hexes
-from ...hexgrid import Hex, Orientation, hex_to_offset
+from ...hexgrid import Hex, hex_to_offset
 from ..scene.grid_painter import TILE, TiledLayer, bucket_scale
 from ..scene.map_items import Z_NOTE, Z_TOKEN
 from ..scene.token_item import POSSE_SIDE
@@ -180,21 +181,7 @@ class _FogTiles(TiledLayer):
         xs = (rect.left() + (np.arange(n) + 0.5) * step) / fr.unit
         ys = (rect.top() + (np.arange(n) + 0.5) * step) / fr.unit
         px, py = np.meshgrid(xs, ys)
-        mat = m.layout()._m  # the matrix Layout.pixel_to_hex uses
-        fq = mat.b0 * px + mat.b1 * py
-        fr_ = mat.b2 * px + mat.b3 * py
-        fs = -fq - fr_
-        q, r, s_ = np.round(fq), np.round(fr_), np.round(fs)
-        dq, dr, ds = np.abs(q - fq), np.abs(r - fr_), np.abs(s_ - fs)
-        fix_q = (dq > dr) & (dq > ds)
-        fix_r = ~fix_q & (dr > ds)
-        q = np.where(fix_q, -r - s_, q).astype(np.int64)
-        r = np.where(fix_r, -q - s_, r).astype(np.int64)
-        if m.orientation is Orientation.POINTY:
-            col, row = q + (r - (r & 1)) // 2, r
-        else:
-            col, row = q, r + (q - (q & 1)) // 2
-        inside = (col >= 0) & (col < m.cols) & (row >= 0) & (row < m.rows)
+        col, row, inside = offsets_at(m, px, py)
         if not inside.any():
             return None
         out = np.zeros((n, n), dtype=np.uint32)

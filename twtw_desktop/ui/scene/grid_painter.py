@@ -41,6 +41,7 @@ from PySide6.QtGui import (
     QTransform,
 )
 
+from ...geometry.raster import offsets_at
 from ...hexgrid import Hex, Orientation, offset_to_hex
 from ...model.map import CODE_TERRAIN
 from . import style
@@ -478,21 +479,8 @@ class GridPainter(TiledLayer):
         xs = x0 + (np.arange(nx) + 0.5) * step
         ys = y0 + (np.arange(ny) + 0.5) * step
         px, py = np.meshgrid(xs, ys)
-        mat = m.layout()._m  # the same matrix Layout.pixel_to_hex uses
-        fq = mat.b0 * px + mat.b1 * py
-        fr_ = mat.b2 * px + mat.b3 * py
-        fs = -fq - fr_
-        q, r, s_ = np.round(fq), np.round(fr_), np.round(fs)
-        dq, dr, ds = np.abs(q - fq), np.abs(r - fr_), np.abs(s_ - fs)
-        fix_q = (dq > dr) & (dq > ds)
-        fix_r = ~fix_q & (dr > ds)
-        q = np.where(fix_q, -r - s_, q).astype(np.int64)
-        r = np.where(fix_r, -q - s_, r).astype(np.int64)
-        if fr.orientation is Orientation.POINTY:
-            col, row = q + (r - (r & 1)) // 2, r
-        else:
-            col, row = q, r + (q - (q & 1)) // 2
-        inside = ((col >= 0) & (col < m.cols) & (row >= 0) & (row < m.rows)).ravel()
+        col, row, inside = offsets_at(m, px, py)
+        inside = inside.ravel()
         flat = np.flatnonzero(inside)
         target = QRectF(x0 * u, y0 * u, nx * step * u, ny * step * u)
         return (flat, row.ravel()[flat], col.ravel()[flat], nx, ny, target)
