@@ -690,7 +690,7 @@ class MainWindow(QMainWindow):
         state = self.settings.window_state()
         if state is not None:
             self.restoreState(state)
-        self.players_screen._sync_toggle()  # its toolbar shows only while it is open
+        self.players_screen.sync_toggle()  # its toolbar shows only while it is open
         for name in self.settings.overlays_on():
             a = self.overlay_actions.get(name)
             if a is not None:

@@ -341,7 +341,8 @@ class PlayersController(QObject):
         else:
             self.close()
 
-    def _sync_toggle(self) -> None:
+    def sync_toggle(self) -> None:
+        """Tick the switch and show the push toolbar exactly while the screen is open."""
         on = self.players_window is not None
         self.toolbar.setVisible(on)
         if self.act_toggle.isChecked() != on:
@@ -368,7 +369,7 @@ class PlayersController(QObject):
         pw.closed.connect(self._players_closed)
         pw.fullscreenRequested.connect(self.set_fullscreen)
         self.place()
-        self._sync_toggle()
+        self.sync_toggle()
         self._say("Players' screen open.")
         return pw
 
@@ -390,7 +391,7 @@ class PlayersController(QObject):
             self.settings.geometry = pw.saveGeometry()
         pw.hide()
         pw.deleteLater()
-        self._sync_toggle()
+        self.sync_toggle()
 
     def eventFilter(self, obj, ev) -> bool:
         # the Judge's window closed (not minimised): the players' window goes with it
