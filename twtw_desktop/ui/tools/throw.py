@@ -10,6 +10,16 @@ blast, with the cover between them and the blast protecting them as it would fro
 shot (:mod:`twtw_desktop.rules.combat.blast`). The draw, the AP (in action time),
 the landing, the wounds and the log lines are one undoable step.
 
+With a printed deck (the Deck panel's physical-card mode) the Judge is asked for the
+throw's card, then for every further card the resolution reads — an exceptional cell
+reading on, each blast victim's card, each stun check — one at a time, each question
+naming what the card is for (the attack panel's :class:`CardNeeded` and
+:class:`TypedCards`). A miss scatters by the throw's own card (000 Missed Throws reads
+the clock and step of that card), so it asks for no card of its own. Cancelling any
+question leaves everything as it was; a card already read in this throw (or held by
+the printed deck's in-play or discard pile) is refused and asked for again. The
+typed cards go in play and to the discard pile inside the throw's undo step.
+
 After a throw a small **Show the players** button appears at the top of the map
 (shortcut P while the tool is active): it sends the scatter to the players' screen.
 
@@ -19,12 +29,12 @@ thrown attacks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QDialog, QToolButton
 
 from ...errors import RulesError
 from ...hexgrid import Hex
@@ -32,6 +42,7 @@ from ...rules.card import Card
 from ...rules.character import Character
 from ..commands import SnapshotCommand
 from ..document import EncounterDocument
+from ..widgets.card_entry import PhysicalCardDialog
 from .base import Tool
 
 
@@ -193,20 +204,138 @@ def throwing_weapon(doc: EncounterDocument, token_id: str):
     raise RulesError(f"{ch.name} carries nothing to throw.")
 
 
+def throw_purpose(ch: Character, w) -> str:
+    """What the throw's own card is for, as the printed-card dialog names it: the
+    check, and on a miss the scatter, which reads the same card's clock and step
+    (000 Missed Throws)."""
+    return f"{ch.name}'s throw of the {w.name} (a miss scatters by its clock and step)"
+
+
+def typed_card_refusal(deck, cards: Sequence[Card], card: Card) -> str | None:
+    """Why ``card``, typed in next for a throw that already read ``cards`` from the
+    printed deck, cannot be used — a number already part of this throw, or a printed
+    card the deck holds in play or discarded — or None when it can."""
+    from ..panels.attack_flow import scratch_deck
+
+    if any(c.number == card.number for c in cards):
+        return f"Card {card.number} is already part of this throw; type the card drawn next."
+    scratch = scratch_deck(deck)
+    try:
+        for c in (*cards, card):
+            scratch.enter_physical(c)
+    except RulesError as e:
+        return str(e)
+    return None
+
+
+@dataclass
+class _Resolved:
+    """A throw read off its cards, before anything is written."""
+
+    hit: bool
+    landing: Hex
+    detail: dict
+    text: str
+    blast: object = None
+    hurt: dict = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+
+
+def _resolve_throw(doc, ch, w, pool, tn, origin, target, label, card, more) -> _Resolved:
+    """Read the throw on ``card`` (``more`` deals every further card: an exceptional
+    cell, the blast victims' cards, their stun checks). Changes nothing."""
+    from ...rules.checks import check_pool
+    from ...rules.combat.thrown import scatter_throw
+
+    check = check_pool(
+        card, pool, tn.tn, more, [(m.label, m.value, m.source) for m in tn.result_items]
+    )
+    detail = {
+        "thrower": [origin.q, origin.r],
+        "target": [target.q, target.r],
+        "weapon": w.id,
+        "card": card.number,
+        "tn": tn.tn,
+        "result": check.result,
+        "calamity": check.calamity,
+        "tn_reasons": tn.reasons(),
+        "pool": str(pool),
+        "check": list(check.reasons),
+    }
+    if check.success:
+        detail.update(hit=True, landing=[target.q, target.r])
+        text = (
+            f"{ch.name} throws the {w.name} at {label(target)}: card {card.number}, "
+            f"{check.result} vs TN {tn.tn} — on target."
+        )
+        landing = target
+    else:
+        sc = scatter_throw(
+            card,
+            doc.edition,
+            tn=tn.tn,
+            result=check.result,
+            cf=check.calamity,
+            throw_distance=origin.distance(target),
+        )
+        landing, stopped_by, path = scatter_landing(
+            doc, origin, target, sc.clock_hour, sc.distance, sc.from_thrower
+        )
+        detail.update(
+            hit=False,
+            hour=sc.clock_hour,
+            distance=sc.distance,
+            from_thrower=sc.from_thrower,
+            landing=[landing.q, landing.r],
+            stopped_by=stopped_by,
+            path=[[h.q, h.r] for h in path],
+            scatter_reasons=list(sc.reasons),
+        )
+        res = "CF" if check.calamity else str(check.result)
+        text = (
+            f"{ch.name} throws the {w.name} at {label(target)}: card {card.number}, {res} vs "
+            f"TN {tn.tn} — misses; it scatters {sc.distance} paces toward {sc.clock_hour} o'clock "
+            f"and lands at {label(landing)}"
+            + (f", stopped by {stopped_by}" if stopped_by else "")
+            + "."
+        )
+    out = _Resolved(check.success, landing, detail, text)
+    if w.kind == "explosive":
+        out.blast, out.hurt = explode(doc, w, landing, more, more)
+        out.lines = blast_lines(doc, out.blast)
+        detail["blast"] = out.blast.model_dump(mode="json")
+        out.text += (
+            " It goes off: " + ("; ".join(out.lines) if out.lines else "no one is near") + "."
+        )
+    return out
+
+
 def throw_at(
-    doc: EncounterDocument, token_id: str, target: Hex, *, weapon_id: str | None = None
+    doc: EncounterDocument,
+    token_id: str,
+    target: Hex,
+    *,
+    weapon_id: str | None = None,
+    typed: Card | None = None,
+    typed_more: Sequence[Card] = (),
 ) -> ThrowOutcome:
     """Resolve a throw as one undoable command; returns what happened.
 
     Raises :class:`RulesError` (and changes nothing) when the rules refuse the throw:
     the weapon is not readied, the target is beyond the throwing range, the track has
     too few counters…
+
+    With a printed deck (physical-card mode) ``typed`` is the card typed in for the
+    throw and ``typed_more`` the further cards typed in, in the order drawn (an
+    exceptional cell reading on, each blast victim's card, each stun check). While a
+    card is missing this raises the attack flow's
+    :class:`~twtw_desktop.ui.panels.attack_flow.CardNeeded` naming what it is for,
+    and changes nothing; undo puts every typed card back.
     """
     from ...rules.actions import normal_shot
-    from ...rules.checks import check_pool
     from ...rules.combat.ranged import ShotSpec, attack_pool, ranged_tn
     from ...rules.combat.situation import ShotSituation
-    from ...rules.combat.thrown import scatter_throw
+    from ..panels.attack_flow import CardNeeded, TypedCards, scratch_deck
 
     tok = doc.token(token_id)
     ch = doc.character(tok.character_id)
@@ -224,94 +353,62 @@ def throw_at(
     tn = ranged_tn(ch, w, doc.edition, situation, shot, target=t_ch, options=doc.encounter.options)
     pool, pool_why = attack_pool(ch, w)
     label = doc.map_view.map_scene.frame.label if doc.map_view else (lambda h: f"{h.q},{h.r}")
+    printed = typed is not None or doc.deck.physical
+    if printed:
+        if typed is None:
+            raise CardNeeded(throw_purpose(ch, w), 0)
+        numbers = [typed.number]
+        for c in typed_more:
+            if c.number in numbers:
+                raise RulesError(f"Card {c.number} was typed in twice for one throw.")
+            numbers.append(c.number)
+        # a trial read on a copy of the deck: a missing card or a printed card the
+        # deck already holds is found before anything changes
+        scratch = scratch_deck(doc.deck)
+        _resolve_throw(
+            doc,
+            ch,
+            w,
+            pool,
+            tn,
+            origin,
+            target,
+            label,
+            scratch.enter_physical(typed),
+            TypedCards(typed_more, enter=scratch.enter_physical),
+        )
     out: dict = {}
 
     def mutate() -> None:
-        in_play_before = {c.number for c in doc.deck.in_play}
+        deck = doc.deck
+        in_play_before = {c.number for c in deck.in_play}
         if doc.in_action and doc.edition.time == "segments":
             doc.track.declare(ch.id, normal_shot(w, (t_tok.id,) if t_tok else ()))
-        card = doc.deck.draw()
-        check = check_pool(
-            card,
-            pool,
-            tn.tn,
-            None if doc.deck.physical else doc.deck.draw,
-            [(m.label, m.value, m.source) for m in tn.result_items],
-        )
-        extra = check.read.cards_drawn if check.read is not None else ()
-        doc.deck.discard(card)
-        for n in extra:
-            doc.deck.discard(n)
-        detail = {
-            "thrower": [origin.q, origin.r],
-            "target": [target.q, target.r],
-            "weapon": w.id,
-            "card": card.number,
-            "tn": tn.tn,
-            "result": check.result,
-            "calamity": check.calamity,
-            "tn_reasons": tn.reasons(),
-            "pool": str(pool),
-            "check": list(check.reasons),
-            "pool_reasons": pool_why,
-        }
-        if check.success:
-            detail.update(hit=True, landing=[target.q, target.r])
-            text = (
-                f"{ch.name} throws the {w.name} at {label(target)}: card {card.number}, "
-                f"{check.result} vs TN {tn.tn} — on target."
-            )
-            landing = target
+        if printed:
+            card = deck.enter_physical(typed)
+            more = TypedCards(typed_more, enter=deck.enter_physical)
         else:
-            sc = scatter_throw(
-                card,
-                doc.edition,
-                tn=tn.tn,
-                result=check.result,
-                cf=check.calamity,
-                throw_distance=d,
-            )
-            landing, stopped_by, path = scatter_landing(
-                doc, origin, target, sc.clock_hour, sc.distance, sc.from_thrower
-            )
-            detail.update(
-                hit=False,
-                hour=sc.clock_hour,
-                distance=sc.distance,
-                from_thrower=sc.from_thrower,
-                landing=[landing.q, landing.r],
-                stopped_by=stopped_by,
-                path=[[h.q, h.r] for h in path],
-                scatter_reasons=list(sc.reasons),
-            )
-            res = "CF" if check.calamity else str(check.result)
-            text = (
-                f"{ch.name} throws the {w.name} at {label(target)}: card {card.number}, {res} vs "
-                f"TN {tn.tn} — misses; it scatters {sc.distance} paces toward {sc.clock_hour} o'clock "
-                f"and lands at {label(landing)}"
-                + (f", stopped by {stopped_by}" if stopped_by else "")
-                + "."
-            )
-        blast = None
-        lines: list[str] = []
-        if w.kind == "explosive":
-            more = None if doc.deck.physical else doc.deck.draw
-            blast, hurt = explode(doc, w, landing, more or (lambda: card), more)
-            lines = blast_lines(doc, blast)
-            notes = write_blast(doc, blast, hurt)
-            detail["blast"] = blast.model_dump(mode="json")
+            card = deck.draw()
+            more = deck.draw
+        try:
+            r = _resolve_throw(doc, ch, w, pool, tn, origin, target, label, card, more)
+        except CardNeeded as need:  # the trial read found every card; kept as a guard
+            raise RulesError(f"Type in the card drawn for {need.purpose} first.") from None
+        r.detail["pool_reasons"] = pool_why
+        if r.blast is not None:
+            notes = write_blast(doc, r.blast, r.hurt)
             if notes:
-                detail["effects"] = notes
-            text += " It goes off: " + ("; ".join(lines) if lines else "no one is near") + "."
-            for c in list(doc.deck.in_play):
-                if c.number not in in_play_before:
-                    doc.deck.discard(c)
+                r.detail["effects"] = notes
+        new = [c for c in deck.in_play if c.number not in in_play_before]
+        r.detail["cards"] = [c.number for c in new]
+        for c in new:
+            deck.discard(c)
         gone = _consume_thrown(doc, ch, w)
         if gone:
-            detail.setdefault("effects", []).append(gone)
-        doc.log(text, "throw", detail)
+            r.detail.setdefault("effects", []).append(gone)
+        doc.log(r.text, "throw", r.detail)
         out.update(
-            hit=check.success, landing=landing, detail=detail, text=text, blast=blast, lines=lines
+            hit=r.hit, landing=r.landing, detail=r.detail, text=r.text, blast=r.blast, lines=r.lines
         )
 
     doc.push(
@@ -362,6 +459,22 @@ def scatter_landing(
 
     res = scatter(doc.map, doc.walls(), thrower, target, hour, distance, from_thrower=from_thrower)
     return res.landing, res.stopped_by, list(res.path[1:])
+
+
+def ask_printed_card(parent, purpose: str, refusal: str = "") -> Card | None:
+    """Ask the Judge for a card drawn from the printed deck for ``purpose`` (the
+    Deck panel's physical-card entry form); None when cancelled. ``refusal`` says why
+    the card typed before was not taken. Tests replace this hook."""
+    dlg = PhysicalCardDialog(parent, title=f"Type the card drawn for {purpose}")
+    if refusal:
+        dlg.message.setText(refusal)
+        dlg.message.show()
+    try:
+        if dlg.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dlg.card
+    finally:
+        dlg.deleteLater()
 
 
 class ThrowTool(Tool):
@@ -432,15 +545,56 @@ class ThrowTool(Tool):
             else:
                 self.say("Click the thrower's token first.")
             return True
+        self.throw(h)
+        return True
+
+    def throw(self, h: Hex) -> ThrowOutcome | None:
+        """The selected token throws at ``h``; with a printed deck the Judge is asked
+        for each card in turn. None when the rules refuse or the Judge cancels (then
+        nothing has changed)."""
+        doc = self.document
+        tid = doc.selected_token_id
+        if tid is None:
+            self.say("Select the thrower first, then click the target hex.")
+            return None
         try:
-            outcome = throw_at(doc, tid, h)
+            outcome = self._throw_printed(tid, h) if doc.deck.physical else throw_at(doc, tid, h)
         except (RulesError, KeyError) as e:
             self.say(str(e.args[0] if isinstance(e, KeyError) else e))
-            return True
+            return None
+        if outcome is None:
+            self.say("Throw cancelled: nothing has changed.")
+            return None
         self.last = outcome
         self._offer_show()
         self.say(outcome.text)
-        return True
+        return outcome
+
+    def _throw_printed(self, tid: str, h: Hex) -> ThrowOutcome | None:
+        """A throw with a printed deck: ask for the throw's card, then for each further
+        card the resolution reads, one at a time, each question naming what the card
+        is for (the attack flow's :class:`CardNeeded`). None when the Judge cancels."""
+        from ..panels.attack_flow import CardNeeded
+
+        doc = self.document
+        cards: list[Card] = []
+        while True:
+            try:
+                return throw_at(
+                    doc, tid, h, typed=cards[0] if cards else None, typed_more=cards[1:]
+                )
+            except CardNeeded as need:
+                purpose = need.purpose
+            refusal = ""
+            while True:
+                self.say(f"Draw a card for {purpose} and type it in.")
+                card = ask_printed_card(self.view, purpose, refusal)
+                if card is None:
+                    return None
+                refusal = typed_card_refusal(doc.deck, cards, card) or ""
+                if not refusal:
+                    break
+            cards.append(card)
 
     def key_press(self, ev: QKeyEvent) -> bool:
         if ev.key() == Qt.Key.Key_Escape:
