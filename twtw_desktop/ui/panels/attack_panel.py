@@ -1088,18 +1088,22 @@ class AttackPanel(QWidget):
         self._reset_spends()
         self._preview()
 
+    def _resolve_now(self) -> Preview:
+        """Resolve the current plan with the spends and the cards typed so far."""
+        return preview(
+            self.document,
+            self.plan,
+            self.series_spends,
+            self._typed,
+            self.shot_index,
+            self._typed_block,
+            self._typed_more,
+        )
+
     def _preview(self) -> Preview | None:
         assert self.plan is not None
         try:
-            self.current = preview(
-                self.document,
-                self.plan,
-                self.series_spends,
-                self._typed,
-                self.shot_index,
-                self._typed_block,
-                self._typed_more,
-            )
+            self.current = self._resolve_now()
         except USER_ERRORS as e:
             self.message.error(error_text(e))
             return None
@@ -1417,15 +1421,7 @@ class AttackPanel(QWidget):
         """Resolve again with the new spends; a refused spend is undone with its reason."""
         assert self.plan is not None
         try:
-            self.current = preview(
-                self.document,
-                self.plan,
-                self.series_spends,
-                self._typed,
-                self.shot_index,
-                self._typed_block,
-                self._typed_more,
-            )
+            self.current = self._resolve_now()
         except USER_ERRORS as e:
             self.spends = old
             self.message.error(error_text(e))
