@@ -1,0 +1,5 @@
+"""The table: one encounter in play, without Qt.
+
+Every table action is a value with its cost, ``why_not``, preview and apply; the
+window, the players' screen and the command line all go through this layer.
+"""
