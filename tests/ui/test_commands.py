@@ -20,7 +20,7 @@ from twtw_desktop.ui.commands import (
     locate,
 )
 from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.tools.movement import plan_move
+from twtw_desktop.play.movement import plan_move
 from twtw_desktop.ui.tools.select import push_move, turn_token
 
 from .test_panels_support import small_document

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument, deck_state, track_state_dict
+from twtw_desktop.ui.document import EncounterDocument
 from twtw_desktop.ui.main_window import MainWindow
 from twtw_desktop.ui.settings import AppSettings, use_ini_folder
 
@@ -42,8 +42,8 @@ def _state(doc: EncounterDocument) -> dict:
         "tokens": [t.model_dump(mode="json") for t in enc.tokens],
         "features": [f.model_dump(mode="json") for f in doc.map.features],
         "log": [(e.kind, e.text, e.round, e.segment) for e in enc.log],
-        "deck": deck_state(doc.deck),
-        "track": track_state_dict(doc.track) if doc.track is not None else None,
+        "deck": doc.deck.snapshot().model_dump(mode="json"),
+        "track": doc.table.time.state_dict() if doc.table.time is not None else None,
         "mode": enc.mode,
     }
 

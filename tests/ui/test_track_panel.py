@@ -7,12 +7,13 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from twtw_desktop.play.catalogue import catalogue
 from twtw_desktop.rules import actions as A
 from twtw_desktop.rules.base import Speed, WoundLocation
 from twtw_desktop.rules.card import Card
 from twtw_desktop.rules.editions import OptionalRules
 from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.panels.track_panel import SEGMENTS, ContinuousDialog, TrackPanel, catalogue
+from twtw_desktop.ui.panels.track_panel import SEGMENTS, ContinuousDialog, TrackPanel
 
 from ..rules.test_action_track import card
 from .test_panels_support import small_document, small_encounter

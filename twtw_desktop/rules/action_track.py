@@ -835,6 +835,10 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         )
         return state, event, False
 
+    def declare_refusal(self, character_id: str, action: ActionSpec) -> str | None:
+        """Why :meth:`declare` would refuse ``action`` now (None: it can be paid)."""
+        return self._refusal(lambda: self._declare(character_id, action))
+
     def declare(self, character_id: str, action: ActionSpec) -> TrackEvent:
         """Declare ``action`` and pay for it with the counters in front of the
         character: all are removed, the excess lost; too few counters and nothing

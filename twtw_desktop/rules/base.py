@@ -36,6 +36,18 @@ class Mutable(BaseModel):
         validate_default=True,
     )
 
+    def assign_from(self, other: Mutable) -> None:
+        """Become equal to ``other`` — an already validated instance of the same class —
+        keeping this object's identity, so views holding it stay valid (the table's
+        undo puts sheets and tokens back this way). Fields are set as a whole, after
+        validation happened on ``other``, so no intermediate state is ever checked."""
+        if type(other) is not type(self):
+            raise TypeError(f"cannot assign a {type(other).__name__} to a {type(self).__name__}")
+        fresh = other.model_copy(deep=True)
+        for name in type(self).model_fields:
+            object.__setattr__(self, name, getattr(fresh, name))
+        object.__setattr__(self, "__pydantic_fields_set__", set(fresh.model_fields_set))
+
 
 #: The five die types, which are also the five columns of both card grids.
 DieType = Literal[4, 6, 8, 10, 12]

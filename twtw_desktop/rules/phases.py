@@ -824,6 +824,10 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                 return r
         return None
 
+    def act_refusal(self, character_id: str, action: Speed | ActionSpec) -> str | None:
+        """Why :meth:`act` would refuse ``action`` now (None: the character may act)."""
+        return self._refusal(lambda: self._act(character_id, action))
+
     def act(self, character_id: str, action: Speed | ActionSpec) -> PhaseEvent:
         """The character takes their turn with an action of the declared speed or
         faster (004 Taking Actions). Refused outside their phase, out of turn, or for

@@ -236,6 +236,19 @@ class UndoableEngine(Generic[S]):
             self._history.clear()
         self._state = state
 
+    def _refusal(self, build: Callable[[], tuple[S, E, bool]]) -> str | None:
+        """Why the step ``build`` would be refused now (its RulesError's sentence), or
+        None when it would be accepted. Nothing changes: the state is never committed
+        and the deck is put back if the step read a card."""
+        deck_before = self._deck.snapshot()
+        try:
+            build()
+        except RulesError as e:
+            return str(e)
+        finally:
+            self._deck.restore(deck_before)
+        return None
+
     def _run(self, build: Callable[[], tuple[S, E, bool]]) -> E:
         deck_before = self._deck.snapshot()
         try:

@@ -19,64 +19,18 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from PySide6.QtGui import QUndoCommand
 
-from ..errors import RulesError
-from ..hexgrid import Hex, offset_label
+from ..hexgrid import Hex
 from ..model import LogEntry
+from ..play.actions import Face, Place, ref_of
+from ..play.catalogue import set_posture
+from ..play.snapshot import ALL_AREAS
+from ..play.table import Step as TableStep
 from ..rules.character import Posture
-from .document import (
-    EncounterDocument,
-    deck_restore,
-    deck_snapshot,
-    track_restore,
-    track_snapshot,
-)
+from .document import EncounterDocument
 
 #: QUndoCommand ids for merging
 MOVE_ID = 1001
 CHANGE_ID = 1002
-
-#: every area a snapshot can hold
-ALL_AREAS = frozenset({"tokens", "characters", "log", "map", "deck", "track", "mode"})
-
-
-def _clone(obj: BaseModel) -> BaseModel:
-    return obj.model_copy(deep=True)
-
-
-def _assign(target: BaseModel, source: BaseModel) -> None:
-    """Make ``target`` equal to ``source`` in place (keeps object identity, so views
-    holding a reference to a character or token stay valid)."""
-    fresh = source.model_copy(deep=True)
-    target.__dict__.update(fresh.__dict__)
-    object.__setattr__(target, "__pydantic_fields_set__", set(fresh.model_fields_set))
-
-
-def _restore_list(current: list, saved: list) -> list:
-    """A list equal to ``saved`` that reuses the objects of ``current`` with the same
-    id (restored in place), and fresh copies for the others."""
-    by_id = {getattr(o, "id", None): o for o in current}
-    out = []
-    for s in saved:
-        o = by_id.get(getattr(s, "id", None))
-        if o is not None:
-            if o != s:
-                _assign(o, s)
-            out.append(o)
-        else:
-            out.append(_clone(s))
-    return out
-
-
-def _diff_ids(before: list, after: list) -> set[str]:
-    b = {getattr(o, "id", None): o for o in before}
-    a = {getattr(o, "id", None): o for o in after}
-    out = set()
-    for k in b.keys() | a.keys():
-        if k is None:
-            continue
-        if b.get(k) != a.get(k):
-            out.add(k)
-    return out
 
 
 class DocumentCommand(QUndoCommand):
@@ -116,66 +70,63 @@ class DocumentCommand(QUndoCommand):
         pass
 
 
-class State:
-    """A copy of the document state in the areas a command can touch."""
+class TableStepCommand(DocumentCommand):
+    """One step of the table on the window's undo stack.
 
-    __slots__ = (
-        "_areas",
-        "action_state",
-        "characters",
-        "deck",
-        "features",
-        "log",
-        "mode",
-        "tokens",
-        "track",
-    )
+    ``prepare()`` runs the step on the table (which validates it: a refused step
+    raises and nothing reaches either history); undo and redo ask the table to put
+    its before/after state back, then announce what changed so only the touched
+    items repaint.
+    """
 
-    def __init__(self, document: EncounterDocument, areas: Iterable[str]) -> None:
-        enc = document.encounter
-        areas = set(areas)
-        self.tokens = [_clone(t) for t in enc.tokens] if "tokens" in areas else None
-        self.characters = [_clone(c) for c in enc.characters] if "characters" in areas else None
-        self.log = list(enc.log) if "log" in areas else None
-        self.features = [_clone(f) for f in document.map.features] if "map" in areas else None
-        self.deck = deck_snapshot(document.deck) if "deck" in areas else None
-        if areas & {"track", "mode"}:
-            self.track = track_snapshot(document.track)
-            self.mode = enc.mode
-            self.action_state = copy.deepcopy(enc.action_state)
+    def __init__(self, document: EncounterDocument, text: str) -> None:
+        super().__init__(document, text)
+        self.step: TableStep | None = None
+
+    def run_step(self) -> TableStep:
+        raise NotImplementedError
+
+    def apply(self) -> None:
+        if self.step is None:
+            self.step = self.run_step()
+            if self.step.label and not self.text():
+                self.setText(self.step.label)
         else:
-            self.track = self.mode = self.action_state = None
-        self._areas = areas
+            self.document.table.redo_step(self.step)
 
-    def restore(self, document: EncounterDocument) -> None:
-        enc = document.encounter
-        if self.tokens is not None:
-            enc.__dict__["tokens"] = _restore_list(enc.tokens, self.tokens)
-        if self.characters is not None:
-            enc.__dict__["characters"] = _restore_list(enc.characters, self.characters)
-        if self.log is not None:
-            enc.__dict__["log"] = list(self.log)
-        if self.features is not None:
-            document.map.__dict__["features"] = _restore_list(document.map.features, self.features)
-        if self.deck is not None:
-            deck_restore(document.deck, self.deck)
-        if self.mode is not None:
-            document.track = track_restore(self.track)
-            enc.__dict__["mode"] = self.mode
-            enc.__dict__["action_state"] = copy.deepcopy(self.action_state)
+    def revert(self) -> None:
+        assert self.step is not None
+        self.document.table.undo_step(self.step)
+
+    def announce(self) -> None:
+        if self.step is not None:
+            announce_step(self.document, self.step)
 
 
-class SnapshotCommand(DocumentCommand):
-    """The exact-undo command for compound resolutions (a shot, a throw, a track step).
+def announce_step(doc: EncounterDocument, step: TableStep) -> None:
+    """Emit the document's signals for what a table step changed."""
+    areas = set(step.areas)
+    for tid in sorted(step.tokens):
+        doc.tokenChanged.emit(tid)
+    for cid in sorted(step.characters):
+        doc.characterChanged.emit(cid)
+    for fid in sorted(step.features):
+        doc.featureChanged.emit(fid)
+    if "all" in areas:
+        doc.changed.emit("all")
+        return
+    for area in ("mode", "track", "deck", "characters", "tokens", "map", "log"):
+        if area in areas:
+            doc.changed.emit(area)
 
-    On its first application it copies the affected state (characters, tokens, log,
-    map features, the deck and the action track — by default all of them), runs
-    ``mutate()``, and copies the state again. Undo and redo put those copies back, so
-    an undone shot returns its card to the pile and its AP to the track.
+
+class SnapshotCommand(TableStepCommand):
+    """The exact-undo command for compound changes made by hand (a sheet edit, a
+    removed character, a deck panel step): ``mutate()`` runs as one table step.
 
     ``areas`` names what ``mutate`` changes (for the ``changed`` signal); ``capture``
-    narrows what is copied when a caller knows better (moves copy only tokens and the
-    track). If ``mutate`` raises, everything is put back and the error propagates.
+    narrows what the step copies when a caller knows better. If ``mutate`` raises,
+    everything is put back and the error propagates.
     """
 
     def __init__(
@@ -197,78 +148,46 @@ class SnapshotCommand(DocumentCommand):
             self._capture |= ALL_AREAS
         else:
             self._capture |= self.areas & ALL_AREAS
-        self.before: State | None = None
-        self.after: State | None = None
-        self._changed_tokens: set[str] = set()
-        self._changed_characters: set[str] = set()
-        self._changed_features: set[str] = set()
+        self.merge_key: Any = None
 
-    def apply(self) -> None:
-        doc = self.document
-        if self.after is not None:
-            self.after.restore(doc)
-            return
-        self.before = State(doc, self._capture)
-        prev = doc._in_command
-        doc._in_command = self
-        try:
-            self._mutate()
-        except BaseException:
-            self.before.restore(doc)
-            self.before = None
-            raise
-        finally:
-            doc._in_command = prev
-        self.after = State(doc, self._capture)
-        b, a = self.before, self.after
-        if b.tokens is not None:
-            self._changed_tokens = _diff_ids(b.tokens, a.tokens)
-        if b.characters is not None:
-            self._changed_characters = _diff_ids(b.characters, a.characters)
-        if b.features is not None:
-            self._changed_features = _diff_ids(b.features, a.features)
-
-    def revert(self) -> None:
-        assert self.before is not None
-        self.before.restore(self.document)
-
-    def announce(self) -> None:
-        doc = self.document
-        areas = set(self.areas)
-        if self._changed_tokens:
-            areas.add("tokens")
-        if self._changed_characters:
-            areas.add("characters")
-        if self._changed_features:
-            areas.add("map")
-        if (
-            self.before is not None
-            and self.after is not None
-            and len(self.before.log or []) != len(self.after.log or [])
-        ):
-            areas.add("log")
-        for tid in sorted(self._changed_tokens):
-            doc.tokenChanged.emit(tid)
-        for cid in sorted(self._changed_characters):
-            doc.characterChanged.emit(cid)
-        for fid in sorted(self._changed_features):
-            doc.featureChanged.emit(fid)
-        if "all" in areas:
-            doc.changed.emit("all")
-            return
-        for area in ("mode", "track", "deck", "characters", "tokens", "map", "log"):
-            if area in areas:
-                doc.changed.emit(area)
+    def run_step(self) -> TableStep:
+        return self.document.table.run(
+            self.text(), self._mutate, self._capture, areas=self.areas, merge_key=self.merge_key
+        )
 
 
-class MoveTokenCommand(SnapshotCommand):
-    """Move a token to a hex (and optionally turn it).
+class TableActionCommand(TableStepCommand):
+    """A typed table action (:mod:`twtw_desktop.play.actions`) as one undo step."""
 
-    Without ``pay`` it is a free move (narrative time): consecutive moves carrying the
-    same ``drag_id`` merge, so one drag is one undo step. With ``pay`` (a callable
-    declaring the move on the action track) the move and its AP are one step and undo
-    refunds the AP.
-    """
+    def __init__(self, document: EncounterDocument, action: Any, *, merge_key: Any = None) -> None:
+        super().__init__(document, "")
+        self.action = action
+        self.merge_key = merge_key
+        self.event: Any = None
+
+    def run_step(self) -> TableStep:
+        table = self.document.table
+        self.event = table.apply(self.action, merge_key=self.merge_key)
+        return table.steps[table.position - 1]
+
+    def id(self) -> int:
+        return MOVE_ID if self.merge_key is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, TableActionCommand) or other.merge_key is None:
+            return False
+        if other.merge_key != self.merge_key or other.step is None:
+            return False
+        self.step = other.step  # the table merged the two steps already
+        self.setText(other.text())
+        return True
+
+
+class MoveTokenCommand(TableActionCommand):
+    """Put a token on a hex (and optionally turn it), free: the Judge's hand in
+    narrative time, or a placement. Consecutive moves carrying the same ``drag_id``
+    merge, so one drag is one undo step. Paid moves are :class:`TableActionCommand`
+    of a ``move`` action (see :func:`twtw_desktop.ui.tools.select.push_move`)."""
 
     def __init__(
         self,
@@ -277,59 +196,24 @@ class MoveTokenCommand(SnapshotCommand):
         to_hex: Hex | tuple[int, int],
         facing: int | None = None,
         *,
-        pay: Callable[[], None] | None = None,
         drag_id: int | None = None,
         text: str | None = None,
-        moved: int | None = None,
-        running: bool | None = None,
     ) -> None:
         h = to_hex if isinstance(to_hex, Hex) else Hex(*to_hex)
         self.token_id = token_id
         self.to_hex = h
         self.facing = facing
-        self.drag_id = drag_id if pay is None else None
-        tok = document.encounter.token(token_id)
-        name = _token_name(document, token_id)
-        label = text or f"Move {name} to {offset_label(h, document.map.orientation)}"
-
-        def mutate() -> None:
-            if not document.map.contains(h):
-                raise RulesError(f"{name} cannot leave the map.")
-            other = document.encounter.token_at(h)
-            if other is not None and other.id != token_id:
-                raise RulesError(f"{_token_name(document, other.id)} already stands there.")
-            if pay is not None:
-                pay()
-            tok.hex = (h.q, h.r)
-            if facing is not None:
-                tok.facing = facing % 6
-            if moved is not None:
-                tok.moved = moved
-            if running is not None:
-                tok.running = running
-
-        capture = {"tokens", "log"} | ({"track", "characters", "deck"} if pay else set())
-        areas = {"tokens"} | ({"track"} if pay else set())
-        super().__init__(document, label, mutate, areas, capture=capture)
-
-    def id(self) -> int:
-        return MOVE_ID if self.drag_id is not None else -1
-
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, MoveTokenCommand):
-            return False
-        if other.drag_id is None or other.drag_id != self.drag_id:
-            return False
-        if other.token_id != self.token_id or self.before is None or other.after is None:
-            return False
-        self.after = other.after
-        self._changed_tokens |= other._changed_tokens
-        self.setText(other.text())
-        return True
+        self.drag_id = drag_id
+        action = Place(who=token_id, to=ref_of(document.table, h), facing=facing)
+        key = ("drag", drag_id, token_id) if drag_id is not None else None
+        super().__init__(document, action, merge_key=key)
+        if text:
+            self.setText(text)
 
 
-class RotateTokenCommand(SnapshotCommand):
-    """Turn a token to a new facing; with ``pay`` the facing AP goes on the track."""
+class RotateTokenCommand(TableActionCommand):
+    """Turn a token to a new facing (a ``face`` action: paid on the AP v2 track in
+    action time, free otherwise)."""
 
     def __init__(
         self,
@@ -337,21 +221,15 @@ class RotateTokenCommand(SnapshotCommand):
         token_id: str,
         facing: int,
         *,
-        pay: Callable[[], None] | None = None,
         text: str | None = None,
     ) -> None:
         self.token_id = token_id
-        tok = document.encounter.token(token_id)
-        name = _token_name(document, token_id)
-
-        def mutate() -> None:
-            if pay is not None:
-                pay()
-            tok.facing = facing % 6
-
-        capture = {"tokens", "log"} | ({"track", "characters", "deck"} if pay else set())
-        areas = {"tokens"} | ({"track"} if pay else set())
-        super().__init__(document, text or f"Turn {name}", mutate, areas, capture=capture)
+        super().__init__(document, Face(who=token_id, facing=facing % 6))
+        if text:
+            self.setText(text)
+        self.start_facing: int | None = None
+        self.segment: tuple[int, int] | None = None
+        self.paid = False
 
 
 # =============================================================================
@@ -615,45 +493,6 @@ class AppendLogCommand(DocumentCommand):
 # =============================================================================
 
 
-def set_posture(
-    document: EncounterDocument, character_id: str, posture: Posture | str
-) -> list[str]:
-    """Change a character's posture everywhere it is shown (a plain model change, for
-    use inside a :class:`SnapshotCommand`); returns the log lines.
-
-    The sheet's ``Character.posture`` is the single truth (it exists for characters
-    off the map, and the rules read it); every token standing for the character
-    mirrors it, because the map, the cover line and the attack geometry read the
-    token. Ducking goes behind cover and emerging or any other posture change out of
-    ducked leaves it (000 Movement AP Cost: duck behind / emerge from cover).
-    """
-    new = Posture(posture)
-    c = document.character(character_id)
-    old = c.posture
-    c.posture = new
-    if new is Posture.DUCKED:
-        c.behind_cover = True
-    elif old is Posture.DUCKED:
-        c.behind_cover = False
-    for t in document.encounter.tokens:
-        if t.character_id == character_id:
-            t.posture = new
-    if old is new:
-        return []
-    return [f"{c.name} is now {new.value}"]
-
-
-def posture_mismatch(document: EncounterDocument, character_id: str) -> list[str]:
-    """Ids of the character's tokens whose posture disagrees with the sheet (a file
-    written before postures were kept in step)."""
-    c = document.character(character_id)
-    return [
-        t.id
-        for t in document.encounter.tokens
-        if t.character_id == character_id and t.posture is not c.posture
-    ]
-
-
 class ChangePostureCommand(SnapshotCommand):
     """Set a character's posture on the sheet and on its token(s) as one undoable
     step (see :func:`set_posture`)."""
@@ -679,12 +518,6 @@ class ChangePostureCommand(SnapshotCommand):
             {"characters", "tokens"},
             capture={"characters", "tokens"},
         )
-
-
-def assign_in_place(target: BaseModel, source: BaseModel) -> None:
-    """Make ``target`` equal to ``source`` keeping its identity (views holding the
-    object stay valid); used to apply a sheet an engine returned."""
-    _assign(target, source)
 
 
 def _token_name(document: EncounterDocument, token_id: str) -> str:

@@ -1,14 +1,10 @@
-"""The open encounter as one undoable document (the app's single source of truth).
+"""The open encounter as the window sees it: a thin Qt adapter over the table.
 
-Scene items and panels are views over :class:`EncounterDocument`: they read the model
-through it, listen to its signals and change it only by pushing commands
-(:mod:`twtw_desktop.ui.commands`) onto its one :class:`QUndoStack`. Undoing a move
-gives the AP back to the action track; undoing a shot puts the card back on the pile,
-because the compound commands snapshot the deck and the track as well as the sheets.
-
-The rules engines this document drives (deck, action track, Phases round, io) are
-plain Python written elsewhere; the small adaptor functions at the bottom of this
-module are the only place that knows their constructors and state accessors.
+The game itself lives in a :class:`~twtw_desktop.play.table.Table` (no Qt): the
+encounter, the map, the deck, the action-time clock, the log and the undo history.
+This document adds what only a window needs — Qt signals, the :class:`QUndoStack`
+whose commands wrap the table's steps, the selection and the map view — and reads
+and writes files through :mod:`twtw_desktop.io`.
 """
 
 from __future__ import annotations
@@ -25,8 +21,10 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from ..errors import LoadError, RulesError
 from ..model import Encounter, LogEntry, Map
 from ..model.encounter import Token
+from ..play.table import Table
 from ..rules.character import Character
-from ..rules.editions import Edition, load_edition
+from ..rules.deck import Deck
+from ..rules.editions import Edition
 from ..rules.gear import GearCatalog, default_gear
 
 log = logging.getLogger(__name__)
@@ -64,33 +62,22 @@ class EncounterDocument(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self.encounter: Encounter = encounter
         self.path: Path | None = Path(path) if path is not None else None
-        if map_ is None:
-            if encounter.map is None:
-                raise LoadError(self.path or "encounter", "the map it refers to was not loaded")
-            map_ = encounter.map
-        self.map: Map = map_
+        if map_ is None and encounter.map is None:
+            raise LoadError(self.path or "encounter", "the map it refers to was not loaded")
         #: the separate map file when the encounter refers to one (``map_ref``)
         self.map_path: Path | None = Path(map_path) if map_path is not None else None
         #: "encounter", or "map" when a bare map file is open (the editor's case):
         #: saving then writes a map file, never an encounter over the map
         self.kind: str = "encounter"
         self._map_edits = 0
-        self._walls: Any = None
         self.undo_stack = QUndoStack(self)
-        self.edition: Edition = load_edition(encounter.edition)
-        self.gear: GearCatalog = _load_gear()
-        self.deck = make_deck(encounter, self.path)
-        self.track: Any = None
-        if encounter.mode == "action":
-            self.track = make_track(self, encounter.action_state)
+        base = self.path.parent if self.path is not None else None
+        #: the game at the table: everything that changes game state goes through it
+        self.table = Table(encounter, map_, base_dir=base, gear=_load_gear())
         self.selected_token_id: str | None = None
-        _tokens_follow_sheets(encounter)
         #: the map view showing this document (set by the view; None in tests without one)
         self.map_view: Any = None
-        #: the SnapshotCommand whose mutation is running (log() then appends directly)
-        self._in_command: QUndoCommand | None = None
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.changed.connect(self._note_area)
         self.featureChanged.connect(self._note_feature)
@@ -138,7 +125,36 @@ class EncounterDocument(QObject):
         self.map_path = None
         self.changed.emit("file")
 
-    # -- state -------------------------------------------------------------------
+    # -- state (the table's) ---------------------------------------------------------
+
+    @property
+    def encounter(self) -> Encounter:
+        return self.table.encounter
+
+    @property
+    def map(self) -> Map:
+        return self.table.map
+
+    @property
+    def deck(self) -> Deck:
+        return self.table.deck
+
+    @property
+    def track(self) -> Any:
+        """The action-time engine (ActionTrack or PhaseRound), None in narrative time."""
+        return self.table.track
+
+    @property
+    def gear(self) -> GearCatalog:
+        return self.table.gear
+
+    @property
+    def edition(self) -> Edition:
+        return self.table.edition
+
+    @edition.setter
+    def edition(self, value: Edition) -> None:
+        self.table.edition = value
 
     @property
     def mode(self) -> str:
@@ -146,24 +162,24 @@ class EncounterDocument(QObject):
 
     @property
     def in_action(self) -> bool:
-        return self.encounter.mode == "action" and self.track is not None
+        return self.table.in_action
 
     @property
     def title(self) -> str:
         return self.path.name if self.path else self.encounter.name
 
     def character(self, cid: str) -> Character:
-        return self.encounter.character(cid)
+        return self.table.character(cid)
 
     def token(self, tid: str) -> Token:
-        return self.encounter.token(tid)
+        return self.table.token(tid)
 
     def token_for(self, cid: str) -> Token | None:
-        return self.encounter.token_for(cid)
+        return self.table.token_for(cid)
 
     def character_of(self, tid: str) -> Character:
         """The character a token stands for."""
-        return self.encounter.character(self.encounter.token(tid).character_id)
+        return self.table.character_of(tid)
 
     def selected_token(self) -> Token | None:
         if self.selected_token_id is None:
@@ -174,16 +190,15 @@ class EncounterDocument(QObject):
             return None
 
     def cover_av(self) -> dict[str, int]:
-        return self.edition.cover_av
+        return self.table.cover_av()
+
+    def hex_label(self, h: Any) -> str:
+        return self.table.hex_label(h)
 
     def walls(self) -> Any:
         """The map's wall index (geometry), built on first use and rebuilt after any
         map or feature change."""
-        if self._walls is None:
-            from ..geometry.walls import WallIndex
-
-            self._walls = WallIndex(self.map, self.cover_av())
-        return self._walls
+        return self.table.walls()
 
     # -- editing -------------------------------------------------------------------
 
@@ -221,23 +236,17 @@ class EncounterDocument(QObject):
             self.map_view.highlight_token(token_id, on)
 
     def log(self, text: str, kind: str = "note", detail: dict | None = None) -> None:
-        """Add a line to the encounter log.
-
-        Inside a running :class:`~twtw_desktop.ui.commands.SnapshotCommand` the line
-        is part of that command (undone with it); otherwise it is pushed as its own
-        undoable step.
-        """
-        entry = self.make_log_entry(text, kind, detail)
-        if self._in_command is not None:
-            self.encounter.log.append(entry)
+        """Add a line to the encounter log: part of the table step running now (undone
+        with it), or pushed as its own undoable step."""
+        if self.table.running:
+            self.table.log(text, kind, detail)
             return
         from .commands import AppendLogCommand
 
-        self.push(AppendLogCommand(self, entry))
+        self.push(AppendLogCommand(self, self.make_log_entry(text, kind, detail)))
 
     def make_log_entry(self, text: str, kind: str = "note", detail: dict | None = None) -> LogEntry:
-        rnd, seg = track_time(self.track)
-        return LogEntry(round=rnd, segment=seg, kind=kind, text=text, detail=detail)
+        return self.table.make_log_entry(text, kind, detail)
 
     def emit_all(self) -> None:
         self.changed.emit("all")
@@ -253,41 +262,28 @@ class EncounterDocument(QObject):
 
     def start_action_time(self) -> None:
         """Declare action time: the track (or Phases round) takes over (undoable)."""
-        if self.in_action:
-            raise RulesError("Action time is already running.")
-        from .commands import SnapshotCommand
+        from ..play.actions import StartActionTime
 
-        def go() -> None:
-            self.track = make_track(self, None)
-            self.encounter.mode = "action"
-            self.log("Action time declared.", "round")
-
-        self.push(SnapshotCommand(self, "Start action time", go, {"mode", "track", "log"}))
+        self.apply(StartActionTime())
 
     def end_action_time(self) -> None:
         """Return to narrative time (undoable)."""
-        if not self.in_action and self.encounter.mode != "action":
-            raise RulesError("The encounter is already in narrative time.")
-        from .commands import SnapshotCommand
+        from ..play.actions import EndActionTime
 
-        def stop() -> None:
-            self.track = None
-            self.encounter.mode = "narrative"
-            self.encounter.action_state = None
-            for t in self.encounter.tokens:
-                t.moved = 0
-                t.running = False
-            self.log("Back to narrative time.", "round")
+        self.apply(EndActionTime())
 
-        self.push(
-            SnapshotCommand(self, "Return to narrative time", stop, {"mode", "track", "tokens"})
-        )
+    def apply(self, action: Any, *, merge_key: Any = None) -> Any:
+        """Apply a table action as one undo step; RulesError (and nothing changes)
+        when the table refuses it. Returns the table's event."""
+        from .commands import TableActionCommand
+
+        cmd = TableActionCommand(self, action, merge_key=merge_key)
+        self.push(cmd)
+        return cmd.event
 
     def ap_available(self, character_id: str) -> int | None:
         """Counters the character has out on the track now (None outside action time)."""
-        if not self.in_action:
-            return None
-        return track_counters(self.track, character_id)
+        return self.table.ap_available(character_id)
 
     # -- files -------------------------------------------------------------------------
 
@@ -296,13 +292,7 @@ class EncounterDocument(QObject):
 
     def sync_to_model(self) -> None:
         """Write the deck's and the track's live state into the encounter for saving."""
-        state = deck_state(self.deck)
-        if state is not None:
-            self.encounter.deck_state = state
-        if self.track is not None:
-            self.encounter.action_state = track_state_dict(self.track)
-        else:
-            self.encounter.action_state = None
+        self.table.sync_to_model()
 
     def save(self, path: str | os.PathLike | None = None) -> None:
         """Save atomically (via :mod:`twtw_desktop.io`); the stack becomes clean.
@@ -336,32 +326,17 @@ class EncounterDocument(QObject):
 
     def _note_feature(self, _fid: str) -> None:
         self._map_edits += 1
-        self._walls = None
+        self.table.map_changed()
 
     def _note_area(self, area: str) -> None:
         if area in ("map", "all"):
             self._map_edits += 1
-            self._walls = None
-        if area in ("characters", "all") and self.track is not None:
-            update = getattr(self.track, "update_characters", None)
-            if callable(update):
-                update(self.encounter.characters)
+            self.table.map_changed()
+        if area in ("characters", "all") and self.table.time is not None:
+            self.table.time.update_characters(self.encounter.characters)
 
 
-def _tokens_follow_sheets(encounter: Encounter) -> None:
-    """The sheet's posture is the truth and tokens mirror it (an older file may have
-    them disagree)."""
-    chars = {c.id: c for c in encounter.characters}
-    for t in encounter.tokens:
-        c = chars.get(t.character_id)
-        if c is not None and t.posture != c.posture:
-            t.posture = c.posture
-
-
-# -- adaptors to the rules engines and io ---------------------------------------------
-#
-# The deck, the action track and the file functions are other modules' public APIs;
-# these helpers are the one place the UI touches their construction and state.
+# -- adaptors to io ---------------------------------------------------------------------
 
 
 def _load_gear() -> GearCatalog:
@@ -370,125 +345,6 @@ def _load_gear() -> GearCatalog:
     except LoadError as e:  # the app must still open to show the Judge what is wrong
         log.warning("gear catalog unavailable: %s", e)
         return GearCatalog(weapons={})
-
-
-def make_deck(encounter: Encounter, path: Path | None = None) -> Any:
-    """The encounter's deck: the bundled (or a transcribed) 54 cards, seeded, with the
-    saved draw/discard piles restored."""
-    from ..rules.deck import Deck, DeckState, load_deck_file, standard_deck
-
-    if encounter.deck_file:
-        base = path.parent if path is not None else Path.cwd()
-        cards = load_deck_file(base / encounter.deck_file)
-        name = Path(encounter.deck_file).stem
-    else:
-        cards, name = standard_deck(), "standard"
-    state = None
-    if encounter.deck_state:
-        try:
-            state = DeckState.model_validate(encounter.deck_state)
-        except ValueError as e:
-            raise LoadError(
-                path or "encounter", f"saved deck state is not valid ({e})", "deck_state"
-            ) from e
-    try:
-        return Deck(cards, seed=encounter.deck_seed, state=state, name=name)
-    except RulesError as e:
-        raise LoadError(path or "encounter", str(e), "deck_state") from e
-
-
-def deck_state(deck: Any) -> dict | None:
-    """The deck's savable state (draw/discard order, seed) as plain data."""
-    return deck.snapshot().model_dump(mode="json")
-
-
-def deck_snapshot(deck: Any) -> Any:
-    """The deck's state for undo (an immutable object, safe to keep)."""
-    return deck.snapshot()
-
-
-def deck_restore(deck: Any, snap: Any) -> None:
-    deck.restore(snap)
-
-
-def make_track(document: EncounterDocument, state: dict | None) -> Any:
-    """The action-time engine for the encounter's edition: AP v2's action track or a
-    Phases round, restored from ``state`` when given."""
-    enc = document.encounter
-    if document.edition.time == "segments":
-        from ..rules.action_track import ActionTrack as Engine
-        from ..rules.action_track import TrackState as StateModel
-    else:
-        from ..rules.phases import PhaseRound as Engine
-
-        StateModel = _phase_state_model()
-    st = None
-    if state:
-        try:
-            st = StateModel.model_validate(state)
-        except ValueError as e:
-            where = document.path or "encounter"
-            raise LoadError(
-                where, f"saved action-time state is not valid ({e})", "action_state"
-            ) from e
-    return Engine(enc.characters, document.edition, document.deck, enc.options, state=st)
-
-
-def _phase_state_model() -> Any:
-    from ..rules import phases
-
-    for name in ("PhaseState", "RoundState", "PhasesState"):
-        if hasattr(phases, name):
-            return getattr(phases, name)
-    raise LoadError("phases", "the Phases engine exposes no state model")
-
-
-def track_state_dict(track: Any) -> dict | None:
-    st = track.state
-    return st.model_dump(mode="json") if hasattr(st, "model_dump") else dict(st)
-
-
-def track_snapshot(track: Any) -> Any:
-    """(track object, its frozen state) — enough to put it back exactly."""
-    if track is None:
-        return None
-    return (track, track.state)
-
-
-def track_restore(snap: Any) -> Any:
-    """Put a track back as it was; returns the track object (or None)."""
-    if snap is None:
-        return None
-    track, st = snap
-    # The deck is restored separately by the snapshot that holds this.
-    track.restore(st)
-    return track
-
-
-def track_time(track: Any) -> tuple[int, int]:
-    """(round, segment or phase) for log lines; (0, 0) in narrative time."""
-    if track is None:
-        return (0, 0)
-    st = track.state
-    rnd = getattr(st, "round", 0) or 0
-    seg = getattr(st, "segment", None)
-    if seg is None:
-        seg = getattr(st, "phase", 0) or 0
-    try:
-        return (int(rnd), int(seg))
-    except (TypeError, ValueError):
-        return (0, 0)
-
-
-def track_counters(track: Any, character_id: str) -> int | None:
-    """Counters a character has out on the track (the AP it can spend now)."""
-    fn = getattr(track, "counters", None)
-    if not callable(fn):
-        return None
-    try:
-        return int(fn(character_id))
-    except (KeyError, RulesError, TypeError):
-        return None
 
 
 def load_any(path: Path) -> tuple[Encounter, Map, Path | None]:

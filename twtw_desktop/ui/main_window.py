@@ -445,9 +445,7 @@ class MainWindow(QMainWindow):
         self.act_narrative.setEnabled(action)
         self.act_edition.setText(f"Rules and &options… (edition: {doc.edition.name})")
         if action:
-            from .document import track_time
-
-            rnd, seg = track_time(doc.track)
+            rnd, seg = doc.table.now()
             unit = "segment" if doc.edition.time == "segments" else "phase"
             text = f"Action time — round {rnd}, {unit} {seg}"
         else:

@@ -325,9 +325,7 @@ def _logged_this_round(document, found: Callable[[Any], bool]) -> bool:
     """Whether a log entry of this round (action time only) passes ``found``."""
     if document.track is None or not getattr(document, "in_action", False):
         return False
-    from ..document import track_time
-
-    rnd, _seg = track_time(document.track)
+    rnd, _seg = document.table.now()
     for entry in reversed(document.encounter.log):
         if entry.round != rnd:
             break

@@ -45,13 +45,13 @@ from ...hexgrid import Hex
 from ...hexgrid.hex import hex_spiral
 from ...model.encounter import Token
 from ...model.map import Terrain
+from ...play.catalogue import posture_mismatch
 from ...rules.base import Pool, WoundLocation
 from ...rules.character import TRAITS, CarriedWeapon, Character, Posture, SkillRating
 from ..commands import (
     ChangePostureCommand,
     ChangeValueCommand,
     SnapshotCommand,
-    posture_mismatch,
 )
 from ..widgets.body_diagram import BodyDiagram
 from ._common import USER_ERRORS, MessageLabel, VerticalScroll, error_text

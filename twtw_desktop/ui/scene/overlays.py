@@ -497,7 +497,7 @@ class Overlays(QObject):
 
     def _compute_reachable(self, doc, tok, it):
         from ...geometry.movement import reachable
-        from ..tools.movement import occupied_hexes, reach_budget
+        from ...play.movement import occupied_hexes, reach_budget
 
         ch = doc.character(tok.character_id)
         budget, counters = reach_budget(doc, ch.id)

@@ -17,13 +17,14 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 
 from ...errors import RulesError
 from ...hexgrid import Hex, facing_turn, rotate_facing
+from ...play.actions import Move, Run, ref_of
+from ...play.movement import MovePlan, plan_move
 from ..commands import ChangeValueCommand, MoveTokenCommand, RotateTokenCommand
-from ..document import EncounterDocument, track_time
+from ..document import EncounterDocument
 from ..scene import style
 from ..scene.map_items import FeatureItem
 from .base import Tool
 from .labels import Bubble, PathItem
-from .movement import MovePlan, plan_move
 
 _drag_ids = itertools.count(1)
 
@@ -196,56 +197,22 @@ class SelectTool(Tool):
 
 
 def push_move(doc: EncounterDocument, token_id: str, plan: MovePlan) -> None:
-    """Push the move of a planned path: token to the end hex, AP declared on the track."""
-    tok = doc.token(token_id)
-    ch = doc.character(tok.character_id)
-    action = plan.action
-
-    def pay() -> None:
-        if action is not None and doc.track is not None:
-            event = doc.track.declare(ch.id, action)
-            doc.log(
-                f"{ch.name}: {action.describe()} to {plan.end_label}",
-                "move",
-                _event_detail(event, plan),
-            )
-
-    doc.push(
-        MoveTokenCommand(
-            doc,
-            token_id,
-            plan.path[-1],
-            plan.facing,
-            pay=pay,
-            text=f"Move {ch.name} {plan.paces} paces ({plan.ap} AP)",
-            moved=tok.moved + plan.paces,
-            running=tok.running or plan.run,
-        )
-    )
-
-
-def _event_detail(event, plan: MovePlan) -> dict:
-    detail = {
-        "path": [list((h.q, h.r)) for h in plan.path],
-        "ap": plan.ap,
-        "breakdown": plan.breakdown,
-    }
-    summary = getattr(event, "summary", None)
-    if summary:
-        detail["track"] = summary
-    return detail
+    """Push the move of a planned path as the table's ``move`` (or ``run``) action:
+    the token to the end hex, the AP declared on the track, one undo step."""
+    end = plan.path[-1]
+    cls = Run if plan.run else Move
+    doc.apply(cls(who=token_id, to=ref_of(doc.table, end), facing=plan.facing))
 
 
 def turn_token(doc: EncounterDocument, token_id: str, steps: int) -> str:
     """Turn a token ``steps`` hexsides (positive = left/counter-clockwise).
 
     In AP v2 action time a turn in place costs 1 AP for 60° and 2 AP for more (000
-    Movement AP Cost); in narrative time and in the Phases edition it is free here. Turns pressed one after another in the same segment are one facing
-    change: the previous turn is taken back and the whole turn is paid once, so three
-    presses (180°) cost 2 AP, not 3.
+    Movement AP Cost); in narrative time and in the Phases edition it is free here.
+    Turns pressed one after another in the same segment are one facing change: the
+    previous turn is taken back and the whole turn is paid once, so three presses
+    (180°) cost 2 AP, not 3.
     """
-    from ...rules.actions import change_facing
-
     tok = doc.token(token_id)
     ch = doc.character(tok.character_id)
     if not doc.in_action or doc.edition.time != "segments":
@@ -261,27 +228,19 @@ def turn_token(doc: EncounterDocument, token_id: str, steps: int) -> str:
     if (
         isinstance(top, RotateTokenCommand)
         and top.token_id == token_id
-        and getattr(top, "paid", False)
-        and getattr(top, "segment", None) == track_time(doc.track)
+        and top.paid
+        and top.segment == doc.table.now()
     ):
-        start = top.start_facing
+        start = top.start_facing if top.start_facing is not None else current
         stack.undo()
         merged = True
     new = rotate_facing(current, steps)
     turn = facing_turn(start, new)
     if turn == 0:
         return f"{ch.name} faces {_facing_word(doc, new)} again (the turn is taken back)."
-    action = change_facing(turn)
-
-    def pay() -> None:
-        doc.track.declare(ch.id, action)
-        doc.log(f"{ch.name}: {action.describe()}", "move")
-
-    cmd = RotateTokenCommand(
-        doc, token_id, new, pay=pay, text=f"Turn {ch.name} {60 * turn}° ({action.ap} AP)"
-    )
+    cmd = RotateTokenCommand(doc, token_id, new)
     cmd.start_facing = start
-    cmd.segment = track_time(doc.track)
+    cmd.segment = doc.table.now()
     cmd.paid = True
     try:
         doc.push(cmd)
@@ -289,7 +248,9 @@ def turn_token(doc: EncounterDocument, token_id: str, steps: int) -> str:
         if merged:
             stack.redo()  # put the earlier turn back as it was
         raise
-    return f"{ch.name} turned {60 * turn}° for {action.ap} AP."
+    ap = 1 if turn == 1 else 2
+    cmd.setText(f"Turn {ch.name} {60 * turn}° ({ap} AP)")
+    return f"{ch.name} turned {60 * turn}° for {ap} AP."
 
 
 def _facing_word(doc: EncounterDocument, facing: int) -> str:

@@ -4,11 +4,15 @@ track action that pays it (the geometry prices, the rules catalogue names it).""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from ...errors import RulesError
-from ...hexgrid import Hex
-from ...rules.actions import ActionSpec, move_action, run_action
-from ..document import EncounterDocument
+from ..errors import RulesError
+from ..geometry.movement import cheapest_path
+from ..hexgrid import Hex
+from ..rules.actions import ActionSpec, move_action, run_action
+
+#: the table (or anything with its reading methods)
+EncounterDocument = Any
 
 
 @dataclass
@@ -53,14 +57,10 @@ def occupied_hexes(doc: EncounterDocument, except_token: str) -> list[Hex]:
 
 def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = False) -> MovePlan:
     """Price the cheapest path of a token to ``dest`` for action time (000 Movement)."""
-    from ...geometry.movement import cheapest_path
-
     tok = doc.token(token_id)
     ch = doc.character(tok.character_id)
     plan = MovePlan(token_id=token_id, name=ch.name, run=run)
-    plan.end_label = (
-        doc.map_view.map_scene.frame.label(dest) if doc.map_view else f"{dest.q},{dest.r}"
-    )
+    plan.end_label = doc.hex_label(dest)
     if not doc.map.contains(dest):
         plan.reason = "That is off the map."
         return plan

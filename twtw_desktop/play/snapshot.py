@@ -1,0 +1,183 @@
+"""Exact copies of the table's state, for undo and for the journal.
+
+A :class:`Snapshot` copies the areas a step can touch — tokens, characters, the log,
+the map's features, the deck and the time engine — and puts them back *in place*:
+objects with the same id keep their identity (views holding a token or a sheet stay
+valid), others come back as fresh copies. Restoring is absolute, so a step's
+"before" and "after" snapshots are all undo and redo need.
+
+:func:`patch_between` turns two snapshots into a plain-JSON patch (what changed, by
+id) and :func:`apply_patch` puts such a patch onto a table: that is how steps that
+are not table actions (a sheet edited by hand, a door opened) are journaled and
+replayed exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from ..errors import RulesError
+from ..model import LogEntry
+from ..model.encounter import Token
+from ..model.map import Feature
+from ..rules.base import Mutable
+from ..rules.character import Character
+from ..rules.deck import DeckState
+
+if TYPE_CHECKING:
+    from .table import Table
+
+#: every area a snapshot can hold
+ALL_AREAS = frozenset({"tokens", "characters", "log", "map", "deck", "track", "mode"})
+
+
+def clone(obj: BaseModel) -> Any:
+    return obj.model_copy(deep=True)
+
+
+def restore_list(current: Sequence[Any], saved: Sequence[Any]) -> list[Any]:
+    """A list equal to ``saved`` that reuses the objects of ``current`` with the same
+    id (restored in place), and fresh copies for the others."""
+    by_id = {getattr(o, "id", None): o for o in current}
+    out = []
+    for s in saved:
+        o = by_id.get(getattr(s, "id", None))
+        if o is not None and isinstance(o, Mutable) and type(o) is type(s):
+            if o != s:
+                o.assign_from(s)
+            out.append(o)
+        else:
+            out.append(clone(s))
+    return out
+
+
+def diff_ids(before: Sequence[Any] | None, after: Sequence[Any] | None) -> set[str]:
+    """Ids whose object differs (or exists on one side only)."""
+    if before is None or after is None:
+        return set()
+    b = {getattr(o, "id", None): o for o in before}
+    a = {getattr(o, "id", None): o for o in after}
+    return {k for k in b.keys() | a.keys() if k is not None and b.get(k) != a.get(k)}
+
+
+class Snapshot:
+    """A copy of the table state in the areas a step can touch."""
+
+    __slots__ = (
+        "action_state",
+        "areas",
+        "characters",
+        "deck",
+        "features",
+        "log_len",
+        "log_tail",
+        "mode",
+        "tokens",
+        "track",
+    )
+
+    def __init__(self, table: Table, areas: Iterable[str]) -> None:
+        enc = table.encounter
+        self.areas = frozenset(areas)
+        a = self.areas
+        self.tokens = [clone(t) for t in enc.tokens] if "tokens" in a else None
+        self.characters = [clone(c) for c in enc.characters] if "characters" in a else None
+        # the log only grows inside a step: its length is enough to cut it back, and
+        # the entries themselves are immutable once written
+        self.log_len = len(enc.log)
+        self.log_tail: list[LogEntry] | None = None
+        self.features = [clone(f) for f in table.map.features] if "map" in a else None
+        self.deck = table.deck.snapshot() if "deck" in a else None
+        if a & {"track", "mode"}:
+            # the clock object itself and its frozen state: undo puts back the very
+            # engine the panels were showing
+            self.track = (table.time, table.time.snapshot()) if table.time is not None else None
+            self.mode = enc.mode
+            self.action_state = dict(enc.action_state) if enc.action_state else None
+        else:
+            self.track = self.mode = self.action_state = None
+
+    def keep_log_since(self, before: Snapshot, table: Table) -> None:
+        """Remember the log lines written since ``before`` (an "after" snapshot)."""
+        self.log_tail = list(table.encounter.log[before.log_len :])
+
+    def restore(self, table: Table) -> None:
+        enc = table.encounter
+        if self.tokens is not None:
+            enc.tokens[:] = restore_list(enc.tokens, self.tokens)
+        if self.characters is not None:
+            enc.characters[:] = restore_list(enc.characters, self.characters)
+        log = enc.log
+        del log[self.log_len :]
+        if self.log_tail:
+            log.extend(self.log_tail)
+        if self.features is not None:
+            table.map.features[:] = restore_list(table.map.features, self.features)
+        if self.deck is not None:
+            table.deck.restore(self.deck)
+        if self.mode is not None:
+            table.restore_time(self.track, self.mode, self.action_state)
+
+
+# -- journal patches ---------------------------------------------------------------------
+
+
+def _list_patch(before: Sequence[BaseModel], after: Sequence[BaseModel]) -> dict[str, Any]:
+    changed = diff_ids(before, after)
+    return {
+        "set": [o.model_dump(mode="json") for o in after if getattr(o, "id", None) in changed],
+        "order": [getattr(o, "id", None) for o in after],
+    }
+
+
+def patch_between(before: Snapshot, after: Snapshot) -> dict[str, Any]:
+    """What changed from ``before`` to ``after``, as plain JSON (for the journal)."""
+    out: dict[str, Any] = {}
+    if before.tokens is not None and after.tokens is not None:
+        out["tokens"] = _list_patch(before.tokens, after.tokens)
+    if before.characters is not None and after.characters is not None:
+        out["characters"] = _list_patch(before.characters, after.characters)
+    if before.features is not None and after.features is not None:
+        out["features"] = _list_patch(before.features, after.features)
+    if after.deck is not None:
+        out["deck"] = after.deck.model_dump(mode="json")
+    if after.mode is not None:
+        out["mode"] = after.mode
+        out["action_state"] = after.action_state
+    out["log"] = [e.model_dump(mode="json") for e in (after.log_tail or [])]
+    return out
+
+
+def _apply_list(current: list[Any], patch: dict[str, Any], model: type[Mutable]) -> None:
+    by_id = {o.id: o for o in current}
+    for raw in patch.get("set", []):
+        new = model.model_validate(raw)
+        old = by_id.get(new.id)
+        if old is not None:
+            old.assign_from(new)
+        else:
+            by_id[new.id] = new
+    try:
+        current[:] = [by_id[i] for i in patch.get("order", [])]
+    except KeyError as e:
+        raise RulesError(f"the journal names {e.args[0]!r}, which is not in the encounter") from e
+
+
+def apply_patch(table: Table, patch: dict[str, Any]) -> None:
+    """Put a :func:`patch_between` patch onto ``table`` (inside a running step)."""
+    enc = table.encounter
+    if "tokens" in patch:
+        _apply_list(enc.tokens, patch["tokens"], Token)
+    if "characters" in patch:
+        _apply_list(enc.characters, patch["characters"], Character)
+    if "features" in patch:
+        _apply_list(table.map.features, patch["features"], Feature)
+    if patch.get("deck") is not None:
+        table.deck.restore(DeckState.model_validate(patch["deck"]))
+    if "mode" in patch:
+        table.set_time_from_state(patch["mode"], patch.get("action_state"))
+    for raw in patch.get("log", []):
+        enc.log.append(LogEntry.model_validate(raw))

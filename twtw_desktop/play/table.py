@@ -1,0 +1,446 @@
+"""The table: one encounter in play, and the only thing that changes game state.
+
+A :class:`Table` owns the encounter, its map, the deck, the action-time clock (AP v2
+track or Phases round, :mod:`.time`), the log and the undo history. The window, the
+players' screen and the ``play`` command all change the game through it:
+
+* :meth:`Table.apply` takes a typed action (:mod:`.actions`): it checks ``why_not``,
+  runs the action as one *step* and returns its :class:`TableEvent`;
+* :meth:`Table.run` runs any other change (a sheet edited by hand, a door opened) as
+  one step; the journal keeps such a step as a Judge's patch;
+* :meth:`Table.undo` / :meth:`Table.redo` take steps back and forth exactly — cards
+  back on the pile in order, AP, wounds, cover ablation, token places.
+
+Listeners (the window's document, the journal) hear about every step done, undone
+and redone, in order, before anyone shows the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import LoadError, RulesError
+from ..hexgrid import Hex, offset_label
+from ..model import Encounter, LogEntry, Map
+from ..model.encounter import Token
+from ..rules.character import Character
+from ..rules.deck import Deck, DeckState, load_deck_file, standard_deck
+from ..rules.editions import Edition, load_edition
+from ..rules.gear import GearCatalog, default_gear
+from .snapshot import ALL_AREAS, Snapshot, diff_ids, patch_between
+from .time import Clock, make_clock
+
+#: what a listener is told: ("do" | "undo" | "redo" | "merge", the step)
+Listener = Callable[[str, "Step"], None]
+
+
+@dataclass
+class TableEvent:
+    """What an applied action did: the one-line log entry and the full record."""
+
+    text: str
+    record: dict[str, Any] = field(default_factory=dict)
+    cards: tuple[int, ...] = ()
+
+    def line(self) -> str:
+        return self.text
+
+
+@dataclass(eq=False)
+class Step:
+    """One undoable change of the table."""
+
+    seq: int
+    label: str
+    before: Snapshot
+    after: Snapshot
+    #: the action as typed (its JSON), or None for a Judge's change made by hand
+    action: dict[str, Any] | None = None
+    event: TableEvent | None = None
+    merge_key: Any = None
+    #: ids of the objects this step changed (the window repaints only these)
+    tokens: set[str] = field(default_factory=set)
+    characters: set[str] = field(default_factory=set)
+    features: set[str] = field(default_factory=set)
+    #: areas the step names (for the window's "changed" signal)
+    areas: set[str] = field(default_factory=set)
+
+    def patch(self) -> dict[str, Any]:
+        """The step as a plain-JSON patch (the journal's form of a hand-made change)."""
+        return patch_between(self.before, self.after)
+
+    def note_changes(self) -> None:
+        b, a = self.before, self.after
+        self.tokens = diff_ids(b.tokens, a.tokens)
+        self.characters = diff_ids(b.characters, a.characters)
+        self.features = diff_ids(b.features, a.features)
+        if self.tokens:
+            self.areas.add("tokens")
+        if self.characters:
+            self.areas.add("characters")
+        if self.features:
+            self.areas.add("map")
+        if a.log_tail:
+            self.areas.add("log")
+
+
+def load_gear() -> GearCatalog:
+    return default_gear()
+
+
+def make_deck(encounter: Encounter, base_dir: Path | None = None) -> Deck:
+    """The encounter's deck: the bundled (or a transcribed) 54 cards, seeded, with the
+    saved draw/discard piles restored."""
+    where = base_dir or "encounter"
+    if encounter.deck_file:
+        base = base_dir if base_dir is not None else Path.cwd()
+        cards = load_deck_file(base / encounter.deck_file)
+        name = Path(encounter.deck_file).stem
+    else:
+        cards, name = standard_deck(), "standard"
+    state = None
+    if encounter.deck_state:
+        try:
+            state = DeckState.model_validate(encounter.deck_state)
+        except ValueError as e:
+            raise LoadError(where, f"saved deck state is not valid ({e})", "deck_state") from e
+    try:
+        return Deck(cards, seed=encounter.deck_seed, state=state, name=name)
+    except RulesError as e:
+        raise LoadError(where, str(e), "deck_state") from e
+
+
+class Table:
+    """One encounter in play (see the module docstring)."""
+
+    def __init__(
+        self,
+        encounter: Encounter,
+        map_: Map | None = None,
+        *,
+        base_dir: Path | None = None,
+        gear: GearCatalog | None = None,
+    ) -> None:
+        if map_ is None:
+            if encounter.map is None:
+                raise LoadError(base_dir or "encounter", "the map it refers to was not loaded")
+            map_ = encounter.map
+        self.encounter: Encounter = encounter
+        self.map: Map = map_
+        self.base_dir = base_dir
+        self.edition: Edition = load_edition(encounter.edition)
+        self.gear: GearCatalog = gear if gear is not None else load_gear()
+        self.deck: Deck = make_deck(encounter, base_dir)
+        self.time: Clock | None = None
+        if encounter.mode == "action":
+            self.time = self._clock(encounter.action_state)
+        self.steps: list[Step] = []
+        #: how many of :attr:`steps` are done (the rest can be redone)
+        self.position = 0
+        self._next_seq = 1
+        self._running: Step | None = None
+        self._walls: Any = None
+        self.listeners: list[Listener] = []
+        self._tokens_follow_sheets()
+
+    # -- reading ------------------------------------------------------------------------
+
+    @property
+    def track(self) -> Any:
+        """The edition's action-time engine (ActionTrack or PhaseRound), or None."""
+        return self.time.engine if self.time is not None else None
+
+    @property
+    def in_action(self) -> bool:
+        return self.encounter.mode == "action" and self.time is not None
+
+    def character(self, cid: str) -> Character:
+        return self.encounter.character(cid)
+
+    def token(self, tid: str) -> Token:
+        return self.encounter.token(tid)
+
+    def token_for(self, cid: str) -> Token | None:
+        return self.encounter.token_for(cid)
+
+    def character_of(self, tid: str) -> Character:
+        return self.encounter.character(self.encounter.token(tid).character_id)
+
+    def actor(self, who: str) -> tuple[Character, Token | None]:
+        """A character and its token from a token id or a character id."""
+        enc = self.encounter
+        for t in enc.tokens:
+            if t.id == who:
+                return enc.character(t.character_id), t
+        for c in enc.characters:
+            if c.id == who:
+                return c, enc.token_for(c.id)
+        raise RulesError(f"There is no token or character {who!r} in this encounter.")
+
+    def cover_av(self) -> dict[str, int]:
+        return self.edition.cover_av
+
+    def walls(self) -> Any:
+        """The map's wall index, built on first use and after any map change."""
+        if self._walls is None:
+            from ..geometry.walls import WallIndex
+
+            self._walls = WallIndex(self.map, self.cover_av())
+        return self._walls
+
+    def map_changed(self) -> None:
+        """The map's walls or ground changed (the editor): the wall index is stale."""
+        self._walls = None
+
+    def hex_label(self, h: Hex) -> str:
+        """A hex as the map shows it ("C7")."""
+        return offset_label(h, self.map.orientation)
+
+    def now(self) -> tuple[int, int]:
+        """(round, segment or phase); (0, 0) in narrative time."""
+        return self.time.now() if self.time is not None else (0, 0)
+
+    def ap_available(self, character_id: str) -> int | None:
+        """Counters the character has out on the track now (None outside AP v2 time)."""
+        if not self.in_action or self.time is None:
+            return None
+        return self.time.counters(character_id)
+
+    # -- the log ----------------------------------------------------------------------
+
+    def make_log_entry(self, text: str, kind: str = "note", detail: dict | None = None) -> LogEntry:
+        rnd, seg = self.now()
+        return LogEntry(round=rnd, segment=seg, kind=kind, text=text, detail=detail)
+
+    def log(self, text: str, kind: str = "note", detail: dict | None = None) -> None:
+        """Add a line to the log: part of the running step, or a step of its own."""
+        entry = self.make_log_entry(text, kind, detail)
+        if self._running is not None:
+            self.encounter.log.append(entry)
+            return
+        self.run(f"Log: {text[:40]}", lambda: self.encounter.log.append(entry), capture=())
+
+    # -- steps ------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._running is not None
+
+    def run(
+        self,
+        label: str,
+        mutate: Callable[[], Any],
+        capture: Iterable[str] = ALL_AREAS,
+        *,
+        areas: Iterable[str] = (),
+        action: dict[str, Any] | None = None,
+        merge_key: Any = None,
+    ) -> Step:
+        """Run ``mutate`` as one undoable step. If it raises, everything it touched
+        is put back and the error propagates (nothing reaches the history)."""
+        if self._running is not None:  # a step inside a step is part of it
+            mutate()
+            return self._running
+        capture = set(capture) | {"log"}
+        before = Snapshot(self, capture)
+        step = Step(self._next_seq, label, before, before, action=action, merge_key=merge_key)
+        step.areas = set(areas)
+        self._running = step
+        try:
+            result = mutate()
+        except BaseException:
+            before.restore(self)
+            self._after_restore()
+            raise
+        finally:
+            self._running = None
+        if isinstance(result, TableEvent):
+            step.event = result
+        step.after = Snapshot(self, capture)
+        step.after.keep_log_since(before, self)
+        step.note_changes()
+        if step.features:
+            self._walls = None
+        self._after_change()
+        top = self.steps[self.position - 1] if self.position else None
+        del self.steps[self.position :]
+        if merge_key is not None and top is not None and top.merge_key == merge_key:
+            step.seq = top.seq
+            step.before = top.before
+            step.after.log_len = top.before.log_len
+            step.after.log_tail = list(self.encounter.log[top.before.log_len :])
+            step.tokens |= top.tokens
+            step.characters |= top.characters
+            step.features |= top.features
+            step.areas |= top.areas
+            self.steps[self.position - 1] = step
+            self._tell("merge", step)
+            return step
+        self._next_seq += 1
+        self.steps.append(step)
+        self.position = len(self.steps)
+        self._tell("do", step)
+        return step
+
+    def undo_step(self, step: Step) -> None:
+        """Take ``step`` back (the window's undo stack calls this, in order)."""
+        step.before.restore(self)
+        self._after_restore()
+        if step in self.steps:
+            self.position = self.steps.index(step)
+        self._tell("undo", step)
+
+    def redo_step(self, step: Step) -> None:
+        step.after.restore(self)
+        self._after_restore()
+        if step in self.steps:
+            self.position = self.steps.index(step) + 1
+        self._tell("redo", step)
+
+    def can_undo(self) -> bool:
+        return self.position > 0
+
+    def can_redo(self) -> bool:
+        return self.position < len(self.steps)
+
+    def undo(self) -> Step:
+        if not self.can_undo():
+            raise RulesError("There is nothing to undo.")
+        step = self.steps[self.position - 1]
+        self.undo_step(step)
+        return step
+
+    def redo(self) -> Step:
+        if not self.can_redo():
+            raise RulesError("There is nothing to redo.")
+        step = self.steps[self.position]
+        self.redo_step(step)
+        return step
+
+    def _tell(self, what: str, step: Step) -> None:
+        for listener in list(self.listeners):
+            listener(what, step)
+
+    def _after_change(self) -> None:
+        if self.time is not None:
+            self.time.update_characters(self.encounter.characters)
+
+    def _after_restore(self) -> None:
+        self._walls = None  # a restored map feature may have moved or changed AV
+        self._after_change()
+
+    # -- actions ----------------------------------------------------------------------
+
+    def why_not(self, action: Any) -> str | None:
+        """Why ``action`` cannot be applied now (a sentence naming the rule and its
+        seed page, and what would make it legal), or None. Changes nothing."""
+        try:
+            return action.why_not(self)
+        except RulesError as e:
+            return str(e)
+
+    def cost(self, action: Any) -> Any:
+        return action.cost(self)
+
+    def preview(self, action: Any) -> Any:
+        return action.preview(self)
+
+    def apply(self, action: Any, *, merge_key: Any = None) -> TableEvent:
+        """Apply a typed action as one step; RulesError (with ``why_not``'s sentence)
+        when it is not legal now, and then nothing changes."""
+        reason = self.why_not(action)
+        if reason:
+            raise RulesError(reason)
+        holder: list[TableEvent] = []
+
+        def go() -> TableEvent:
+            ev = action.apply(self)
+            holder.append(ev)
+            return ev
+
+        self.run(
+            action.label(self),
+            go,
+            action.capture(),
+            areas=action.areas(),
+            action=action.journal_form(),
+            merge_key=merge_key,
+        )
+        return holder[0]
+
+    # -- action time ------------------------------------------------------------------
+
+    def _clock(self, state: dict | None) -> Clock:
+        return make_clock(
+            self.edition,
+            self.encounter.characters,
+            self.deck,
+            self.encounter.options,
+            state,
+            str(self.base_dir or "encounter"),
+        )
+
+    def begin_action_time(self) -> None:
+        """Inside a step: the track (or Phases round) takes over."""
+        if self.in_action:
+            raise RulesError("Action time is already running.")
+        self.time = self._clock(None)
+        self.encounter.mode = "action"
+        self.encounter.action_state = None
+
+    def finish_action_time(self) -> None:
+        """Inside a step: back to narrative time."""
+        if not self.in_action and self.encounter.mode != "action":
+            raise RulesError("The encounter is already in narrative time.")
+        self.time = None
+        self.encounter.mode = "narrative"
+        self.encounter.action_state = None
+        for t in self.encounter.tokens:
+            if t.moved or t.running:
+                t.moved = 0
+                t.running = False
+
+    def restore_time(self, snap: Any, mode: str, action_state: dict | None) -> None:
+        """Put the clock back as a snapshot had it (the deck is restored apart)."""
+        enc = self.encounter
+        enc.mode = mode  # type: ignore[assignment]
+        enc.action_state = action_state
+        if snap is None:
+            self.time = None
+            return
+        clock, state = snap
+        clock.restore(state)
+        self.time = clock
+
+    def set_time_from_state(self, mode: str, state: dict | None) -> None:
+        """Inside a step: the mode and the clock from saved JSON (journal patches)."""
+        enc = self.encounter
+        enc.mode = mode  # type: ignore[assignment]
+        enc.action_state = None
+        self.time = self._clock(state) if mode == "action" else None
+
+    # -- saving -------------------------------------------------------------------------
+
+    def sync_to_model(self) -> None:
+        """Write the deck's and the clock's live state into the encounter for saving."""
+        self.encounter.deck_state = self.deck.snapshot().model_dump(mode="json")
+        self.encounter.action_state = self.time.state_dict() if self.time is not None else None
+
+    def state_fingerprint(self) -> dict[str, Any]:
+        """Everything a replay must reproduce, as plain JSON (tests compare these)."""
+        self.sync_to_model()
+        data = self.encounter.model_dump(mode="json", exclude={"map", "map_ref"})
+        data["features"] = [f.model_dump(mode="json") for f in self.map.features]
+        return data
+
+    def _tokens_follow_sheets(self) -> None:
+        """The sheet's posture is the truth and tokens mirror it (an older file may
+        have them disagree)."""
+        chars = {c.id: c for c in self.encounter.characters}
+        for t in self.encounter.tokens:
+            c = chars.get(t.character_id)
+            if c is not None and t.posture != c.posture:
+                t.posture = c.posture

@@ -1,0 +1,186 @@
+"""Action time behind one small protocol: AP v2's action track and the Phases round.
+
+The table never asks which edition it runs: it asks the :class:`Clock` what an actor
+may still pay (and why not), pays, and advances. The two engines stay in ``rules/``
+with their own state models; this module is the one place that knows their
+constructors, their state models and which of their steps mean "pay" and "advance".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import LoadError, RulesError
+from ..rules.action_track import ActionTrack, TrackStage, TrackState
+from ..rules.actions import ActionSpec
+from ..rules.card import Card
+from ..rules.character import Character
+from ..rules.deck import Deck
+from ..rules.editions import Edition, OptionalRules
+from ..rules.phases import PhaseRound, PhaseStage, PhaseState
+
+
+class Clock:
+    """An action-time engine seen by the table (see the module docstring)."""
+
+    #: "segments" (AP v2) or "phases"
+    kind: str = ""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    # -- state ------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.engine.state
+
+    def snapshot(self) -> Any:
+        """The engine's frozen state (restorable exactly; the deck is kept apart)."""
+        return self.engine.state
+
+    def restore(self, state: Any) -> None:
+        self.engine.restore(state)
+
+    def state_dict(self) -> dict[str, Any]:
+        return dict(self.engine.state.model_dump(mode="json"))
+
+    def update_characters(self, characters: Sequence[Character]) -> None:
+        self.engine.update_characters(characters)
+
+    def now(self) -> tuple[int, int]:
+        """(round, segment or phase) for log lines."""
+        st = self.engine.state
+        return int(st.round or 0), int(self._moment(st) or 0)
+
+    def _moment(self, st: Any) -> int:
+        raise NotImplementedError
+
+    # -- paying -----------------------------------------------------------------------
+    def counters(self, character_id: str) -> int | None:
+        """AP the character can spend now (None where the edition counts no AP)."""
+        return None
+
+    def why_not_pay(self, character_id: str, spec: ActionSpec) -> str | None:
+        raise NotImplementedError
+
+    def pay(self, character_id: str, spec: ActionSpec) -> Any:
+        raise NotImplementedError
+
+    # -- the clock ----------------------------------------------------------------------
+    def start_round(self, cards: Mapping[str, Card] | None = None) -> Any:
+        return self.engine.start_round(cards)
+
+    def advance(self) -> Any:
+        raise NotImplementedError
+
+    def end_round(self) -> Any:
+        raise NotImplementedError
+
+    def why_not_advance(self) -> str | None:
+        raise NotImplementedError
+
+    def round_running(self) -> bool:
+        raise NotImplementedError
+
+
+class SegmentClock(Clock):
+    """AP v2: counters on a 20-segment action track (000 Conflict – AP v2)."""
+
+    kind = "segments"
+
+    def _moment(self, st: Any) -> int:
+        return int(st.segment)
+
+    def counters(self, character_id: str) -> int | None:
+        try:
+            return int(self.engine.counters(character_id))
+        except (KeyError, RulesError):
+            return None
+
+    def why_not_pay(self, character_id: str, spec: ActionSpec) -> str | None:
+        return self.engine.declare_refusal(character_id, spec)
+
+    def pay(self, character_id: str, spec: ActionSpec) -> Any:
+        return self.engine.declare(character_id, spec)
+
+    def advance(self) -> Any:
+        return self.engine.advance_segment()
+
+    def end_round(self) -> Any:
+        return self.engine.end_round()
+
+    def round_running(self) -> bool:
+        return self.engine.state.stage in (TrackStage.RUNNING, TrackStage.OVERTIME)
+
+    def why_not_advance(self) -> str | None:
+        if not self.round_running():
+            return "no round is running: start one first (000 Conflict – AP v2)"
+        return self.engine._refusal(self.engine._advance)
+
+
+class PhaseClock(Clock):
+    """The Phases edition: declared speeds acted out in phases I–IV (003/004)."""
+
+    kind = "phases"
+
+    def _moment(self, st: Any) -> int:
+        return int(st.phase)
+
+    def why_not_pay(self, character_id: str, spec: ActionSpec) -> str | None:
+        return self.engine.act_refusal(character_id, spec)
+
+    def pay(self, character_id: str, spec: ActionSpec) -> Any:
+        return self.engine.act(character_id, spec)
+
+    def advance(self) -> Any:
+        return self.engine.advance_phase()
+
+    def end_round(self) -> Any:
+        # a Phases round ends after phase IV's continuous step: advance until it does
+        events = []
+        while self.engine.state.stage == PhaseStage.ACTING:
+            events.append(self.engine.advance_phase())
+        if not events:
+            raise RulesError("No phases are being acted out (004 Taking Actions).")
+        return events
+
+    def round_running(self) -> bool:
+        return self.engine.state.stage in (
+            PhaseStage.DECLARE,
+            PhaseStage.RESOLVED,
+            PhaseStage.ACTING,
+        )
+
+    def why_not_advance(self) -> str | None:
+        return self.engine._refusal(self.engine._advance)
+
+
+def make_clock(
+    edition: Edition,
+    characters: Sequence[Character],
+    deck: Deck,
+    options: OptionalRules,
+    state: Mapping[str, Any] | None,
+    where: str = "encounter",
+) -> Clock:
+    """The action-time engine for ``edition``, restored from a saved ``state``."""
+    if edition.time == "segments":
+        st_t: TrackState | None = None
+        if state:
+            try:
+                st_t = TrackState.model_validate(state)
+            except ValueError as e:
+                raise LoadError(
+                    where, f"saved action-time state is not valid ({e})", "action_state"
+                ) from e
+        return SegmentClock(ActionTrack(list(characters), edition, deck, options, state=st_t))
+    st_p: PhaseState | None = None
+    if state:
+        try:
+            st_p = PhaseState.model_validate(state)
+        except ValueError as e:
+            raise LoadError(
+                where, f"saved action-time state is not valid ({e})", "action_state"
+            ) from e
+    return PhaseClock(PhaseRound(list(characters), edition, deck, options, state=st_p))
