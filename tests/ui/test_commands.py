@@ -9,6 +9,7 @@ import pytest
 
 from twtw_desktop.errors import RulesError
 from twtw_desktop.hexgrid import Hex
+from twtw_desktop.play.movement import plan_move
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.character import Posture
 from twtw_desktop.ui.commands import (
@@ -20,7 +21,6 @@ from twtw_desktop.ui.commands import (
     locate,
 )
 from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.play.movement import plan_move
 from twtw_desktop.ui.tools.select import push_move, turn_token
 
 from .test_panels_support import small_document
