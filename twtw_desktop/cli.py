@@ -7,6 +7,8 @@
     twtw-desktop export MAP --png OUT.png [--scale 25mm] [--dpi 150]
                                         print a map (or an encounter's map) without a window
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
+    twtw-desktop play ENCOUNTER --script ACTIONS.jsonl [--out RESULT.encounter.json]
+                                        apply table actions headless; --actions lists them
 
 Qt is imported only when a window is opened or a map exported, so ``summary``,
 ``validate`` and ``bench`` geometry work without a display; ``export`` starts Qt
@@ -23,7 +25,7 @@ from .errors import TwtwError
 from .resources import maps_dir
 
 SAMPLE_ENCOUNTER = "main_street.encounter.json"
-COMMANDS = ("open", "summary", "validate", "bench", "export")
+COMMANDS = ("open", "summary", "validate", "bench", "export", "play")
 
 
 def sample_encounter_path() -> Path:
@@ -174,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if command == "export":
         return _export(argv)
+
+    if command == "play":
+        from .play.script import main as play_main
+
+        return play_main(argv)
 
     if command == "bench":
         from .bench import main as bench_main
