@@ -23,8 +23,8 @@ from .actions import Action, Judge, parse_action
 from .table import Step, Table
 
 
-def line_for(step: Step) -> dict[str, Any]:
-    """The journal line of a step just done."""
+def line_for(step: Step, merged: bool = False) -> dict[str, Any]:
+    """The journal line of a step just done (``merged``: it joined the step before)."""
     if step.action is not None:
         line = dict(step.action)
     else:
@@ -32,7 +32,9 @@ def line_for(step: Step) -> dict[str, Any]:
     if step.event is not None and step.event.cards:
         line["cards"] = list(step.event.cards)
     if step.merge_key is not None:
-        line["merge"] = str(step.merge_key)
+        line["key"] = str(step.merge_key)
+        if merged:
+            line["merge"] = True
     return line
 
 
@@ -63,7 +65,7 @@ class Journal:
         if self._writer is None:
             return
         if what in ("do", "merge"):
-            self._writer.append(line_for(step))
+            self._writer.append(line_for(step, what == "merge"))
         elif what == "undo":
             self._writer.append({"undo": step.seq})
         elif what == "redo":
@@ -113,11 +115,12 @@ def replay_line(
             redo()
             return "redo"
         return f"redo: {table.redo().label}"
-    data = {k: v for k, v in line.items() if k not in ("cards", "merge", "_line")}
+    data = {k: v for k, v in line.items() if k not in ("cards", "key", "merge", "_line")}
     action = parse_action(data)
-    merge = line.get("merge")
+    key = line.get("key")
+    merge = bool(line.get("merge"))
     expected = tuple(line.get("cards") or ())
-    event = do(action, merge) if do is not None else table.apply(action, merge_key=merge)
+    event = do(action, key) if do is not None else table.apply(action, merge_key=key, merge=merge)
     drawn = tuple(getattr(event, "cards", ()) or ())
     if expected and drawn != expected:
         raise RulesError(

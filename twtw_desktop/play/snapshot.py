@@ -38,13 +38,19 @@ def clone(obj: BaseModel) -> Any:
     return obj.model_copy(deep=True)
 
 
-def restore_list(current: Sequence[Any], saved: Sequence[Any]) -> list[Any]:
-    """A list equal to ``saved`` that reuses the objects of ``current`` with the same
-    id (restored in place), and fresh copies for the others."""
+def restore_list(
+    current: Sequence[Any], saved: Sequence[Any], refs: Sequence[Any] = ()
+) -> list[Any]:
+    """A list equal to ``saved`` that reuses live objects, restored in place: the very
+    object the snapshot was taken of (``refs``, same positions as ``saved``) while it
+    is still in the list — even if its id changed since —, else the object of
+    ``current`` with the same id, else a fresh copy."""
+    live = {id(o): o for o in current}
     by_id = {getattr(o, "id", None): o for o in current}
     out = []
-    for s in saved:
-        o = by_id.get(getattr(s, "id", None))
+    for i, s in enumerate(saved):
+        ref = refs[i] if i < len(refs) else None
+        o = ref if ref is not None and id(ref) in live else by_id.get(getattr(s, "id", None))
         if o is not None and isinstance(o, Mutable) and type(o) is type(s):
             if o != s:
                 o.assign_from(s)
@@ -75,6 +81,7 @@ class Snapshot:
         "log_len",
         "log_tail",
         "mode",
+        "refs",
         "tokens",
         "track",
     )
@@ -83,6 +90,14 @@ class Snapshot:
         enc = table.encounter
         self.areas = frozenset(areas)
         a = self.areas
+        #: the live objects copied, to restore them in place even after an id change
+        self.refs: dict[str, list[Any]] = {}
+        if "tokens" in a:
+            self.refs["tokens"] = list(enc.tokens)
+        if "characters" in a:
+            self.refs["characters"] = list(enc.characters)
+        if "map" in a:
+            self.refs["features"] = list(table.map.features)
         self.tokens = [clone(t) for t in enc.tokens] if "tokens" in a else None
         self.characters = [clone(c) for c in enc.characters] if "characters" in a else None
         # the log only grows inside a step: its length is enough to cut it back, and
@@ -107,15 +122,19 @@ class Snapshot:
     def restore(self, table: Table) -> None:
         enc = table.encounter
         if self.tokens is not None:
-            enc.tokens[:] = restore_list(enc.tokens, self.tokens)
+            enc.tokens[:] = restore_list(enc.tokens, self.tokens, self.refs["tokens"])
         if self.characters is not None:
-            enc.characters[:] = restore_list(enc.characters, self.characters)
+            enc.characters[:] = restore_list(
+                enc.characters, self.characters, self.refs["characters"]
+            )
         log = enc.log
         del log[self.log_len :]
         if self.log_tail:
             log.extend(self.log_tail)
         if self.features is not None:
-            table.map.features[:] = restore_list(table.map.features, self.features)
+            table.map.features[:] = restore_list(
+                table.map.features, self.features, self.refs["features"]
+            )
         if self.deck is not None:
             table.deck.restore(self.deck)
         if self.mode is not None:

@@ -238,9 +238,14 @@ class Table:
         areas: Iterable[str] = (),
         action: dict[str, Any] | None = None,
         merge_key: Any = None,
+        merge: bool = True,
     ) -> Step:
         """Run ``mutate`` as one undoable step. If it raises, everything it touched
-        is put back and the error propagates (nothing reaches the history)."""
+        is put back and the error propagates (nothing reaches the history).
+
+        A step with a ``merge_key`` equal to the last step's joins it (one drag, one
+        undo step) when ``merge`` is true; the window passes false where its undo
+        stack will not merge (right after a save)."""
         if self._running is not None:  # a step inside a step is part of it
             mutate()
             return self._running
@@ -267,7 +272,7 @@ class Table:
         self._after_change()
         top = self.steps[self.position - 1] if self.position else None
         del self.steps[self.position :]
-        if merge_key is not None and top is not None and top.merge_key == merge_key:
+        if merge and merge_key is not None and top is not None and top.merge_key == merge_key:
             step.seq = top.seq
             step.before = top.before
             step.after.log_len = top.before.log_len
@@ -348,7 +353,7 @@ class Table:
     def preview(self, action: Any) -> Any:
         return action.preview(self)
 
-    def apply(self, action: Any, *, merge_key: Any = None) -> TableEvent:
+    def apply(self, action: Any, *, merge_key: Any = None, merge: bool = True) -> TableEvent:
         """Apply a typed action as one step; RulesError (with ``why_not``'s sentence)
         when it is not legal now, and then nothing changes."""
         reason = self.why_not(action)
@@ -368,6 +373,7 @@ class Table:
             areas=action.areas(),
             action=action.journal_form(),
             merge_key=merge_key,
+            merge=merge,
         )
         return holder[0]
 

@@ -103,6 +103,13 @@ class TableStepCommand(DocumentCommand):
             announce_step(self.document, self.step)
 
 
+def qt_will_merge(doc: EncounterDocument) -> bool:
+    """Whether the undo stack would merge a command pushed now into the one before
+    (Qt never merges into the command at the clean index: right after a save)."""
+    stack = doc.undo_stack
+    return stack.index() > 0 and stack.index() != stack.cleanIndex()
+
+
 def announce_step(doc: EncounterDocument, step: TableStep) -> None:
     """Emit the document's signals for what a table step changed."""
     areas = set(step.areas)
@@ -167,7 +174,9 @@ class TableActionCommand(TableStepCommand):
 
     def run_step(self) -> TableStep:
         table = self.document.table
-        self.event = table.apply(self.action, merge_key=self.merge_key)
+        self.event = table.apply(
+            self.action, merge_key=self.merge_key, merge=qt_will_merge(self.document)
+        )
         return table.steps[table.position - 1]
 
     def id(self) -> int:
@@ -205,7 +214,7 @@ class MoveTokenCommand(TableActionCommand):
         self.facing = facing
         self.drag_id = drag_id
         action = Place(who=token_id, to=ref_of(document.table, h), facing=facing)
-        key = ("drag", drag_id, token_id) if drag_id is not None else None
+        key = str(("drag", drag_id, token_id)) if drag_id is not None else None
         super().__init__(document, action, merge_key=key)
         if text:
             self.setText(text)
@@ -401,6 +410,7 @@ class ChangeValueCommand(DocumentCommand):
         self.old_value = copy.deepcopy(getattr(obj, field))
         self.new_value = self._validated(new_value)
         self._locator_after = self._after(self.locator)
+        self.step: TableStep | None = None
 
     def _after(self, loc: Locator | None) -> Locator | None:
         if loc is not None and self.field == "id":
@@ -432,11 +442,47 @@ class ChangeValueCommand(DocumentCommand):
             raise ValueError(f"{what}: {err['msg']}") from None
         return copy.deepcopy(getattr(probe, self.field))
 
-    def apply(self) -> None:
+    #: whether the edit is a table step (journaled, undone by the table); the map
+    #: editor's field edits are not (the editor keeps its own undo over the model)
+    table_step: bool = True
+
+    def _set(self) -> None:
         setattr(self._target(self.locator), self.field, copy.deepcopy(self.new_value))
 
+    def _on_table(self) -> bool:
+        """Whether this edit is a table step: the encounter's objects and the map's
+        features (what a snapshot holds); the map's own fields, labels and notes are
+        map editing."""
+        loc = self.locator
+        if not self.table_step or loc is None:
+            return False
+        return loc.root == "encounter" or loc.path[:1] == (("attr", "features"),)
+
+    def apply(self) -> None:
+        if not self._on_table():
+            self._set()
+            return
+        table = self.document.table
+        if self.step is None:
+            key = str(("change", self.locator, self.field)) if self.merge else None
+            capture = {self.area} & ALL_AREAS or ALL_AREAS
+            self.step = table.run(
+                self.text(),
+                self._set,
+                capture,
+                areas=(),
+                merge_key=key,
+                merge=qt_will_merge(self.document),
+            )
+        else:
+            table.redo_step(self.step)
+
     def revert(self) -> None:
-        setattr(self._target(self._locator_after), self.field, copy.deepcopy(self.old_value))
+        if not self._on_table():
+            setattr(self._target(self._locator_after), self.field, copy.deepcopy(self.old_value))
+            return
+        assert self.step is not None
+        self.document.table.undo_step(self.step)
 
     def announce(self) -> None:
         doc = self.document
@@ -464,6 +510,8 @@ class ChangeValueCommand(DocumentCommand):
         elif other._obj is not self._obj:
             return False
         self.new_value = other.new_value
+        if other.step is not None:
+            self.step = other.step  # the table merged the two steps already
         return True
 
 

@@ -19,8 +19,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..errors import LoadError, RulesError
+from ..io.journal import journal_path, set_aside
 from ..model import Encounter, LogEntry, Map
 from ..model.encounter import Token
+from ..play.journal import Journal, ReplayResult, replay
 from ..play.table import Table
 from ..rules.character import Character
 from ..rules.deck import Deck
@@ -75,6 +77,8 @@ class EncounterDocument(QObject):
         base = self.path.parent if self.path is not None else None
         #: the game at the table: everything that changes game state goes through it
         self.table = Table(encounter, map_, base_dir=base, gear=_load_gear())
+        #: the session journal (started by the window once recovery was offered)
+        self.journal: Journal | None = None
         self.selected_token_id: str | None = None
         #: the map view showing this document (set by the view; None in tests without one)
         self.map_view: Any = None
@@ -285,6 +289,55 @@ class EncounterDocument(QObject):
         """Counters the character has out on the track now (None outside action time)."""
         return self.table.ap_available(character_id)
 
+    # -- the session journal -------------------------------------------------------------
+
+    def journal_file(self) -> Path | None:
+        """Where this encounter's journal lives (None: untitled, or a bare map)."""
+        if self.path is None or self.kind != "encounter":
+            return None
+        return journal_path(self.path)
+
+    def start_journal(self) -> None:
+        """Journal every table step from now on (a fresh journal continuing the file
+        on disk). A journal that cannot be written is said in the log, never fatal."""
+        self.stop_journal(keep=True)
+        jp = self.journal_file()
+        if jp is None:
+            return
+        try:
+            self.journal = Journal(self.table, jp, self.path)
+        except LoadError as e:
+            log.warning("no session journal: %s", e)
+            self.journal = None
+
+    def stop_journal(self, *, keep: bool) -> Path | None:
+        """Stop journaling. ``keep``: leave the file (unsaved steps are in it), set
+        aside under a new name so it is not offered again; otherwise delete it (what
+        it held is saved). Returns where a kept journal went."""
+        j = self.journal
+        self.journal = None
+        if j is None:
+            return None
+        if not keep:
+            j.discard()
+            return None
+        j.close()
+        if j.lines and j.path.exists():
+            return set_aside(j.path, "unsaved")
+        j.discard()
+        return None
+
+    def replay(self, lines: list[dict]) -> ReplayResult:
+        """Apply journal lines through the undo stack (each one undoable as if the
+        Judge had done it)."""
+        return replay(
+            self.table,
+            lines,
+            do=lambda action, merge: self.apply(action, merge_key=merge),
+            undo=self.undo_stack.undo,
+            redo=self.undo_stack.redo,
+        )
+
     # -- files -------------------------------------------------------------------------
 
     def is_dirty(self) -> bool:
@@ -317,7 +370,12 @@ class EncounterDocument(QObject):
             save_map_file(self.map, self.map_path)
         save_encounter_file(self, target)
         self._map_edits = 0
+        journaling = self.journal is not None
+        if journaling:
+            self.stop_journal(keep=False)  # everything in it is saved now
         self.path = target
+        if journaling:
+            self.start_journal()
         self.undo_stack.setClean()
         self.changed.emit("file")
 

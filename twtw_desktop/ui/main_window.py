@@ -410,6 +410,8 @@ class MainWindow(QMainWindow):
         if old is not None:
             old.changed.disconnect(self._doc_changed)
             self.undo_group.removeStack(old.undo_stack)
+            if old is not document:
+                old.stop_journal(keep=old.is_dirty())
         document.setParent(self)
         self.document = document
         self.undo_group.addStack(document.undo_stack)
@@ -422,6 +424,53 @@ class MainWindow(QMainWindow):
         self.documentReplaced.emit(document)
         if old is not None and old is not document:
             old.deleteLater()
+        self._recover_or_journal(document)
+
+    def _recover_or_journal(self, doc: EncounterDocument) -> None:
+        """Offer the steps a journal holds beyond the saved file (the app was killed),
+        then journal this session. Declining keeps the old journal aside, renamed."""
+        from ..io.journal import set_aside
+        from ..play.journal import pending_journal
+
+        target = doc.path if doc.kind == "encounter" else None
+        pending = pending_journal(target) if target is not None else None
+        notes: list[str] = []
+        if pending is not None:
+            recover = False
+            if pending.lines:
+                n = len(pending.lines)
+                text = (
+                    f"The session journal of {target.name} holds {n} step"
+                    f"{'s' if n != 1 else ''} newer than the saved file: the app was closed "
+                    "without saving (a crash, or the battery ran out).\n\nRecover them? "
+                    "The encounter comes back exactly as it was at the last step shown."
+                )
+                if not pending.matches:
+                    text += (
+                        "\n\nThe file was changed since the journal began; steps that no "
+                        "longer apply stop the recovery, and you are told which."
+                    )
+                answer = QMessageBox.question(
+                    self,
+                    "Recover the last session?",
+                    text,
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                    QMessageBox.StandardButton.Yes,
+                )
+                recover = answer == QMessageBox.StandardButton.Yes
+            notes += pending.problems
+            kept = set_aside(pending.path, "recovered" if recover else "declined")
+            if recover:
+                doc.start_journal()
+                result = doc.replay(pending.lines)
+                notes.append(f"Recovered {result.applied} of {len(pending.lines)} steps.")
+                notes += result.messages
+            else:
+                notes.append(f"The journal was kept aside as {kept.name}.")
+        if doc.journal is None:
+            doc.start_journal()
+        if notes:
+            QMessageBox.information(self, "Session journal", "\n".join(notes))
 
     def _doc_changed(self, area: str) -> None:
         if area in ("file", "all"):
@@ -757,5 +806,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             ev.ignore()
             return
+        if self.document is not None:
+            self.document.stop_journal(keep=self.document.is_dirty())
         self.save_layout()
         ev.accept()

@@ -303,6 +303,7 @@ class SetFieldCommand(ChangeValueCommand):
         stroke: int | None = None,
     ) -> None:
         super().__init__(document, obj, field, new_value, "map", text=text, merge=merge)
+        self.table_step = False  # map editing: autosaved, not journaled
         #: with a stroke (a label dragged), only commands of the same stroke merge
         self.stroke = stroke
 

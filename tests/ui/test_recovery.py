@@ -1,0 +1,105 @@
+"""Kill the app in the middle of a gunfight, restart, carry on from the last step shown."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from twtw_desktop.io.journal import journal_path
+from twtw_desktop.play.actions import DropProne, EndSegment, Place, StartActionTime, StartRound
+from twtw_desktop.resources import maps_dir
+from twtw_desktop.ui.commands import ChangeValueCommand
+from twtw_desktop.ui.main_window import MainWindow
+from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+
+SAMPLE = "main_street.encounter.json"
+HANK = "token-hank_daggett"
+MIRANDA = "miranda_valentine"
+
+
+@pytest.fixture
+def files(qapp, tmp_path):
+    use_ini_folder(tmp_path / "settings")
+    qapp.setOrganizationName("TWTW-tests")
+    qapp.setApplicationName(f"twtw-{uuid.uuid4().hex[:8]}")
+    for name in (SAMPLE, "main_street.map.json"):
+        shutil.copy(maps_dir() / name, tmp_path / name)
+    return tmp_path / SAMPLE
+
+
+def _answer(monkeypatch, button):
+    asked = []
+
+    def question(*a, **k):
+        asked.append(a[2] if len(a) > 2 else "")
+        return button
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    monkeypatch.setattr(QMessageBox, "information", staticmethod(lambda *a, **k: None))
+    return asked
+
+
+def _window(qtbot, path):
+    win = MainWindow(settings=AppSettings())
+    qtbot.addWidget(win)
+    assert win.open_path(path, ask=False)
+    return win
+
+
+def _play(doc):
+    doc.apply(Place(who=HANK, to=[21, 16]))
+    doc.apply(StartActionTime())
+    doc.apply(StartRound())
+    for _ in range(20):
+        if doc.table.why_not(DropProne(who=MIRANDA)) is None:
+            doc.apply(DropProne(who=MIRANDA))
+            break
+        doc.apply(EndSegment())
+    doc.undo_stack.undo()
+    doc.undo_stack.redo()
+    c = doc.character("jonah_benton")
+    doc.push(ChangeValueCommand(doc, c, "notes", "lost his hat", "characters"))
+
+
+def test_killed_mid_gunfight_recovers_exactly(qtbot, files, monkeypatch):
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.Yes)
+    win = _window(qtbot, files)
+    doc = win.document
+    assert doc.journal is not None and journal_path(files).exists()
+    _play(doc)
+    expected = doc.table.state_fingerprint()
+    # the app dies: no save, no close — only the journal is on disk
+    doc.journal.close()
+    win2 = _window(qtbot, files)
+    assert (asked and "Recover" in asked[-1]) or "steps" in asked[-1]
+    assert win2.document.table.state_fingerprint() == expected
+    # recovered steps are undoable like any other
+    assert win2.document.undo_stack.count() > 0
+    assert list(files.parent.glob("*.journal.jsonl.recovered-*"))
+
+
+def test_declining_keeps_the_journal_aside(qtbot, files, monkeypatch):
+    _answer(monkeypatch, QMessageBox.StandardButton.No)
+    win = _window(qtbot, files)
+    before = win.document.table.state_fingerprint()
+    win.document.apply(Place(who=HANK, to=[21, 16]))
+    win.document.journal.close()
+    win2 = _window(qtbot, files)
+    assert win2.document.table.state_fingerprint() == before
+    aside = list(files.parent.glob("*.journal.jsonl.declined-*"))
+    assert len(aside) == 1 and aside[0].read_text().count("\n") == 2
+
+
+def test_saving_starts_a_fresh_journal(qtbot, files, monkeypatch):
+    _answer(monkeypatch, QMessageBox.StandardButton.Yes)
+    win = _window(qtbot, files)
+    win.document.apply(Place(who=HANK, to=[21, 16]))
+    assert win.document.journal.lines == 1
+    assert win.save()
+    assert win.document.journal.lines == 0
+    win.document.journal.close()
+    win2 = _window(qtbot, files)  # nothing to recover: no question asked
+    assert win2.document.table.hex_label(win2.document.token(HANK).at) == "2116"
