@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from twtw_desktop.play.catalogue import catalogue
+from twtw_desktop.play.track_actions import Resolve
 from twtw_desktop.rules import actions as A
 from twtw_desktop.rules.base import Speed, WoundLocation
 from twtw_desktop.rules.card import Card
@@ -586,7 +587,7 @@ def _to_phase_three(qtbot) -> tuple[EncounterDocument, TrackPanel]:
     assert panel.start_round()
     for cid in panel._row_ids:
         assert panel.declare_speed(cid, Speed.FAST)
-    assert panel._step("Flip", lambda: panel.track.resolve({"all": ALL3}))
+    assert panel._do(Resolve(cards={"all": ALL3}))
     for _ in range(3):
         assert panel.next_phase(), panel.message.text()
     return doc, panel

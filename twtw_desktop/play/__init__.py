@@ -3,3 +3,6 @@
 Every table action is a value with its cost, ``why_not``, preview and apply; the
 window, the players' screen and the command line all go through this layer.
 """
+
+# the track's and the attack's actions register themselves with the action catalogue
+from . import track_actions  # noqa: F401

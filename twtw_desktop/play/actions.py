@@ -242,16 +242,22 @@ class _ClockStep(Action):
     """A step of the clock itself (no actor)."""
 
     needs_actor: ClassVar[bool] = False
+    log_kind: ClassVar[str] = "round"
 
     def why_not(self, table: Table) -> str | None:
         if not table.in_action:
             return "Not in action time: declare action time first (Ctrl+T)."
         return None
 
+    def kind_of_log(self, table: Table) -> str:
+        return self.log_kind
+
     def engine_step(self, table: Table) -> Any:
         raise NotImplementedError
 
     def apply(self, table: Table) -> TableEvent:
+        assert table.time is not None
+        table.time.update_characters(table.encounter.characters)  # bleeding reads them
         result = self.engine_step(table)
         events = [ev for ev in (result if isinstance(result, list | tuple) else [result]) if ev]
         texts = []
@@ -261,11 +267,11 @@ class _ClockStep(Action):
                 for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
                 if v not in (None, [], (), {}, "") and k not in ("summary", "step")
             }
-            table.log(ev.summary, "track", detail or None)
+            table.log(ev.summary, self.kind_of_log(table), detail or None)
             apply_bleeding(table, ev)
-            texts.append(ev.summary)
+            texts.append(" · ".join([ev.summary, *(getattr(ev, "details", ()) or ())]))
         cards = tuple(n for ev in events for n in (getattr(ev, "cards", ()) or ()))
-        return TableEvent(" · ".join(texts), {"events": len(events)}, cards)
+        return TableEvent(" · ".join(texts), {"events": len(events)}, cards, tuple(events))
 
 
 class StartRound(_ClockStep):
@@ -297,6 +303,9 @@ class EndSegment(_ClockStep):
 
     def label(self, table: Table) -> str:
         return "Next segment" if table.time and table.time.kind == "segments" else "Next phase"
+
+    def kind_of_log(self, table: Table) -> str:
+        return "track" if table.time and table.time.kind == "segments" else "round"
 
     def why_not(self, table: Table) -> str | None:
         why = super().why_not(table)
@@ -356,7 +365,7 @@ class Declare(Action):
         c, _ = self.actor(table)
         ev = table.track.declare_speed(c.id, self.speed)
         table.log(ev.summary, "track")
-        return TableEvent(ev.summary)
+        return TableEvent(ev.summary, raw=(ev,))
 
 
 # =============================================================================

@@ -44,6 +44,8 @@ class TableEvent:
     text: str
     record: dict[str, Any] = field(default_factory=dict)
     cards: tuple[int, ...] = ()
+    #: the rules engines' own events behind it (for the panels that show their fields)
+    raw: tuple[Any, ...] = ()
 
     def line(self) -> str:
         return self.text

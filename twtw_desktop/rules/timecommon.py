@@ -202,6 +202,8 @@ class UndoableEngine(Generic[S]):
         self._deck = deck
         self._state = state
         self._history: list[tuple[S, DeckState | None]] = []
+        #: inside refusal(): steps are built but not committed
+        self._dry = False
 
     @property
     def state(self) -> S:
@@ -249,7 +251,28 @@ class UndoableEngine(Generic[S]):
             self._deck.restore(deck_before)
         return None
 
+    def refusal(self, step: Callable[[], object]) -> str | None:
+        """Why calling ``step`` — any public step of this engine, e.g.
+        ``lambda: track.join_stack(cid, spec)`` — would be refused now, or None.
+        The step is built but never committed, and the deck is put back: nothing
+        changes, so menus can ask this of every entry."""
+        self._dry = True
+        try:
+            step()
+        except RulesError as e:
+            return str(e)
+        finally:
+            self._dry = False
+        return None
+
     def _run(self, build: Callable[[], tuple[S, E, bool]]) -> E:
+        if self._dry:  # refusal(): build the step to see whether it is refused, keep nothing
+            deck_before = self._deck.snapshot()
+            try:
+                build()
+            finally:
+                self._deck.restore(deck_before)
+            return None  # type: ignore[return-value]
         deck_before = self._deck.snapshot()
         try:
             new_state, event, touched = build()

@@ -61,14 +61,32 @@ from PySide6.QtWidgets import (
 )
 
 from ...errors import RulesError
-from ...play.catalogue import apply_action_effects, apply_bleeding, catalogue
+from ...play.actions import Declare, EndRound, EndSegment, StartRound
+from ...play.catalogue import catalogue
+from ...play.track_actions import (
+    Act,
+    ChoosePhase,
+    Continuous,
+    DeclareAction,
+    Delay,
+    Interrupt,
+    JoinStack,
+    KeepWaiting,
+    QuickDraw,
+    Resolve,
+    Rush,
+    StackBonus,
+    StackModifiers,
+    StartRoundWithCards,
+    StopWaiting,
+    Surprise,
+)
 from ...rules import actions as A
 from ...rules.action_track import QUICK_DRAW_TN, continuous_schedule
 from ...rules.base import Speed
 from ...rules.character import Character
 from ...rules.phases import CONTINUOUS_STEPS, maneuver_phases, roman
 from ...rules.timecommon import split_evenly, surprise_tn
-from ..commands import SnapshotCommand
 from ._common import USER_ERRORS, MessageLabel, attempt, error_text, find_map_view
 
 #: 000 Action Time: a round has 20 segments.
@@ -507,41 +525,21 @@ class TrackPanel(QWidget):
         return tok.character_id if tok is not None else None
 
     # -- pushing steps ----------------------------------------------------------------
-    def _step(self, text: str, step: Callable[[], Any], kind: str = "track") -> bool:
-        """Run one engine step as one undoable command and log its event."""
-        doc = self.document
-
-        def go() -> None:
-            result = step()
-            events = list(result) if isinstance(result, list | tuple) else [result]
-            events = [ev for ev in events if ev is not None]
-            self.last_event = events[-1] if events else None
-            for ev in events:
-                detail = {
-                    k: v
-                    for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
-                    if v not in (None, [], (), {}, "") and k not in ("summary", "step")
-                }
-                doc.log(ev.summary, kind, detail or None)
-                apply_bleeding(doc, ev)
-            self._last_events = events
-
-        self._last_events: list[Any] = []
-        ok = attempt(
-            self.message,
-            lambda: doc.push(
-                SnapshotCommand(doc, text, go, {"track", "deck", "log", "characters"})
-            ),
-        )
-        if ok and self._last_events:
-            if len(self._last_events) == 1:
-                ev = self._last_events[0]
-                details = list(getattr(ev, "details", ()) or ())
-                summary = getattr(ev, "summary", "")
-                self.info.setText(" · ".join([summary, *details]) if details else summary)
-            else:
-                self.info.setText(" · ".join(ev.summary for ev in self._last_events))
+    def _do(self, action: Any) -> bool:
+        """Apply one table action as one undoable step; show its event, or the
+        table's reason for refusing it."""
+        done: list[Any] = []
+        ok = attempt(self.message, lambda: done.append(self.document.apply(action)))
+        if ok and done and done[0] is not None:
+            ev = done[0]
+            self.last_event = ev.raw[-1] if ev.raw else None
+            self.info.setText(ev.text)
         return ok
+
+    def _why(self, action: Any) -> str:
+        """Why the table refuses ``action`` now ("" when it would accept it); the table
+        builds the step without keeping it, so menus show the engine's own reasons."""
+        return _short(self.document.table.why_not(action) or "")
 
     def toggle_action_time(self) -> bool:
         """Declare action time, or go back to narrative time (one undoable step)."""
@@ -558,12 +556,6 @@ class TrackPanel(QWidget):
             self.action_button.setChecked(self.track is not None)
         self.message.clear()
         return True
-
-    def _require_track(self):
-        t = self.track
-        if t is None:
-            raise RulesError("Declare action time first (Start action time).")
-        return t
 
     def _typed_cards(self, keys: list[tuple[str, str]]) -> dict | None:
         """With a printed deck, ask the Judge for each card the step reads
@@ -590,31 +582,16 @@ class TrackPanel(QWidget):
         if cards is None:
             return False
 
-        def go():
-            return self._with_sheets().start_round(cards or None)
-
-        return self._step("Start round", go, "round")
+        return self._do(StartRoundWithCards(cards=cards) if cards else StartRound())
 
     # AP v2 ----------------------------------------------------------------------------
     def next_segment(self) -> bool:
-        return self._step("Next segment", lambda: self._require_track().advance_segment())
+        return self._do(EndSegment())
 
     def declare(self, cid: str, spec: A.ActionSpec) -> bool:
         """Declare ``spec`` for ``cid`` on the track (pays the counters), with its
         effect on the sheet (ready, cock, reload, posture)."""
-        doc = self.document
-
-        def go():
-            t = self._require_track()
-            # AP v2 pays on the track; a Phases round takes it as the character's act
-            ev = t.declare(cid, spec) if hasattr(t, "declare") else t.act(cid, spec)
-            notes = apply_action_effects(doc, cid, spec)
-            if notes:
-                ev = ev.model_copy(update={"details": (*ev.details, *notes)})
-            return ev
-
-        name = doc.character(cid).name if cid else "?"
-        return self._step(f"{name}: {spec.describe()}", go)
+        return self._do(DeclareAction(who=cid, declared=spec))
 
     def resolve_stack(self) -> bool:
         t = self.track
@@ -624,19 +601,10 @@ class TrackPanel(QWidget):
         )
         if cards is None:
             return False
-        return self._step(
-            "Resolve the initiative stack",
-            lambda: self._require_track().resolve_stack(cards=cards or None),
-        )
-
-    def _with_sheets(self):
-        """The engine, told the current sheets first (bleeding reads them)."""
-        t = self._require_track()
-        t.update_characters(self.document.encounter.characters)
-        return t
+        return self._do(Resolve(cards=cards or None))
 
     def end_round(self) -> bool:
-        return self._step("End round", lambda: self._with_sheets().end_round(), "round")
+        return self._do(EndRound())
 
     def _build_declare_menu(self) -> None:
         m = self.declare_menu
@@ -656,33 +624,15 @@ class TrackPanel(QWidget):
         head = f"{c.name}: {counters} counter(s) on the track" if counters is not None else c.name
         m.addSection(head)
         self._fill_actions(
-            m, cid, _ap_cost, lambda s: self._unpayable(row, s), self.declare, reason_tip=False
+            m,
+            cid,
+            _ap_cost,
+            lambda s: self._why(DeclareAction(who=cid, declared=s)),
+            self.declare,
+            reason_tip=False,
         )
         other = m.addAction("Other action (the Judge's cost)…")
         other.triggered.connect(lambda: self._declare_other(cid))
-
-    def _unpayable(self, row, spec: A.ActionSpec) -> str:
-        """Why the counters cannot pay for ``spec`` now ("" when they can)."""
-        t = self.track
-        if t is None:
-            return "not in action time"
-        if self.phases:
-            return ""
-        if row is None:
-            return "not on the track"
-        if row.status.value != "active":
-            return row.status_reason or row.status.value
-        if t.state.stage.value not in ("running", "overtime"):
-            return "no round running"
-        if t.current_segment == 0:
-            return "count segment 1 first"
-        if spec.all_ap:
-            return ""
-        if spec.multi_round and row.counters > 0:
-            return ""
-        if row.counters < spec.ap:
-            return f"needs {spec.ap}, {row.counters} counter(s) on the track"
-        return ""
 
     def _declare_other(self, cid: str) -> None:
         label, ok = QInputDialog.getText(self, "Other action", "What does the character do?")
@@ -691,26 +641,6 @@ class TrackPanel(QWidget):
         ap, ok = QInputDialog.getInt(self, "Other action", "AP it costs:", 1, 0, 40)
         if ok:
             self.declare(cid, A.other_action(label.strip(), ap))
-
-    # -- trying a step without keeping it --------------------------------------------------
-    def _trial(self, fn: Callable[[Any], Any]) -> str:
-        """Why the engine refuses ``fn(track)`` now ("" when it would accept it). The
-        step is run and taken straight back, so menus show the engine's own reasons;
-        only for steps that draw no card."""
-        t = self.track
-        if t is None:
-            return "not in action time"
-        deck = t.deck.snapshot()
-        depth = t.history_depth
-        try:
-            fn(t)
-        except USER_ERRORS as e:
-            return _short(error_text(e))
-        if t.history_depth > depth:
-            t.undo()
-        if t.deck.snapshot() != deck:
-            t.deck.restore(deck)
-        return ""
 
     def _fill_actions(
         self,
@@ -722,8 +652,8 @@ class TrackPanel(QWidget):
         reason_tip: bool = True,
     ) -> None:
         """The action catalogue as submenus, each entry with its cost, disabled with
-        ``refusal``'s reason ("" when the step would be accepted: :meth:`_trial` asks
-        the engine); with ``reason_tip`` that reason also closes the tooltip."""
+        ``refusal``'s reason ("" when the step would be accepted: :meth:`_why` asks
+        the table); with ``reason_tip`` that reason also closes the tooltip."""
         groups: dict[str, QMenu] = {}
         for entry in catalogue(self.document, self.document.character(cid)):
             sub = groups.get(entry.group)
@@ -794,20 +724,14 @@ class TrackPanel(QWidget):
             m,
             cid,
             lambda s: _ap_cost(s) + " + 1 AP to join",
-            lambda s: self._trial(lambda t: t.join_stack(cid, s)),
+            lambda s: self._why(JoinStack(who=cid, declared=s)),
             self.join_stack,
         )
 
     def join_stack(self, cid: str, spec: A.ActionSpec) -> bool:
         """Put ``spec`` on this segment's stack beside another character's action
         (000 Simultaneous Actions), with its effect on the sheet; one undoable step."""
-        doc = self.document
-
-        def go():
-            ev = self._require_track().join_stack(cid, spec)
-            return self._with_effects(ev, cid, spec)
-
-        return self._step(f"{doc.character(cid).name} joins the stack: {spec.describe()}", go)
+        return self._do(JoinStack(who=cid, declared=spec))
 
     def _build_rush_menu(self) -> None:
         m = self.rush_menu
@@ -834,23 +758,12 @@ class TrackPanel(QWidget):
                 return f"{spec.ap} AP, paid from the track: no rush tax"
             return f"{spec.ap} AP: {counters} from the track + {extra} from the pool, rushed by {extra}"
 
-        self._fill_actions(m, cid, cost, lambda s: self._trial(lambda t: t.rush(cid, s)), self.rush)
+        self._fill_actions(m, cid, cost, lambda s: self._why(Rush(who=cid, declared=s)), self.rush)
 
     def rush(self, cid: str, spec: A.ActionSpec) -> bool:
         """Rush ``spec`` (optional rule, 000 Rushing Actions): counters plus pool AP;
         the rush tax is paid when the stack resolves. One undoable step."""
-
-        def go():
-            ev = self._require_track().rush(cid, spec)
-            return self._with_effects(ev, cid, spec)
-
-        return self._step(f"{self.document.character(cid).name} rushes {spec.describe()}", go)
-
-    def _with_effects(self, ev, cid: str, spec: A.ActionSpec):
-        notes = apply_action_effects(self.document, cid, spec)
-        if notes:
-            ev = ev.model_copy(update={"details": (*ev.details, *notes)})
-        return ev
+        return self._do(Rush(who=cid, declared=spec))
 
     def stack_entry(self, cid: str):
         """``cid``'s action waiting on the current segment's stack (None if none)."""
@@ -890,7 +803,7 @@ class TrackPanel(QWidget):
         qd.triggered.connect(lambda _=False: self.quick_draw(cid))
         room = max(1, c.quick_draw - entry.bonus_ap)
         for n in range(1, room + 1):
-            why = self._trial(lambda t, n=n: t.buy_stack_bonus(cid, n))
+            why = self._why(StackBonus(who=cid, ap=n))
             act = m.addAction(f"Spend {n} AP from the pool: +{n}" + (f"  ({why})" if why else ""))
             act.setToolTip(
                 f"At most the Quick Draw level ({c.quick_draw}) in all; counters lost to "
@@ -912,29 +825,18 @@ class TrackPanel(QWidget):
         cards = self._typed_cards([(cid, f"{name}'s Quick Draw check")])
         if cards is None:
             return False
-        return self._step(
-            f"{name}: Quick Draw check",
-            lambda: self._require_track().quick_draw_check(cid, cards.get(cid)),
-        )
+        return self._do(QuickDraw(who=cid, card=cards.get(cid)))
 
     def buy_stack_bonus(self, cid: str, ap: int) -> bool:
         """Spend ``ap`` AP from the pool for +1 each on the stack; one undoable step."""
-        name = self.document.character(cid).name
-        return self._step(
-            f"{name}: {ap} AP for the stack",
-            lambda: self._require_track().buy_stack_bonus(cid, ap),
-        )
+        return self._do(StackBonus(who=cid, ap=ap))
 
     def set_stack_modifiers(
         self, cid: str, gear: int = 0, environment: int = 0, note: str = ""
     ) -> bool:
         """The Judge's gear and wound/environment modifiers for ``cid``'s action on the
         stack; one undoable step."""
-        name = self.document.character(cid).name
-        return self._step(
-            f"{name}: stack modifiers",
-            lambda: self._require_track().set_stack_modifiers(cid, gear, environment, note),
-        )
+        return self._do(StackModifiers(who=cid, gear=gear, environment=environment, note=note))
 
     def _ask_modifiers(self, cid: str) -> None:
         entry = self.stack_entry(cid)
@@ -1004,13 +906,7 @@ class TrackPanel(QWidget):
         )
         if cards is None:
             return False
-
-        def go():
-            t = self._require_track()
-            return [t.apply_surprise(i, expecting_danger, cards.get(i)) for i in ids]
-
-        what = names[0] if len(names) == 1 else f"{len(names)} characters"
-        return self._step(f"Surprise check: {what}", go)
+        return self._do(Surprise(who=ids, expecting_danger=expecting_danger, cards=cards or None))
 
     # -- continuous movers (both editions) ---------------------------------------------------
     def _build_movers_menu(self) -> None:
@@ -1073,28 +969,20 @@ class TrackPanel(QWidget):
     ) -> bool:
         """Start, change or (``paces`` None/0) stop a continuous mover; one undoable
         step. ``skill``/``handling`` count in the Phases edition only (002)."""
-        label = name or next(
-            (c.name for c in self.document.encounter.characters if c.id == mover_id), mover_id
+        return self._do(
+            Continuous(
+                mover=mover_id,
+                paces=paces,
+                name=name,
+                automated=automated,
+                skill=skill,
+                handling=handling,
+            )
         )
-
-        def go():
-            t = self._require_track()
-            if self.phases:
-                return t.set_continuous(
-                    mover_id, paces, name=name, automated=automated, skill=skill, handling=handling
-                )
-            return t.set_continuous(mover_id, paces, name=name, automated=automated)
-
-        text = f"{label}: {paces} paces a round" if paces else f"{label} stops moving"
-        return self._step(text, go)
 
     # Phases ----------------------------------------------------------------------------
     def declare_speed(self, cid: str, speed: Speed) -> bool:
-        name = self.document.character(cid).name
-        return self._step(
-            f"{name} declares {speed.value}",
-            lambda: self._require_track().declare_speed(cid, speed),
-        )
+        return self._do(Declare(who=cid, speed=speed))
 
     def flip_card(self) -> bool:
         t = self.track
@@ -1111,20 +999,13 @@ class TrackPanel(QWidget):
         cards = self._typed_cards(keys)
         if cards is None:
             return False
-        return self._step(
-            "Flip the initiative card",
-            lambda: self._require_track().resolve(cards or None),
-            "round",
-        )
+        return self._do(Resolve(cards=cards or None))
 
     def choose_phase(self, cid: str, phase: int) -> bool:
-        return self._step(
-            f"Phase {_PHASES[phase - 1]} for {cid}",
-            lambda: self._require_track().choose_phase(cid, phase),
-        )
+        return self._do(ChoosePhase(who=cid, phase=phase))
 
     def next_phase(self) -> bool:
-        return self._step("Next phase", lambda: self._with_sheets().advance_phase(), "round")
+        return self._do(EndSegment())
 
     def act(self, cid: str | None = None, action: Speed | A.ActionSpec | None = None) -> bool:
         t = self.track
@@ -1132,16 +1013,9 @@ class TrackPanel(QWidget):
         if cid is None:
             self.message.error("Select who acts.")
             return False
-
-        def go():
-            tr = self._require_track()
-            what = action
-            if what is None:
-                row = tr.row(cid)
-                what = row.waiting_speed or row.declared or Speed.FAST
-            return tr.act(cid, what)
-
-        return self._step(f"{self.document.character(cid).name} acts", go)
+        if isinstance(action, A.ActionSpec):
+            return self._do(Act(who=cid, declared=action))
+        return self._do(Act(who=cid, speed=action))
 
     def delay(
         self, cid: str | None = None, circumstance: str | None = None, ask: bool = False
@@ -1161,7 +1035,7 @@ class TrackPanel(QWidget):
             if not ok:
                 return False
             circumstance = text.strip() or None
-        return self._step(f"{name} delays", lambda: self._require_track().delay(cid, circumstance))
+        return self._do(Delay(who=cid, circumstance=circumstance))
 
     def _delay_asking(self) -> bool:
         """The Delay button: the selected character delays, the Judge typing the
@@ -1177,27 +1051,23 @@ class TrackPanel(QWidget):
             cid = waiting[0] if len(waiting) == 1 else None
         return cid
 
-    def _waiting_step(self, cid: str | None, what: str, step: Callable[[Any, str], Any]) -> bool:
-        """``step(track, cid)`` as one undoable step titled "<name> ``what``", for
-        ``cid`` or else :meth:`_waiting_character`."""
+    def _waiting_step(self, cid: str | None, what: str, make: Callable[[str], Any]) -> bool:
+        """The action ``make(cid)`` for ``cid`` or else :meth:`_waiting_character`."""
         cid = cid or self._waiting_character()
         if cid is None:
             self.message.error(f"Select who {what}.")
             return False
-        return self._step(
-            f"{self.document.character(cid).name} {what}",
-            lambda: step(self._require_track(), cid),
-        )
+        return self._do(make(cid))
 
     def keep_waiting(self, cid: str | None = None) -> bool:
         """``cid`` goes on waiting for last round's circumstance (004 Delaying an
         Action): one undoable step; a refusal shows the engine's reason."""
-        return self._waiting_step(cid, "keeps waiting", lambda t, k: t.keep_waiting(k))
+        return self._waiting_step(cid, "keeps waiting", lambda k: KeepWaiting(who=k))
 
     def stop_waiting(self, cid: str | None = None) -> bool:
         """``cid`` drops last round's circumstance and declares afresh (004 Delaying
         an Action): one undoable step; a refusal shows the engine's reason."""
-        return self._waiting_step(cid, "stops waiting", lambda t, k: t.stop_waiting(k))
+        return self._waiting_step(cid, "stops waiting", lambda k: StopWaiting(who=k))
 
     def _build_interrupt_menu(self) -> None:
         m = self.interrupt_menu
@@ -1237,10 +1107,7 @@ class TrackPanel(QWidget):
         cards = self._typed_cards([(cid, f"{name}'s interruption (one card for both)")])
         if cards is None:
             return False
-        return self._step(
-            f"{name} tries to interrupt",
-            lambda: self._require_track().preempt(cid, against, cards.get(cid)),
-        )
+        return self._do(Interrupt(who=cid, against=against, card=cards.get(cid)))
 
     def _phase_cell_clicked(self, r: int, c: int) -> None:
         if not 4 <= c <= 7 or r >= len(self._row_ids):
