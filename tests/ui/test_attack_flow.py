@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 
 from twtw_desktop.errors import RulesError
 from twtw_desktop.hexgrid import Hex
-from twtw_desktop.ui.panels.attack_flow import Spends, preview
+from twtw_desktop.play.attack import Spends, preview
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
 from .test_panels_support import sample_encounter_path, small_document

@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from twtw_desktop.errors import RulesError
+from twtw_desktop.play.attack import Spends, preview
 from twtw_desktop.rules.character import CarriedWeapon
 from twtw_desktop.rules.deck import standard_deck
-from twtw_desktop.ui.panels.attack_flow import Spends, preview
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
 from .test_panels_support import small_document

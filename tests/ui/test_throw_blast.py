@@ -13,9 +13,10 @@ from PySide6.QtCore import QPoint, Qt
 
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.model.map import Feature, Material
+from twtw_desktop.play.throw import blast_exposures
 from twtw_desktop.rules.character import CarriedWeapon
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
-from twtw_desktop.ui.tools.throw import blast_exposures, throw_at
+from twtw_desktop.ui.tools.throw import throw_at
 
 from .test_attack_more import card_that, judge_window, put_on_top
 from .test_panels_support import small_document

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
 from twtw_desktop.hexgrid import Hex
+from twtw_desktop.play.attack import CardNeeded
 from twtw_desktop.rules.deck import standard_deck
-from twtw_desktop.ui.panels.attack_flow import CardNeeded
 from twtw_desktop.ui.tools import throw as throw_mod
 from twtw_desktop.ui.tools.throw import throw_at
 

@@ -6,7 +6,7 @@ pre-chosen; pick another on the map or in the list), the weapon and the shot typ
 the panel shows the TN with every modifier itemised and the AP cost before anything
 is drawn. **Draw** shows the card with the cells the resolution read; the Judge
 spends bumps with clicks; **Apply** writes it all as one undoable step (see
-:mod:`.attack_flow`). A routine snap shot from a selected shooter is Snap → Draw →
+:mod:`twtw_desktop.play.attack`). A routine snap shot from a selected shooter is Snap → Draw →
 Apply. Hand-to-hand and thrown attacks use the same flow (the mode buttons).
 
 The less common choices sit where they apply: **Fan** (single-action revolvers:
@@ -24,6 +24,12 @@ weapon's *2nd target* row sends some of the burst's hits on to another target (0
 Hitting Multiple Targets). Under the ``dodge_vs_ranged`` rule the defender's dodge
 is offered against shots too. Draw and Apply stay disabled, saying why, until there
 is an attacker and a target.
+
+The panel holds no rules: the choices become the table's typed attack action
+(:func:`twtw_desktop.play.combat_actions.attack_action`), whose plan gives the TN
+and the AP; **Draw** resolves it on a copy of the deck
+(:func:`twtw_desktop.play.attack.preview`) and **Apply** hands the action, with the
+spends and the typed cards, to the table (``document.apply``).
 """
 
 from __future__ import annotations
@@ -46,28 +52,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...rules.base import HitLocation
-from ...rules.card import Card
-from ...rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
-from ..widgets.card_entry import PhysicalCardDialog
-from ..widgets.card_view import CardDialog, CardView
-from ._common import USER_ERRORS, MessageLabel, VerticalScroll, error_text, find_map_view
-from .attack_flow import (
+from ...play.attack import (
     AttackPlan,
     AttackRequest,
     Geometry,
     Outcome,
     Preview,
     Spends,
-    apply_attack,
     default_weapon_index,
     display_name,
     named_summary,
     nearest_enemy,
-    plan_attack,
     preview,
     usable_weapons,
 )
+from ...play.combat_actions import attack_action
+from ...play.throw import blast_lines
+from ...rules.base import HitLocation
+from ...rules.card import Card
+from ...rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
+from ..widgets.card_entry import PhysicalCardDialog
+from ..widgets.card_view import CardDialog, CardView
+from ._common import USER_ERRORS, MessageLabel, VerticalScroll, error_text, find_map_view
 
 _CALLED = (
     ("no called shot", None),
@@ -192,7 +198,6 @@ class AttackPanel(QWidget):
         super().__init__(parent)
         self.document = document
         self.setObjectName("AttackPanel")
-        self.geometry_cache = Geometry(document)
         self.plan: AttackPlan | None = None
         self.current: Preview | None = None
         #: the spends of each shot of the previewed series (one for a single attack)
@@ -202,7 +207,6 @@ class AttackPanel(QWidget):
         self._strays_hit_shown = False
         self._typed: Card | None = None
         self._shooter: str | None = None
-        self._consumed: set[tuple[int, int, int]] = set()
         self._busy = False
         self._dialog: PhysicalCardDialog | None = None
         #: the typed-in card of the defender's block (physical-card mode)
@@ -583,6 +587,16 @@ class AttackPanel(QWidget):
         self.recompute()  # no attacker yet: Draw and Apply start disabled, saying why
 
     @property
+    def table(self):
+        """The table the panel's document plays on."""
+        return self.document.table
+
+    @property
+    def geometry_cache(self) -> Geometry:
+        """Cover lines over the table's map (the table caches its wall index)."""
+        return Geometry(self.table)
+
+    @property
     def spends(self) -> Spends:
         """The spends of the shot being edited (the only one for a single attack)."""
         return self.series_spends[self.shot_index]
@@ -671,10 +685,10 @@ class AttackPanel(QWidget):
             mode = self.mode()
             if mode == "melee":
                 self.weapon_combo.addItem("bare hands", None)
-            for i, w in usable_weapons(doc, shooter, mode):  # type: ignore[arg-type]
+            for i, w in usable_weapons(doc.table, shooter, mode):  # type: ignore[arg-type]
                 self.weapon_combo.addItem(w.name, i)
             if keep is None:
-                keep = default_weapon_index(doc, shooter, doc.token(self._shooter), mode)  # type: ignore[arg-type]
+                keep = default_weapon_index(doc.table, shooter, doc.token(self._shooter), mode)  # type: ignore[arg-type]
             j = self.weapon_combo.findData(keep)
             self.weapon_combo.setCurrentIndex(max(j, 0))
         self.weapon_combo.blockSignals(False)
@@ -843,7 +857,7 @@ class AttackPanel(QWidget):
         if keep == token_id:
             keep = None
         if keep is None and self._shooter is not None:
-            keep = nearest_enemy(doc, doc.token(self._shooter), self.geometry_cache)
+            keep = nearest_enemy(doc.table, doc.token(self._shooter), self.geometry_cache)
         self._fill_targets(keep)
         self._fill_weapons()
         self._strays_hit_shown = False
@@ -990,7 +1004,7 @@ class AttackPanel(QWidget):
             self.tn_label.setText("<i>Choose Snap, Normal, Aimed or Fan.</i>")
             return None
         try:
-            plan = plan_attack(self.document, req, self.geometry_cache)
+            plan = attack_action(self.table, req).plan(self.table, self.geometry_cache)
         except USER_ERRORS as e:
             self.tn_headline.setText("Not possible")
             self.tn_label.setText(
@@ -1091,7 +1105,7 @@ class AttackPanel(QWidget):
     def _resolve_now(self) -> Preview:
         """Resolve the current plan with the spends and the cards typed so far."""
         return preview(
-            self.document,
+            self.table,
             self.plan,
             self.series_spends,
             self._typed,
@@ -1328,7 +1342,7 @@ class AttackPanel(QWidget):
 
     def _result_html(self, rec) -> str:
         doc = self.document
-        head = html.escape(named_summary(doc, rec))
+        head = html.escape(named_summary(doc.table, rec))
         lines = [f"<b>{head}</b>"]
         h = rec.hit
         lines.append(
@@ -1369,9 +1383,7 @@ class AttackPanel(QWidget):
             }[rec.block_outcome]
             lines.append(f"{html.escape(self._name(rec.target_id))}: {what}")
         if rec.blast is not None:
-            from ..tools.throw import blast_lines
-
-            blast = blast_lines(doc, rec.blast) or ["no one else within it"]
+            blast = blast_lines(doc.table, rec.blast) or ["no one else within it"]
             lines.append(
                 f"<b>Blast ({rec.blast.radius} p)</b>: " + "; ".join(html.escape(x) for x in blast)
             )
@@ -1392,7 +1404,7 @@ class AttackPanel(QWidget):
 
     def _name(self, key: str) -> str:
         """The name behind a character id or a token id."""
-        return display_name(self.document, key)
+        return display_name(self.table, key)
 
     def clear_preview(self) -> None:
         self.tn_toggle.setChecked(True)
@@ -1498,16 +1510,16 @@ class AttackPanel(QWidget):
         expected = self.current.card.number
         self._busy = True  # the document's signals during the push must not clear the card
         try:
-            outcome = apply_attack(
-                self.document,
-                plan,
+            action = attack_action(
+                self.table,
+                plan.request,
                 self.series_spends,
-                expected,
-                self._typed,
-                self._consumed,
-                self._typed_block,
-                self._typed_more,
+                typed=self._typed,
+                typed_block=self._typed_block,
+                typed_more=self._typed_more,
+                expect_card=expected,
             )
+            outcome = self.document.apply(action).raw[0]
         except USER_ERRORS as e:
             self.message.error(error_text(e))
             return None

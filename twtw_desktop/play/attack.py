@@ -6,14 +6,15 @@
   (the defender's block or dodge itemised apart) and the action it declares. A fan
   firing series plans every shot: its target, its TN with its downgrades.
 * :func:`preview` — draw the card on a *copy* of the deck and resolve with the
-  Judge's bump spends. Nothing in the document changes, so the Judge can try spends
+  Judge's bump spends. Nothing in the table changes, so the Judge can try spends
   freely; the real deck will deal the same cards because it is in the same state.
-* :func:`apply_attack` — one :class:`SnapshotCommand`: draw for real, resolve, write
-  wounds / Conc / stun to every sheet the resolution touched (targets, everyone in
-  a blast, the attacker whose holstered gun went off), fire the shooter's weapon,
-  lower ablated covers' AV on the map, spend the AP on the track (action time) and
-  log one summary line per shot with the whole record as its detail. Undo puts the
-  cards back.
+* :func:`write_attack` — inside one table step (the attack actions' ``apply`` in
+  :mod:`.combat_actions`): draw for real, resolve, write wounds / Conc / stun to
+  every sheet the resolution touched (targets, everyone in a blast, the attacker
+  whose holstered gun went off), fire the shooter's weapon, lower ablated covers'
+  AV on the map, spend the AP on the track (action time) and log one summary line
+  per shot with the whole record as its detail. The table's undo puts the cards
+  back.
 
 Decisions (the pages leave these to the table):
 
@@ -22,8 +23,9 @@ Decisions (the pages leave these to the table):
 * Unintended-target candidates are the other tokens within one pace of the line of
   fire (000 Ancillary Effects: "within one meter of the firing path"), nearest to the
   shooter first (the geometry's corridor when it is there).
-* A shot already declared on the track this segment (through the track panel) is
-  used instead of paying again.
+* A shot already declared on the track this round (through the track panel) is
+  used instead of paying again; the log line keeps which declaration it used, so
+  the next attack does not use it twice (and undo gives it back).
 * A defender's block or dodge is charged to the defender's counters on the track;
   when the track refuses (too few counters) the attack still resolves and the log
   says the defence was not paid for — the Judge decides (000 says "don't forget to
@@ -67,19 +69,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ...errors import RulesError
-from ...hexgrid import Hex
-from ...hexgrid.hex import hex_line
-from ...model.encounter import Token
-from ...rules.actions import SHOT_KINDS, ActionKind, ActionSpec, CostItem
-from ...rules.base import EFFECT_ROWS, Effect, HitLocation, Pool, Speed
-from ...rules.card import Card
-from ...rules.character import CarriedWeapon, Character, Posture
-from ...rules.combat.bumps import BumpSpends, StraySpend
-from ...rules.combat.records import ApBreakdown, AttackRecord, TnBreakdown, mod
-from ...rules.combat.situation import CALLED_SHOT_LOCATIONS, ShotSituation
-from ...rules.deck import Deck, read_pool
-from ...rules.gear import Weapon
+from ..errors import RulesError
+from ..hexgrid import Hex
+from ..hexgrid.hex import hex_line
+from ..model.encounter import Token
+from ..rules.actions import SHOT_KINDS, ActionKind, ActionSpec, CostItem
+from ..rules.base import EFFECT_ROWS, Effect, HitLocation, Pool, Speed
+from ..rules.card import Card
+from ..rules.character import CarriedWeapon, Character, Posture
+from ..rules.combat.bumps import BumpSpends, StraySpend
+from ..rules.combat.records import ApBreakdown, AttackRecord, TnBreakdown, mod
+from ..rules.combat.situation import CALLED_SHOT_LOCATIONS, ShotSituation
+from ..rules.deck import Deck, read_pool
+from ..rules.gear import Weapon
 
 Mode = Literal["ranged", "thrown", "melee"]
 ShotKind = Literal["snap", "normal", "aimed", "fan"]
@@ -89,76 +91,63 @@ Defense = Literal["block", "dodge"]
 CORRIDOR_PACES = 1
 
 # =============================================================================
-# Geometry (cached wall index per document)
+# Geometry (cached wall index per table)
 # =============================================================================
 
 
 class Geometry:
-    """The map's wall index for cover lines, rebuilt when the map changes."""
+    """Cover lines over the table's map, through the table's wall index (which the
+    table rebuilds after any map change)."""
 
-    def __init__(self, document) -> None:
-        self.document = document
-        self._index = None
-        document.changed.connect(self._on_changed)
-        document.featureChanged.connect(self._on_feature)
-
-    def _on_changed(self, area: str) -> None:
-        if area in ("map", "all", "file"):
-            self._index = None
-
-    def _on_feature(self, _fid: str) -> None:
-        self._index = None
+    def __init__(self, table) -> None:
+        self.table = table
 
     def index(self):
-        from ...geometry.walls import WallIndex
-
-        if self._index is None or self._index.map is not self.document.map:
-            self._index = WallIndex(self.document.map, self.document.edition.cover_av)
-        return self._index
+        return self.table.walls()
 
     def cover_line(
         self, shooter: Token, target: Token, target_posture: Posture, shooter_posture: Posture
     ):
-        from ...geometry.sight import cover_line
+        from ..geometry.sight import cover_line
 
         return cover_line(
-            self.document.map,
+            self.table.map,
             self.index(),
             shooter.at,
             target.at,
             target_posture,
-            self.document.edition,
+            self.table.edition,
             shooter_posture,
             target_facing=target.facing,
         )
 
 
 def corridor(
-    document, shooter: Token, target: Token
+    table, shooter: Token, target: Token
 ) -> tuple[tuple[str, ...], bool | None, list[str]]:
     """Unintended-target candidates (token ids, nearest the shooter first), whether
     someone stands in melee with the target, and the reasons — from the map
     geometry's corridor (000/001 Unintended Targets) when it is there."""
     try:
-        from ...geometry.corridor import unintended_targets
+        from ..geometry.corridor import unintended_targets
     except ImportError:
-        return corridor_candidates(document, shooter, target), None, []
+        return corridor_candidates(table, shooter, target), None, []
     res = unintended_targets(
-        document.map,
+        table.map,
         shooter.at,
         target.at,
-        document.encounter.tokens,
+        table.encounter.tokens,
         exclude_ids=(shooter.id, target.id),
     )
     return res.ids, res.target_in_melee, list(res.reasons)
 
 
-def corridor_candidates(document, shooter: Token, target: Token) -> tuple[str, ...]:
+def corridor_candidates(table, shooter: Token, target: Token) -> tuple[str, ...]:
     """Token ids within one pace of the line of fire, nearest first (a fallback
     for :func:`corridor`)."""
     line = hex_line(shooter.at, target.at)
     out: list[tuple[int, str]] = []
-    for t in document.encounter.tokens:
+    for t in table.encounter.tokens:
         if t.id in (shooter.id, target.id):
             continue
         d_line = min(t.at.distance(h) for h in line)
@@ -282,7 +271,7 @@ class AttackPlan:
 
 
 def _shot_spec(plan_req: AttackRequest, weapon: Weapon, thrown: bool):
-    from ...rules.combat.ranged import ShotSpec
+    from ..rules.combat.ranged import ShotSpec
 
     kind = plan_req.shot_kind
     if kind == "fan":
@@ -312,21 +301,21 @@ def _action_spec(
     )
 
 
-def _defender_weapon(document, defender: Character) -> Weapon | None:
+def _defender_weapon(table, defender: Character) -> Weapon | None:
     """The readied hand-to-hand weapon the defender fights (and blocks) with."""
     for cw in defender.weapons:
-        w = document.gear.weapons.get(cw.weapon_id)
+        w = table.gear.weapons.get(cw.weapon_id)
         if w is not None and cw.readied and w.is_melee:
             return w
     return None
 
 
-def _logged_this_round(document, found: Callable[[Any], bool]) -> bool:
+def _logged_this_round(table, found: Callable[[Any], bool]) -> bool:
     """Whether a log entry of this round (action time only) passes ``found``."""
-    if document.track is None or not getattr(document, "in_action", False):
+    if not table.in_action:
         return False
-    rnd, _seg = document.table.now()
-    for entry in reversed(document.encounter.log):
+    rnd, _seg = table.now()
+    for entry in reversed(table.encounter.log):
         if entry.round != rnd:
             break
         if found(entry):
@@ -334,7 +323,7 @@ def _logged_this_round(document, found: Callable[[Any], bool]) -> bool:
     return False
 
 
-def attacked_this_round(document, character_id: str) -> bool:
+def attacked_this_round(table, character_id: str) -> bool:
     """Whether the character has made an attack this round (action time only): a
     dodge is refused then (000 Hand to Hand Combat: active defence, no attacks)."""
 
@@ -342,25 +331,43 @@ def attacked_this_round(document, character_id: str) -> bool:
         rec = (entry.detail or {}).get("record") if entry.kind == "attack" else None
         return bool(rec) and rec.get("attacker_id") == character_id
 
-    return _logged_this_round(document, attacked)
+    return _logged_this_round(table, attacked)
 
 
-def dodging_this_round(document, character_id: str) -> bool:
+def dodging_this_round(table, character_id: str) -> bool:
     """Whether the character already declared a dodge this round (action time only;
-    000 Hand to Hand Combat: one dodge covers every attack from its front)."""
+    000 Hand to Hand Combat: one dodge covers every attack from its front) — with an
+    attack, or on its own (the ``dodge`` action)."""
     return _logged_this_round(
-        document,
+        table,
         lambda entry: (
-            entry.kind == "attack" and (entry.detail or {}).get("dodge_by") == character_id
+            entry.kind in ("attack", "defense")
+            and (entry.detail or {}).get("dodge_by") == character_id
         ),
     )
 
 
-def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) -> AttackPlan:
+def blocking_declared(table, character_id: str) -> bool:
+    """Whether the character declared a block this round (the ``block`` action) that
+    no hand-to-hand attack has met yet: it meets the next one (000 Hand to Hand
+    Combat: a block is declared against a blow and tested against its result)."""
+    if not table.in_action:
+        return False
+    rnd, _seg = table.now()
+    for entry in reversed(table.encounter.log):
+        if entry.round != rnd:
+            break
+        if (entry.detail or {}).get("block_by") != character_id:
+            continue
+        return entry.kind == "defense"
+    return False
+
+
+def plan_attack(table, req: AttackRequest, geometry: Geometry | None = None) -> AttackPlan:
     """The attack before the draw: TN itemised, AP itemised, situation from the map.
 
     Raises :class:`RulesError` with the reason when the rules refuse the attack."""
-    enc = document.encounter
+    enc = table.encounter
     try:
         stok = enc.token(req.shooter_token)
         ttok = enc.token(req.target_token)
@@ -368,9 +375,9 @@ def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) 
         raise RulesError(str(e.args[0]) if e.args else "Choose a shooter and a target.") from None
     if stok.id == ttok.id:
         raise RulesError("A character cannot attack themselves.")
-    shooter = document.character(stok.character_id)
-    target = document.character(ttok.character_id)
-    if dodging_this_round(document, shooter.id):
+    shooter = table.character(stok.character_id)
+    target = table.character(ttok.character_id)
+    if dodging_this_round(table, shooter.id):
         raise RulesError(
             f"{shooter.name} is dodging this round and cannot attack (000: a dodge is an "
             "active defence for a fighter who makes no attacks)."
@@ -381,8 +388,8 @@ def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) 
             carried = shooter.weapons[req.weapon_index]
         except IndexError:
             raise RulesError(f"{shooter.name} does not carry that weapon any more.") from None
-        weapon = document.gear.weapon(carried.weapon_id)
-    from ...rules.combat.ancillary import discharge_candidates
+        weapon = table.gear.weapon(carried.weapon_id)
+    from ..rules.combat.ancillary import discharge_candidates
 
     plan = AttackPlan(
         request=req,
@@ -393,10 +400,10 @@ def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) 
         weapon=weapon,
         carried=carried,
         distance=stok.at.distance(ttok.at),
-        discharge=discharge_candidates(shooter, document.gear, in_use=req.weapon_index),
+        discharge=discharge_candidates(shooter, table.gear, in_use=req.weapon_index),
     )
     if req.mode != "melee" and req.defense is not None:
-        from ...rules.combat.melee import dodge_allowed
+        from ..rules.combat.melee import dodge_allowed
 
         if req.defense == "block":
             raise RulesError(
@@ -408,9 +415,9 @@ def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) 
                 "Combat); the Judge may allow it against shots with the dodge_vs_ranged rule."
             )
     if req.mode == "melee":
-        _plan_melee(document, plan)
+        _plan_melee(table, plan)
     else:
-        _plan_ranged(document, plan, geometry or Geometry(document))
+        _plan_ranged(table, plan, geometry or Geometry(table))
     if plan.discharge:
         names = ", ".join(w.name for w in plan.discharge.values())
         moving = req.mode == "melee" or (
@@ -427,8 +434,8 @@ def plan_attack(document, req: AttackRequest, geometry: Geometry | None = None) 
     return plan
 
 
-def _plan_melee(document, plan: AttackPlan) -> None:
-    from ...rules.combat.melee import (
+def _plan_melee(table, plan: AttackPlan) -> None:
+    from ..rules.combat.melee import (
         DodgeSpec,
         check_engaged,
         defense_ap_cost,
@@ -437,16 +444,16 @@ def _plan_melee(document, plan: AttackPlan) -> None:
         melee_tn,
     )
 
-    req, ed = plan.request, document.edition
+    req, ed = plan.request, table.edition
     stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
     check_engaged(plan.distance)
-    defender_weapon = _defender_weapon(document, target)
+    defender_weapon = _defender_weapon(table, target)
     plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
     dodge = None
     if req.defense == "dodge":
-        from ...geometry.fields import dodge_front
+        from ..geometry.fields import dodge_front
 
-        check = dodge_front(ttok.at, ttok.facing, document.map.orientation).classify(stok.at)
+        check = dodge_front(ttok.at, ttok.facing, table.map.orientation).classify(stok.at)
         front = check.status != "out"
         dodge = DodgeSpec(from_front=front)
         plan.geometry.append(
@@ -481,7 +488,7 @@ def _plan_melee(document, plan: AttackPlan) -> None:
         defender_weapon=defender_weapon,
         careful=req.careful,
         dodge=dodge,
-        defender_attacked_this_round=dodge is not None and attacked_this_round(document, target.id),
+        defender_attacked_this_round=dodge is not None and attacked_this_round(table, target.id),
     )
     plan.ap = melee_ap_cost(req.melee_attack, careful=req.careful)
     plan.pool = melee_profile(
@@ -491,7 +498,7 @@ def _plan_melee(document, plan: AttackPlan) -> None:
     plan.spec = _action_spec(ActionKind.MELEE_ATTACK, plan.ap, speed, plan.weapon, [target.id])
 
 
-def _ranged_dodge(document, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
+def _ranged_dodge(table, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
     """A shot or a throw at a dodging target (the ``dodge_vs_ranged`` switch, see
     :func:`~twtw_desktop.rules.combat.melee.dodge_allowed`): the same AD downgrades
     as a hand-to-hand dodge when the shooter stands in the target's 120° front, and
@@ -499,11 +506,11 @@ def _ranged_dodge(document, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
     req = plan.request
     if req.defense != "dodge":
         return tn
-    from ...geometry.fields import dodge_front
-    from ...rules.combat.melee import DodgeSpec, defense_ap_cost, dodge_items
+    from ..geometry.fields import dodge_front
+    from ..rules.combat.melee import DodgeSpec, defense_ap_cost, dodge_items
 
     stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
-    check = dodge_front(ttok.at, ttok.facing, document.map.orientation).classify(stok.at)
+    check = dodge_front(ttok.at, ttok.facing, table.map.orientation).classify(stok.at)
     front = check.status != "out"
     plan.geometry.append(
         f"{plan.shooter.name} shoots from {'inside' if front else 'outside'} "
@@ -512,8 +519,8 @@ def _ranged_dodge(document, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
     items, notes = dodge_items(
         target,
         DodgeSpec(from_front=front),
-        defender_weapon=_defender_weapon(document, target),
-        defender_attacked_this_round=attacked_this_round(document, target.id),
+        defender_weapon=_defender_weapon(table, target),
+        defender_attacked_this_round=attacked_this_round(table, target.id),
         source="000 Hand to Hand Combat (dodge_vs_ranged)",
     )
     cost = defense_ap_cost("dodge")
@@ -524,7 +531,7 @@ def _ranged_dodge(document, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
 
 
 def _situation(
-    document,
+    table,
     req: AttackRequest,
     stok: Token,
     ttok: Token,
@@ -535,7 +542,7 @@ def _situation(
     secondary_index: int,
 ) -> tuple[ShotSituation, Any, list[str]]:
     """The shot's situation read off the map, the cover line, and the reasons."""
-    enc = document.encounter
+    enc = table.encounter
     geo_lines: list[str] = []
     cover = None
     try:
@@ -554,12 +561,10 @@ def _situation(
     rel = math.hypot(tv[0] - fv[0], tv[1] - fv[1])
     if rel or _speed(fv) or _speed(tv):
         try:
-            from ...geometry.speed import token_target_speed
+            from ..geometry.speed import token_target_speed
 
             geo_lines += list(
-                token_target_speed(
-                    stok, ttok, edition=document.edition, options=enc.options
-                ).reasons
+                token_target_speed(stok, ttok, edition=table.edition, options=enc.options).reasons
             )
         except ImportError:
             geo_lines.append(f"relative speed {rel:.0f} paces/round (000 Target Speed)")
@@ -569,7 +574,7 @@ def _situation(
     candidates: tuple[str, ...] = ()
     near_melee: bool | None = None
     if not thrown:
-        candidates, near_melee, _why = corridor(document, stok, ttok)
+        candidates, near_melee, _why = corridor(table, stok, ttok)
     in_melee = req.target_in_melee
     if in_melee is None:
         in_melee = near_melee
@@ -580,7 +585,7 @@ def _situation(
     if in_melee:
         geo_lines.append("someone stands beside the target: it counts as in a melee")
     if candidates:
-        names = ", ".join(display_name(document, t) for t in candidates)
+        names = ", ".join(display_name(table, t) for t in candidates)
         geo_lines.append(f"possible unintended targets near the line of fire: {names}")
     called_location = None
     if req.called_shot is not None and req.called_location:
@@ -613,10 +618,10 @@ def _situation(
     return situation, cover, geo_lines
 
 
-def _plan_ranged(document, plan: AttackPlan, geometry: Geometry) -> None:
-    from ...rules.combat.ranged import attack_pool, ranged_tn, shot_ap_cost
+def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
+    from ..rules.combat.ranged import attack_pool, ranged_tn, shot_ap_cost
 
-    req, ed, options = plan.request, document.edition, document.encounter.options
+    req, ed, options = plan.request, table.edition, table.encounter.options
     shooter, weapon, carried = plan.shooter, plan.weapon, plan.carried
     if weapon is None or carried is None:
         raise RulesError(f"{shooter.name} carries no weapon for this attack.")
@@ -628,7 +633,7 @@ def _plan_ranged(document, plan: AttackPlan, geometry: Geometry) -> None:
     plan.pool, _ = attack_pool(shooter, weapon, use_acuity=shot.use_acuity)
     secondary = 0 if req.shot_kind == "fan" else req.secondary_index
     plan.situation, plan.cover, geo = _situation(
-        document,
+        table,
         req,
         plan.shooter_token,
         plan.target_token,
@@ -639,10 +644,10 @@ def _plan_ranged(document, plan: AttackPlan, geometry: Geometry) -> None:
     )
     plan.geometry += geo
     if req.shot_kind == "fan":
-        _plan_fan(document, plan, geometry)
+        _plan_fan(table, plan, geometry)
         return
     plan.tn = _ranged_dodge(
-        document,
+        table,
         plan,
         ranged_tn(
             shooter,
@@ -670,7 +675,7 @@ def _plan_ranged(document, plan: AttackPlan, geometry: Geometry) -> None:
     elif req.burst is not None and not thrown:
         raise RulesError(f"The {weapon.name} fires single shots, not bursts.")
     if req.burst_second_target and req.burst_second_hits > 0:
-        _plan_burst_second(document, plan, geometry)
+        _plan_burst_second(table, plan, geometry)
     if weapon.kind == "explosive":
         plan.geometry.append(
             f"explosive: everyone within {weapon.blast_radius} paces of where it lands takes "
@@ -685,29 +690,29 @@ def _plan_ranged(document, plan: AttackPlan, geometry: Geometry) -> None:
         kind = ActionKind.OTHER
     speed = weapon.speed
     if shot.kind == "aimed":
-        from ...rules.actions import aimed_shot_speed
+        from ..rules.actions import aimed_shot_speed
 
         speed = aimed_shot_speed(weapon, shot.aims)
     plan.spec = _action_spec(kind, plan.ap, speed, weapon, [plan.target.id], shot.aims)
 
 
-def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
+def _plan_fan(table, plan: AttackPlan, geometry: Geometry) -> None:
     """Plan a fan-firing series (000/001/003 Fan Firing): each shot's target and TN."""
-    from ...rules.combat.ranged import fan_shot_tn, plan_fan_fire, ranged_tn
+    from ..rules.combat.ranged import fan_shot_tn, plan_fan_fire, ranged_tn
 
-    req, ed, options = plan.request, document.edition, document.encounter.options
+    req, ed, options = plan.request, table.edition, table.encounter.options
     weapon = plan.weapon
     assert weapon is not None and plan.situation is not None
     tokens = [plan.target_token] * max(req.fan_shots, 0)
     if req.fan_second_target and req.fan_second_shots > 0:
         try:
-            second = document.encounter.token(req.fan_second_target)
+            second = table.encounter.token(req.fan_second_target)
         except KeyError:
             raise RulesError("The second target of the fan is no longer on the map.") from None
         if second.id in (plan.shooter_token.id, plan.target_token.id):
             raise RulesError("Choose a second target other than the shooter and the first.")
         tokens += [second] * req.fan_second_shots
-    names = [document.character(t.character_id).name for t in tokens]
+    names = [table.character(t.character_id).name for t in tokens]
     fan = plan_fan_fire(plan.shooter, weapon, names, ed, carried=plan.carried, options=options)
     if fan.mode == "burst3" and len({t.id for t in tokens}) > 1:
         raise RulesError(
@@ -717,12 +722,12 @@ def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
     seen: dict[str, tuple[Character, ShotSituation, TnBreakdown]] = {}
     for i, tok in enumerate(tokens if fan.mode == "per_shot" else tokens[:1]):
         if tok.id not in seen:
-            ch = document.character(tok.character_id)
+            ch = table.character(tok.character_id)
             if tok.id == plan.target_token.id:
                 sit = plan.situation
             else:
                 sit, _cover, geo = _situation(
-                    document,
+                    table,
                     req,
                     plan.shooter_token,
                     tok,
@@ -743,7 +748,7 @@ def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
                 carried=plan.carried,
             )
             if tok.id == plan.target_token.id:
-                base = _ranged_dodge(document, plan, base)
+                base = _ranged_dodge(table, plan, base)
             seen[tok.id] = (ch, sit, base)
         ch, sit, base = seen[tok.id]
         plan.series.append(SeriesShot(tok, ch, sit, base, fan_shot_tn(base, fan, i)))
@@ -752,7 +757,7 @@ def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
     plan.ap = fan.ap
     plan.geometry += list(fan.reasons)
     if fan.mode == "burst3":
-        _plan_fan_secondary(document, plan, geometry)
+        _plan_fan_secondary(table, plan, geometry)
     for i, s in enumerate(plan.series[1:], 2):
         plan.geometry.append(
             f"shot {i} at {s.target.name}: TN {s.tn.tn}, result {s.tn.result_modifier:+d}"
@@ -762,7 +767,7 @@ def _plan_fan(document, plan: AttackPlan, geometry: Geometry) -> None:
     )
 
 
-def _plan_burst_second(document, plan: AttackPlan, geometry: Geometry) -> None:
+def _plan_burst_second(table, plan: AttackPlan, geometry: Geometry) -> None:
     """A burst weapon spreading its hits (000 Hitting Multiple Targets): each
     success after the first may send a hit to another target instead, the total
     still the card's burst hits. The Judge names the second target and how many
@@ -774,7 +779,7 @@ def _plan_burst_second(document, plan: AttackPlan, geometry: Geometry) -> None:
             "burst can spread its hits over several targets."
         )
     try:
-        tok = document.encounter.token(req.burst_second_target)
+        tok = table.encounter.token(req.burst_second_target)
     except KeyError:
         raise RulesError("The burst's second target is no longer on the map.") from None
     if tok.id in (plan.shooter_token.id, plan.target_token.id):
@@ -784,9 +789,9 @@ def _plan_burst_second(document, plan: AttackPlan, geometry: Geometry) -> None:
             f"A burst of {plan.burst} keeps at least one hit for the first target; "
             f"send at most {plan.burst - 1} on."
         )
-    ch = document.character(tok.character_id)
+    ch = table.character(tok.character_id)
     sit, _cover, geo = _situation(
-        document, req, plan.shooter_token, tok, ch, geometry, thrown=False, secondary_index=0
+        table, req, plan.shooter_token, tok, ch, geometry, thrown=False, secondary_index=0
     )
     plan.geometry += [f"{ch.name}: {g}" for g in geo]
     plan.burst_second = (tok, ch, sit, req.burst_second_hits)
@@ -796,14 +801,14 @@ def _plan_burst_second(document, plan: AttackPlan, geometry: Geometry) -> None:
     )
 
 
-def fan_secondary_candidates(document, plan: AttackPlan) -> list[Token]:
+def fan_secondary_candidates(table, plan: AttackPlan) -> list[Token]:
     """Tokens a Phases fan may add as secondary targets (003 Secondary Targets):
     anyone but the shooter and the target within one pace of the target or of the
     line of fire (the unintended-target eligibility), nearest the target first."""
     stok, ttok = plan.shooter_token, plan.target_token
     near_line = set(plan.situation.unintended_candidates if plan.situation else ())
     out: list[tuple[int, str, Token]] = []
-    for t in document.encounter.tokens:
+    for t in table.encounter.tokens:
         if t.id in (stok.id, ttok.id):
             continue
         d = t.at.distance(ttok.at)
@@ -813,16 +818,16 @@ def fan_secondary_candidates(document, plan: AttackPlan) -> list[Token]:
     return [t for _, _, t in out]
 
 
-def _plan_fan_secondary(document, plan: AttackPlan, geometry: Geometry) -> None:
-    for tok in fan_secondary_candidates(document, plan):
+def _plan_fan_secondary(table, plan: AttackPlan, geometry: Geometry) -> None:
+    for tok in fan_secondary_candidates(table, plan):
         try:
-            ch = document.character(tok.character_id)
+            ch = table.character(tok.character_id)
         except KeyError:
             continue
         if ch.dead:
             continue
         sit, _cover, _geo = _situation(
-            document,
+            table,
             plan.request,
             plan.shooter_token,
             tok,
@@ -900,6 +905,8 @@ class Outcome:
     card_needed: str | None = None
     #: how many of the further typed-in cards the resolution read
     typed_used: int = 0
+    #: the numbers of the cards drawn or typed in, in order (set when applied)
+    drawn: list[int] = field(default_factory=list)
 
     @property
     def record(self) -> AttackRecord:
@@ -911,7 +918,7 @@ def _spends_list(spends: Spends | Sequence[Spends]) -> list[Spends]:
 
 
 def resolve(
-    document,
+    table,
     plan: AttackPlan,
     card: Card,
     spends: Spends | Sequence[Spends],
@@ -919,22 +926,22 @@ def resolve(
     discard: list[Card],
     block_card: Card | None = None,
 ) -> Outcome:
-    """Resolve ``plan`` with ``card`` (no document change). ``block_card`` is the
+    """Resolve ``plan`` with ``card`` (no table change). ``block_card`` is the
     card typed in for the defender's block (physical-card mode)."""
-    ed = document.edition
-    options = document.encounter.options
+    ed = table.edition
+    options = table.encounter.options
     sp = _spends_list(spends)
     if plan.mode == "melee":
-        out = _resolve_melee(document, plan, card, sp, more, discard, block_card)
+        out = _resolve_melee(table, plan, card, sp, more, discard, block_card)
     elif plan.fan is not None:
-        from ...rules.combat.resolve import firer_moves, resolve_fan
+        from ..rules.combat.resolve import firer_moves, resolve_fan
 
         assert plan.weapon is not None
         secondary = []
         for tid in sp[0].secondary if sp else ():
             if tid not in plan.fan_secondary:
                 raise RulesError(
-                    f"{display_name(document, tid)} is not within a pace of the target or "
+                    f"{display_name(table, tid)} is not within a pace of the target or "
                     "the line of fire: not a secondary target (003)."
                 )
             secondary.append(plan.fan_secondary[tid])
@@ -958,10 +965,10 @@ def resolve(
         )
         out = Outcome(records, dict(hurt))
     else:
-        out = _resolve_shot(document, plan, card, sp, more, discard)
+        out = _resolve_shot(table, plan, card, sp, more, discard)
     discharged = [d for r in out.records for d in r.discharges if d.discharged]
     if discharged:
-        from ...rules.combat.ancillary import apply_discharges
+        from ..rules.combat.ancillary import apply_discharges
 
         base = out.characters.get(plan.shooter.id, plan.shooter)
         out.characters[plan.shooter.id] = apply_discharges(base, discharged, ed, options=options)
@@ -997,8 +1004,8 @@ def _burst_split(plan: AttackPlan, card: Card, more) -> tuple[int | None, Any, l
     return hits - k, read, notes
 
 
-def _resolve_shot(document, plan, card, sp, more, discard) -> Outcome:
-    from ...rules.combat.resolve import resolve_attack
+def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
+    from ..rules.combat.resolve import resolve_attack
 
     assert plan.weapon is not None and plan.situation is not None
     on_target, pool_read, split_notes = _burst_split(plan, card, more)
@@ -1011,14 +1018,14 @@ def _resolve_shot(document, plan, card, sp, more, discard) -> Outcome:
         plan.shooter,
         plan.target,
         plan.weapon,
-        document.edition,
+        table.edition,
         plan.tn,
         card,
         situation=plan.situation,
         shot=plan.shot,
         burst=plan.burst,
         carried=plan.carried,
-        options=document.encounter.options,
+        options=table.encounter.options,
         spends=sp[0].to_bump_spends() if sp else None,
         more=more,
         discard=discard,
@@ -1030,38 +1037,38 @@ def _resolve_shot(document, plan, card, sp, more, discard) -> Outcome:
         rec = rec.model_copy(update={"notes": (*rec.notes, *split_notes)})
     out = Outcome([rec], {new_target.id: new_target})
     if rec.hits_for_other_targets and plan.burst_second is not None:
-        from ...rules.combat.resolve import resolve_spread_hits
+        from ..rules.combat.resolve import resolve_spread_hits
 
         _tok, ch, sit, _wanted = plan.burst_second
         recs, hurt = resolve_spread_hits(
             plan.shooter,
             plan.weapon,
-            document.edition,
+            table.edition,
             rec,
             card,
             [(out.characters.get(ch.id, ch), sit, rec.hits_for_other_targets)],
             shot=plan.shot,
             burst=plan.burst,
             more=more,
-            options=document.encounter.options,
+            options=table.encounter.options,
         )
         out.records += recs
         out.characters.update(hurt)
     if plan.mode != "thrown":
         return out
-    from ..tools.throw import explode, scatter_landing
+    from .throw import explode, scatter_landing
 
     stok, ttok = plan.shooter_token, plan.target_token
     landing = ttok.at
     if rec.scatter is not None:
         s = rec.scatter
         landing, _stopped, _path = scatter_landing(
-            document, stok.at, ttok.at, s.clock_hour, s.distance, s.from_thrower
+            table, stok.at, ttok.at, s.clock_hour, s.distance, s.from_thrower
         )
     out.landing = landing
     if plan.weapon.kind == "explosive":
         blast, hurt = explode(
-            document,
+            table,
             plan.weapon,
             landing,
             more or (lambda: card),
@@ -1074,10 +1081,10 @@ def _resolve_shot(document, plan, card, sp, more, discard) -> Outcome:
     return out
 
 
-def _resolve_melee(document, plan, card, sp, more, discard, typed_block=None) -> Outcome:
-    from ...rules.combat.melee import attack_result, resolve_block, resolve_melee
+def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Outcome:
+    from ..rules.combat.melee import attack_result, resolve_block, resolve_melee
 
-    ed = document.edition
+    ed = table.edition
     req = plan.request
     block = None
     pool_read = None
@@ -1120,7 +1127,7 @@ def _resolve_melee(document, plan, card, sp, more, discard, typed_block=None) ->
         weapon=plan.weapon,
         kick=req.kick,
         block=block,
-        options=document.encounter.options,
+        options=table.encounter.options,
         spends=sp[0].to_bump_spends() if sp else None,
         more=more,
         pool_read=pool_read,
@@ -1170,13 +1177,13 @@ class Preview:
         return self.outcome.characters.get(self.record.target_id)
 
 
-def usable_weapons(document, shooter: Character, mode: Mode) -> list[tuple[int, Weapon]]:
+def usable_weapons(table, shooter: Character, mode: Mode) -> list[tuple[int, Weapon]]:
     """The shooter's carried weapons that fit the mode, as (carried index, weapon)."""
-    from ...rules.combat.thrown import is_throwable
+    from ..rules.combat.thrown import is_throwable
 
     out = []
     for i, cw in enumerate(shooter.weapons):
-        w = document.gear.weapons.get(cw.weapon_id)
+        w = table.gear.weapons.get(cw.weapon_id)
         if w is None:
             continue
         if (
@@ -1188,11 +1195,9 @@ def usable_weapons(document, shooter: Character, mode: Mode) -> list[tuple[int, 
     return out
 
 
-def default_weapon_index(
-    document, shooter: Character, token: Token | None, mode: Mode
-) -> int | None:
+def default_weapon_index(table, shooter: Character, token: Token | None, mode: Mode) -> int | None:
     """The weapon in hand if it fits, else a readied, loaded and cocked one, else the first."""
-    usable = usable_weapons(document, shooter, mode)
+    usable = usable_weapons(table, shooter, mode)
     if not usable:
         return None
     if token is not None and token.weapon_in_hand:
@@ -1211,18 +1216,18 @@ def default_weapon_index(
     return sorted(usable, key=score)[0][0]
 
 
-def nearest_enemy(document, shooter_token: Token, geometry: Geometry | None = None) -> str | None:
+def nearest_enemy(table, shooter_token: Token, geometry: Geometry | None = None) -> str | None:
     """The closest token of another side, preferring ones the shooter can see."""
     try:
-        me = document.character(shooter_token.character_id)
+        me = table.character(shooter_token.character_id)
     except KeyError:
         return None
     best: list[tuple[int, int, str]] = []
-    for t in document.encounter.tokens:
+    for t in table.encounter.tokens:
         if t.id == shooter_token.id:
             continue
         try:
-            c = document.character(t.character_id)
+            c = table.character(t.character_id)
         except KeyError:
             continue
         if c.side == me.side or c.dead:
@@ -1325,7 +1330,7 @@ def scratch_deck(deck) -> Deck:
 
 
 def preview(
-    document,
+    table,
     plan: AttackPlan,
     spends: Spends | Sequence[Spends],
     typed: Card | None = None,
@@ -1339,7 +1344,7 @@ def preview(
     the order drawn (physical-card mode). When the resolution needs a card not yet
     typed in, the outcome's ``card_needed`` says what for and the records shown are
     provisional (read as if no further card could be drawn)."""
-    deck = document.deck
+    deck = table.deck
     discard = deck.discard_pile()
     if typed is not None or deck.physical:
         if typed is None:
@@ -1352,233 +1357,258 @@ def preview(
             numbers.append(c.number)
         source = TypedCards(typed_more)
         try:
-            out = resolve(document, plan, card, spends, source, discard, typed_block)
+            out = resolve(table, plan, card, spends, source, discard, typed_block)
             out.typed_used = source.used
         except CardNeeded as need:
-            out = resolve(document, plan, card, spends, None, discard, typed_block)
+            out = resolve(table, plan, card, spends, None, discard, typed_block)
             out.card_needed = need.purpose
             out.typed_used = need.index
     else:
         scratch = scratch_deck(deck)
         card = scratch.draw()
-        out = resolve(document, plan, card, spends, scratch.draw, discard, typed_block)
+        out = resolve(table, plan, card, spends, scratch.draw, discard, typed_block)
     rec = out.records[min(max(shot, 0), len(out.records) - 1)]
     return Preview(card=card, outcome=out, **highlights_for(plan, card, rec))
 
 
 def assign_character(target: Character, new: Character) -> None:
     """Make ``target`` equal to ``new`` in place (views keep their reference)."""
-    fresh = new.model_copy(deep=True)
-    for name in type(target).model_fields:
-        object.__setattr__(target, name, getattr(fresh, name))
+    target.assign_from(new)
 
 
-def _charge_defense(document, plan: AttackPlan) -> str | None:
+def _charge_defense(table, plan: AttackPlan) -> str | None:
     """Charge the defender's block or dodge on the track; a note for the log."""
     req = plan.request
     if plan.defender_ap is None or req.defense is None:
         return None
-    track = document.track
-    if track is None or not getattr(document, "in_action", False):
+    if table.time is None or not table.in_action:
         return None
     if not req.charge_ap:
         return f"{plan.target.name}'s {req.defense}: AP not charged (the Judge's choice)"
-    if req.defense == "dodge" and dodging_this_round(document, plan.target.id):
+    if req.defense == "dodge" and dodging_this_round(table, plan.target.id):
         return (
             f"{plan.target.name} is already dodging this round: no more AP "
             "(000: a dodge covers every attack from its front)"
         )
+    if req.defense == "block" and blocking_declared(table, plan.target.id):
+        return f"{plan.target.name}'s block was declared and paid for before the attack"
     kind = ActionKind.BLOCK if req.defense == "block" else ActionKind.DODGE
     spec = _action_spec(kind, plan.defender_ap, Speed.FAST, plan.block_weapon, [plan.shooter.id])
     try:
-        if hasattr(track, "declare"):
-            return track.declare(plan.target.id, spec).summary
-        if hasattr(track, "act"):
-            return track.act(plan.target.id, spec).summary
+        return table.time.pay(plan.target.id, spec).summary
     except RulesError as e:
         return f"{plan.target.name}'s {req.defense} was not paid for: {e}"
-    return None
 
 
-def ablate_covers(document, covers: Sequence[tuple[str, int]], notes: list[str]) -> None:
+def ablate_covers(table, covers: Sequence[tuple[str, int]], notes: list[str]) -> None:
     """Lower each (feature id, new AV) cover's AV on the map by one ablation (000:
     it stays lowered), with a note per feature."""
     for fid, new_av in covers:
         try:
-            f = document.map.feature(fid)
+            f = table.map.feature(fid)
         except KeyError:
             continue
         f.ablation = min(f.ablation + 1, 10)
         notes.append(f"{f.name or fid}: AV now {new_av}")
 
 
-def apply_attack(
-    document,
+def write_attack(
+    table,
     plan: AttackPlan,
     spends: Spends | Sequence[Spends],
-    expected_card: int | None,
+    expected_card: int | None = None,
     typed: Card | None = None,
-    consumed: set[tuple[int, int, int]] | None = None,
     typed_block: Card | None = None,
     typed_more: Sequence[Card] = (),
 ) -> Outcome:
-    """Resolve for real as one undoable step (see the module docstring).
+    """Resolve for real — call it inside one table step (the attack actions'
+    ``apply``, :mod:`.combat_actions`): draw (or enter the typed cards), pay the AP,
+    resolve, write wounds / Conc / stun to every sheet the resolution touched, fire
+    the shooter's weapon, take a thrown thing out of the kit, lower ablated covers'
+    AV and log one line per shot with the whole record as its detail.
     ``typed_block`` is the typed-in card of the defender's block and ``typed_more``
     the further cards typed in, in the order drawn (physical mode); a resolution
-    that needs a card not typed in is refused and changes nothing."""
-    from ..commands import SnapshotCommand
-    from ..tools.throw import blast_lines
+    that needs a card not typed in is refused (and the step changes nothing)."""
+    from .throw import blast_lines, consume_thrown
 
-    consumed = consumed if consumed is not None else set()
-    result: list[Outcome] = []
+    deck = table.deck
+    discard = deck.discard_pile()
+    in_play_before = {c.number for c in deck.in_play}
+    if typed is not None or deck.physical:
+        if typed is None:
+            raise RulesError("The deck is in physical-card mode: type in the card drawn.")
+        card = deck.enter_physical(typed)
+        more: Any = TypedCards(typed_more, enter=deck.enter_physical)
+    else:
+        card = deck.draw()
+        more = deck.draw
+    if expected_card is not None and card.number != expected_card:
+        raise RulesError(
+            f"The deck has changed since the draw (card {card.number}, not "
+            f"{expected_card}); draw again."
+        )
+    block_card = None
+    if typed_block is not None:
+        block_card = deck.enter_physical(typed_block)
+    track_note, declared = _charge_track(table, plan)
+    defense_note = _charge_defense(table, plan)
+    try:
+        out = resolve(table, plan, card, spends, more, discard, block_card)
+    except CardNeeded as need:
+        raise RulesError(f"Type in the card drawn for {need.purpose} first.") from None
+    if out.needs_block_card:
+        raise RulesError("Type in the card drawn for the block first.")
+    for cid, ch in out.characters.items():
+        assign_character(table.character(cid), ch)
+    notes: list[str] = []
+    if plan.mode == "ranged" and plan.weapon is not None:
+        from ..rules.combat.resolve import after_shot
 
-    def mutate() -> None:
-        deck = document.deck
-        discard = deck.discard_pile()
-        in_play_before = {c.number for c in deck.in_play}
-        if typed is not None or deck.physical:
-            if typed is None:
-                raise RulesError("The deck is in physical-card mode: type in the card drawn.")
-            card = deck.enter_physical(typed)
-            more = TypedCards(typed_more, enter=deck.enter_physical)
-        else:
-            card = deck.draw()
-            more = deck.draw
-        if expected_card is not None and card.number != expected_card:
-            raise RulesError(
-                f"The deck has changed since the draw (card {card.number}, not "
-                f"{expected_card}); draw again."
-            )
-        block_card = None
-        if typed_block is not None:
-            block_card = deck.enter_physical(typed_block)
-        track_note = _charge_track(document, plan, consumed)
-        defense_note = _charge_defense(document, plan)
-        try:
-            out = resolve(document, plan, card, spends, more, discard, block_card)
-        except CardNeeded as need:
-            raise RulesError(f"Type in the card drawn for {need.purpose} first.") from None
-        if out.needs_block_card:
-            raise RulesError("Type in the card drawn for the block first.")
-        for cid, ch in out.characters.items():
-            assign_character(document.character(cid), ch)
-        notes: list[str] = []
-        if plan.mode == "ranged" and plan.weapon is not None:
-            from ...rules.combat.resolve import after_shot
+        shooter = table.character(plan.shooter.id)
+        loaded = shooter.weapons[plan.request.weapon_index].loaded  # type: ignore[index]
+        fired = after_shot(
+            shooter,
+            plan.weapon,
+            rounds=max(1, min(plan.rounds, loaded)),
+            carried_index=plan.request.weapon_index,
+        )
+        assign_character(shooter, fired)
+    if plan.mode == "thrown" and plan.weapon is not None:
+        gone = consume_thrown(
+            table, table.character(plan.shooter.id), plan.weapon, plan.request.weapon_index
+        )
+        if gone:
+            notes.append(gone)
+    if table.edition.ablation_lowers_av:
+        covers: list[tuple[str, int]] = []
+        for r in out.records:
+            covers += list(r.ablated_covers)
+            if r.blast is not None:
+                covers += [c for c in r.blast.ablated_covers if c not in covers]
+        ablate_covers(table, covers, notes)
+    for c in list(deck.in_play):
+        if c.number not in in_play_before:
+            out.drawn.append(c.number)
+            deck.discard(c)
+    for i, record in enumerate(out.records):
+        detail: dict[str, Any] = {"record": record.model_dump(mode="json")}
+        if i == 0:
+            detail["situation"] = list(plan.geometry)
+            detail["track"] = track_note
+            if declared is not None:
+                detail["declared"] = list(declared)
+            if defense_note:
+                detail["defense"] = defense_note
+            if plan.request.defense == "dodge":
+                detail["dodge_by"] = plan.target.id
+            if plan.request.defense == "block":
+                detail["block_by"] = plan.target.id
+            if notes:
+                detail["effects"] = notes
+            if out.landing is not None:
+                detail["landing"] = [out.landing.q, out.landing.r]
+        if len(out.records) > 1:
+            detail["series"] = f"shot {i + 1} of {len(out.records)}"
+        if record.strays is not None and record.strays.candidates_hit:
+            detail["stray_candidates_hit"] = list(record.strays.candidates_hit)
+        if record.blast is not None:
+            detail["blast"] = blast_lines(table, record.blast)
+        table.log(named_summary(table, record), "attack", detail)
+    return out
 
-            shooter = document.character(plan.shooter.id)
-            loaded = shooter.weapons[plan.request.weapon_index].loaded  # type: ignore[index]
-            fired = after_shot(
-                shooter,
-                plan.weapon,
-                rounds=max(1, min(plan.rounds, loaded)),
-                carried_index=plan.request.weapon_index,
-            )
-            assign_character(shooter, fired)
-        if plan.mode == "thrown" and plan.request.weapon_index is not None:
-            # the thrown thing leaves the thrower's hand (house: one carried entry each)
-            shooter = document.character(plan.shooter.id)
-            weapons = [w.model_copy() for w in shooter.weapons]
-            if 0 <= plan.request.weapon_index < len(weapons):
-                gone = weapons.pop(plan.request.weapon_index)
-                shooter.weapons = weapons
-                w = document.gear.weapons.get(gone.weapon_id)
-                notes.append(
-                    f"the {w.name if w else gone.weapon_id} has left {shooter.name}'s hand"
-                )
-        if document.edition.ablation_lowers_av:
-            covers: list[tuple[str, int]] = []
-            for r in out.records:
-                covers += list(r.ablated_covers)
-                if r.blast is not None:
-                    covers += [c for c in r.blast.ablated_covers if c not in covers]
-            ablate_covers(document, covers, notes)
-        for c in list(deck.in_play):
-            if c.number not in in_play_before:
-                deck.discard(c)
-        for i, record in enumerate(out.records):
-            detail: dict[str, Any] = {"record": record.model_dump(mode="json")}
-            if i == 0:
-                detail["situation"] = list(plan.geometry)
-                detail["track"] = track_note
-                if defense_note:
-                    detail["defense"] = defense_note
-                if plan.request.defense == "dodge":
-                    detail["dodge_by"] = plan.target.id
-                if notes:
-                    detail["effects"] = notes
-                if out.landing is not None:
-                    detail["landing"] = [out.landing.q, out.landing.r]
-            if len(out.records) > 1:
-                detail["series"] = f"shot {i + 1} of {len(out.records)}"
-            if record.strays is not None and record.strays.candidates_hit:
-                detail["stray_candidates_hit"] = list(record.strays.candidates_hit)
-            if record.blast is not None:
-                detail["blast"] = blast_lines(document, record.blast)
-            document.log(named_summary(document, record), "attack", detail)
-        result.append(out)
 
-    who = plan.shooter.name
-    text = f"{who} attacks {plan.target.name}"
+def attack_label(plan: AttackPlan) -> str:
+    """The undo step's name for an attack."""
     if plan.fan is not None:
-        text = f"{who} fans {plan.fan.shots} shot(s)"
-    areas = {"characters", "deck", "log", "track"}
-    document.push(SnapshotCommand(document, text, mutate, areas))
-    return result[0]
+        return f"{plan.shooter.name} fans {plan.fan.shots} shot(s)"
+    return f"{plan.shooter.name} attacks {plan.target.name}"
 
 
-def named_summary(document, record: AttackRecord) -> str:
+def named_summary(table, record: AttackRecord) -> str:
     """The record's one-line summary with names instead of ids."""
     text = record.summary()
-    names = {c.id: c.name for c in document.encounter.characters}
-    for t in document.encounter.tokens:
+    names = {c.id: c.name for c in table.encounter.characters}
+    for t in table.encounter.tokens:
         if t.character_id in names:
             names[t.id] = names[t.character_id]
     for key in sorted(names, key=len, reverse=True):  # "token-x" before "x"
         if key in text:
             text = text.replace(key, names[key])
     if record.weapon_id:
-        w = document.gear.weapons.get(record.weapon_id)
+        w = table.gear.weapons.get(record.weapon_id)
         if w is not None:
             text = text.replace(f"({record.weapon_id})", f"({w.name})")
     return text
 
 
-def display_name(document, token_or_character_id: str) -> str:
+def display_name(table, token_or_character_id: str) -> str:
     """A name for a token id or a character id (the id itself when neither)."""
     try:
-        return document.character_of(token_or_character_id).name
+        return table.character_of(token_or_character_id).name
     except KeyError:
-        return _name(document, token_or_character_id)
+        return _name(table, token_or_character_id)
 
 
-def _name(document, cid: str) -> str:
+def _name(table, cid: str) -> str:
     try:
-        return document.character(cid).name
+        return table.character(cid).name
     except KeyError:
         return cid
 
 
-def _charge_track(document, plan: AttackPlan, consumed: set[tuple[int, int, int]]) -> str:
-    """Spend the attack's AP on the track (action time); returns a note for the log."""
-    track = document.track
-    if track is None or not getattr(document, "in_action", False):
-        return "narrative time: no AP charged"
+def _declared_keys_used(table) -> set[tuple[int, int, int]]:
+    """The track entries (round, segment, seq) attacks of this round already used
+    instead of paying again (read off the log, so undo gives them back)."""
+    out: set[tuple[int, int, int]] = set()
+    if not table.in_action:
+        return out
+    rnd, _seg = table.now()
+    for entry in reversed(table.encounter.log):
+        if entry.round != rnd:
+            break
+        key = (entry.detail or {}).get("declared") if entry.kind == "attack" else None
+        if key:
+            out.add(tuple(key))  # type: ignore[arg-type]
+    return out
+
+
+def declared_shot(table, plan: AttackPlan) -> tuple[Any, tuple[int, int, int]] | None:
+    """A shot (or blow) the shooter already declared on the AP v2 track this round
+    and no attack has used yet: (its stack entry, its key), or None."""
+    time = table.time
+    if time is None or not table.in_action or time.kind != "segments" or plan.spec is None:
+        return None
+    track = time.engine
+    used = _declared_keys_used(table)
+    for e in track.stack():
+        key = (track.round, e.segment, e.seq)
+        if e.character_id != plan.shooter.id or key in used:
+            continue
+        same = e.action.kind in SHOT_KINDS | {ActionKind.MELEE_ATTACK, ActionKind.OTHER}
+        if same and (e.action.weapon_id in (None, plan.spec.weapon_id)):
+            return e, key
+    return None
+
+
+def track_refusal(table, plan: AttackPlan) -> str | None:
+    """Why the attack's AP cannot be paid now (None: it can, it is already declared,
+    or nothing is charged)."""
+    if table.time is None or not table.in_action or not plan.request.charge_ap:
+        return None
+    if plan.spec is None or declared_shot(table, plan) is not None:
+        return None
+    return table.time.why_not_pay(plan.shooter.id, plan.spec)
+
+
+def _charge_track(table, plan: AttackPlan) -> tuple[str, tuple[int, int, int] | None]:
+    """Spend the attack's AP on the track (action time): a note for the log, and the
+    key of the declared track entry used instead of paying (None: paid now)."""
+    if table.time is None or not table.in_action:
+        return "narrative time: no AP charged", None
     if not plan.request.charge_ap:
-        return "AP not charged (the Judge's choice)"
-    cid = plan.shooter.id
-    if hasattr(track, "declare"):  # AP v2 action track
-        for e in track.stack():
-            key = (track.round, e.segment, e.seq)
-            if e.character_id != cid or key in consumed:
-                continue
-            same = e.action.kind in SHOT_KINDS | {ActionKind.MELEE_ATTACK, ActionKind.OTHER}
-            if same and (e.action.weapon_id in (None, plan.spec.weapon_id)):
-                consumed.add(key)
-                return f"already declared on segment {e.segment}: {e.action.describe()}"
-        ev = track.declare(cid, plan.spec)
-        return ev.summary
-    if hasattr(track, "act"):  # Phases round
-        ev = track.act(cid, plan.spec)
-        return ev.summary
-    return "the action-time engine takes no declarations"
+        return "AP not charged (the Judge's choice)", None
+    found = declared_shot(table, plan)
+    if found is not None:
+        e, key = found
+        return f"already declared on segment {e.segment}: {e.action.describe()}", key
+    return table.time.pay(plan.shooter.id, plan.spec).summary, None

@@ -1,0 +1,819 @@
+"""The attack and the throw as table actions (000 Combat Actions, Hand to Hand Combat,
+Throwing Things; 001/003 Fan Firing).
+
+Each attack action names the attacker (``who``) and the target (``target``: token or
+character ids), the weapon (``weapon``: its gear id; ``slot``: which carried entry
+when the sheet carries two of it) and whatever the attack needs as plain JSON: the
+called shot (``called`` and ``location``), the burst, a fan's second target, the
+defender's block or dodge, the Judge's bump spends per shot (``spends``) and, with a
+printed deck, the cards typed in (``card``, ``block_card``, ``more_cards``: a card by
+its number, or the card as typed when it differs from the deck's own). Without a
+typed card the encounter's seeded deck draws, so a journal or script line replayed on
+the same saved encounter gives the same result, card for card.
+
+The table asks each action, without drawing a card or changing anything, its
+``cost`` (the AP items, or the Phases speed), ``why_not`` (the rule, its page, and
+what would make the attack legal) and its ``preview`` (the TN with every modifier,
+the AP, what the map says); ``apply`` draws, resolves, writes the wounds, fires the
+gun and returns the event whose ``cards`` are the cards drawn and whose ``record``
+is the attack's full record (:func:`~twtw_desktop.play.attack.write_attack`).
+
+House readings (the pages are silent):
+
+* ``aim`` is not an action of its own: 000 prices aiming inside the aimed shot
+  (each aim's AP in the shot's cost, the aimed shot's speed from its aims), and the
+  rules model no aim carried over to a later shot, so ``aimed_shot`` takes ``aims``.
+* ``melee_attack`` with no ``weapon`` is bare-handed.
+* ``block`` and ``dodge`` on their own are the defender's declarations: the dodge
+  covers the round (every attack from its front), the block meets the next
+  hand-to-hand blow at the defender; an attack may also declare the defence itself
+  (``defense``), paid by the defender in the attack's step.
+* ``throw`` at a hex (``to``) is the map's Throw tool (scatter on a miss, a blast
+  where it lands); ``throw`` at a token (``target``) is a thrown attack read like a
+  shot (hit location, wounds), scattering on a miss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import RulesError
+from ..rules import actions as A
+from ..rules.base import HitLocation
+from ..rules.card import Card
+from ..rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
+from ..rules.deck import parse_card
+from .actions import SRC_READY, Action, Cost, HexRef, Who, _log_event, hex_of, register
+from .attack import (
+    AttackPlan,
+    AttackRequest,
+    CardNeeded,
+    Geometry,
+    Spends,
+    attack_label,
+    attacked_this_round,
+    blocking_declared,
+    default_weapon_index,
+    dodging_this_round,
+    plan_attack,
+    preview,
+    track_refusal,
+    write_attack,
+)
+from .table import TableEvent
+
+if TYPE_CHECKING:
+    from .table import Table
+
+SRC_COMBAT = "000 Combat Actions"
+SRC_MELEE = "000 Hand to Hand Combat"
+SRC_THROW = "000 Throwing Things"
+SRC_FAN = "000/001/003 Fan Firing"
+SRC_MULTI = "000 Multiple Attacks"
+
+CalledKey = Literal["torso", "limb", "head_hand_foot", "eye_heart"]
+#: the called-shot keys from the cheapest penalty up (001 Called Shots)
+_CALLED_ORDER: tuple[CalledKey, ...] = ("torso", "limb", "head_hand_foot", "eye_heart")
+GearId = Annotated[str, Field(min_length=1, max_length=64)]
+#: a typed card: its number (the deck's own card) or the whole card as typed
+CardRef = Annotated[int, Field(ge=1, le=1000)] | dict[str, Any]
+
+
+class SpendRef(BaseModel):
+    """The Judge's bump spends on one shot (:class:`~twtw_desktop.play.attack.Spends`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    hit_index: Annotated[int, Field(ge=0, le=3)] | None = None
+    penetration: Annotated[int, Field(ge=0, le=50)] = 0
+    damage: Annotated[int, Field(ge=0, le=50)] = 0
+    #: (figure index, delta) per click on a stray-shot figure
+    stray: tuple[tuple[Annotated[int, Field(ge=0, le=10)], int], ...] = ()
+    extra_hits: Annotated[int, Field(ge=0, le=50)] = 0
+    #: Phases fan: the secondary targets bought (token ids, 003)
+    secondary: tuple[Who, ...] = ()
+
+    def spends(self) -> Spends:
+        return Spends(
+            self.hit_index,
+            self.penetration,
+            self.damage,
+            [tuple(x) for x in self.stray],  # type: ignore[misc]
+            self.extra_hits,
+            list(self.secondary),
+        )
+
+    @classmethod
+    def of(cls, s: Spends) -> SpendRef:
+        return cls(
+            hit_index=s.hit_index,
+            penetration=s.penetration,
+            damage=s.damage,
+            stray=tuple((int(i), int(d)) for i, d in s.stray),
+            extra_hits=s.extra_hits,
+            secondary=tuple(s.secondary),
+        )
+
+
+def card_of(table: Table, ref: CardRef) -> Card:
+    """The card a line names: the deck's card by number, or a card as typed."""
+    if isinstance(ref, int):
+        return table.deck.card(ref)
+    try:
+        return parse_card(ref, "typed card")
+    except ValueError as e:
+        raise RulesError(f"The typed card is wrong: {e}") from None
+
+
+def card_ref(table: Table, card: Card) -> CardRef:
+    """How a line names a typed card: its number when the deck's own card of that
+    number is the same, else the whole card."""
+    try:
+        if table.deck.card(card.number) == card:
+            return card.number
+    except RulesError:
+        pass
+    return card.model_dump(mode="json")
+
+
+def _token_id(table: Table, who: str) -> str:
+    c, tok = table.actor(who)
+    if tok is None:
+        raise RulesError(f"{c.name} has no token on the map: place one first.")
+    return tok.id
+
+
+class _AttackAction(Action):
+    """What every attack shares (see the module docstring)."""
+
+    who: Who
+    target: Who
+    weapon: GearId | None = None
+    #: which carried entry (0-based) when the sheet carries two of the weapon
+    slot: Annotated[int, Field(ge=0, le=100)] | None = None
+    # -- the situation the map does not show
+    point_blank: bool = False
+    appearing: bool = False
+    #: None: read off the map (another figure beside the target)
+    target_in_melee: bool | None = None
+    secondary_index: Annotated[int, Field(ge=0, le=10)] = 0
+    two_weapons: bool = False
+    off_hand: bool = False
+    #: a called shot (001): the key of the table and the location aimed at
+    called: CalledKey | None = None
+    location: HitLocation | None = None
+    #: the defender's declared defence (paid by the defender in this step)
+    defense: Literal["block", "dodge"] | None = None
+    block_arm: Literal["left_arm", "right_arm"] = "left_arm"
+    #: False: the Judge does not charge the AP
+    charge_ap: bool = True
+    # -- after the draw
+    spends: tuple[SpendRef, ...] = ()
+    #: the card the preview showed: refused when the deck deals another
+    expect_card: Annotated[int, Field(ge=1, le=1000)] | None = None
+    card: CardRef | None = None
+    block_card: CardRef | None = None
+    more_cards: tuple[CardRef, ...] = ()
+
+    mode: ClassVar[str] = "ranged"
+    shot_kind: ClassVar[str] = "snap"
+    page: ClassVar[str] = SRC_COMBAT
+
+    # -- building the request ----------------------------------------------------------
+
+    def capture(self) -> Iterable[str]:
+        return {"characters", "tokens", "deck", "log", "track", "map"}
+
+    def areas(self) -> Iterable[str]:
+        return {"characters", "deck", "log", "track"}
+
+    def _slot(self, table: Table, shooter_token: str) -> int | None:
+        c = table.character_of(shooter_token)
+        if self.slot is not None:
+            if self.slot >= len(c.weapons):
+                raise RulesError(f"{c.name} carries no weapon in slot {self.slot}.")
+            if self.weapon is not None and c.weapons[self.slot].weapon_id != self.weapon:
+                raise RulesError(f"{c.name}'s slot {self.slot} holds no {self.weapon!r}.")
+            return self.slot
+        if self.weapon is not None:
+            entries = [i for i, cw in enumerate(c.weapons) if cw.weapon_id == self.weapon]
+            if not entries:
+                raise RulesError(f"{c.name} carries no {self.weapon!r}.")
+            readied = [i for i in entries if c.weapons[i].readied]
+            return (readied or entries)[0]
+        return self.default_slot(table, shooter_token)
+
+    def default_slot(self, table: Table, shooter_token: str) -> int | None:
+        c = table.character_of(shooter_token)
+        return default_weapon_index(table, c, table.token(shooter_token), self.mode)  # type: ignore[arg-type]
+
+    def _called(self) -> tuple[str | None, str | None]:
+        key = self.called
+        loc = self.location
+        if key is None and loc is not None:
+            key = next((k for k in _CALLED_ORDER if loc in CALLED_SHOT_LOCATIONS[k]), None)
+        if key is not None and loc is None:
+            default = CALLED_SHOT_DEFAULT.get(key)
+            loc = default
+        return key, (loc.value if loc is not None else None)
+
+    def request_fields(self, table: Table) -> dict[str, Any]:
+        """The fields of the attack request this kind of attack sets itself."""
+        return {}
+
+    def request(self, table: Table) -> AttackRequest:
+        stok = _token_id(table, self.who)
+        ttok = _token_id(table, self.target)
+        called, location = self._called()
+        fields: dict[str, Any] = {"shot_kind": self.shot_kind} | self.request_fields(table)
+        return AttackRequest(
+            shooter_token=stok,
+            target_token=ttok,
+            mode=self.mode,  # type: ignore[arg-type]
+            weapon_index=self._slot(table, stok),
+            point_blank=self.point_blank,
+            appearing=self.appearing,
+            called_shot=called,
+            called_location=location,
+            secondary_index=self.secondary_index,
+            two_weapons=self.two_weapons,
+            off_hand=self.off_hand,
+            target_in_melee=self.target_in_melee,
+            charge_ap=self.charge_ap,
+            defense=self.defense or self.declared_defense(table, ttok),
+            block_arm=self.block_arm,
+            **fields,
+        )
+
+    def declared_defense(self, table: Table, target_token: str) -> str | None:
+        """A defence the target declared on its own (the ``dodge`` or ``block``
+        action) that meets this attack."""
+        cid = table.token(target_token).character_id
+        if self.mode == "melee" and blocking_declared(table, cid):
+            return "block"
+        if dodging_this_round(table, cid):
+            from ..rules.combat.melee import dodge_allowed
+
+            if dodge_allowed(self.mode, table.encounter.options):  # type: ignore[arg-type]
+                return "dodge"
+        return None
+
+    def plan(self, table: Table, geometry: Geometry | None = None) -> AttackPlan:
+        """The attack before the draw (RulesError with the reason when refused)."""
+        return plan_attack(table, self.request(table), geometry)
+
+    def cards(self, table: Table) -> tuple[Card | None, Card | None, list[Card]]:
+        typed = card_of(table, self.card) if self.card is not None else None
+        block = card_of(table, self.block_card) if self.block_card is not None else None
+        more = [card_of(table, r) for r in self.more_cards]
+        return typed, block, more
+
+    def spend_list(self) -> list[Spends]:
+        return [s.spends() for s in self.spends] or [Spends()]
+
+    # -- the questions ------------------------------------------------------------------
+
+    def label(self, table: Table) -> str:
+        return attack_label(self.plan(table))
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        return self.plan(table).spec
+
+    def cost(self, table: Table) -> Cost:
+        if not table.in_action:
+            return Cost()
+        plan = self.plan(table)
+        items = [f"{m.label}: {m.value} AP ({m.source})" for m in plan.ap.items]
+        if plan.defender_ap is not None:
+            items += [f"{m.label}: {m.value} AP ({m.source})" for m in plan.defender_ap.items]
+        spec = plan.spec
+        if table.time is not None and table.time.kind == "phases":
+            return Cost(speed=spec.speed.value, breakdown=tuple(items), source=spec.source)
+        return Cost(ap=plan.ap.total, breakdown=tuple(items), source=spec.source)
+
+    def readiness(self, table: Table) -> str | None:
+        """Why the weapon is not ready to use (not in hand, empty), naming what
+        would make it ready and what that costs."""
+        stok = _token_id(table, self.who)
+        idx = self._slot(table, stok)
+        if idx is None:
+            return None
+        c = table.character_of(stok)
+        cw = c.weapons[idx]
+        w = table.gear.weapons.get(cw.weapon_id)
+        if w is None:
+            return f"{c.name}'s {cw.weapon_id!r} is not in the gear list."
+        if not cw.readied:
+            draw = A.draw_action(w, c.quick_draw)
+            verb = "draw" if draw.kind is A.ActionKind.DRAW else "ready"
+            return f"{w.name} not in hand: {verb} it first, {draw.ap} AP ({SRC_READY})."
+        if self.mode == "ranged" and w.capacity and cw.loaded <= 0:
+            reload = A.reload_action(w)
+            return f"The {w.name} is empty: reload it first, {reload.ap} AP ({reload.source})."
+        return None
+
+    def why_not(self, table: Table) -> str | None:
+        c, _tok = self.actor(table)
+        if c.out_of_action:
+            return f"{c.name} is out of action and cannot attack (000 Wound Effects)."
+        why = self.readiness(table)
+        if why:
+            return why
+        try:
+            plan = self.plan(table)
+        except RulesError as e:
+            return str(e)
+        why = track_refusal(table, plan)
+        if why:
+            assert plan.spec is not None
+            return f"{plan.spec.describe()}: {why}"
+        return self.card_refusal(table, plan)
+
+    def card_refusal(self, table: Table, plan: AttackPlan) -> str | None:
+        """With a printed deck: the card still to be typed in (tried on a copy of
+        the deck), or None."""
+        if self.card is None and not table.deck.physical:
+            return None
+        if self.card is None:
+            return 'The deck is in physical-card mode: type in the card drawn ("card").'
+        typed, block, more = self.cards(table)
+        try:
+            p = preview(table, plan, self.spend_list(), typed, 0, block, more)
+        except CardNeeded as need:
+            return f"Type in the card drawn for {need.purpose} first."
+        if p.outcome.needs_block_card:
+            return 'Type in the card drawn for the block first ("block_card").'
+        if p.outcome.card_needed:
+            return f'Type in the card drawn for {p.outcome.card_needed} first ("more_cards").'
+        return None
+
+    def preview(self, table: Table) -> dict[str, Any]:
+        """The TN with every modifier itemised, the AP and what the map says — no
+        card drawn, nothing changed."""
+        out = super().preview(table)
+        try:
+            plan = self.plan(table)
+        except RulesError as e:
+            out["refused"] = str(e)
+            return out
+        tn = plan.tn
+        out.update(
+            tn=tn.tn,
+            result_modifier=tn.result_modifier,
+            tn_items=tn.reasons(),
+            ap=plan.ap.total,
+            ap_items=plan.ap.reasons(),
+            defender_ap=plan.defender_ap.reasons() if plan.defender_ap is not None else [],
+            pool=str(plan.pool),
+            situation=list(plan.geometry),
+            shots=[
+                {"target": s.target.id, "tn": s.tn.tn, "result_modifier": s.tn.result_modifier}
+                for s in plan.series
+            ],
+        )
+        return out
+
+    def apply(self, table: Table) -> TableEvent:
+        plan = self.plan(table)
+        typed, block, more = self.cards(table)
+        out = write_attack(table, plan, self.spend_list(), self.expect_card, typed, block, more)
+        texts = [e.text for e in table.encounter.log[-len(out.records) :]]
+        record = out.record.model_dump(mode="json")
+        return TableEvent(" · ".join(texts), record, tuple(out.drawn), (out, plan))
+
+
+class _Shot(_AttackAction):
+    """A shot with a gun (000 Combat Actions: snap, normal, aimed)."""
+
+    burst: Annotated[int, Field(ge=1, le=100)] | None = None
+    #: a burst's hits sent on to a second target (000 Hitting Multiple Targets)
+    burst_second_target: Who | None = None
+    burst_second_hits: Annotated[int, Field(ge=0, le=100)] = 0
+    #: None: cock first when the gun needs it and is not cocked
+    cock_first: bool | None = None
+
+    def request_fields(self, table: Table) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "burst": self.burst,
+            "burst_second_hits": self.burst_second_hits,
+            "cock_first": self._cock_first(table),
+        }
+        if self.burst_second_target:
+            out["burst_second_target"] = _token_id(table, self.burst_second_target)
+        return out
+
+    def _cock_first(self, table: Table) -> bool:
+        if self.cock_first is not None:
+            return self.cock_first
+        stok = _token_id(table, self.who)
+        idx = self._slot(table, stok)
+        if idx is None:
+            return False
+        cw = table.character_of(stok).weapons[idx]
+        w = table.gear.weapons.get(cw.weapon_id)
+        return w is not None and w.needs_cocking and not cw.cocked
+
+
+@register
+class SnapShot(_Shot):
+    do: Literal["snap_shot"] = "snap_shot"
+    summary: ClassVar[str] = "a snap shot at a target (the card drawn, wounds written)"
+
+
+@register
+class NormalShot(_Shot):
+    do: Literal["normal_shot"] = "normal_shot"
+    shot_kind: ClassVar[str] = "normal"
+    summary: ClassVar[str] = "a normal shot at a target"
+
+
+@register
+class AimedShot(_Shot):
+    do: Literal["aimed_shot"] = "aimed_shot"
+    aims: Annotated[int, Field(ge=1, le=10)] = 1
+    shot_kind: ClassVar[str] = "aimed"
+    summary: ClassVar[str] = "an aimed shot: each aim's AP in its cost (000 Aiming)"
+
+    def request_fields(self, table: Table) -> dict[str, Any]:
+        return super().request_fields(table) | {"aims": self.aims}
+
+
+@register
+class FanFire(_AttackAction):
+    """Fan the hammer of a single-action revolver: ``shots`` at the target, then
+    ``second_shots`` at ``second_target`` (one target switch)."""
+
+    do: Literal["fan_fire"] = "fan_fire"
+    shots: Annotated[int, Field(ge=1, le=12)] = 2
+    second_target: Who | None = None
+    second_shots: Annotated[int, Field(ge=0, le=12)] = 0
+    shot_kind: ClassVar[str] = "fan"
+    page: ClassVar[str] = SRC_FAN
+    summary: ClassVar[str] = "fan a single-action revolver: shots, and a second target"
+
+    def request_fields(self, table: Table) -> dict[str, Any]:
+        out: dict[str, Any] = {"fan_shots": self.shots, "fan_second_shots": self.second_shots}
+        if self.second_target:
+            out["fan_second_target"] = _token_id(table, self.second_target)
+        return out
+
+
+@register
+class MeleeAttack(_AttackAction):
+    """A hand-to-hand attack (000 Hand to Hand Combat): quick, standard, heavy or a
+    shove; bare-handed unless ``weapon`` names one."""
+
+    do: Literal["melee_attack"] = "melee_attack"
+    attack: Literal["quick", "standard", "heavy", "shove"] = "standard"
+    careful: bool = False
+    kick: bool = False
+    mode: ClassVar[str] = "melee"
+    page: ClassVar[str] = SRC_MELEE
+    summary: ClassVar[str] = "a hand-to-hand blow (the defender may block or dodge)"
+
+    def default_slot(self, table: Table, shooter_token: str) -> int | None:
+        return None  # bare hands
+
+    def request_fields(self, table: Table) -> dict[str, Any]:
+        return {"melee_attack": self.attack, "careful": self.careful, "kick": self.kick}
+
+
+class _Defense(Action):
+    """The defender declares a block or a dodge on its own (see the module docstring)."""
+
+    who: Who
+    page: ClassVar[str] = SRC_MELEE
+    key: ClassVar[str] = ""
+
+    def capture(self) -> Iterable[str]:
+        return {"characters", "track", "log"}
+
+    def areas(self) -> Iterable[str]:
+        return {"track", "log"}
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: {self.do}"
+
+    def why_not(self, table: Table) -> str | None:
+        if not table.in_action:
+            return (
+                f"A {self.do} is declared in action time ({SRC_MELEE}); in narrative time "
+                "the attack itself names the defence."
+            )
+        return super().why_not(table)
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        spec = self.spec(table)
+        _details, event = self.pay(table)
+        text = f"{c.name} {self.do}s ({spec.describe() if spec else self.do})"
+        _log_event(table, text, "defense", event, {self.key: c.id})
+        return TableEvent(text)
+
+
+@register
+class Block(_Defense):
+    do: Literal["block"] = "block"
+    key: ClassVar[str] = "block_by"
+    summary: ClassVar[str] = "declare a block: it meets the next hand-to-hand blow (2 AP)"
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        return A.block()
+
+    def why_not(self, table: Table) -> str | None:
+        c, _ = self.actor(table)
+        if table.in_action and blocking_declared(table, c.id):
+            return f"{c.name} has a block declared already; it meets the next blow ({SRC_MELEE})."
+        return super().why_not(table)
+
+
+@register
+class Dodge(_Defense):
+    do: Literal["dodge"] = "dodge"
+    key: ClassVar[str] = "dodge_by"
+    summary: ClassVar[str] = "dodge: every hand-to-hand attack from the front, all round (3 AP)"
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        return A.dodge()
+
+    def why_not(self, table: Table) -> str | None:
+        c, _ = self.actor(table)
+        if table.in_action and dodging_this_round(table, c.id):
+            return f"{c.name} is already dodging this round ({SRC_MELEE})."
+        if table.in_action and attacked_this_round(table, c.id):
+            return (
+                f"{c.name} has attacked this round: a dodge is the active defence of a "
+                f"fighter who makes no attacks ({SRC_MELEE})."
+            )
+        return super().why_not(table)
+
+
+@register
+class Disengage(Action):
+    """Leave an engagement carefully (000: 2 AP on top of the move)."""
+
+    do: Literal["disengage"] = "disengage"
+    who: Who
+    page: ClassVar[str] = "000 Disengaging"
+    summary: ClassVar[str] = "a careful disengage: 2 AP, then move away"
+
+    def capture(self) -> Iterable[str]:
+        return {"track", "log"}
+
+    def areas(self) -> Iterable[str]:
+        return {"track", "log"}
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: careful disengage"
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        return A.careful_disengage()
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        _details, event = self.pay(table)
+        text = f"{c.name} disengages carefully"
+        _log_event(table, text, "action", event)
+        return TableEvent(text)
+
+
+@register
+class SwitchTarget(Action):
+    """Change targets during a series of attacks: 1 AP, +1 outside the field of fire
+    (000 Multiple Attacks)."""
+
+    do: Literal["switch_target"] = "switch_target"
+    who: Who
+    target: Who | None = None
+    outside_field_of_fire: bool = False
+    page: ClassVar[str] = SRC_MULTI
+    summary: ClassVar[str] = "switch targets in a series: 1 AP, +1 outside the field of fire"
+
+    def capture(self) -> Iterable[str]:
+        return {"track", "log"}
+
+    def areas(self) -> Iterable[str]:
+        return {"track", "log"}
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: switch target"
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        return A.switch_target(self.outside_field_of_fire)
+
+    def why_not(self, table: Table) -> str | None:
+        if self.target is not None:
+            table.actor(self.target)  # an unknown target is refused by name
+        return super().why_not(table)
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        _details, event = self.pay(table)
+        whom = f" to {table.actor(self.target)[0].name}" if self.target else ""
+        text = f"{c.name} switches target{whom}"
+        _log_event(table, text, "action", event)
+        return TableEvent(text)
+
+
+@register
+class Throw(_AttackAction):
+    """Throw a throwing weapon: at a hex (``to``, the map's Throw tool) or at a token
+    (``target``, a thrown attack read like a shot). Both scatter on a miss (000
+    Missed Throws) and set an explosive off where it lands."""
+
+    do: Literal["throw"] = "throw"
+    target: Who | None = None  # type: ignore[assignment]
+    to: HexRef | None = None
+    shot: Literal["snap", "normal", "aimed"] = "normal"
+    aims: Annotated[int, Field(ge=1, le=10)] = 1
+    mode: ClassVar[str] = "thrown"
+    page: ClassVar[str] = SRC_THROW
+    summary: ClassVar[str] = 'throw at a hex ("to") or at a token ("target"); a miss scatters'
+
+    # -- at a hex --------------------------------------------------------------------
+
+    def at_hex(self) -> bool:
+        return self.to is not None
+
+    def throw_plan(self, table: Table):
+        from .throw import plan_throw
+
+        stok = _token_id(table, self.who)
+        weapon = self.weapon
+        if weapon is None and self.slot is not None:
+            weapon = table.character_of(stok).weapons[self.slot].weapon_id
+        assert self.to is not None
+        return plan_throw(table, stok, hex_of(table, self.to), weapon)
+
+    def request_fields(self, table: Table) -> dict[str, Any]:
+        return {"shot_kind": self.shot, "aims": self.aims}
+
+    def request(self, table: Table) -> AttackRequest:
+        if self.target is None:
+            raise RulesError('A throw needs "to" (a hex) or "target" (a token).')
+        return super().request(table)
+
+    def label(self, table: Table) -> str:
+        if self.at_hex():
+            return f"Throw {self.throw_plan(table).weapon.name}"
+        return super().label(table)
+
+    def cost(self, table: Table) -> Cost:
+        if not self.at_hex():
+            return super().cost(table)
+        from .throw import throw_cost_applies
+
+        if not throw_cost_applies(table):
+            return Cost()
+        spec = self.throw_plan(table).spec
+        items = tuple(f"{i.label}: {i.ap} AP ({i.source})" for i in spec.breakdown)
+        return Cost(ap=spec.ap, breakdown=items, source=spec.source)
+
+    def check_cards(self, table: Table) -> None:
+        """With a printed deck: raise :class:`~twtw_desktop.play.attack.CardNeeded`
+        naming the next card still to be typed in (tried on a copy of the deck), or
+        RulesError for a card typed twice or held by the printed deck. A throw at a
+        token reads its cards as a shot does (its ``why_not`` names them)."""
+        if not self.at_hex():
+            return
+        from .throw import check_throw_cards
+
+        typed, _block, more = self.cards(table)
+        check_throw_cards(table, self.throw_plan(table), typed, more)
+
+    def why_not(self, table: Table) -> str | None:
+        if self.to is not None and self.target is not None:
+            return 'A throw goes at a hex ("to") or at a token ("target"), not both.'
+        if not self.at_hex():
+            return super().why_not(table)
+        from .throw import throw_cost_applies
+
+        c, _tok = self.actor(table)
+        if c.out_of_action:
+            return f"{c.name} is out of action and cannot throw (000 Wound Effects)."
+        try:
+            plan = self.throw_plan(table)
+            if throw_cost_applies(table):
+                assert table.time is not None
+                why = table.time.why_not_pay(plan.thrower.id, plan.spec)
+                if why:
+                    return f"{plan.spec.describe()}: {why}"
+            self.check_cards(table)
+        except CardNeeded as need:
+            return f'Type in the card drawn for {need.purpose} first ("card", "more_cards").'
+        except RulesError as e:
+            return str(e)
+        return None
+
+    def preview(self, table: Table) -> dict[str, Any]:
+        if not self.at_hex():
+            return super().preview(table)
+        out = Action.preview(self, table)
+        try:
+            plan = self.throw_plan(table)
+        except RulesError as e:
+            out["refused"] = str(e)
+            return out
+        out.update(
+            tn=plan.tn.tn,
+            result_modifier=plan.tn.result_modifier,
+            tn_items=plan.tn.reasons(),
+            pool=str(plan.pool),
+            pool_items=list(plan.pool_why),
+        )
+        return out
+
+    def apply(self, table: Table) -> TableEvent:
+        if not self.at_hex():
+            return super().apply(table)
+        from .throw import apply_throw
+
+        plan = self.throw_plan(table)
+        typed, _block, more = self.cards(table)
+        out = apply_throw(table, plan, typed, more)
+        return TableEvent(out.text, dict(out.detail), tuple(out.detail["cards"]), (out,))
+
+
+def attack_action(
+    table: Table,
+    req: AttackRequest,
+    spends: Iterable[Spends] = (),
+    *,
+    typed: Card | None = None,
+    typed_block: Card | None = None,
+    typed_more: Iterable[Card] = (),
+    expect_card: int | None = None,
+) -> _AttackAction:
+    """The typed action for an attack request as the attack panel builds it (with
+    the bump spends and the typed cards of its preview)."""
+    c = table.character_of(req.shooter_token)
+    fields: dict[str, Any] = {
+        "who": req.shooter_token,
+        "target": req.target_token,
+        "point_blank": req.point_blank,
+        "appearing": req.appearing,
+        "target_in_melee": req.target_in_melee,
+        "secondary_index": req.secondary_index,
+        "two_weapons": req.two_weapons,
+        "off_hand": req.off_hand,
+        "called": req.called_shot,
+        "location": req.called_location if req.called_shot else None,
+        "defense": req.defense,
+        "block_arm": req.block_arm,
+        "charge_ap": req.charge_ap,
+        "spends": tuple(SpendRef.of(s) for s in spends),
+        "expect_card": expect_card,
+        "card": card_ref(table, typed) if typed is not None else None,
+        "block_card": card_ref(table, typed_block) if typed_block is not None else None,
+        "more_cards": tuple(card_ref(table, x) for x in typed_more),
+    }
+    if req.weapon_index is not None:
+        fields["weapon"] = c.weapons[req.weapon_index].weapon_id
+        fields["slot"] = req.weapon_index
+    if req.mode == "melee":
+        fields.update(attack=req.melee_attack, careful=req.careful, kick=req.kick)
+        if req.weapon_index is None:
+            fields["weapon"] = None
+        return MeleeAttack(**fields)
+    if req.mode == "thrown":
+        fields.update(shot=req.shot_kind if req.shot_kind != "fan" else "normal", aims=req.aims)
+        return Throw(**fields)
+    if req.shot_kind == "fan":
+        fields.update(
+            shots=req.fan_shots,
+            second_target=req.fan_second_target,
+            second_shots=req.fan_second_shots,
+        )
+        return FanFire(**fields)
+    fields.update(
+        burst=req.burst,
+        burst_second_target=req.burst_second_target,
+        burst_second_hits=req.burst_second_hits,
+        cock_first=req.cock_first,
+    )
+    if req.shot_kind == "aimed":
+        return AimedShot(aims=req.aims, **fields)
+    if req.shot_kind == "normal":
+        return NormalShot(**fields)
+    return SnapShot(**fields)
+
+
+__all__ = [
+    "AimedShot",
+    "Block",
+    "Disengage",
+    "Dodge",
+    "FanFire",
+    "MeleeAttack",
+    "NormalShot",
+    "SnapShot",
+    "SpendRef",
+    "SwitchTarget",
+    "Throw",
+    "attack_action",
+    "card_of",
+    "card_ref",
+]
