@@ -388,7 +388,7 @@ def cut_walls(m: Map, a: Point, b: Point) -> list[tuple[Feature, list[Feature]]]
             near, far = (a, b) if _dist(a, p) <= _dist(b, p) else (b, a)
             first = [*pts[: i + 1], near]
             second = [far, *pts[i + 1 :]]
-            pieces = []
+            pieces: list[Feature] = []
             for k, part in enumerate((first, second)):
                 part = simplify(part)
                 if len(part) < 2:
@@ -665,15 +665,17 @@ def paste_clip(m: Map, clip: Clip, at: Hex, *, keep_ids: bool = False) -> PasteR
             m.labels.append(lab.model_copy(update={"id": new_id(lab.id), "at": pos}, deep=True))
         else:
             rep.dropped.append(lab.id)
-    for group, target in ((clip.notes, m.notes), (clip.markers, m.markers)):
-        for x in group:
-            h = Hex(*x.hex) + at
-            if m.contains(h):
-                target.append(
-                    x.model_copy(update={"id": new_id(x.id), "hex": (h.q, h.r)}, deep=True)
-                )
-            else:
-                rep.dropped.append(x.id)
+    pinned: list[Note | Marker] = [*clip.notes, *clip.markers]
+    for x in pinned:
+        h = Hex(*x.hex) + at
+        if not m.contains(h):
+            rep.dropped.append(x.id)
+            continue
+        update = {"id": new_id(x.id), "hex": (h.q, h.r)}
+        if isinstance(x, Note):
+            m.notes.append(x.model_copy(update=update, deep=True))
+        else:
+            m.markers.append(x.model_copy(update=update, deep=True))
     return rep
 
 
