@@ -84,7 +84,7 @@ def _validate(paths: list[str]) -> int:
 class _OneLineParser(argparse.ArgumentParser):
     """Usage mistakes as one line on stderr and exit status 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
 

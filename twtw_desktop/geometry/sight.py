@@ -369,8 +369,9 @@ def map_hex_arrays(game_map: Map) -> _MapHexes:
     hit = _MAP_HEX_CACHE.get(key)
     if hit is not None:
         return hit
-    cols, rows = np.meshgrid(np.arange(game_map.cols), np.arange(game_map.rows))
-    cols, rows = cols.ravel(), rows.ravel()
+    cols, rows = (
+        g.ravel() for g in np.meshgrid(np.arange(game_map.cols), np.arange(game_map.rows))
+    )
     if game_map.orientation.value == "pointy":
         q = cols - (rows - (rows & 1)) // 2
         r = rows

@@ -78,6 +78,7 @@ class CoverHeight(StrEnum):
 
 
 FeatureKind = Literal["wall", "cover", "door", "window"]
+MarkerKind = Literal["trap", "ambush", "objective", "other"]
 
 
 class Feature(Mutable):
@@ -149,7 +150,7 @@ class Marker(Mutable):
 
     id: Annotated[str, Field(min_length=1, max_length=64)]
     hex: HexPos
-    kind: Literal["trap", "ambush", "objective", "other"] = "other"
+    kind: MarkerKind = "other"
     text: Annotated[str, Field(max_length=1000)] = ""
     judge_only: bool = True
 
