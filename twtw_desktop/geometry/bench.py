@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..bench import BenchConfig, Figure, measure, section
 from ..hexgrid import Hex, Orientation
+from ..io.files import load_map, save_map
 from ..model.encounter import Token
 from ..model.map import TERRAIN_CODES, CoverHeight, Feature, Map, Material, Terrain
 from ..rules.editions import load_edition
@@ -302,10 +303,6 @@ def geometry_section(cfg: BenchConfig):
         TARGET_LOAD,
         note=f"{len(text) // 1024} KiB",
     )
-    try:
-        from ..io.files import load_map, save_map
-    except ImportError:
-        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.twtwmap"
         try:

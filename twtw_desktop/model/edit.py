@@ -41,6 +41,7 @@ from ..errors import RulesError
 from ..hexgrid import Hex, Orientation, hex_range, hex_to_offset, offset_to_hex
 from .map import (
     CODE_TERRAIN,
+    MAX_MAP_SIDE,
     TERRAIN_CODES,
     BackgroundImage,
     Feature,
@@ -486,8 +487,6 @@ def resize(
     it lies wholly on the new map. The background picture moves with the content.
     The map itself is not changed.
     """
-    from .map import MAX_MAP_SIDE
-
     if not (1 <= cols <= MAX_MAP_SIDE and 1 <= rows <= MAX_MAP_SIDE):
         raise RulesError(f"A map is 1 to {MAX_MAP_SIDE} hexes a side.")
     t = translation(m, *shift)
