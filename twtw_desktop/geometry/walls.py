@@ -171,10 +171,9 @@ class WallIndex:
         self._tree = STRtree(self._lines)
         sight = [e.lines for e in entries if e.sight and len(e.lines)]
         if sight:
+            merged = shapely.multilinestrings(np.concatenate(sight))
             # types-shapely: a flat array of lines makes one MultiLineString, not an array
-            self._sight: shapely.MultiLineString | None = shapely.multilinestrings(
-                np.concatenate(sight)
-            )  # type: ignore[assignment]
+            self._sight: shapely.MultiLineString | None = merged  # type: ignore[assignment]
             shapely.prepare(self._sight)
         else:
             self._sight = None
