@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat as stat_mod
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,8 +111,6 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
         st = p.stat()
     except OSError as e:
         raise LoadError(p, f"cannot read the journal ({e.strerror or e})") from e
-    import stat as stat_mod
-
     if not stat_mod.S_ISREG(st.st_mode):
         raise LoadError(p, "the journal is not a regular file")
     out = JournalContents(header={})

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..errors import RulesError
 from ..hexgrid import Hex, facing_turn
@@ -38,10 +38,10 @@ from ..rules.character import Character, Posture
 from ..rules.gear import Weapon
 from .catalogue import apply_action_effects, apply_bleeding, set_posture
 from .movement import plan_move
-from .snapshot import ALL_AREAS
+from .snapshot import ALL_AREAS, apply_patch
 from .table import TableEvent
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only
     from ..model.encounter import Token
     from .table import Table
 
@@ -891,8 +891,6 @@ class Judge(Action):
         return None
 
     def apply(self, table: Table) -> TableEvent:
-        from .snapshot import apply_patch
-
         if self.patch:
             apply_patch(table, self.patch)
         return TableEvent(self.reason)
@@ -953,9 +951,7 @@ def parse_action(data: dict[str, Any]) -> Action:
         raise ValueError(f"unknown action {name!r} (known: {known})")
     try:
         return classes[name].model_validate(data)
-    except ValueError as e:
-        first = e.errors()[0] if hasattr(e, "errors") else None  # type: ignore[attr-defined]
-        if first:
-            where = ".".join(str(p) for p in first["loc"]) or "line"
-            raise ValueError(f"{name}: {where}: {first['msg']}") from None
-        raise ValueError(f"{name}: {e}") from None
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "line"
+        raise ValueError(f"{name}: {where}: {first['msg']}") from None

@@ -32,7 +32,7 @@ def catalogue(table, c: Character) -> list[CatalogueEntry]:
     """Every action the character could declare now, with its cost (000)."""
     out: list[CatalogueEntry] = []
 
-    def add(group: str, label: str, make: Callable[[], A.ActionSpec]) -> None:
+    def add(group: str, label: str, make: Callable[..., A.ActionSpec]) -> None:
         try:
             out.append(CatalogueEntry(group, label, make()))
         except RulesError as e:

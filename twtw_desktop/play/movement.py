@@ -4,7 +4,7 @@ track action that pays it (the geometry prices, the rules catalogue names it).""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import RulesError
 from ..geometry.movement import cheapest_path
@@ -71,7 +71,7 @@ def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = F
     counters = doc.ap_available(ch.id)
     plan.counters = counters
     occupied = occupied_hexes(doc, token_id)
-    mode = "run" if run else "move"
+    mode: Literal["move", "run"] = "run" if run else "move"
     # search no further than the AP that could ever pay (fast on big maps); the
     # counters first, so an affordable move is found in the smallest search
     bounds: list[int | None] = [None]

@@ -60,7 +60,7 @@ def read_script(path: Path) -> list[dict[str, Any]]:
                 continue
             try:
                 obj = json.loads(text)
-            except ValueError as e:
+            except json.JSONDecodeError as e:
                 raise LoadError(path, f"line {n} is not JSON ({e.msg})") from None
             if not isinstance(obj, dict):
                 raise LoadError(path, f"line {n} is not a JSON object")

@@ -26,8 +26,10 @@ def open_table(path: str | Path) -> OpenTable:
     Raises :class:`~twtw_desktop.errors.LoadError` only."""
     p = Path(path)
     if io_mod.detect_kind(p) == "map":
-        m = io_mod.load_map(p)
-        return OpenTable(Table(Encounter(name=m.name, map=m), m, base_dir=p.parent), p, None)
+        bare = io_mod.load_map(p)
+        return OpenTable(
+            Table(Encounter(name=bare.name, map=bare), bare, base_dir=p.parent), p, None
+        )
     loaded = io_mod.load_encounter(p)
     enc = loaded.encounter
     m: Map = enc.map if enc.map is not None else loaded.map

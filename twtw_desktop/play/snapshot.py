@@ -110,10 +110,12 @@ class Snapshot:
             # the clock object itself and its frozen state: undo puts back the very
             # engine the panels were showing
             self.track = (table.time, table.time.snapshot()) if table.time is not None else None
-            self.mode = enc.mode
+            self.mode = str(enc.mode)
             self.action_state = dict(enc.action_state) if enc.action_state else None
         else:
-            self.track = self.mode = self.action_state = None
+            self.track = None
+            self.mode: str | None = None
+            self.action_state = None
 
     def keep_log_since(self, before: Snapshot, table: Table) -> None:
         """Remember the log lines written since ``before`` (an "after" snapshot)."""
@@ -171,9 +173,9 @@ def patch_between(before: Snapshot, after: Snapshot) -> dict[str, Any]:
 
 
 def _apply_list(current: list[Any], patch: dict[str, Any], model: type[Mutable]) -> None:
-    by_id = {o.id: o for o in current}
+    by_id: dict[str, Any] = {o.id: o for o in current}
     for raw in patch.get("set", []):
-        new = model.model_validate(raw)
+        new: Any = model.model_validate(raw)
         old = by_id.get(new.id)
         if old is not None:
             old.assign_from(new)

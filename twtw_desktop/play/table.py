@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError, RulesError
+from ..geometry.walls import WallIndex
 from ..hexgrid import Hex, offset_label
 from ..model import Encounter, LogEntry, Map
 from ..model.encounter import Token
@@ -188,8 +189,6 @@ class Table:
     def walls(self) -> Any:
         """The map's wall index, built on first use and after any map change."""
         if self._walls is None:
-            from ..geometry.walls import WallIndex
-
             self._walls = WallIndex(self.map, self.cover_av())
         return self._walls
 

@@ -24,7 +24,7 @@ from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.base import Speed
 from ..rules.card import Card
-from .actions import Action, Who, register
+from .actions import Action, Cost, Who, register
 from .catalogue import apply_action_effects, apply_bleeding, catalogue
 from .table import TableEvent
 
@@ -147,8 +147,6 @@ class _SpecAction(_EngineAction):
         return f"{c.name}: {self.spec_of(table).describe()}"
 
     def cost(self, table: Table) -> Any:
-        from .actions import Cost
-
         spec = self.spec_of(table)
         return Cost(
             ap=None if spec.all_ap else spec.ap,
