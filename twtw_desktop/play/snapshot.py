@@ -15,20 +15,31 @@ replayed exactly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
 from ..errors import RulesError
-from ..model import LogEntry
+from ..model import Encounter, LogEntry, Map
 from ..model.encounter import Token
 from ..model.map import Feature
 from ..rules.base import Mutable
 from ..rules.character import Character
-from ..rules.deck import DeckState
+from ..rules.deck import Deck, DeckState
 
-if TYPE_CHECKING:
-    from .table import Table
+
+class Table(Protocol):
+    """What a snapshot reads and restores of the table (play.table.Table)."""
+
+    encounter: Encounter
+    map: Map
+    deck: Deck
+    time: Any
+
+    def restore_time(self, snap: Any, mode: str, action_state: dict | None) -> None: ...
+
+    def set_time_from_state(self, mode: str, state: dict | None) -> None: ...
+
 
 #: every area a snapshot can hold
 ALL_AREAS = frozenset({"tokens", "characters", "log", "map", "deck", "track", "mode"})
@@ -110,12 +121,13 @@ class Snapshot:
             # the clock object itself and its frozen state: undo puts back the very
             # engine the panels were showing
             self.track = (table.time, table.time.snapshot()) if table.time is not None else None
-            self.mode = str(enc.mode)
+            mode: str | None = str(enc.mode)
             self.action_state = dict(enc.action_state) if enc.action_state else None
         else:
             self.track = None
-            self.mode: str | None = None
+            mode = None
             self.action_state = None
+        self.mode = mode
 
     def keep_log_since(self, before: Snapshot, table: Table) -> None:
         """Remember the log lines written since ``before`` (an "after" snapshot)."""
