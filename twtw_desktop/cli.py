@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         return _export(argv)
 
     if command == "play":
-        from .play.script import main as play_main
+        from .play.script import main as play_main  # lazy: start-up
 
         return play_main(argv)
 
