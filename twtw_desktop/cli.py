@@ -33,6 +33,7 @@ def sample_encounter_path() -> Path:
 
 
 def _summary(path: Path) -> int:
+    # lazy: start-up (pydantic, numpy and shapely only for the commands that read files)
     from .io import load_encounter
     from .rules.editions import load_edition
 
@@ -66,6 +67,7 @@ def _without_path(msg: str, path: str) -> str:
 
 
 def _validate(paths: list[str]) -> int:
+    # lazy: start-up (pydantic, numpy and shapely only for the commands that read files)
     from .io import validate_file
 
     if not paths:
@@ -86,7 +88,7 @@ def _validate(paths: list[str]) -> int:
 class _OneLineParser(argparse.ArgumentParser):
     """Usage mistakes as one line on stderr and exit status 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
 
@@ -135,6 +137,7 @@ def _export(argv: list[str]) -> int:
         return 2
     path = Path(args.file)
     try:
+        # lazy: start-up (Qt only for the commands that draw)
         from .ui.export import ensure_app, export_pdf, export_png
 
         ensure_app()
@@ -144,6 +147,7 @@ def _export(argv: list[str]) -> int:
             "judge_layers": args.judge,
             "tokens": args.tokens,
         }
+        # lazy: start-up (Qt only for the commands that draw)
         from .ui.document import EncounterDocument
 
         doc = EncounterDocument.open(path)
@@ -183,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         return play_main(argv)
 
     if command == "bench":
+        # lazy: start-up (the benchmark only when asked for)
         from .bench import main as bench_main
 
         return bench_main(argv)
@@ -199,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 1
 
+    # lazy: start-up (Qt only for the window)
     from .ui.app import run_app
 
     return run_app(str(path))

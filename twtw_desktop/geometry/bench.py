@@ -14,8 +14,9 @@ from pathlib import Path
 
 from ..bench import BenchConfig, Figure, measure, section
 from ..hexgrid import Hex, Orientation
+from ..io.files import load_map, save_map
 from ..model.encounter import Token
-from ..model.map import TERRAIN_CODES, Feature, Map, Terrain
+from ..model.map import TERRAIN_CODES, CoverHeight, Feature, Map, Material, Terrain
 from ..rules.editions import load_edition
 from .fields import field_of_fire
 from .movement import TERRAIN_COSTS, cheapest_path, reachable
@@ -94,14 +95,20 @@ def make_bench_map(
             ang += rng.choice((-1, 1)) * math.pi / 2
         roll = rng.random()
         if roll < 0.7:
-            f = Feature(id=f"w{i}", kind="wall", points=pts, material="adobe")
+            f = Feature(id=f"w{i}", kind="wall", points=pts, material=Material.ADOBE)
         elif roll < 0.82:
-            f = Feature(id=f"c{i}", kind="cover", height="low", points=pts, material="hardwood")
+            f = Feature(
+                id=f"c{i}",
+                kind="cover",
+                height=CoverHeight.LOW,
+                points=pts,
+                material=Material.HARDWOOD,
+            )
         elif roll < 0.92:
             f = Feature(id=f"d{i}", kind="door", points=pts[:2], is_open=rng.random() < 0.4)
             n = 1
         else:
-            f = Feature(id=f"g{i}", kind="window", points=pts[:2], material="glass")
+            f = Feature(id=f"g{i}", kind="window", points=pts[:2], material=Material.GLASS)
             n = 1
         feats.append(f)
         made += n
@@ -113,7 +120,7 @@ def make_tokens(game_map: Map, count: int = TOKENS, seed: int = SEED) -> list[To
     """``count`` tokens on distinct walkable hexes."""
     rng = random.Random(seed + 1)
     taken: set[Hex] = set()
-    out = []
+    out: list[Token] = []
     while len(out) < count:
         h = game_map.hex_at(rng.randrange(game_map.cols), rng.randrange(game_map.rows))
         if h in taken or not TERRAIN_COSTS[game_map.terrain_at(h)].enterable:
@@ -296,10 +303,6 @@ def geometry_section(cfg: BenchConfig):
         TARGET_LOAD,
         note=f"{len(text) // 1024} KiB",
     )
-    try:
-        from ..io.files import load_map, save_map
-    except ImportError:
-        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.twtwmap"
         try:

@@ -124,7 +124,9 @@ def unintended_targets(
                 (sx - nx * big, sy - ny * big),
             ]
         )
-        poly = band.intersection(front)
+        cut = band.intersection(front)
+        # two convex shapes meet in one convex polygon; anything else is degenerate
+        poly = cut if isinstance(cut, Polygon) else Polygon()
     else:
         poly = Polygon()
     reasons = [

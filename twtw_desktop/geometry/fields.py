@@ -38,6 +38,8 @@ from ..model.map import Map
 from .walls import PACE, WallIndex, _centres
 
 ArcStatus = Literal["in", "edge", "out"]
+#: the status of each code :meth:`Arc.classify_many` returns (0 out, 1 in, 2 edge)
+_STATUS_OF_CODE: tuple[ArcStatus, ...] = ("out", "in", "edge")
 
 #: 003 Fields of Fire: most weapons 60° (one hexside), handguns 120°
 RIFLE_ARC = 60
@@ -160,7 +162,7 @@ class Arc:
         codes, angs = self.classify_many(np.array([h.q]), np.array([h.r]), arc_edges)
         code, ang = int(codes[0]), float(angs[0])
         straddles = int(self.classify_many(np.array([h.q]), np.array([h.r]), True)[0][0]) == 2
-        status: ArcStatus = ("out", "in", "edge")[code]
+        status = _STATUS_OF_CODE[code]
         reasons = [
             f"hex {h.q},{h.r} is {self.apex.distance(h)} paces off, {ang:.0f}° from the centre "
             f"line; the {self.arc_deg:g}° field reaches {self.half:g}° either side "
@@ -204,9 +206,8 @@ class Arc:
             keep = _on_map(game_map, q, r)
             q, r = q[keep], r[keep]
         codes, _ = self.classify_many(q, r, arc_edges)
-        names = ("out", "in", "edge")
         return {
-            Hex(int(a), int(b)): names[c]
+            Hex(int(a), int(b)): _STATUS_OF_CODE[c]
             for a, b, c in zip(q.tolist(), r.tolist(), codes.tolist(), strict=True)
             if c
         }
@@ -227,8 +228,10 @@ class Arc:
 
 def _range_arrays(center: Hex, radius: int) -> tuple[np.ndarray, np.ndarray]:
     """Axial coordinates of every hex within ``radius`` of ``center``."""
-    dq, dr = np.meshgrid(np.arange(-radius, radius + 1), np.arange(-radius, radius + 1))
-    dq, dr = dq.ravel(), dr.ravel()
+    dq, dr = (
+        g.ravel()
+        for g in np.meshgrid(np.arange(-radius, radius + 1), np.arange(-radius, radius + 1))
+    )
     keep = np.abs(dq + dr) <= radius
     return dq[keep] + center.q, dr[keep] + center.r
 
@@ -299,9 +302,8 @@ def field_of_fire(
     codes, _ = arc.classify_many(q, r, arc_edges)
     sel = codes > 0
     q, r, codes = q[sel], r[sel], codes[sel]
-    names = ("out", "in", "edge")
     hexes = [Hex(a, b) for a, b in zip(q.tolist(), r.tolist(), strict=True)]
-    status = {h: names[c] for h, c in zip(hexes, codes.tolist(), strict=True)}
+    status = {h: _STATUS_OF_CODE[c] for h, c in zip(hexes, codes.tolist(), strict=True)}
     seen: frozenset[Hex] = frozenset()
     if with_sight and hexes:
         cx, cy = _centres(index.layout, q.astype(float), r.astype(float))

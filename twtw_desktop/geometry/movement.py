@@ -210,9 +210,8 @@ class _Terrain:
     def info(self, q: int, r: int) -> tuple[TerrainCost, int] | None:
         """(cost, elevation) or None when off the map."""
         key = (q, r)
-        hit = self.cache.get(key, False)
-        if hit is not False:
-            return hit
+        if key in self.cache:
+            return self.cache[key]
         col, row = hex_to_offset(Hex(q, r), self.orient)
         m = self.map
         if 0 <= col < m.cols and 0 <= row < m.rows:
@@ -540,7 +539,7 @@ class _Search:
         prev: dict[int, int] = {}
         settled: dict[int, tuple[int, int]] = {}
         astar = goal_k >= 0
-        if astar:
+        if astar and goal is not None:
             to_hex = grid.hex
             gq, gr = goal.q, goal.r
             est: dict[int, int] = {}

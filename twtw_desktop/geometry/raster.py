@@ -24,11 +24,11 @@ def offsets_at(game_map: Map, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarra
     dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
     fix_q = (dq > dr) & (dq > ds)
     fix_r = ~fix_q & (dr > ds)
-    q = np.where(fix_q, -r - s, q).astype(np.int64)
-    r = np.where(fix_r, -q - s, r).astype(np.int64)
+    qi = np.where(fix_q, -r - s, q).astype(np.int64)
+    ri = np.where(fix_r, -qi - s, r).astype(np.int64)
     if game_map.orientation is Orientation.POINTY:
-        col, row = q + (r - (r & 1)) // 2, r
+        col, row = qi + (ri - (ri & 1)) // 2, ri
     else:
-        col, row = q, r + (q - (q & 1)) // 2
+        col, row = qi, ri + (qi - (qi & 1)) // 2
     inside = (col >= 0) & (col < game_map.cols) & (row >= 0) & (row < game_map.rows)
     return col, row, inside

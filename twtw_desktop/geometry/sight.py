@@ -47,6 +47,7 @@ from ..hexgrid import Hex
 from ..model.map import CoverHeight, Map, Material
 from ..rules.base import HitLocation
 from ..rules.character import Posture
+from ..rules.combat.situation import Cover
 from ..rules.editions import Edition
 from .walls import PACE, Crossing, WallIndex, _centres
 
@@ -150,14 +151,9 @@ class CoverLine:
             out |= c.covers
         return frozenset(out)
 
-    def to_covers(self) -> tuple:
+    def to_covers(self) -> tuple[Cover, ...]:
         """The covers as the combat engine's plain inputs
-        (``rules.combat.situation.Cover``), from the shooter out. If that module is
-        missing, plain ``(feature_id, material, av, covers)`` tuples."""
-        try:
-            from ..rules.combat.situation import Cover
-        except ImportError:  # pragma: no cover - the combat package ships with the app
-            return tuple((c.feature_id, c.material.value, c.av, c.covers) for c in self.covering)
+        (``rules.combat.situation.Cover``), from the shooter out."""
         return tuple(
             Cover(feature_id=c.feature_id, material=c.material.value, av=c.av, covers=c.covers)
             for c in self.covering
@@ -369,8 +365,9 @@ def map_hex_arrays(game_map: Map) -> _MapHexes:
     hit = _MAP_HEX_CACHE.get(key)
     if hit is not None:
         return hit
-    cols, rows = np.meshgrid(np.arange(game_map.cols), np.arange(game_map.rows))
-    cols, rows = cols.ravel(), rows.ravel()
+    cols, rows = (
+        g.ravel() for g in np.meshgrid(np.arange(game_map.cols), np.arange(game_map.rows))
+    )
     if game_map.orientation.value == "pointy":
         q = cols - (rows - (rows & 1)) // 2
         r = rows

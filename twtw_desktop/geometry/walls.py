@@ -141,7 +141,8 @@ class WallIndex:
 
     def _add(self, f: Feature) -> None:
         segs = feature_segments(f)
-        lines = shapely.linestrings(segs) if len(segs) else np.empty(0, dtype=object)
+        # types-shapely cannot tell an (n, 2, 2) array (an array of lines) from one line
+        lines: np.ndarray = shapely.linestrings(segs) if len(segs) else np.empty(0, dtype=object)  # type: ignore[assignment]
         links = frozenset(self._cut_links(segs)) if f.blocks_movement else frozenset()
         for key in links:
             self._link_owners.setdefault(key, set()).add(f.id)
@@ -170,7 +171,9 @@ class WallIndex:
         self._tree = STRtree(self._lines)
         sight = [e.lines for e in entries if e.sight and len(e.lines)]
         if sight:
-            self._sight = shapely.multilinestrings(np.concatenate(sight))
+            merged = shapely.multilinestrings(np.concatenate(sight))
+            # types-shapely: a flat array of lines makes one MultiLineString, not an array
+            self._sight: shapely.MultiLineString | None = merged  # type: ignore[assignment]
             shapely.prepare(self._sight)
         else:
             self._sight = None
@@ -194,8 +197,8 @@ class WallIndex:
             q1 = math.ceil(max(c[0] for c in corners)) + 1
             r0 = math.floor(min(c[1] for c in corners)) - 1
             r1 = math.ceil(max(c[1] for c in corners)) + 1
-            qq, rr = np.meshgrid(np.arange(q0, q1 + 1), np.arange(r0, r1 + 1), indexing="ij")
-            qq, rr = qq.ravel(), rr.ravel()
+            grids = np.meshgrid(np.arange(q0, q1 + 1), np.arange(r0, r1 + 1), indexing="ij")
+            qq, rr = (g.ravel() for g in grids)
             cx, cy = _centres(lay, qq, rr)
             near = _point_segment_distance(cx, cy, ax, ay, bx, by) <= PACE + 1e-6
             qq, rr, cx, cy = qq[near], rr[near], cx[near], cy[near]
@@ -237,7 +240,8 @@ class WallIndex:
         if self._sight is None or n == 0:
             return np.zeros(n, dtype=bool)
         lines = shapely.linestrings(np.stack([a_xy, b_xy], axis=1))
-        return shapely.intersects(self._sight, lines)
+        # types-shapely: an array of lines gives an array of answers, not one bool
+        return shapely.intersects(self._sight, lines)  # type: ignore[return-value]
 
     def crossings(self, a_pt: Point, b_pt: Point) -> list[Crossing]:
         """Every feature segment the line ``a_pt``–``b_pt`` meets, nearest ``a_pt`` first.

@@ -47,6 +47,7 @@ import math
 import os
 import secrets
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 from typing import Any, Literal
@@ -67,7 +68,7 @@ Kind = Literal["map", "encounter"]
 MAP_SUFFIX = ".map.json"
 ENCOUNTER_SUFFIX = ".encounter.json"
 
-_MODELS: dict[str, type[BaseModel]] = {"map": Map, "encounter": Encounter}
+_MODELS: dict[str, type[Map] | type[Encounter]] = {"map": Map, "encounter": Encounter}
 #: Top-level keys only an encounter has; ``terrain`` only a map has.
 _ENCOUNTER_KEYS = frozenset({"map", "map_ref", "tokens", "characters", "deck_seed", "edition"})
 #: Most problems :func:`validate_file` lists for one file.
@@ -189,7 +190,7 @@ def _to_model(path: Path | str, kind: Kind, raw: Any) -> tuple[Any, list[int], l
         return None, passed, _pydantic_problems(path, e)
     except Exception as e:
         return None, passed, [_err(path, f"could not read the {kind} ({clip(e, 160)})")]
-    game_map = model if kind == "map" else model.map
+    game_map = model if isinstance(model, Map) else model.map
     problems = (
         [] if game_map is None else _map_problems(path, game_map, "" if kind == "map" else "map")
     )
@@ -339,7 +340,7 @@ def validate_file(path: Path | str, *, gear: GearCatalog | None = None) -> list[
             return [str(_err(path, "this is neither a TWTW map nor an encounter file"))]
         model, _, problems = _to_model(path, kind, raw)
         if model is not None:
-            game_map = model if kind == "map" else model.map
+            game_map = model if isinstance(model, Map) else model.map
             prefix = "" if kind == "map" else "map."
             if game_map is not None and game_map.background is not None:
                 try:
@@ -364,6 +365,7 @@ def _nonfinite_at(value: Any, where: str = "") -> str | None:
         return where or "(top)"
     if isinstance(value, BaseModel):
         value = dict(value)
+    items: Iterable[tuple[Any, Any]]
     if isinstance(value, dict):
         items = value.items()
     elif isinstance(value, (list, tuple)):

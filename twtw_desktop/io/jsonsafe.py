@@ -19,6 +19,7 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _find_nonfinite(value: Any, path: list[str]) -> tuple[str, str] | None:
     if isinstance(value, _NonFinite):
         return ".".join(path), value.token
+    items: Iterable[tuple[str, Any]]
     if isinstance(value, dict):
         items = value.items()
     elif isinstance(value, list):

@@ -41,6 +41,7 @@ from ..errors import RulesError
 from ..hexgrid import Hex, Orientation, hex_range, hex_to_offset, offset_to_hex
 from .map import (
     CODE_TERRAIN,
+    MAX_MAP_SIDE,
     TERRAIN_CODES,
     BackgroundImage,
     Feature,
@@ -388,7 +389,7 @@ def cut_walls(m: Map, a: Point, b: Point) -> list[tuple[Feature, list[Feature]]]
             near, far = (a, b) if _dist(a, p) <= _dist(b, p) else (b, a)
             first = [*pts[: i + 1], near]
             second = [far, *pts[i + 1 :]]
-            pieces = []
+            pieces: list[Feature] = []
             for k, part in enumerate((first, second)):
                 part = simplify(part)
                 if len(part) < 2:
@@ -486,8 +487,6 @@ def resize(
     it lies wholly on the new map. The background picture moves with the content.
     The map itself is not changed.
     """
-    from .map import MAX_MAP_SIDE
-
     if not (1 <= cols <= MAX_MAP_SIDE and 1 <= rows <= MAX_MAP_SIDE):
         raise RulesError(f"A map is 1 to {MAX_MAP_SIDE} hexes a side.")
     t = translation(m, *shift)
@@ -665,15 +664,17 @@ def paste_clip(m: Map, clip: Clip, at: Hex, *, keep_ids: bool = False) -> PasteR
             m.labels.append(lab.model_copy(update={"id": new_id(lab.id), "at": pos}, deep=True))
         else:
             rep.dropped.append(lab.id)
-    for group, target in ((clip.notes, m.notes), (clip.markers, m.markers)):
-        for x in group:
-            h = Hex(*x.hex) + at
-            if m.contains(h):
-                target.append(
-                    x.model_copy(update={"id": new_id(x.id), "hex": (h.q, h.r)}, deep=True)
-                )
-            else:
-                rep.dropped.append(x.id)
+    pinned: list[Note | Marker] = [*clip.notes, *clip.markers]
+    for x in pinned:
+        h = Hex(*x.hex) + at
+        if not m.contains(h):
+            rep.dropped.append(x.id)
+            continue
+        update = {"id": new_id(x.id), "hex": (h.q, h.r)}
+        if isinstance(x, Note):
+            m.notes.append(x.model_copy(update=update, deep=True))
+        else:
+            m.markers.append(x.model_copy(update=update, deep=True))
     return rep
 
 

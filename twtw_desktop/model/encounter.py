@@ -3,7 +3,7 @@ the deck, the action-time state and the log."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, model_validator
 
@@ -13,7 +13,7 @@ from ..rules.character import Character, Posture
 from ..rules.editions import EditionId, OptionalRules
 from .map import HexPos, Map
 
-ENCOUNTER_FORMAT_VERSION = 1
+ENCOUNTER_FORMAT_VERSION: Final = 1
 
 
 class Token(Mutable):

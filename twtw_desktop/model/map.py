@@ -15,14 +15,14 @@ Coordinates
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from ..hexgrid import Hex, Layout, Orientation, hex_to_offset, offset_to_hex
 from ..rules.base import Mutable, Strict
 
-MAP_FORMAT_VERSION = 1
+MAP_FORMAT_VERSION: Final = 1
 MAX_MAP_SIDE = 400  # hexes per side; a 200×200 map is the benchmark size
 
 Point = tuple[float, float]
@@ -78,6 +78,7 @@ class CoverHeight(StrEnum):
 
 
 FeatureKind = Literal["wall", "cover", "door", "window"]
+MarkerKind = Literal["trap", "ambush", "objective", "other"]
 
 
 class Feature(Mutable):
@@ -149,7 +150,7 @@ class Marker(Mutable):
 
     id: Annotated[str, Field(min_length=1, max_length=64)]
     hex: HexPos
-    kind: Literal["trap", "ambush", "objective", "other"] = "other"
+    kind: MarkerKind = "other"
     text: Annotated[str, Field(max_length=1000)] = ""
     judge_only: bool = True
 
@@ -211,8 +212,8 @@ class Map(Mutable):
         if self.elevation is not None:
             if len(self.elevation) != self.rows or any(len(r) != self.cols for r in self.elevation):
                 raise ValueError("elevation must have the same rows × cols as the terrain")
-            for row in self.elevation:
-                for v in row:
+            for heights in self.elevation:
+                for v in heights:
                     if not -1000 <= v <= 1000:
                         raise ValueError(f"elevation {v} is outside −1000..1000")
         ids = [f.id for f in self.features] + [x.id for x in self.labels]

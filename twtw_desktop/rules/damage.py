@@ -464,7 +464,7 @@ def stun_check(
 
 
 def _stun_result(
-    check: str,
+    check: Literal["stun", "recovery"],
     before: Character,
     after: Character,
     tn: int,

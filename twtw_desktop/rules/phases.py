@@ -762,7 +762,7 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             details += bleed_lines
             new = st.model_copy(update={"rows": rows, "stage": PhaseStage.ENDED})
             summary = f"Round {st.round} ends after phase IV's continuous step"
-            order: tuple[str, ...] = ()
+            order = ()
             phase = st.phase
         else:
             phase = st.phase + 1

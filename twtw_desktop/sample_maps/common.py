@@ -27,6 +27,7 @@ from ..model.map import (
     FeatureKind,
     Map,
     Marker,
+    MarkerKind,
     Material,
     Note,
     Point,
@@ -454,7 +455,7 @@ def note(nid: str, cell: tuple[int, int], text: str) -> Note:
     return Note(id=nid, hex=hex_at(*cell), text=text)
 
 
-def marker(mid: str, cell: tuple[int, int], kind: str, text: str) -> Marker:
+def marker(mid: str, cell: tuple[int, int], kind: MarkerKind, text: str) -> Marker:
     """A trap/ambush/objective marker on the hex at offset ``cell``."""
     return Marker(id=mid, hex=hex_at(*cell), kind=kind, text=text)
 

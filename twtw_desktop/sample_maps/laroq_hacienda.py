@@ -152,10 +152,10 @@ def _features() -> list:
         ],
     )
     # -- the mirador: a low parapet round its roof, a hatch where the ladder comes up
-    parapet = {"height": CoverHeight.LOW}
-    f.hwall("tower-parapet-s", y_s, (t0 - 1, x_e), ADOBE, "mirador parapet", **parapet)
-    f.vwall("tower-parapet-e", x_e, (tr0 - 1, y_s), ADOBE, "mirador parapet", **parapet)
-    f.hwall("tower-parapet-n", tr0 - 1, (t0 - 1, x_e), ADOBE, "mirador parapet", **parapet)
+    parapet = CoverHeight.LOW
+    f.hwall("tower-parapet-s", y_s, (t0 - 1, x_e), ADOBE, "mirador parapet", height=parapet)
+    f.vwall("tower-parapet-e", x_e, (tr0 - 1, y_s), ADOBE, "mirador parapet", height=parapet)
+    f.hwall("tower-parapet-n", tr0 - 1, (t0 - 1, x_e), ADOBE, "mirador parapet", height=parapet)
     f.vwall(
         "tower-parapet-w",
         t0 - 1,
@@ -163,7 +163,7 @@ def _features() -> list:
         ADOBE,
         "mirador parapet",
         [door("tower-hatch", row_mid(LADDER[1]), is_open=True, name="ladder head")],
-        **parapet,
+        height=parapet,
     )
 
     # -- the casa ---------------------------------------------------------------------

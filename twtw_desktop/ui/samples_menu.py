@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
@@ -27,9 +27,6 @@ from ..io.files import ENCOUNTER_SUFFIX
 from ..io.jsonsafe import read_json
 from ..resources import maps_dir
 from ..sample_maps import ENCOUNTER_ORDER
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -71,16 +68,27 @@ def bundled_samples(folder: Path | None = None) -> list[SampleEntry]:
     return entries
 
 
+class SampleWindow(Protocol):
+    """What the submenu needs of the main window (named here, so this module does not
+    import the window that installs it)."""
+
+    file_menu: QMenu
+    file_menu_tail: QAction
+    samples_menu: SamplesMenu
+
+    def open_path(self, path: str | Path, ask: bool = True) -> bool: ...
+
+
 class SamplesMenu(QObject):
     """The File > Open Sample submenu and what its entries do."""
 
-    def __init__(self, window: MainWindow, folder: Path | None = None) -> None:
-        super().__init__(window)
+    def __init__(self, window: SampleWindow, folder: Path | None = None) -> None:
+        super().__init__(window.file_menu)
         self.window = window
         self.folder = folder
         self.entries: list[SampleEntry] = []
         self.actions: list[QAction] = []
-        self.menu = QMenu("Open &Sample", window)
+        self.menu = QMenu("Open &Sample", window.file_menu)
         self.menu.setObjectName("menu_open_sample")
         self.menu.setToolTipsVisible(True)
         self.menu.menuAction().setStatusTip("Open one of the sample encounters that come with TWTW")
@@ -115,7 +123,7 @@ class SamplesMenu(QObject):
         return self.window.open_path(path)
 
 
-def install_samples_menu(window: MainWindow) -> SamplesMenu:
+def install_samples_menu(window: SampleWindow) -> SamplesMenu:
     """Add File > Open Sample ▸ to ``window`` (once) and return its controller."""
     existing = getattr(window, "samples_menu", None)
     if isinstance(existing, SamplesMenu):

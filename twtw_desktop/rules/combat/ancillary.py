@@ -25,7 +25,7 @@ Decisions where the pages are vague:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal
+from typing import Literal, TypedDict
 
 from ..base import HitLocation
 from ..card import Card
@@ -177,6 +177,14 @@ def unintended_targets(
     )
 
 
+class _Discharger(TypedDict):
+    """The :class:`DischargeResult` fields naming the gun that went off."""
+
+    weapon_id: str
+    carried_index: int | None
+    damage_kind: Literal["deadly", "impact"]
+
+
 def carried_discharge(
     character: Character,
     weapon: Weapon,
@@ -209,7 +217,7 @@ def carried_discharge(
     reasons = [
         f"{character.name} carries the {weapon.name} fully loaded: {why} fires a round (000)"
     ]
-    who = {
+    who: _Discharger = {
         "weapon_id": weapon.id,
         "carried_index": carried_index,
         "damage_kind": weapon.damage_kind,

@@ -250,10 +250,10 @@ def melee_defense(
         items.append(
             mod("armed against an unarmed attacker", md.armed_vs_unarmed, "003 Determining Defense")
         )
-    elif defend:
+    elif defend and defender_weapon is not None:
         items.append(
             mod(f"Defend ({defender_weapon.name})", md.defend_attribute, "003 Determining Defense")
-        )  # type: ignore[union-attr]
+        )
     if held_at:
         name = Dominance(held_at).name.lower().replace("_", " ")
         items.append(

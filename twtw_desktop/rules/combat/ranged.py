@@ -35,17 +35,13 @@ from pydantic import Field
 
 from ...errors import RulesError
 from ..base import Pool, Strict
+from ..character import SKILLS as _SKILL_TRAITS
 from ..character import CarriedWeapon, Character
 from ..editions import Edition, OptionalRules
 from ..gear import Weapon
 from .records import ApBreakdown, Modifier, TnBreakdown, mod
 from .situation import ShotSituation
 from .thrown import check_throwable, is_throwable, throw_range
-
-try:  # the skill → trait table lives on the character sheet module
-    from ..character import SKILLS as _SKILL_TRAITS
-except ImportError:  # pragma: no cover - older sheet module
-    _SKILL_TRAITS: dict[str, str] = {}
 
 #: House: the part of a double-action revolver's snap penalty that comes from the
 #: heavier trigger pull; cocking the revolver first drops it for that shot (000

@@ -377,12 +377,12 @@ class AttackRecord(Strict):
                 f"blast {self.blast.radius} paces: "
                 + (", ".join(hurt) + " hurt" if hurt else "no one else hurt")
             )
-        for d in self.discharges:
-            if d.discharged:
-                what = f"{d.weapon_id or 'a carried gun'} goes off"
-                if d.damage is not None:
-                    what += f", {d.damage.wounds_added} wound(s) to {self.attacker_id}"
-                elif not d.hit:
+        for dis in self.discharges:
+            if dis.discharged:
+                what = f"{dis.weapon_id or 'a carried gun'} goes off"
+                if dis.damage is not None:
+                    what += f", {dis.damage.wounds_added} wound(s) to {self.attacker_id}"
+                elif not dis.hit:
                     what += ", the round misses"
                 parts.append(what)
         return "; ".join(parts)

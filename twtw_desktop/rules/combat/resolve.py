@@ -70,10 +70,14 @@ from .records import (
     ApBreakdown,
     AttackRecord,
     CoverHit,
+    DischargeResult,
     EffectResult,
+    FailureResult,
     HitCheck,
     LocationResult,
     ScatterResult,
+    SpendRecord,
+    StrayResult,
     TnBreakdown,
 )
 from .situation import Cover, ShotSituation
@@ -322,7 +326,57 @@ def _location_bump_reason(location: HitLocation, bumps: int) -> str:
     )
 
 
-def _strike_fields(st: Strike) -> dict[str, object]:
+class _RecordHead(TypedDict):
+    """The :class:`AttackRecord` fields every attack fills in before its hits are known."""
+
+    attacker_id: str
+    target_id: str
+    weapon_id: str | None
+    attack_kind: Literal["ranged", "thrown", "melee"]
+    tn: TnBreakdown
+    hit: HitCheck
+    burst: int | None
+
+
+class _ShotHead(_RecordHead):
+    """The head of one resolved attack (:func:`resolve_profile`)."""
+
+    ap: ApBreakdown | None
+    equipment_failure: FailureResult | None
+    discharges: tuple[DischargeResult, ...]
+
+
+class _ShotHits(_ShotHead):
+    """The fields known once the hits and their location are."""
+
+    cards: tuple[int, ...]
+    hits: int
+    hits_for_other_targets: int
+    location: LocationResult | None
+    spends: SpendRecord | None
+    strays: StrayResult | None
+
+
+class _RideHead(_RecordHead):
+    """The head of a hit that rides on another attack's check."""
+
+    location: LocationResult
+
+
+class _StrikeFields(TypedDict):
+    """The :class:`AttackRecord` fields steps 4 and 5 fill in."""
+
+    covers: tuple[CoverHit, ...]
+    ablated_cover: tuple[str, int] | None
+    ablated_covers: tuple[tuple[str, int], ...]
+    deflected: bool
+    effect: EffectResult | None
+    damage: DamageResult | None
+    stun: StunResult | None
+    stun_pending: bool
+
+
+def _strike_fields(st: Strike) -> _StrikeFields:
     """The record fields steps 4 and 5 fill in, from one :class:`Strike`."""
     return {
         "covers": st.covers,
@@ -355,32 +409,38 @@ def draw_for(more: CardSource, purpose: str) -> Card:
     return more()
 
 
-class ResolveKw(TypedDict, total=False):
-    """The keywords every resolution takes, whatever the attack (see
-    :func:`resolve_profile`); :func:`resolve_attack` and
-    :func:`~.melee.resolve_melee` pass them through unchanged."""
+class FanKw(TypedDict, total=False):
+    """The keywords of :class:`ResolveKw` that a fan passes on to each of its shots
+    unchanged (:func:`resolve_fan` sets the others shot by shot)."""
 
     options: OptionalRules | None
-    spends: BumpSpends | None
-    more: CardSource | None
-    rank: int
-    pool_read: PoolRead | None
-    location_card: Card | None
     damage_card: Card | None
     stun_card: Card | None
     discard: Sequence[Card]
-    ap: ApBreakdown | None
     hits_on_target: int | None
     extra_bumps: BumpPool | None
     auto_hit: bool
     effect_bonus: int
     risking_death: bool
-    #: stowed, fully loaded guns of the attacker by carried index (000 Carrying Loaded
-    #: Weapons; :func:`~.ancillary.discharge_candidates`)
-    discharge_weapons: Mapping[int, Weapon] | None
     #: the action involves movement (a discharge needs it); resolve_attack reads it
     #: off the situation, resolve_melee takes hand to hand as movement
     action_moves: bool
+
+
+class ResolveKw(FanKw, total=False):
+    """The keywords every resolution takes, whatever the attack (see
+    :func:`resolve_profile`); :func:`resolve_attack` and
+    :func:`~.melee.resolve_melee` pass them through unchanged."""
+
+    spends: BumpSpends | None
+    more: CardSource | None
+    rank: int
+    pool_read: PoolRead | None
+    location_card: Card | None
+    ap: ApBreakdown | None
+    #: stowed, fully loaded guns of the attacker by carried index (000 Carrying Loaded
+    #: Weapons; :func:`~.ancillary.discharge_candidates`)
+    discharge_weapons: Mapping[int, Weapon] | None
 
 
 def resolve_profile(
@@ -436,6 +496,8 @@ def resolve_profile(
         raise RulesError("The pool read given comes from another card.")
     cards_used += list(pool_read.cards_drawn)
     reasons = list(pool_read.reasons)
+    raw: int | None
+    result: int | None
     if auto_hit:
         check = simple_check(tn.tn, tn.tn, bump_every=edition.bump_every)
         raw = result = tn.tn
@@ -478,7 +540,7 @@ def resolve_profile(
             for c in pool_read.cells
             if c.total is not None and c.total + tn.result_modifier >= tn.tn
         )
-    discharges: tuple = ()
+    discharges: tuple[DischargeResult, ...] = ()
     if discharge_weapons:
         _, discharges = check_discharges(
             attacker,
@@ -490,7 +552,7 @@ def resolve_profile(
             more=more,
             options=options,
         )
-    base_record = {
+    base_record: _ShotHead = {
         "discharges": discharges,
         "attacker_id": attacker.id,
         "target_id": target.id,
@@ -523,10 +585,10 @@ def resolve_profile(
                 range_band=profile.range_band,
                 into_melee=profile.into_melee,
             )
-            st = unintended_targets(
+            found = unintended_targets(
                 n, card.figures, profile.unintended_candidates, card_number=card.number
             )
-            strays = st.model_copy(update={"reasons": tuple(why) + st.reasons})
+            strays = found.model_copy(update={"reasons": tuple(why) + found.reasons})
         scatter: ScatterResult | None = None
         if profile.scatter_on_miss:
             best = result
@@ -706,21 +768,21 @@ def resolve_profile(
             range_band=profile.range_band,
             into_melee=profile.into_melee,
         )
-        st = unintended_targets(
+        found = unintended_targets(
             n, card.figures, profile.unintended_candidates, alloc.stray, card_number=card.number
         )
-        strays = st.model_copy(update={"reasons": tuple(why) + st.reasons})
+        strays = found.model_copy(update={"reasons": tuple(why) + found.reasons})
 
     effective_hits = 0 if missed_prone else on_target
-    record_kwargs = dict(
-        base_record,
-        cards=tuple(cards_used),
-        hits=hits if not missed_prone else 0,
-        hits_for_other_targets=others,
-        location=loc_result,
-        spends=alloc.record,
-        strays=strays,
-    )
+    record_kwargs: _ShotHits = {
+        **base_record,
+        "cards": tuple(cards_used),
+        "hits": hits if not missed_prone else 0,
+        "hits_for_other_targets": others,
+        "location": loc_result,
+        "spends": alloc.record,
+        "strays": strays,
+    }
     if blocked:
         notes += list(block_reasons)
         return AttackRecord(**record_kwargs, blocked=True, notes=tuple(notes)), target
@@ -752,8 +814,9 @@ def resolve_profile(
     )
     notes += st.notes
     cards_used += st.cards
+    record_kwargs["cards"] = tuple(dict.fromkeys(cards_used))
     record = AttackRecord(
-        **{**record_kwargs, "cards": tuple(dict.fromkeys(cards_used))},
+        **record_kwargs,
         **_strike_fields(st),
         notes=tuple(notes),
     )
@@ -988,7 +1051,10 @@ def resolve_fan(
     spends: Sequence[BumpSpends | None] = (),
     more: CardSource | None = None,
     secondary: Sequence[tuple[Character, ShotSituation]] = (),
-    **kw: Unpack[ResolveKw],
+    pool_read: PoolRead | None = None,
+    ap: ApBreakdown | None = None,
+    discharge_weapons: Mapping[int, Weapon] | None = None,
+    **kw: Unpack[FanKw],
 ) -> tuple[list[AttackRecord], dict[str, Character]]:
     """A declared fan-firing series from one card (000/001/003 Fan Firing).
 
@@ -1018,9 +1084,7 @@ def resolve_fan(
         )
     current: dict[str, Character] = {}
     records: list[AttackRecord] = []
-    ap = kw.pop("ap", None) or plan.ap
-    discharge = kw.pop("discharge_weapons", None)
-    pool_read = kw.pop("pool_read", None)
+    ap = ap or plan.ap
     options = kw.get("options")
     if plan.mode == "per_shot" and pool_read is None:
         pool, _ = attack_pool(attacker, weapon)
@@ -1057,7 +1121,7 @@ def resolve_fan(
             pool_read=pool_read,
             location_card=loc_card,
             ap=ap if i == 0 else None,
-            discharge_weapons=discharge if i == 0 else None,
+            discharge_weapons=discharge_weapons if i == 0 else None,
             **kw,
         )
         if i and loc_card is None and plan.mode == "per_shot" and rec.hit.success:
@@ -1233,7 +1297,7 @@ class _RideAlong:
         missed_prone = profile.prone_attribute_rule and not entry.prone
         if missed_prone:
             (loc_reasons if prone_on_location else notes).append(PRONE_MISS_NOTE)
-        base = {
+        base: _RideHead = {
             "attacker_id": self.attacker.id,
             "target_id": target.id,
             "weapon_id": self.weapon.id,
