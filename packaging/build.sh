@@ -9,7 +9,8 @@
 # The app is built by PyInstaller from packaging/twtw-desktop.spec, on the platform it is
 # for (Linux, Windows with Git Bash, macOS). It uses $PYTHON when set, else the checkout's
 # .venv when it has PyInstaller, else a build environment made once in build/venv with
-# `pip install ".[bundle]"` (the only step that needs the network).
+# `pip install ".[bundle]"` (the only step that needs the network). BUNDLE_DIST and
+# BUNDLE_WORK move the output and PyInstaller's work folder (default dist, build/pyinstaller).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,8 +45,9 @@ if [[ -z "$PY" ]]; then
     fi
 fi
 
-echo "--- PyInstaller: packaging/twtw-desktop.spec -> dist/twtw-desktop/ ---"
-rm -rf dist/twtw-desktop "dist/TWTW Desktop.app"
+out="${BUNDLE_DIST:-dist}"
+echo "--- PyInstaller: packaging/twtw-desktop.spec -> $out/twtw-desktop/ ---"
+rm -rf "$out/twtw-desktop" "$out/TWTW Desktop.app"
 "$PY" -m PyInstaller --noconfirm --clean --log-level WARN \
-    --distpath dist --workpath build/pyinstaller packaging/twtw-desktop.spec
-echo "built dist/twtw-desktop/ ($(du -sh dist/twtw-desktop | cut -f1))"
+    --distpath "$out" --workpath "${BUNDLE_WORK:-build/pyinstaller}" packaging/twtw-desktop.spec
+echo "built $out/twtw-desktop/ ($(du -sh "$out/twtw-desktop" | cut -f1))"
