@@ -239,3 +239,13 @@ def test_make_icons_writes_every_file(tmp_path: Path):
     assert (tmp_path / "app.ico").read_bytes()[:4] == b"\x00\x00\x01\x00"
     assert (tmp_path / "app.icns").read_bytes()[:4] == b"icns"
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_window_icon_is_the_app_icon():
+    pytest.importorskip("PySide6.QtWidgets")
+    from twtw_desktop.ui.app import make_app
+
+    app = make_app()
+    sizes = {s.width() for s in app.windowIcon().availableSizes()}
+    assert {16, 32, 48, 256} <= sizes
+    assert app.desktopFileName() == "twtw-desktop"
