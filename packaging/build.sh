@@ -17,9 +17,10 @@ cd "$(dirname "$0")/.."
 if [[ "${1:-}" == "--wheel" ]]; then
     # the sample maps are copied into the wheel's resources so an installed app finds
     # them without the source tree
-    rm -rf build dist/*.whl resources/maps
+    # (setuptools' own build/lib and build/bdist.*; build/venv, the bundle's, stays)
+    rm -rf build/lib build/bdist.* dist/*.whl resources/maps
     cp -r maps resources/maps
-    trap 'rm -rf resources/maps build' EXIT
+    trap 'rm -rf resources/maps build/lib build/bdist.*' EXIT
     python3 -m pip wheel --no-deps -w dist .
     ls -l dist/*.whl
     exit 0
