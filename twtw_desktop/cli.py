@@ -9,6 +9,7 @@
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
     twtw-desktop play ENCOUNTER --script ACTIONS.jsonl [--out RESULT.encounter.json]
                                         apply table actions headless; --actions lists them
+    twtw-desktop --version              print the version
 
 Qt is imported only when a window is opened or a map exported, so ``summary``,
 ``validate`` and ``bench`` geometry work without a display; ``export`` starts Qt
@@ -169,8 +170,25 @@ def _export(argv: list[str]) -> int:
     return 0
 
 
+def version() -> str:
+    """The installed distribution's version; a bundle without package metadata
+    (PyInstaller) falls back to ``twtw_desktop.__version__``."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("twtw-desktop")
+    except PackageNotFoundError:
+        from . import __version__
+
+        return __version__
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--version"]:
+        print(f"twtw-desktop {version()}")
+        return 0
     command = "open"
     if argv and argv[0] in COMMANDS:
         command = argv.pop(0)

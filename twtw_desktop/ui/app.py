@@ -15,10 +15,11 @@ import time
 import traceback
 from pathlib import Path
 
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from ..errors import LoadError
-from ..resources import maps_dir
+from ..resources import maps_dir, resource_path
 from . import settings as app_settings
 
 log = logging.getLogger("twtw_desktop")
@@ -73,6 +74,13 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName(app_settings.ORGANISATION)
     app.setApplicationName(app_settings.APPLICATION)
     app.setApplicationDisplayName(app_settings.APPLICATION)
+    # title bar and task bar: the app icon in every size (packaging/make_icons.py);
+    # the desktop file name lets a Wayland/X11 task bar match the installed entry
+    icon = QIcon()
+    for png in sorted(resource_path("icons").glob("app-*.png")):
+        icon.addFile(str(png))
+    app.setWindowIcon(icon)
+    app.setDesktopFileName("twtw-desktop")
     return app
 
 
