@@ -5,6 +5,7 @@ the picture's walls."""
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import struct
 import zlib
@@ -44,9 +45,14 @@ def webp_vp8l_header(width: int, height: int) -> bytes:
     """A lossless WebP header claiming ``width``×``height`` (header only)."""
     bits = (width - 1) | ((height - 1) << 14)
     body = b"\x2f" + bits.to_bytes(4, "little") + b"\x00" * 16
-    return b"RIFF" + struct.pack("<I", 4 + 8 + len(body)) + b"WEBP" + b"VP8L" + struct.pack(
-        "<I", len(body)
-    ) + body
+    return (
+        b"RIFF"
+        + struct.pack("<I", 4 + 8 + len(body))
+        + b"WEBP"
+        + b"VP8L"
+        + struct.pack("<I", len(body))
+        + body
+    )
 
 
 def drawn_picture(size: tuple[int, int], ppg: int, lines: list[list[tuple[float, float]]]):
@@ -57,7 +63,7 @@ def drawn_picture(size: tuple[int, int], ppg: int, lines: list[list[tuple[float,
     img[::ppg, :] = (200, 190, 170)
     img[:, ::ppg] = (200, 190, 170)
     for line in lines:
-        for (x0, y0), (x1, y1) in zip(line, line[1:], strict=False):
+        for (x0, y0), (x1, y1) in itertools.pairwise(line):
             n = int(max(abs(x1 - x0), abs(y1 - y0)) * ppg * 2) + 2
             xs = np.linspace(x0 * ppg, x1 * ppg, n)
             ys = np.linspace(y0 * ppg, y1 * ppg, n)
