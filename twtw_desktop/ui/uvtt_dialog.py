@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QPointF, Qt, QThread
+from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QPointF, Qt, QThread
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import QAction, QColor, QImage, QImageReader, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import (
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QGraphicsView,
     QLabel,
     QProgressBar,
+    QProgressDialog,
     QVBoxLayout,
     QWidget,
 )
@@ -45,6 +46,8 @@ UVTT_FILTER = "Universal VTT battle maps (*.dd2vtt *.df2vtt *.uvtt);;All files (
 EXPORT_FILTER = "Universal VTT (*.uvtt);;Dungeondraft (*.dd2vtt)"
 #: Longest side of the preview picture (the full picture is only written to disk).
 PREVIEW_SIDE = 2048
+#: Most hexes whose outlines the preview draws (a denser grid is left out, and said so).
+PREVIEW_HEXES = 40_000
 
 
 # --- the picture step ------------------------------------------------------------------
@@ -133,6 +136,44 @@ class _Loader(QThread):
             self.loaded.emit(uv, img)
 
 
+class _Job(QThread):
+    """Runs one call off the GUI thread; ``result``/``error`` once it has finished."""
+
+    def __init__(self, fn, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.fn = fn
+        self.result = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.fn()
+        except BaseException as e:  # handed back to the GUI thread
+            self.error = e
+
+
+def run_with_progress(parent: QWidget, label: str, fn):
+    """Call ``fn`` on a worker thread while a busy progress dialog keeps the window
+    alive; returns its result or raises its exception on the GUI thread."""
+    job = _Job(fn, parent)
+    bar = QProgressDialog(label, "", 0, 0, parent)
+    bar.setCancelButton(None)
+    bar.setWindowModality(Qt.WindowModality.WindowModal)
+    bar.setMinimumDuration(300)
+    loop = QEventLoop()
+    job.finished.connect(loop.quit)
+    job.start()
+    if not job.isFinished():
+        loop.exec()
+    job.wait()
+    bar.close()
+    bar.deleteLater()
+    job.deleteLater()
+    if job.error is not None:
+        raise job.error
+    return job.result
+
+
 # --- the dialog ------------------------------------------------------------------------
 
 MATERIAL_WORDS = {m: m.value.replace("_", " ") for m in Material}
@@ -142,12 +183,15 @@ class ImportDialog(QDialog):
     """Preview a battle map and choose the hex size and the wall material."""
 
     def __init__(
-        self, path: Path, material: Material = Material.HARDWOOD, parent: QWidget | None = None
+        self,
+        path: Path | str,
+        material: Material = Material.HARDWOOD,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("uvtt_import_dialog")
-        self.setWindowTitle(f"Import battle map — {path.name}")
         self.path = Path(path)
+        self.setWindowTitle(f"Import battle map — {self.path.name}")
         self.uv: uvtt.UvttFile | None = None
         self.error: str | None = None
         self.preview_scale = 1.0
@@ -254,7 +298,7 @@ class ImportDialog(QDialog):
         k = self.preview_scale / m.background.scale
         lay = m.layout(size=k)
         grid = QPainterPath()
-        for h in m.hexes():
+        for h in m.hexes() if m.cols * m.rows <= PREVIEW_HEXES else ():
             corners = lay.polygon_corners(h)
             grid.moveTo(*corners[0])
             for c in corners[1:]:
@@ -276,6 +320,7 @@ class ImportDialog(QDialog):
         self.summary.setText(
             f"{uv.width}×{uv.height} pixels, {uv.size[0]:g}×{uv.size[1]:g} squares of "
             f"{uv.ppg:g} pixels → {report.describe()}."
+            + ("" if m.cols * m.rows <= PREVIEW_HEXES else " (the grid is too fine to draw here)")
         )
         ok.setEnabled(True)
 
@@ -366,14 +411,14 @@ class UvttController(QObject):
         out = Path(out)
         if not out.name.endswith(".json"):
             out = out.with_name(out.name + ".map.json")
+        hex_size, material, uv = dlg.chosen_hex_size(), dlg.chosen_material(), dlg.uv
         try:
-            report = uvtt.import_file(
-                src,
-                out,
-                picture_to_png,
-                hex_size=dlg.chosen_hex_size(),
-                material=dlg.chosen_material(),
-                uv=dlg.uv,
+            report = run_with_progress(
+                self.window,
+                f"Writing {out.name} and its picture…",
+                lambda: uvtt.import_file(
+                    src, out, picture_to_png, hex_size=hex_size, material=material, uv=uv
+                ),
             )
         except LoadError as e:
             self.window.show_error("Cannot import the battle map", str(e))
@@ -398,8 +443,13 @@ class UvttController(QObject):
             if not out:
                 return False
         base = getattr(doc, "map_path", None) or doc.path
+        game_map = doc.map.model_copy(deep=True)
         try:
-            report = uvtt.export_file(doc.map, base, out, picture_to_png)
+            report = run_with_progress(
+                self.window,
+                f"Writing {Path(out).name}…",
+                lambda: uvtt.export_file(game_map, base, out, picture_to_png),
+            )
         except LoadError as e:
             self.window.show_error("Cannot export the battle map", str(e))
             return False
