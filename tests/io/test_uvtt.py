@@ -325,9 +325,14 @@ def test_too_many_points_are_counted_before_parsing(tmp_path):
 
 
 @pytest.mark.slow
-def test_ten_million_points_are_refused_quickly(tmp_path):
-    """Ten million points: refused from the byte count (or the size cap) without
-    building ten million objects."""
+@pytest.mark.parametrize("cap", [None, 200 * 1024 * 1024])
+def test_ten_million_points_are_refused_quickly(tmp_path, monkeypatch, cap):
+    """Ten million points: refused by the file-size cap, or (with a cap as large as
+    200 MB) from the byte count, without building ten million objects."""
+    import tracemalloc
+
+    if cap is not None:
+        monkeypatch.setattr(uvtt, "MAX_FILE_BYTES", cap)
     s = saloon()
     head = json.dumps({k: v for k, v in s.items() if k != "line_of_sight"})[:-1]
     src = tmp_path / "ten_million.uvtt"
@@ -337,8 +342,16 @@ def test_ten_million_points_are_refused_quickly(tmp_path):
         for _ in range(100):
             f.write(chunk)
         f.write(b'{"x":1,"y":3}]]}')
-    with pytest.raises(uvtt.UvttError, match=r"points|limit"):
-        uvtt.parse(src)
+    size = src.stat().st_size
+    tracemalloc.start()
+    try:
+        with pytest.raises(uvtt.UvttError, match=r"limit") as e:
+            uvtt.parse(src)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert ("points" in e.value.reason) == (cap is not None)
+    assert peak < 2 * size  # the bytes read, and nothing built from them
     assert listing(tmp_path) == ["ten_million.uvtt"]
 
 

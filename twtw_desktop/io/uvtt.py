@@ -240,7 +240,7 @@ def _precount(data: bytes) -> None:
     objects = data.count(b"{")
     if objects > MAX_POINTS + 3 * MAX_ENTRIES:
         raise _Bad(
-            f"the file holds more than {objects:,} points or objects; "
+            f"the file holds {objects:,} points and other objects; "
             f"the limit is {MAX_POINTS:,} wall points"
         )
     values = data.count(b",")

@@ -360,8 +360,11 @@ class UvttController(QObject):
         b.setStatusTip(tip)
         b.triggered.connect(lambda: self.export_map())
         self.export_action = b
-        window.file_menu.insertAction(window.file_menu_tail, a)
-        window.file_menu.insertAction(window.file_menu_tail, b)
+        # before File > Export Map… when it is there (it stays last before the tail)
+        export = getattr(getattr(window, "export", None), "action", None)
+        before = export if export in window.file_menu.actions() else window.file_menu_tail
+        window.file_menu.insertAction(before, a)
+        window.file_menu.insertAction(before, b)
         window.documentReplaced.connect(self._on_document)
         self._on_document(window.document)
 
