@@ -148,6 +148,26 @@ def test_every_segment_kept_objects_doors_windows_lights(tmp_path):
     assert "radius 2 paces" in m2.notes[0].text
 
 
+def test_sight_on_the_imported_map_stops_at_the_drawn_walls(tmp_path):
+    """The point of importing: line of sight is right at every wall and door."""
+    from twtw_desktop.geometry.sight import visible
+    from twtw_desktop.geometry.walls import WallIndex
+
+    m = uvtt.to_map(uvtt.parse(write(tmp_path / "s.dd2vtt", saloon()))).map
+    index = WallIndex(m)
+    lay = m.layout()
+
+    def at(x, y):  # the hex at grid square (x, y)
+        return lay.pixel_to_hex(x * SQ, y * SQ)
+
+    west, east = at(4, 6), at(9, 6)  # either side of the inner wall x = 7, y 1..5
+    assert visible(m, index, at(4, 6.5), at(9, 6.5))  # below the inner wall's end
+    assert not visible(m, index, at(4, 2), at(9.5, 2))  # through the inner wall
+    assert visible(m, index, west, at(3, 6))
+    assert not visible(m, index, at(5.5, 7), at(5.5, 8.8))  # through the closed door
+    assert not visible(m, index, east, at(12, 6))  # through the outer wall
+
+
 def test_long_polylines_are_cut_without_losing_a_segment(tmp_path):
     data = saloon()
     n = 25_000
