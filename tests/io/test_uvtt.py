@@ -82,6 +82,15 @@ def test_portal_closed_open_and_missing(tmp_path):
     assert [d.is_open for d in doors] == [True, False]
 
 
+def test_image_as_data_url_or_wrapped_base64(tmp_path):
+    data = saloon()
+    b64 = data["image"]
+    wrapped = "\n".join(b64[i : i + 76] for i in range(0, len(b64), 76))
+    for image in ("data:image/png;base64," + b64, wrapped):
+        uv = uvtt.parse(write(tmp_path / "i.uvtt", dict(data, image=image)))
+        assert uv.image == base64.b64decode(b64)
+
+
 def test_webp_header_is_read_without_decoding():
     assert uvtt.picture_header(webp_vp8l_header(300, 200)) == ("webp", 300, 200)
     with pytest.raises(ValueError, match="not a PNG or WebP"):

@@ -300,6 +300,8 @@ def _picture(raw: dict) -> tuple[bytes, str, int, int]:
         raise _Bad("no picture: image must be a base64 PNG or WebP", "image")
     if text.startswith("data:"):
         text = text.partition(",")[2]
+    if any(c in text[:200] for c in "\r\n\t "):  # base64 wrapped in lines
+        text = "".join(text.split())
     if len(text) * 3 // 4 > MAX_IMAGE_BYTES:
         raise _Bad(
             f"the picture is about {len(text) * 3 // 4 // (1024 * 1024)} MB; the limit is "
