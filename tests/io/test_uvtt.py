@@ -433,6 +433,18 @@ def test_export_writes_walls_portals_and_the_picture(tmp_path):
     assert door["bounds"][0]["x"] == pytest.approx(6 / SQ)
 
 
+def test_lights_come_back_from_their_notes(tmp_path):
+    src = write(tmp_path / "saloon.dd2vtt", saloon())
+    uvtt.import_file(src, tmp_path / "saloon.map.json", same_png)
+    m = load_map(tmp_path / "saloon.map.json")
+    m.notes.append(m.notes[0].model_copy(update={"id": "n2", "text": "Ambush here"}))
+    uvtt.export_file(m, tmp_path / "saloon.map.json", tmp_path / "back.uvtt")
+    (light,) = uvtt.parse(tmp_path / "back.uvtt").lights
+    assert light.range == 4 and light.color == "#eccd8b" and light.intensity == 1
+    centre = m.layout().hex_to_pixel(Hex(*m.notes[0].hex))
+    assert light.at == pytest.approx((centre[0] / SQ, centre[1] / SQ))
+
+
 def test_export_without_a_background_draws_a_plain_picture(tmp_path):
     m = Map.blank(10, 8)
     m.features = [Feature(id="w1", points=[(1, 1), (5, 1)])]

@@ -17,7 +17,8 @@ Decisions (the README says the same):
   square is ``√3 / hex_size`` map units. The picture's top-left corner sits on the
   centre of hex [0, 0] and the map gets just enough pointy-top hexes to cover the
   whole picture (and the ``map_size`` rectangle if that is larger).
-* Lights become Judge-only notes on their hex with their radius (in paces) and colour.
+* Lights become Judge-only notes on their hex with their radius (in paces) and colour;
+  export writes such notes back as lights (at the note's hex centre).
 
 Everything here is Qt-free. Decoding the picture (to check it really is one, and to
 turn a WebP into the PNG the map refers to) is the caller's job, passed in as
@@ -37,6 +38,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import secrets
 import struct
 import zlib
@@ -46,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError
-from ..hexgrid import Orientation
+from ..hexgrid import Hex, Orientation
 from ..model.map import (
     MAX_MAP_SIDE,
     BackgroundImage,
@@ -560,7 +562,7 @@ def to_map(
                 id=f"light{i + 1}",
                 hex=(h.q, h.r),
                 text=(
-                    f"Light: radius {paces:.3g} paces, colour {light.color}, intensity "
+                    f"Light: radius {paces:.4g} paces, colour {light.color}, intensity "
                     f"{light.intensity:g} (from the battle map; the table has no lighting "
                     "rules yet)"
                 ),
@@ -786,10 +788,43 @@ def to_uvtt(m: Map, map_path: Path | str | None, to_png: ToPng | None = None) ->
         "objects_line_of_sight": objects,
         "portals": portals,
         "environment": {"baked_lighting": True, "ambient_light": "ffffffff"},
-        "lights": [],
+        "lights": _lights(m, xy),
         "image": base64.b64encode(png).decode("ascii"),
     }
     return data, low
+
+
+#: The Judge notes an import makes of lights, read back on export.
+_LIGHT_NOTE = re.compile(
+    r"^Light: radius ([0-9.e+]+) paces, colour #([0-9a-f]{6}), intensity ([-0-9.e+]+)"
+)
+
+
+def _lights(m: Map, xy: Callable[[Pt], dict]) -> list[dict]:
+    """Lights back from the notes an import made (one grid square is one hex)."""
+    lay = m.layout()
+    out = []
+    for n in m.notes:
+        found = _LIGHT_NOTE.match(n.text)
+        if not found:
+            continue
+        radius, rgb, intensity = found.groups()
+        try:
+            r, k = float(radius), float(intensity)
+        except ValueError:
+            continue
+        if not (math.isfinite(r) and math.isfinite(k)):
+            continue
+        out.append(
+            {
+                "position": xy(lay.hex_to_pixel(Hex(*n.hex))),
+                "range": _round(r),
+                "intensity": _round(k),
+                "color": "ff" + rgb,
+                "shadows": True,
+            }
+        )
+    return out
 
 
 def export_file(
