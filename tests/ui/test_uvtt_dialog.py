@@ -155,3 +155,34 @@ def test_a_cancelled_import_writes_nothing(window, tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".ini")) == [
         "saloon.dd2vtt"
     ]
+
+
+def test_a_battle_map_dropped_on_the_window_is_imported(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    src = write(tmp_path / "saloon.dd2vtt", saloon())
+    asked: list = []
+    monkeypatch.setattr(window.uvtt, "import_map", lambda path: asked.append(path))
+
+    def mime(*paths):
+        m = QMimeData()
+        m.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+        return m
+
+    action = Qt.DropAction.CopyAction
+    none = Qt.MouseButton.NoButton
+    mods = Qt.KeyboardModifier.NoModifier
+    other = mime(tmp_path / "notes.txt")
+    enter = QDragEnterEvent(QPoint(5, 5), action, other, none, mods)
+    QApplication.sendEvent(window, enter)
+    assert not enter.isAccepted()
+    good = mime(src)
+    enter = QDragEnterEvent(QPoint(5, 5), action, good, none, mods)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    QApplication.sendEvent(window, QDropEvent(QPointF(5, 5), action, good, none, mods))
+    qtbot.waitUntil(lambda: asked == [src], timeout=2000)
+    two = mime(src, src)
+    assert window.uvtt.dropped_map(two) is None

@@ -16,7 +16,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QPointF, Qt, QThread
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QEvent,
+    QEventLoop,
+    QIODevice,
+    QObject,
+    QPointF,
+    Qt,
+    QThread,
+    QTimer,
+)
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import QAction, QColor, QImage, QImageReader, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import (
@@ -367,9 +378,36 @@ class UvttController(QObject):
         window.file_menu.insertAction(before, b)
         window.documentReplaced.connect(self._on_document)
         self._on_document(window.document)
+        # a battle map dropped on the window is imported
+        window.setAcceptDrops(True)
+        window.installEventFilter(self)
 
     def _on_document(self, document) -> None:
         self.export_action.setEnabled(document is not None)
+
+    @staticmethod
+    def dropped_map(mime) -> Path | None:
+        """The one local Universal VTT file a drag carries, if it carries one."""
+        urls = [u for u in mime.urls() if u.isLocalFile()] if mime.hasUrls() else []
+        if len(urls) != 1:
+            return None
+        path = Path(urls[0].toLocalFile())
+        return path if path.suffix.lower() in uvtt.SUFFIXES else None
+
+    def eventFilter(self, obj, event) -> bool:
+        kind = event.type()
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
+            if self.dropped_map(event.mimeData()) is not None:
+                event.acceptProposedAction()
+                return True
+        elif kind == QEvent.Type.Drop:
+            path = self.dropped_map(event.mimeData())
+            if path is not None:
+                event.acceptProposedAction()
+                # after the drop has returned, so the drag source is not kept waiting
+                QTimer.singleShot(0, lambda: self.import_map(path))
+                return True
+        return super().eventFilter(obj, event)
 
     def _start_dir(self) -> str:
         doc = self.window.document
