@@ -9,7 +9,8 @@ grid, the hex size and the wall material adjustable before accepting. The file i
 read and the picture decoded on a worker thread, with a busy indicator, so a big map
 never freezes the window.
 
-Install with :func:`install_uvtt`; the controller is kept as ``window.uvtt``.
+A battle-map file dropped on the window opens the same preview. Install with
+:func:`install_uvtt`; the controller is kept as ``window.uvtt``.
 """
 
 from __future__ import annotations
