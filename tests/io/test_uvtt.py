@@ -125,17 +125,23 @@ def test_map_covers_the_picture_and_walls_sit_on_it(tmp_path):
 
 
 def test_hexes_to_cover_is_tight():
-    for w, h in [(0.1, 0.1), (SQ, 1.0), (20.0, 13.0), (100.3, 77.7)]:
+    """Every point of the rectangle is on the map, and one column or row fewer
+    leaves some point off it."""
+    for w, h in [(0.1, 0.1), (SQ, 1.0), (20.0, 13.0), (100.3, 77.7), (5 * SQ, 7.0)]:
         cols, rows = uvtt.hexes_to_cover(w, h)
-        m = Map.blank(cols, rows)
-        lay = m.layout()
-        assert m.contains(lay.pixel_to_hex(w, h)) and m.contains(lay.pixel_to_hex(w, 0))
-        assert m.contains(lay.pixel_to_hex(0, h))
+        inside = [(w * i / 40 + 1e-9, h * j / 40 + 1e-9) for i in range(41) for j in range(41)]
+        inside = [(min(x, w - 1e-9), min(y, h - 1e-9)) for x, y in inside]
+
+        def covers(c, r, pts=inside):
+            m = Map.blank(c, r)
+            lay = m.layout()
+            return all(m.contains(lay.pixel_to_hex(x, y)) for x, y in pts)
+
+        assert covers(cols, rows)
         if cols > 1:
-            smaller = Map.blank(cols - 1, rows)
-            assert not all(
-                smaller.contains(lay.pixel_to_hex(w, y / 10 * h)) for y in range(11)
-            ) or not smaller.contains(lay.pixel_to_hex(w - 1e-6, 0.0))
+            assert not covers(cols - 1, rows)
+        if rows > 1:
+            assert not covers(cols, rows - 1)
 
 
 def test_every_segment_kept_objects_doors_windows_lights(tmp_path):
