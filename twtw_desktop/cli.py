@@ -6,10 +6,10 @@
     twtw-desktop export MAP --pdf OUT.pdf [--scale 1in] [--paper letter] [--no-coords] [--judge]
     twtw-desktop export MAP --png OUT.png [--scale 25mm] [--dpi 150]
                                         print a map (or an encounter's map) without a window
-    twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
     twtw-desktop import IN.dd2vtt OUT.map.json [--hex-size SQUARES] [--material NAME]
     twtw-desktop export MAP --uvtt OUT.uvtt
                                         Universal VTT battle maps (.dd2vtt, .df2vtt, .uvtt)
+    twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
 
 Qt is imported only when a window is opened or a map exported, so ``summary``,
 ``validate`` and ``bench`` geometry work without a display; ``export`` starts Qt
@@ -260,14 +260,14 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in COMMANDS:
         command = argv.pop(0)
 
+    if command == "import":
+        return _import(argv)
+
     if command == "validate":
         return _validate(argv)
 
     if command == "export":
         return _export(argv)
-
-    if command == "import":
-        return _import(argv)
 
     if command == "bench":
         from .bench import main as bench_main
