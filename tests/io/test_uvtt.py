@@ -480,7 +480,7 @@ def test_cli_export_uvtt_and_back(tmp_path, capsys):
     m.features = [Feature(id="w1", points=[(1, 1), (5, 1)])]
     save_map(m, path)
     assert cli_main(["export", str(path), "--uvtt", str(tmp_path / "o.uvtt")]) == 0
-    assert "1 walls" in capsys.readouterr().out
+    assert "1 wall," in capsys.readouterr().out
     assert cli_main(["export", str(path), "--uvtt", "x.uvtt", "--png", "x.png"]) == 2
 
 

@@ -87,7 +87,7 @@ def test_the_preview_shows_picture_walls_and_grid_and_follows_the_hex_size(qtbot
     qtbot.waitUntil(lambda: dlg.uv is not None, timeout=10_000)
     assert dlg.chosen_material() is Material.ADOBE
     assert "13×12 hexes" in dlg.summary.text()
-    assert "4 walls" in dlg.summary.text() and "1 doors" in dlg.summary.text()
+    assert "4 walls" in dlg.summary.text() and "1 door," in dlg.summary.text()
     assert dlg.buttons.button(dlg.buttons.StandardButton.Ok).isEnabled()
     paths = [i for i in dlg.scene.items() if isinstance(i, QGraphicsPathItem)]
     assert len(paths) == 4  # grid, walls, doors, windows

@@ -469,6 +469,10 @@ def _chunks(pts: list[Pt]) -> list[list[Pt]]:
     return [clean[i : i + step + 1] for i in range(0, len(clean) - 1, step)]
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 @dataclass
 class ImportReport:
     """What an import made, for the status line and the command line."""
@@ -482,13 +486,13 @@ class ImportReport:
         kinds = [f.kind for f in m.features]
         parts = [
             f"{m.cols}×{m.rows} hexes",
-            f"{kinds.count('wall')} walls",
-            f"{kinds.count('door')} doors",
-            f"{kinds.count('window')} windows",
-            f"{len(m.notes)} lights as Judge notes",
+            _n(kinds.count("wall"), "wall"),
+            _n(kinds.count("door"), "door"),
+            _n(kinds.count("window"), "window"),
+            _n(len(m.notes), "light") + " as Judge notes",
         ]
         if self.skipped:
-            parts.append(f"{self.skipped} empty walls skipped")
+            parts.append(_n(self.skipped, "empty wall") + " skipped")
         return ", ".join(parts)
 
 
@@ -708,7 +712,7 @@ class ExportReport:
     left_out: int  # low cover, which does not block sight
 
     def describe(self) -> str:
-        s = f"wrote {self.path}: {self.walls} walls, {self.portals} doors and windows"
+        s = f"wrote {self.path}: {_n(self.walls, 'wall')}, {self.portals} doors and windows"
         if self.left_out:
             s += f" ({self.left_out} pieces of low cover left out: they do not block sight)"
         return s
