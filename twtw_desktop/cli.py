@@ -6,6 +6,9 @@
     twtw-desktop export MAP --pdf OUT.pdf [--scale 1in] [--paper letter] [--no-coords] [--judge]
     twtw-desktop export MAP --png OUT.png [--scale 25mm] [--dpi 150]
                                         print a map (or an encounter's map) without a window
+    twtw-desktop import IN.dd2vtt OUT.map.json [--hex-size SQUARES] [--material NAME]
+    twtw-desktop export MAP --uvtt OUT.uvtt
+                                        Universal VTT battle maps (.dd2vtt, .df2vtt, .uvtt)
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
     twtw-desktop play ENCOUNTER --script ACTIONS.jsonl [--out RESULT.encounter.json]
                                         apply table actions headless; --actions lists them
@@ -20,13 +23,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
 from pathlib import Path
 
+from . import __version__
 from .errors import TwtwError
 from .resources import maps_dir
 
 SAMPLE_ENCOUNTER = "main_street.encounter.json"
-COMMANDS = ("open", "summary", "validate", "bench", "export", "play")
+COMMANDS = ("open", "summary", "validate", "bench", "export", "play", "import")
 
 
 def sample_encounter_path() -> Path:
@@ -102,6 +108,7 @@ def _export_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a .map.json or .encounter.json file")
     p.add_argument("--pdf", metavar="OUT.pdf", help="write a PDF here")
     p.add_argument("--png", metavar="OUT.png", help="write a PNG here")
+    p.add_argument("--uvtt", metavar="OUT.uvtt", help="write a Universal VTT battle map here")
     p.add_argument(
         "--scale",
         default=None,
@@ -130,6 +137,11 @@ def _export(argv: list[str]) -> int:
         args = _export_parser().parse_args(argv)
     except SystemExit as e:  # --help, or a usage mistake already printed in one line
         return e.code if isinstance(e.code, int) else 2
+    if args.uvtt:
+        if args.pdf or args.png:
+            print("twtw-desktop export: --uvtt goes alone, without --pdf/--png", file=sys.stderr)
+            return 2
+        return _export_uvtt(Path(args.file), Path(args.uvtt))
     if not args.pdf and not args.png:
         print(
             "twtw-desktop export: name an output with --pdf OUT.pdf and/or --png OUT.png",
@@ -173,15 +185,96 @@ def _export(argv: list[str]) -> int:
 def version() -> str:
     """The installed distribution's version; a bundle without package metadata
     (PyInstaller) falls back to ``twtw_desktop.__version__``."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
-
     try:
         return dist_version("twtw-desktop")
     except PackageNotFoundError:
-        from . import __version__
-
         return __version__
+
+
+def _picture_to_png(data: bytes, fmt: str, width: int, height: int) -> bytes:
+    """The Qt picture step of a battle-map import or export (Qt loads only here)."""
+    # lazy: start-up (Qt only for the commands that draw)
+    from .ui.export import ensure_app
+    from .ui.uvtt_dialog import picture_to_png
+
+    ensure_app()
+    return picture_to_png(data, fmt, width, height)
+
+
+def _import_parser() -> argparse.ArgumentParser:
+    # lazy: start-up (pydantic models only for the commands that read files)
+    from .model.map import Material
+
+    p = _OneLineParser(
+        prog="twtw-desktop import",
+        description="Make a map from a Universal VTT battle map (.dd2vtt, .df2vtt, .uvtt): "
+        "its picture as the background (a PNG beside OUT), its walls, doors and windows, "
+        "its lights as Judge-only notes.",
+    )
+    p.add_argument("file", help="a .dd2vtt, .df2vtt or .uvtt file")
+    p.add_argument("out", metavar="OUT.map.json", help="the map file to write")
+    p.add_argument(
+        "--hex-size",
+        type=float,
+        default=1.0,
+        metavar="SQUARES",
+        help="how many grid squares one hex spans (default 1)",
+    )
+    p.add_argument(
+        "--material",
+        default=Material.HARDWOOD.value,
+        choices=[m.value for m in Material],
+        help="what the walls and doors are made of (default hardwood)",
+    )
+    return p
+
+
+def _import(argv: list[str]) -> int:
+    try:
+        args = _import_parser().parse_args(argv)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 2
+    # lazy: start-up (pydantic models only for the commands that read files)
+    from .io import uvtt
+    from .model.map import Material
+
+    try:
+        report = uvtt.import_file(
+            Path(args.file),
+            Path(args.out),
+            _picture_to_png,
+            hex_size=args.hex_size,
+            material=Material(args.material),
+        )
+    except TwtwError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # one line, never a traceback
+        print(f"error: {args.file}: could not import ({type(e).__name__}: {e})", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} and {report.picture.name}: {report.describe()}")
+    return 0
+
+
+def _export_uvtt(path: Path, out: Path) -> int:
+    # lazy: start-up (pydantic models only for the commands that read files)
+    from .io import detect_kind, load_encounter, load_map, uvtt
+
+    try:
+        if detect_kind(path) == "map":
+            game_map, base = load_map(path), path
+        else:
+            loaded = load_encounter(path)
+            game_map, base = loaded.map, loaded.map_path or path
+        report = uvtt.export_file(game_map, base, out, _picture_to_png)
+    except TwtwError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # one line, never a traceback
+        print(f"error: {path}: could not export ({type(e).__name__}: {e})", file=sys.stderr)
+        return 1
+    print(report.describe())
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -192,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     command = "open"
     if argv and argv[0] in COMMANDS:
         command = argv.pop(0)
+
+    if command == "import":
+        return _import(argv)
 
     if command == "validate":
         return _validate(argv)

@@ -122,11 +122,13 @@ class MainWindow(QMainWindow):
         from .icons import decorate
         from .players import install_players_screen
         from .samples_menu import install_samples_menu
+        from .uvtt_dialog import install_uvtt
 
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
         self.samples_menu = install_samples_menu(self)
         self.export = install_export(self)
+        self.uvtt = install_uvtt(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
