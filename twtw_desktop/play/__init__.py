@@ -5,5 +5,4 @@ window, the players' screen and the command line all go through this layer.
 """
 
 # the track's and the attack's actions register themselves with the action catalogue
-from . import track_actions  # noqa: F401
-from . import combat_actions  # noqa: F401
+from . import combat_actions, track_actions  # noqa: F401

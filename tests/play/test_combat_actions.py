@@ -1,0 +1,267 @@
+"""The attack and the throw as table actions, without Qt: why_not names the rule and
+what makes the attack legal, the preview itemises the TN without drawing, apply draws
+and wounds, undo puts the cards back, and the journal (or a script) replays a
+gunfight card for card."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from twtw_desktop.errors import RulesError
+from twtw_desktop.io.journal import journal_path
+from twtw_desktop.play.actions import (
+    Draw,
+    EndSegment,
+    Place,
+    Ready,
+    StartActionTime,
+    StartRound,
+    parse_action,
+)
+from twtw_desktop.play.combat_actions import (
+    AimedShot,
+    Dodge,
+    MeleeAttack,
+    NormalShot,
+    SnapShot,
+    SpendRef,
+    Throw,
+)
+from twtw_desktop.play.journal import Journal, pending_journal, replay
+from twtw_desktop.play.session import open_table
+from twtw_desktop.resources import maps_dir
+
+SAMPLE = maps_dir() / "main_street.encounter.json"
+MIRANDA = "miranda_valentine"
+ANGUS = "angus_laroq"
+HANK = "token-hank_daggett"
+DAVE = "dave_perkins"
+
+
+@pytest.fixture
+def table():
+    return open_table(SAMPLE).table
+
+
+def _wounds(c) -> int:
+    return sum(c.wounds.values())
+
+
+def _wounding_shot(table, limit: int = 5):
+    """Normal shots by Miranda at Angus until one wounds him (the seeded deck): the
+    event and the state before it."""
+    for _ in range(limit):
+        before = table.state_fingerprint()
+        deck = table.deck.snapshot()
+        ev = table.apply(NormalShot(who=MIRANDA, target=ANGUS))
+        if ev.record.get("damage"):
+            return ev, before, deck
+    pytest.fail("no wounding shot in the seeded deck's first cards")
+
+
+def test_a_holstered_gun_names_the_draw_and_its_ap(table):
+    shot = SnapShot(who=MIRANDA, target=ANGUS)
+    assert table.why_not(shot) == (
+        "Colt Peacemaker (.45) not in hand: draw it first, 1 AP (000 Cocking and Readying)."
+    )
+    with pytest.raises(RulesError, match="draw it first"):
+        table.apply(shot)
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    assert table.why_not(shot) is None
+
+
+def test_the_preview_itemises_the_tn_and_draws_nothing(table):
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    before = table.state_fingerprint()
+    p = table.preview(SnapShot(who=MIRANDA, target=ANGUS))
+    assert p["tn"] == 5 and p["result_modifier"] == -2
+    assert "Standard: TN 5 (000 Range)" in p["tn_items"]
+    assert any("snap shot penalty" in i and "000 Aim and Snap Shots" in i for i in p["tn_items"])
+    assert any("cock the Colt Peacemaker" in i for i in p["ap_items"])
+    assert any("range 5 paces" in s for s in p["situation"])
+    aimed = table.preview(AimedShot(who=MIRANDA, target=ANGUS, aims=2))
+    assert aimed["ap"] > p["ap"]
+    assert table.state_fingerprint() == before
+
+
+def test_apply_draws_and_wounds_and_undo_puts_it_all_back(table):
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    ev, before, deck = _wounding_shot(table)
+    angus = table.character(ANGUS)
+    rec = ev.record
+    assert ev.cards and ev.cards[0] == rec["cards"][0]
+    assert rec["attacker_id"] == MIRANDA and rec["target_id"] == ANGUS
+    assert _wounds(angus) >= rec["damage"]["wounds_added"] > 0
+    assert table.encounter.log[-1].kind == "attack"
+    loaded = table.character(MIRANDA).weapons[0].loaded
+    table.undo()
+    assert table.state_fingerprint() == before
+    assert table.deck.snapshot() == deck
+    assert table.character(MIRANDA).weapons[0].loaded == loaded + 1
+    # the card is back on the pile: the same shot again draws the same cards
+    again = table.apply(NormalShot(who=MIRANDA, target=ANGUS))
+    assert again.cards == ev.cards and again.record == rec
+
+
+def test_in_action_time_the_shot_is_paid_on_the_track_and_refused_without_ap(table):
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    shot = SnapShot(who=MIRANDA, target=ANGUS)
+    why = table.why_not(shot)
+    assert why and "snap shot" in why  # segment 0: nothing is paid yet
+    cost = table.cost(shot)
+    assert cost.ap == 2 and any("snap shot: 1 AP" in b for b in cost.breakdown)
+    for _ in range(20):
+        if table.why_not(shot) is None:
+            break
+        table.apply(EndSegment())
+    spent = table.track.row(MIRANDA).spent
+    ev = table.apply(shot)
+    assert table.track.row(MIRANDA).spent == spent + 2
+    assert "TN" in ev.text
+    table.undo()
+    assert table.track.row(MIRANDA).spent == spent
+
+
+def _copy_sample(tmp_path: Path) -> Path:
+    for f in maps_dir().glob("main_street*"):
+        shutil.copy(f, tmp_path / f.name)
+    return tmp_path / SAMPLE.name
+
+
+def test_the_journal_replays_a_gunfight_card_for_card(tmp_path):
+    path = _copy_sample(tmp_path)
+    table = open_table(path).table
+    journal = Journal(table, journal_path(path), path)
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    _wounding_shot(table)
+    spend = SpendRef(damage=0, penetration=0)
+    table.apply(NormalShot(who=MIRANDA, target=ANGUS, spends=(spend,)))
+    table.undo()
+    table.redo()
+    expected = table.state_fingerprint()
+    journal.close()
+    pending = pending_journal(path)
+    assert pending is not None
+    shots = [ln for ln in pending.lines if ln.get("do") == "normal_shot"]
+    assert shots and all(ln.get("cards") for ln in shots)
+    fresh = open_table(path).table
+    result = replay(fresh, pending.lines)
+    assert result.stopped is None, result.messages
+    assert fresh.state_fingerprint() == expected
+
+
+def test_a_typed_card_is_read_instead_of_the_deck(table):
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    top = table.deck.snapshot()
+    lacking = NormalShot(who=MIRANDA, target=ANGUS, card=40)
+    assert "Type in the card drawn for" in (table.why_not(lacking) or "")
+    shot = NormalShot(who=MIRANDA, target=ANGUS, card=40, more_cards=(41, 42, 43, 44))
+    ev = table.apply(shot)
+    assert ev.cards[0] == 40 and ev.record["cards"][0] == 40
+    assert set(ev.cards) <= {40, 41, 42, 43, 44}
+    assert table.deck.snapshot().draw_pile == top.draw_pile  # the seeded pile untouched
+    assert parse_action(shot.journal_form()) == shot
+
+
+def test_a_shot_the_deck_no_longer_deals_is_refused(table):
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    before = table.state_fingerprint()
+    nxt = table.deck.snapshot().draw_pile[0]
+    wrong = 1 if nxt != 1 else 2
+    with pytest.raises(RulesError, match="deck has changed"):
+        table.apply(NormalShot(who=MIRANDA, target=ANGUS, expect_card=wrong))
+    assert table.state_fingerprint() == before
+
+
+def test_a_throw_at_a_hex_scatters_explodes_and_leaves_the_hand(table):
+    hank = table.character_of(HANK)
+    table.apply(Ready(who=HANK, weapon="dynamite"))
+    tok = table.token(HANK)
+    col, row = table.map.offset(tok.at)
+    throw = Throw(who=HANK, to=(col + 1 + 4, row + 1), weapon="dynamite")
+    assert table.why_not(throw) is None
+    p = table.preview(throw)
+    assert p["tn"] and p["tn_items"]
+    before = table.state_fingerprint()
+    ev = table.apply(throw)
+    assert ev.cards and ev.record["weapon"] == "dynamite"
+    assert "blast" in ev.record
+    assert not any(w.weapon_id == "dynamite" for w in table.character(hank.id).weapons)
+    assert table.encounter.log[-1].kind == "throw"
+    table.undo()
+    assert table.state_fingerprint() == before
+
+
+def test_hand_to_hand_and_a_declared_dodge(table):
+    angus = table.token_for(ANGUS)
+    col, row = table.map.offset(angus.at)
+    table.apply(Place(who=DAVE, to=(col + 2, row + 1)))
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    blow = MeleeAttack(who=DAVE, target=ANGUS, weapon="bowie_knife", attack="quick")
+    dodge = Dodge(who=ANGUS)
+    for _ in range(20):
+        if table.why_not(dodge) is None and table.why_not(blow) is None:
+            break
+        table.apply(EndSegment())
+    plain = table.preview(blow)
+    table.apply(dodge)
+    assert "already dodging" in (table.why_not(Dodge(who=ANGUS)) or "")
+    dodged = table.preview(blow)
+    assert any("dodge" in s for s in dodged["situation"])
+    assert dodged["tn_items"] != plain["tn_items"]
+    ev = table.apply(blow)
+    assert ev.record["attack_kind"] == "melee"
+    assert table.encounter.log[-1].detail["dodge_by"] == ANGUS
+
+
+def test_unknown_fields_and_bad_values_are_refused_by_name():
+    with pytest.raises(ValueError, match="snap_shot"):
+        parse_action({"do": "snap_shot", "who": MIRANDA, "target": ANGUS, "teleport": 1})
+    with pytest.raises(ValueError, match="aims"):
+        parse_action({"do": "aimed_shot", "who": MIRANDA, "target": ANGUS, "aims": 0})
+
+
+def _run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "twtw_desktop", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"TWTW_BLOCK_QT": "1", "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_play_script_with_a_shot(tmp_path):
+    script = tmp_path / "gunfight.jsonl"
+    lines = [
+        {"do": "draw", "who": MIRANDA, "weapon": "colt_peacemaker"},
+        {"do": "normal_shot", "who": MIRANDA, "target": ANGUS},
+        {"do": "normal_shot", "who": MIRANDA, "target": ANGUS},
+        {"do": "normal_shot", "who": MIRANDA, "target": ANGUS},
+    ]
+    script.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    out = tmp_path / "out.encounter.json"
+    r = _run_cli("play", str(SAMPLE), "--script", str(script), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("Miranda Valentine → Angus Laroq") == 3
+    # the same shots through the table here: the same cards, the same wounds
+    table = open_table(SAMPLE).table
+    for line in lines:
+        table.apply(parse_action(line))
+    assert open_table(out).table.state_fingerprint() == table.state_fingerprint()
+    # a shot with a holstered gun stops the script with the why_not sentence
+    script.write_text(json.dumps(lines[1]) + "\n")
+    out2 = tmp_path / "none.encounter.json"
+    r = _run_cli("play", str(SAMPLE), "--script", str(script), "--out", str(out2))
+    assert r.returncode == 1
+    assert ":1:" in r.stderr and "draw it first, 1 AP" in r.stderr
+    assert not out2.exists()
