@@ -4,6 +4,7 @@ The import is absolute: PyInstaller runs this file as a top-level script (no par
 package), where a relative import fails and nothing of ``twtw_desktop`` is collected.
 """
 
+import io
 import sys
 
 if getattr(sys, "frozen", False) and sys.argv[1:2] == ["-c"] and len(sys.argv) > 2:
@@ -11,7 +12,8 @@ if getattr(sys, "frozen", False) and sys.argv[1:2] == ["-c"] and len(sys.argv) >
     # interpreter with ``sys.executable -c CODE`` (the benchmark's start-up figure) runs
     # here as ``python -c CODE`` would run it.
     # (line-buffered, so what it prints survives an os._exit)
-    sys.stdout.reconfigure(line_buffering=True)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
     code = sys.argv[2]
     sys.argv = ["-c", *sys.argv[3:]]
     exec(compile(code, "<string>", "exec"), {"__name__": "__main__"})

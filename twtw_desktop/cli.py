@@ -252,7 +252,8 @@ def _import(argv: list[str]) -> int:
     except Exception as e:  # one line, never a traceback
         print(f"error: {args.file}: could not import ({type(e).__name__}: {e})", file=sys.stderr)
         return 1
-    print(f"wrote {args.out} and {report.picture.name}: {report.describe()}")
+    pic = report.picture.name if report.picture is not None else "no picture"
+    print(f"wrote {args.out} and {pic}: {report.describe()}")
     return 0
 
 

@@ -551,7 +551,13 @@ def to_map(
             n_door += 1
             fid, kind, mat = f"d{n_door}", "door", material
         features.append(
-            Feature(id=fid, kind=kind, points=[a, b], material=mat, is_open=not p.closed)
+            Feature(
+                id=fid,
+                kind="window" if kind == "window" else "door",
+                points=[a, b],
+                material=mat,
+                is_open=not p.closed,
+            )
         )
     m.features = features
     lay = m.layout()
@@ -653,7 +659,10 @@ def import_file(
         raise UvttError(src, str(e)) from None
     except OSError as e:
         raise UvttError(out, f"cannot write here ({e.strerror or e})") from None
-    report.map.background = report.map.background.model_copy(update={"path": pic_name})
+    bg = report.map.background
+    if bg is None:
+        raise UvttError(src, "the battle map has no picture")
+    report.map.background = bg.model_copy(update={"path": pic_name})
     pic = out.parent / pic_name
     created = False
     try:
