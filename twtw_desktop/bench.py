@@ -28,6 +28,7 @@ from typing import Literal
 #: imported, e.g. the UI one without Qt, is skipped with a note)
 SECTION_MODULES: dict[str, str] = {
     "geometry": "twtw_desktop.geometry.bench",
+    "play": "twtw_desktop.play.bench",
     "ui": "twtw_desktop.ui.bench_ui",
 }
 #: timed runs per figure in a full run (the median is reported)
