@@ -26,7 +26,10 @@ from ..play.catalogue import set_posture
 from ..play.snapshot import ALL_AREAS
 from ..play.table import Step as TableStep
 from ..rules.character import Posture
-from .document import EncounterDocument
+
+#: the document the commands act on (ui.document.EncounterDocument, which imports this
+#: module to push its own commands: not imported here, so there is no cycle)
+EncounterDocument = Any
 
 #: QUndoCommand ids for merging
 MOVE_ID = 1001

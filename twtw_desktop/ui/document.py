@@ -22,12 +22,14 @@ from ..errors import LoadError, RulesError
 from ..io.journal import journal_path, set_aside
 from ..model import Encounter, LogEntry, Map
 from ..model.encounter import Token
+from ..play.actions import EndActionTime, StartActionTime
 from ..play.journal import Journal, ReplayResult, replay
 from ..play.table import Table
 from ..rules.character import Character
 from ..rules.deck import Deck
 from ..rules.editions import Edition
 from ..rules.gear import GearCatalog, default_gear
+from .commands import AppendLogCommand, TableActionCommand
 
 log = logging.getLogger(__name__)
 
@@ -245,8 +247,6 @@ class EncounterDocument(QObject):
         if self.table.running:
             self.table.log(text, kind, detail)
             return
-        from .commands import AppendLogCommand
-
         self.push(AppendLogCommand(self, self.make_log_entry(text, kind, detail)))
 
     def make_log_entry(self, text: str, kind: str = "note", detail: dict | None = None) -> LogEntry:
@@ -266,21 +266,15 @@ class EncounterDocument(QObject):
 
     def start_action_time(self) -> None:
         """Declare action time: the track (or Phases round) takes over (undoable)."""
-        from ..play.actions import StartActionTime
-
         self.apply(StartActionTime())
 
     def end_action_time(self) -> None:
         """Return to narrative time (undoable)."""
-        from ..play.actions import EndActionTime
-
         self.apply(EndActionTime())
 
     def apply(self, action: Any, *, merge_key: Any = None) -> Any:
         """Apply a table action as one undo step; RulesError (and nothing changes)
         when the table refuses it. Returns the table's event."""
-        from .commands import TableActionCommand
-
         cmd = TableActionCommand(self, action, merge_key=merge_key)
         self.push(cmd)
         return cmd.event
