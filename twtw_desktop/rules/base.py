@@ -48,6 +48,23 @@ class Mutable(BaseModel):
             object.__setattr__(self, name, getattr(fresh, name))
         object.__setattr__(self, "__pydantic_fields_set__", set(fresh.model_fields_set))
 
+    def field_values(self) -> dict[str, object]:
+        """Every field's value as it is now (no copy): what :meth:`assign_fields`
+        takes back to restore this state."""
+        return {name: getattr(self, name) for name in type(self).model_fields}
+
+    def assign_fields(self, values: dict[str, object]) -> None:
+        """Set several fields at once, as one change: the values come from a
+        validated model of this class (a saved :meth:`field_values`, or a copy the
+        rules built), so the fields are put back together without validating an
+        in-between state field by field (a map resized and its ground with it)."""
+        known = type(self).model_fields
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise ValueError(f"{type(self).__name__} has no field {unknown[0]!r}")
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
 
 #: The five die types, which are also the five columns of both card grids.
 DieType = Literal[4, 6, 8, 10, 12]

@@ -126,8 +126,7 @@ class EncounterDocument(QObject):
         self.path = None
         if self.encounter.map_ref is not None:
             # both fields change together (the model forbids having both or neither)
-            self.encounter.__dict__["map"] = self.map
-            self.encounter.__dict__["map_ref"] = None
+            self.encounter.assign_fields({"map": self.map, "map_ref": None})
         self.map_path = None
         self.changed.emit("file")
 
@@ -438,7 +437,7 @@ def save_encounter_file(document: EncounterDocument, path: Path) -> None:
             path,
         )
         if written.map_ref != enc.map_ref:
-            enc.__dict__["map_ref"] = written.map_ref
+            enc.assign_fields({"map_ref": written.map_ref})
     else:
         io_mod.save_encounter(enc, path)
 

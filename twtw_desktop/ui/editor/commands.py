@@ -67,7 +67,7 @@ class GroundCommand(DocumentCommand):
         write_ground(m, self.change.before)
         gone = m.elevation is not None and not any(any(r) for r in m.elevation)
         if not self._had_elevation and gone:
-            m.__dict__["elevation"] = None
+            m.assign_fields({"elevation": None})
 
     def announce(self) -> None:
         # the scenes' grid painters find the touched cells themselves and redraw only
@@ -181,7 +181,7 @@ class ObjectsCommand(DocumentCommand):
         try:
             self._set(self.after, restoring=False)
         except ValueError:
-            m.__dict__.update(snapshot)
+            m.assign_fields(snapshot)
             raise
 
     def revert(self) -> None:
@@ -247,7 +247,7 @@ class MapStateCommand(DocumentCommand):
 
     def _grab(self) -> dict:
         m = self.document.map
-        state = {name: copy.deepcopy(m.__dict__[name]) for name in type(m).model_fields}
+        state = {name: copy.deepcopy(v) for name, v in m.field_values().items()}
         if self._tokens:
             state["__tokens__"] = {t.id: t.hex for t in self.document.encounter.tokens}
         return state
@@ -255,11 +255,11 @@ class MapStateCommand(DocumentCommand):
     def _put(self, state: dict) -> None:
         m = self.document.map
         fields = {k: copy.deepcopy(v) for k, v in state.items() if k != "__tokens__"}
-        m.__dict__.update(fields)
+        m.assign_fields(fields)
         if "__tokens__" in state:
             for t in self.document.encounter.tokens:
                 if t.id in state["__tokens__"]:
-                    t.__dict__["hex"] = state["__tokens__"][t.id]
+                    t.hex = state["__tokens__"][t.id]
 
     def apply(self) -> None:
         if self.after is not None:

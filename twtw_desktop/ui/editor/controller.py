@@ -840,10 +840,10 @@ class EditorController(QObject):
 
         def go(m: Map):
             new, report = ed.resize(m, cols, rows, shift)
-            m.__dict__.update({k: new.__dict__[k] for k in type(m).model_fields})
+            m.assign_fields(new.field_values())
             for tok in doc.encounter.tokens:
                 h = tok.at + t
-                tok.__dict__["hex"] = (h.q, h.r)
+                tok.hex = (h.q, h.r)
             return report
 
         cmd = MapStateCommand(doc, f"Resize map to {cols}×{rows}", go, tokens=True)
