@@ -103,3 +103,24 @@ def test_saving_starts_a_fresh_journal(qtbot, files, monkeypatch):
     win.document.journal.close()
     win2 = _window(qtbot, files)  # nothing to recover: no question asked
     assert win2.document.table.hex_label(win2.document.token(HANK).at) == "2116"
+
+
+def test_an_untitled_sample_recovers_too(qtbot, qapp, tmp_path, monkeypatch):
+    """The sample opens as an untitled copy; its journal lives in the app's data folder."""
+    use_ini_folder(tmp_path / "settings")
+    qapp.setApplicationName(f"twtw-{uuid.uuid4().hex[:8]}")
+    _answer(monkeypatch, QMessageBox.StandardButton.Yes)
+    win = _window(qtbot, maps_dir() / SAMPLE)
+    doc = win.document
+    assert doc.path is None and doc.journal is not None
+    assert doc.journal.path.parent.name == "unsaved"
+    _play(doc)
+    expected = doc.table.state_fingerprint()
+    doc.journal.close()  # killed
+    win2 = _window(qtbot, maps_dir() / SAMPLE)
+    assert win2.document.table.state_fingerprint() == expected
+    # Save As puts the encounter in a file of its own: its journal moves beside it
+    out = tmp_path / "tonight.encounter.json"
+    assert win2._save_to(out)
+    assert win2.document.journal.path == journal_path(out)
+    assert not list((tmp_path / "app-data" / "unsaved").glob("*.jsonl"))

@@ -157,9 +157,10 @@ class Pending:
     matches: bool
 
 
-def pending_journal(encounter_path: Path) -> Pending | None:
-    """The journal beside ``encounter_path`` when it holds steps, else None."""
-    jp = journal_path(encounter_path)
+def pending_journal(encounter_path: Path, journal: Path | None = None) -> Pending | None:
+    """The journal of ``encounter_path`` (beside it, or ``journal``) when it holds
+    steps, else None."""
+    jp = journal if journal is not None else journal_path(encounter_path)
     if not jp.exists():
         return None
     try:

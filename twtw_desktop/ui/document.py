@@ -30,6 +30,7 @@ from ..rules.deck import Deck
 from ..rules.editions import Edition
 from ..rules.gear import GearCatalog, default_gear
 from .commands import AppendLogCommand, TableActionCommand
+from .datadir import unsaved_journal
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,8 @@ class EncounterDocument(QObject):
         self.table = Table(encounter, map_, base_dir=base, gear=_load_gear())
         #: the session journal (started by the window once recovery was offered)
         self.journal: Journal | None = None
+        #: the file an untitled copy was made from (a bundled sample)
+        self.origin: Path | None = None
         self.selected_token_id: str | None = None
         #: the map view showing this document (set by the view; None in tests without one)
         self.map_view: Any = None
@@ -123,6 +126,7 @@ class EncounterDocument(QObject):
         """Detach from the files it came from (a bundled sample): Save then asks where
         to put it, and a referenced map moves inside the encounter, so nothing is ever
         written into the app's own sample folder."""
+        self.origin = self.path
         self.path = None
         if self.encounter.map_ref is not None:
             # both fields change together (the model forbids having both or neither)
@@ -285,10 +289,20 @@ class EncounterDocument(QObject):
     # -- the session journal -------------------------------------------------------------
 
     def journal_file(self) -> Path | None:
-        """Where this encounter's journal lives (None: untitled, or a bare map)."""
-        if self.path is None or self.kind != "encounter":
+        """Where this encounter's journal lives: beside its file, or for an untitled
+        copy of a sample in the app's data folder (None: a new encounter never saved,
+        or a bare map, which the editor's autosave keeps instead)."""
+        if self.kind != "encounter":
             return None
-        return journal_path(self.path)
+        if self.path is not None:
+            return journal_path(self.path)
+        if self.origin is not None:
+            return unsaved_journal(self.origin)
+        return None
+
+    def journal_base(self) -> Path | None:
+        """The saved file the journal continues."""
+        return self.path if self.path is not None else self.origin
 
     def start_journal(self) -> None:
         """Journal every table step from now on (a fresh journal continuing the file
@@ -298,7 +312,7 @@ class EncounterDocument(QObject):
         if jp is None:
             return
         try:
-            self.journal = Journal(self.table, jp, self.path)
+            self.journal = Journal(self.table, jp, self.journal_base())
         except LoadError as e:
             log.warning("no session journal: %s", e)
             self.journal = None

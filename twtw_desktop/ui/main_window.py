@@ -434,8 +434,9 @@ class MainWindow(QMainWindow):
         from ..io.journal import set_aside
         from ..play.journal import pending_journal
 
-        target = doc.path if doc.kind == "encounter" else None
-        pending = pending_journal(target) if target is not None else None
+        target = doc.journal_base() if doc.kind == "encounter" else None
+        jp = doc.journal_file()
+        pending = pending_journal(target, jp) if target is not None and jp else None
         notes: list[str] = []
         if pending is not None:
             recover = False
