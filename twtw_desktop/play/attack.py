@@ -70,22 +70,66 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import RulesError
+from ..geometry.corridor import unintended_targets
+from ..geometry.fields import dodge_front
+from ..geometry.sight import cover_line
+from ..geometry.speed import token_target_speed
 from ..hexgrid import Hex
-from ..hexgrid.hex import hex_line
 from ..model.encounter import Token
-from ..rules.actions import SHOT_KINDS, ActionKind, ActionSpec, CostItem
+from ..rules.actions import SHOT_KINDS, ActionKind, ActionSpec, CostItem, aimed_shot_speed
 from ..rules.base import EFFECT_ROWS, Effect, HitLocation, Pool, Speed
 from ..rules.card import Card
 from ..rules.character import CarriedWeapon, Character, Posture
+from ..rules.combat.ancillary import apply_discharges, discharge_candidates
 from ..rules.combat.bumps import BumpSpends, StraySpend
+from ..rules.combat.melee import (
+    DodgeSpec,
+    attack_result,
+    check_engaged,
+    defense_ap_cost,
+    dodge_allowed,
+    dodge_items,
+    melee_ap_cost,
+    melee_profile,
+    melee_tn,
+    resolve_block,
+    resolve_melee,
+)
+from ..rules.combat.ranged import (
+    ShotSpec,
+    attack_pool,
+    fan_shot_tn,
+    plan_fan_fire,
+    ranged_tn,
+    shot_ap_cost,
+)
 from ..rules.combat.records import ApBreakdown, AttackRecord, TnBreakdown, mod
+from ..rules.combat.resolve import (
+    after_shot,
+    firer_moves,
+    resolve_attack,
+    resolve_fan,
+    resolve_spread_hits,
+)
 from ..rules.combat.situation import CALLED_SHOT_LOCATIONS, ShotSituation
-from ..rules.deck import Deck, read_pool
+from ..rules.combat.thrown import is_throwable
+from ..rules.deck import read_pool
 from ..rules.gear import Weapon
+from .cards import CardNeeded, TypedCards, scratch_deck
+from .throw import (
+    ablate_covers,
+    assign_character,
+    blast_lines,
+    consume_thrown,
+    explode,
+    scatter_landing,
+)
 
 Mode = Literal["ranged", "thrown", "melee"]
 ShotKind = Literal["snap", "normal", "aimed", "fan"]
 Defense = Literal["block", "dodge"]
+#: the called-shot keys (001 Called Shots)
+CalledKey = Literal["torso", "limb", "head_hand_foot", "eye_heart"]
 
 #: 000 Ancillary Effects: unintended targets are within one pace of the firing path.
 CORRIDOR_PACES = 1
@@ -108,8 +152,6 @@ class Geometry:
     def cover_line(
         self, shooter: Token, target: Token, target_posture: Posture, shooter_posture: Posture
     ):
-        from ..geometry.sight import cover_line
-
         return cover_line(
             self.table.map,
             self.index(),
@@ -127,11 +169,7 @@ def corridor(
 ) -> tuple[tuple[str, ...], bool | None, list[str]]:
     """Unintended-target candidates (token ids, nearest the shooter first), whether
     someone stands in melee with the target, and the reasons — from the map
-    geometry's corridor (000/001 Unintended Targets) when it is there."""
-    try:
-        from ..geometry.corridor import unintended_targets
-    except ImportError:
-        return corridor_candidates(table, shooter, target), None, []
+    geometry's corridor (000/001 Unintended Targets)."""
     res = unintended_targets(
         table.map,
         shooter.at,
@@ -140,22 +178,6 @@ def corridor(
         exclude_ids=(shooter.id, target.id),
     )
     return res.ids, res.target_in_melee, list(res.reasons)
-
-
-def corridor_candidates(table, shooter: Token, target: Token) -> tuple[str, ...]:
-    """Token ids within one pace of the line of fire, nearest first (a fallback
-    for :func:`corridor`)."""
-    line = hex_line(shooter.at, target.at)
-    out: list[tuple[int, str]] = []
-    for t in table.encounter.tokens:
-        if t.id in (shooter.id, target.id):
-            continue
-        d_line = min(t.at.distance(h) for h in line)
-        if d_line <= CORRIDOR_PACES:
-            # beyond the target counts too (a miss flies on), but only near the line
-            out.append((shooter.at.distance(t.at), t.id))
-    out.sort()
-    return tuple(tid for _, tid in out)
 
 
 def _speed(v: tuple[float, float]) -> float:
@@ -184,7 +206,7 @@ class AttackRequest:
     kick: bool = False
     point_blank: bool = False
     appearing: bool = False
-    called_shot: str | None = None
+    called_shot: CalledKey | None = None
     #: the location a called shot names (None: the key's obvious one)
     called_location: str | None = None
     secondary_index: int = 0
@@ -233,9 +255,9 @@ class AttackPlan:
     carried: CarriedWeapon | None
     distance: int
     pool: Pool = field(default_factory=lambda: Pool(count=1, die=6))
-    tn: TnBreakdown | None = None  # type: ignore[assignment]
+    tn: TnBreakdown = None  # type: ignore[assignment]
     ap: ApBreakdown = field(default_factory=lambda: ApBreakdown.build([]))
-    spec: ActionSpec | None = None  # type: ignore[assignment]
+    spec: ActionSpec = None  # type: ignore[assignment]
     situation: ShotSituation | None = None
     shot: Any = None
     cover: Any = None
@@ -271,8 +293,6 @@ class AttackPlan:
 
 
 def _shot_spec(plan_req: AttackRequest, weapon: Weapon, thrown: bool):
-    from ..rules.combat.ranged import ShotSpec
-
     kind = plan_req.shot_kind
     if kind == "fan":
         return ShotSpec(kind="snap", fan=True)
@@ -329,7 +349,7 @@ def attacked_this_round(table, character_id: str) -> bool:
 
     def attacked(entry) -> bool:
         rec = (entry.detail or {}).get("record") if entry.kind == "attack" else None
-        return bool(rec) and rec.get("attacker_id") == character_id
+        return isinstance(rec, dict) and rec.get("attacker_id") == character_id
 
     return _logged_this_round(table, attacked)
 
@@ -389,7 +409,6 @@ def plan_attack(table, req: AttackRequest, geometry: Geometry | None = None) -> 
         except IndexError:
             raise RulesError(f"{shooter.name} does not carry that weapon any more.") from None
         weapon = table.gear.weapon(carried.weapon_id)
-    from ..rules.combat.ancillary import discharge_candidates
 
     plan = AttackPlan(
         request=req,
@@ -403,8 +422,6 @@ def plan_attack(table, req: AttackRequest, geometry: Geometry | None = None) -> 
         discharge=discharge_candidates(shooter, table.gear, in_use=req.weapon_index),
     )
     if req.mode != "melee" and req.defense is not None:
-        from ..rules.combat.melee import dodge_allowed
-
         if req.defense == "block":
             raise RulesError(
                 "A block meets a hand-to-hand blow; a shot or a throw cannot be blocked."
@@ -435,15 +452,6 @@ def plan_attack(table, req: AttackRequest, geometry: Geometry | None = None) -> 
 
 
 def _plan_melee(table, plan: AttackPlan) -> None:
-    from ..rules.combat.melee import (
-        DodgeSpec,
-        check_engaged,
-        defense_ap_cost,
-        melee_ap_cost,
-        melee_profile,
-        melee_tn,
-    )
-
     req, ed = plan.request, table.edition
     stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
     check_engaged(plan.distance)
@@ -451,8 +459,6 @@ def _plan_melee(table, plan: AttackPlan) -> None:
     plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
     dodge = None
     if req.defense == "dodge":
-        from ..geometry.fields import dodge_front
-
         check = dodge_front(ttok.at, ttok.facing, table.map.orientation).classify(stok.at)
         front = check.status != "out"
         dodge = DodgeSpec(from_front=front)
@@ -506,8 +512,6 @@ def _ranged_dodge(table, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
     req = plan.request
     if req.defense != "dodge":
         return tn
-    from ..geometry.fields import dodge_front
-    from ..rules.combat.melee import DodgeSpec, defense_ap_cost, dodge_items
 
     stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
     check = dodge_front(ttok.at, ttok.facing, table.map.orientation).classify(stok.at)
@@ -544,31 +548,20 @@ def _situation(
     """The shot's situation read off the map, the cover line, and the reasons."""
     enc = table.encounter
     geo_lines: list[str] = []
-    cover = None
-    try:
-        cover = geometry.cover_line(stok, ttok, ttok.posture, stok.posture)
-    except ImportError:
-        cover = None
-    visibility = "visible"
-    covers: tuple = ()
-    rng: float = stok.at.distance(ttok.at)
-    if cover is not None:
-        visibility = cover.visibility
-        covers = tuple(cover.to_covers())
-        rng = cover.range_paces
-        geo_lines += list(cover.reasons)
+    cover = geometry.cover_line(stok, ttok, ttok.posture, stok.posture)
+    visibility = cover.visibility
+    covers = tuple(cover.to_covers())
+    rng = cover.range_paces
+    geo_lines += list(cover.reasons)
     fv, tv = stok.velocity, ttok.velocity
     rel = math.hypot(tv[0] - fv[0], tv[1] - fv[1])
     if rel or _speed(fv) or _speed(tv):
-        try:
-            from ..geometry.speed import token_target_speed
-
-            geo_lines += list(
-                token_target_speed(stok, ttok, edition=table.edition, options=enc.options).reasons
-            )
-        except ImportError:
-            geo_lines.append(f"relative speed {rel:.0f} paces/round (000 Target Speed)")
-    movement = "running" if stok.running else ("walking" if stok.moved > 0 else "still")
+        geo_lines += list(
+            token_target_speed(stok, ttok, edition=table.edition, options=enc.options).reasons
+        )
+    movement: Literal["still", "walking", "running"] = (
+        "running" if stok.running else ("walking" if stok.moved > 0 else "still")
+    )
     if movement != "still":
         geo_lines.append(f"firer moved {stok.moved} pace(s) this round: {movement}")
     candidates: tuple[str, ...] = ()
@@ -619,8 +612,6 @@ def _situation(
 
 
 def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
-    from ..rules.combat.ranged import attack_pool, ranged_tn, shot_ap_cost
-
     req, ed, options = plan.request, table.edition, table.encounter.options
     shooter, weapon, carried = plan.shooter, plan.weapon, plan.carried
     if weapon is None or carried is None:
@@ -690,16 +681,12 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
         kind = ActionKind.OTHER
     speed = weapon.speed
     if shot.kind == "aimed":
-        from ..rules.actions import aimed_shot_speed
-
         speed = aimed_shot_speed(weapon, shot.aims)
     plan.spec = _action_spec(kind, plan.ap, speed, weapon, [plan.target.id], shot.aims)
 
 
 def _plan_fan(table, plan: AttackPlan, geometry: Geometry) -> None:
     """Plan a fan-firing series (000/001/003 Fan Firing): each shot's target and TN."""
-    from ..rules.combat.ranged import fan_shot_tn, plan_fan_fire, ranged_tn
-
     req, ed, options = plan.request, table.edition, table.encounter.options
     weapon = plan.weapon
     assert weapon is not None and plan.situation is not None
@@ -934,8 +921,6 @@ def resolve(
     if plan.mode == "melee":
         out = _resolve_melee(table, plan, card, sp, more, discard, block_card)
     elif plan.fan is not None:
-        from ..rules.combat.resolve import firer_moves, resolve_fan
-
         assert plan.weapon is not None
         secondary = []
         for tid in sp[0].secondary if sp else ():
@@ -968,8 +953,6 @@ def resolve(
         out = _resolve_shot(table, plan, card, sp, more, discard)
     discharged = [d for r in out.records for d in r.discharges if d.discharged]
     if discharged:
-        from ..rules.combat.ancillary import apply_discharges
-
         base = out.characters.get(plan.shooter.id, plan.shooter)
         out.characters[plan.shooter.id] = apply_discharges(base, discharged, ed, options=options)
     return out
@@ -1005,8 +988,6 @@ def _burst_split(plan: AttackPlan, card: Card, more) -> tuple[int | None, Any, l
 
 
 def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
-    from ..rules.combat.resolve import resolve_attack
-
     assert plan.weapon is not None and plan.situation is not None
     on_target, pool_read, split_notes = _burst_split(plan, card, more)
     extra: dict[str, Any] = {}
@@ -1037,8 +1018,6 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         rec = rec.model_copy(update={"notes": (*rec.notes, *split_notes)})
     out = Outcome([rec], {new_target.id: new_target})
     if rec.hits_for_other_targets and plan.burst_second is not None:
-        from ..rules.combat.resolve import resolve_spread_hits
-
         _tok, ch, sit, _wanted = plan.burst_second
         recs, hurt = resolve_spread_hits(
             plan.shooter,
@@ -1056,7 +1035,6 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         out.characters.update(hurt)
     if plan.mode != "thrown":
         return out
-    from .throw import explode, scatter_landing
 
     stok, ttok = plan.shooter_token, plan.target_token
     landing = ttok.at
@@ -1082,8 +1060,6 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
 
 
 def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Outcome:
-    from ..rules.combat.melee import attack_result, resolve_block, resolve_melee
-
     ed = table.edition
     req = plan.request
     block = None
@@ -1179,8 +1155,6 @@ class Preview:
 
 def usable_weapons(table, shooter: Character, mode: Mode) -> list[tuple[int, Weapon]]:
     """The shooter's carried weapons that fit the mode, as (carried index, weapon)."""
-    from ..rules.combat.thrown import is_throwable
-
     out = []
     for i, cw in enumerate(shooter.weapons):
         w = table.gear.weapons.get(cw.weapon_id)
@@ -1282,53 +1256,6 @@ def highlights_for(plan: AttackPlan, card: Card, record: AttackRecord) -> dict[s
     }
 
 
-#: what an unnamed further card is for (an open-ended cell or an increased effect)
-FURTHER_CARD = "the next card (an exceptional cell or an increased effect reads on)"
-
-
-class CardNeeded(Exception):
-    """The resolution needs a card the Judge has not typed in yet (physical-card
-    mode). Not a :class:`RulesError`: nothing was refused, a card is missing."""
-
-    def __init__(self, purpose: str, index: int) -> None:
-        super().__init__(f"Type in the card drawn for {purpose}.")
-        self.purpose = purpose
-        self.index = index
-
-
-class TypedCards:
-    """The further cards of a resolution with a printed deck, in the order they
-    were drawn: a card source (``more``) that deals them one by one and raises
-    :class:`CardNeeded` — naming what the card is for — when the Judge has typed no
-    more. The cards come off the printed deck in the order the resolution needs
-    them, whatever they are for, exactly as the generated deck deals them.
-    ``enter`` (the deck's ``enter_physical``) records each card as it is read."""
-
-    typed = True
-
-    def __init__(self, cards: Sequence[Card] = (), enter=None) -> None:
-        self.cards = list(cards)
-        self.used = 0
-        self.enter = enter
-        self._purpose = FURTHER_CARD
-
-    def name_next(self, purpose: str) -> None:
-        self._purpose = purpose
-
-    def __call__(self) -> Card:
-        purpose, self._purpose = self._purpose, FURTHER_CARD
-        if self.used >= len(self.cards):
-            raise CardNeeded(purpose, self.used)
-        card = self.cards[self.used]
-        self.used += 1
-        return self.enter(card) if self.enter is not None else card
-
-
-def scratch_deck(deck) -> Deck:
-    """A copy of the deck in its current state (drawing from it changes nothing)."""
-    return Deck(deck.cards, state=deck.snapshot(), name=deck.name)
-
-
 def preview(
     table,
     plan: AttackPlan,
@@ -1371,11 +1298,6 @@ def preview(
     return Preview(card=card, outcome=out, **highlights_for(plan, card, rec))
 
 
-def assign_character(target: Character, new: Character) -> None:
-    """Make ``target`` equal to ``new`` in place (views keep their reference)."""
-    target.assign_from(new)
-
-
 def _charge_defense(table, plan: AttackPlan) -> str | None:
     """Charge the defender's block or dodge on the track; a note for the log."""
     req = plan.request
@@ -1400,18 +1322,6 @@ def _charge_defense(table, plan: AttackPlan) -> str | None:
         return f"{plan.target.name}'s {req.defense} was not paid for: {e}"
 
 
-def ablate_covers(table, covers: Sequence[tuple[str, int]], notes: list[str]) -> None:
-    """Lower each (feature id, new AV) cover's AV on the map by one ablation (000:
-    it stays lowered), with a note per feature."""
-    for fid, new_av in covers:
-        try:
-            f = table.map.feature(fid)
-        except KeyError:
-            continue
-        f.ablation = min(f.ablation + 1, 10)
-        notes.append(f"{f.name or fid}: AV now {new_av}")
-
-
 def write_attack(
     table,
     plan: AttackPlan,
@@ -1429,8 +1339,6 @@ def write_attack(
     ``typed_block`` is the typed-in card of the defender's block and ``typed_more``
     the further cards typed in, in the order drawn (physical mode); a resolution
     that needs a card not typed in is refused (and the step changes nothing)."""
-    from .throw import blast_lines, consume_thrown
-
     deck = table.deck
     discard = deck.discard_pile()
     in_play_before = {c.number for c in deck.in_play}
@@ -1462,10 +1370,8 @@ def write_attack(
         assign_character(table.character(cid), ch)
     notes: list[str] = []
     if plan.mode == "ranged" and plan.weapon is not None:
-        from ..rules.combat.resolve import after_shot
-
         shooter = table.character(plan.shooter.id)
-        loaded = shooter.weapons[plan.request.weapon_index].loaded  # type: ignore[index]
+        loaded = shooter.weapons[plan.request.weapon_index].loaded
         fired = after_shot(
             shooter,
             plan.weapon,
@@ -1568,7 +1474,7 @@ def _declared_keys_used(table) -> set[tuple[int, int, int]]:
             break
         key = (entry.detail or {}).get("declared") if entry.kind == "attack" else None
         if key:
-            out.add(tuple(key))  # type: ignore[arg-type]
+            out.add((int(key[0]), int(key[1]), int(key[2])))
     return out
 
 

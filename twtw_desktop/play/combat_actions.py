@@ -44,13 +44,16 @@ from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.base import HitLocation
 from ..rules.card import Card
+from ..rules.combat.melee import dodge_allowed
 from ..rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
 from ..rules.deck import parse_card
 from .actions import SRC_READY, Action, Cost, HexRef, Who, _log_event, hex_of, register
 from .attack import (
     AttackPlan,
     AttackRequest,
+    CalledKey,
     CardNeeded,
+    Defense,
     Geometry,
     Spends,
     attack_label,
@@ -64,6 +67,7 @@ from .attack import (
     write_attack,
 )
 from .table import TableEvent
+from .throw import apply_throw, check_throw_cards, plan_throw, throw_cost_applies
 
 if TYPE_CHECKING:
     from .table import Table
@@ -74,7 +78,6 @@ SRC_THROW = "000 Throwing Things"
 SRC_FAN = "000/001/003 Fan Firing"
 SRC_MULTI = "000 Multiple Attacks"
 
-CalledKey = Literal["torso", "limb", "head_hand_foot", "eye_heart"]
 #: the called-shot keys from the cheapest penalty up (001 Called Shots)
 _CALLED_ORDER: tuple[CalledKey, ...] = ("torso", "limb", "head_hand_foot", "eye_heart")
 GearId = Annotated[str, Field(min_length=1, max_length=64)]
@@ -210,7 +213,7 @@ class _AttackAction(Action):
         c = table.character_of(shooter_token)
         return default_weapon_index(table, c, table.token(shooter_token), self.mode)  # type: ignore[arg-type]
 
-    def _called(self) -> tuple[str | None, str | None]:
+    def _called(self) -> tuple[CalledKey | None, str | None]:
         key = self.called
         loc = self.location
         if key is None and loc is not None:
@@ -248,17 +251,17 @@ class _AttackAction(Action):
             **fields,
         )
 
-    def declared_defense(self, table: Table, target_token: str) -> str | None:
+    def declared_defense(self, table: Table, target_token: str) -> Defense | None:
         """A defence the target declared on its own (the ``dodge`` or ``block``
         action) that meets this attack."""
         cid = table.token(target_token).character_id
         if self.mode == "melee" and blocking_declared(table, cid):
             return "block"
-        if dodging_this_round(table, cid):
-            from ..rules.combat.melee import dodge_allowed
-
-            if dodge_allowed(self.mode, table.encounter.options):  # type: ignore[arg-type]
-                return "dodge"
+        if dodging_this_round(table, cid) and dodge_allowed(
+            self.mode,  # type: ignore[arg-type]
+            table.encounter.options,
+        ):
+            return "dodge"
         return None
 
     def plan(self, table: Table, geometry: Geometry | None = None) -> AttackPlan:
@@ -290,6 +293,7 @@ class _AttackAction(Action):
         if plan.defender_ap is not None:
             items += [f"{m.label}: {m.value} AP ({m.source})" for m in plan.defender_ap.items]
         spec = plan.spec
+        assert spec is not None
         if table.time is not None and table.time.kind == "phases":
             return Cost(speed=spec.speed.value, breakdown=tuple(items), source=spec.source)
         return Cost(ap=plan.ap.total, breakdown=tuple(items), source=spec.source)
@@ -639,8 +643,6 @@ class Throw(_AttackAction):
         return self.to is not None
 
     def throw_plan(self, table: Table):
-        from .throw import plan_throw
-
         stok = _token_id(table, self.who)
         weapon = self.weapon
         if weapon is None and self.slot is not None:
@@ -664,8 +666,6 @@ class Throw(_AttackAction):
     def cost(self, table: Table) -> Cost:
         if not self.at_hex():
             return super().cost(table)
-        from .throw import throw_cost_applies
-
         if not throw_cost_applies(table):
             return Cost()
         spec = self.throw_plan(table).spec
@@ -679,8 +679,6 @@ class Throw(_AttackAction):
         token reads its cards as a shot does (its ``why_not`` names them)."""
         if not self.at_hex():
             return
-        from .throw import check_throw_cards
-
         typed, _block, more = self.cards(table)
         check_throw_cards(table, self.throw_plan(table), typed, more)
 
@@ -689,8 +687,6 @@ class Throw(_AttackAction):
             return 'A throw goes at a hex ("to") or at a token ("target"), not both.'
         if not self.at_hex():
             return super().why_not(table)
-        from .throw import throw_cost_applies
-
         c, _tok = self.actor(table)
         if c.out_of_action:
             return f"{c.name} is out of action and cannot throw (000 Wound Effects)."
@@ -729,8 +725,6 @@ class Throw(_AttackAction):
     def apply(self, table: Table) -> TableEvent:
         if not self.at_hex():
             return super().apply(table)
-        from .throw import apply_throw
-
         plan = self.throw_plan(table)
         typed, _block, more = self.cards(table)
         out = apply_throw(table, plan, typed, more)

@@ -22,9 +22,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
+from ..geometry.scatter import scatter
+from ..geometry.sight import cover_line
 from ..hexgrid import Hex
+from ..rules.actions import normal_shot
 from ..rules.card import Card
-from ..rules.character import Character
+from ..rules.character import Character, Posture
+from ..rules.checks import check_pool
+from ..rules.combat.blast import BlastExposure, in_blast, resolve_blast
+from ..rules.combat.ranged import ShotSpec, attack_pool, ranged_tn
+from ..rules.combat.situation import ShotSituation
+from ..rules.combat.thrown import is_throwable, scatter_throw
+from .cards import CardNeeded, TypedCards, scratch_deck
 
 if TYPE_CHECKING:
     from .table import Table
@@ -61,10 +70,6 @@ def blast_exposures(
     Penetration), nearest first. ``exclude`` holds token ids left out (the one a
     throw hit directly); ``characters`` overrides sheets already changed in the same
     resolution."""
-    from ..geometry.sight import cover_line
-    from ..rules.character import Posture
-    from ..rules.combat.blast import BlastExposure, in_blast
-
     characters = characters or {}
     skip = set(exclude)
     index = table.walls()
@@ -110,8 +115,6 @@ def explode(
     """Resolve ``weapon``'s blast at ``centre`` on the map (changes nothing):
     returns the :class:`~twtw_desktop.rules.combat.records.BlastResult` and the
     damaged characters by id."""
-    from ..rules.combat.blast import resolve_blast
-
     exposures = blast_exposures(
         table, centre, weapon.blast_radius or 0, exclude=exclude, characters=characters
     )
@@ -149,11 +152,26 @@ def blast_lines(table: Table, blast) -> list[str]:
     return lines
 
 
+def assign_character(target: Character, new: Character) -> None:
+    """Make ``target`` equal to ``new`` in place (views keep their reference)."""
+    target.assign_from(new)
+
+
+def ablate_covers(table, covers: Sequence[tuple[str, int]], notes: list[str]) -> None:
+    """Lower each (feature id, new AV) cover's AV on the map by one ablation (000:
+    it stays lowered), with a note per feature."""
+    for fid, new_av in covers:
+        try:
+            f = table.map.feature(fid)
+        except KeyError:
+            continue
+        f.ablation = min(f.ablation + 1, 10)
+        notes.append(f"{f.name or fid}: AV now {new_av}")
+
+
 def write_blast(table: Table, blast, characters: dict[str, Character]) -> list[str]:
     """Write a resolved blast onto the table (inside a step): the sheets, the covers
     it ablated; returns notes for the log."""
-    from .attack import ablate_covers, assign_character
-
     for cid, ch in characters.items():
         try:
             assign_character(table.character(cid), ch)
@@ -170,8 +188,6 @@ def scatter_landing(
 ) -> tuple[Hex, str | None, list[Hex]]:
     """Where a scattered throw lands: (hex, id of the wall that stopped it or None,
     the hexes it passed). The geometry does the work (000 Missed Throws)."""
-    from ..geometry.scatter import scatter
-
     res = scatter(
         table.map, table.walls(), thrower, target, hour, distance, from_thrower=from_thrower
     )
@@ -213,8 +229,6 @@ def consume_thrown(table: Table, ch: Character, w, index: int | None = None) -> 
 def throwing_weapon(table: Table, token_id: str):
     """The weapon the token would throw: the one in hand if it can be thrown, else the
     first carried explosive, else the first carried throwing weapon."""
-    from ..rules.combat.thrown import is_throwable
-
     tok = table.token(token_id)
     ch = table.character(tok.character_id)
     gear = table.gear.weapons
@@ -245,8 +259,6 @@ def typed_card_refusal(deck, cards: Sequence[Card], card: Card) -> str | None:
     """Why ``card``, typed in next for a throw that already read ``cards`` from the
     printed deck, cannot be used — a number already part of this throw, or a printed
     card the deck holds in play or discarded — or None when it can."""
-    from .attack import scratch_deck
-
     if any(c.number == card.number for c in cards):
         return f"Card {card.number} is already part of this throw; type the card drawn next."
     scratch = scratch_deck(deck)
@@ -283,10 +295,6 @@ def plan_throw(table: Table, token_id: str, target: Hex, weapon_id: str | None =
     """The throw before the card: the TN (000 Throwing Things: increment 10, the
     edition's maximum range), the pool and the AP. RulesError when the rules refuse
     it (the weapon not readied, the hex beyond range or off the map…)."""
-    from ..rules.actions import normal_shot
-    from ..rules.combat.ranged import ShotSpec, attack_pool, ranged_tn
-    from ..rules.combat.situation import ShotSituation
-
     tok = table.token(token_id)
     ch = table.character(tok.character_id)
     w = table.gear.weapon(weapon_id) if weapon_id else throwing_weapon(table, token_id)
@@ -316,7 +324,7 @@ class _Resolved:
     landing: Hex
     detail: dict
     text: str
-    blast: object = None
+    blast: Any = None
     hurt: dict = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
 
@@ -324,9 +332,6 @@ class _Resolved:
 def _resolve_throw(table: Table, plan: ThrowPlan, card: Card, more) -> _Resolved:
     """Read the throw on ``card`` (``more`` deals every further card: an exceptional
     cell, the blast victims' cards, their stun checks). Changes nothing."""
-    from ..rules.checks import check_pool
-    from ..rules.combat.thrown import scatter_throw
-
     ch, w, pool, tn = plan.thrower, plan.weapon, plan.pool, plan.tn
     origin, target = plan.origin, plan.target
     label = table.hex_label
@@ -400,8 +405,6 @@ def check_throw_cards(
     so far. Raises :class:`~twtw_desktop.play.attack.CardNeeded` naming the next card
     still missing, RulesError for a card typed twice or already held by the printed
     deck; changes nothing. Without a printed deck (and no typed card) it does nothing."""
-    from .attack import CardNeeded, TypedCards, scratch_deck
-
     if typed is None and not table.deck.physical:
         return
     if typed is None:
@@ -435,8 +438,6 @@ def apply_throw(
     """Resolve the throw for real — call it inside one table step: pay it on the
     track, draw (or enter the typed cards), read, scatter, explode, write the wounds
     and the ablated covers, take the thrown thing out of the kit, and log it."""
-    from .attack import CardNeeded, TypedCards
-
     deck = table.deck
     ch, w = plan.thrower, plan.weapon
     in_play_before = {c.number for c in deck.in_play}

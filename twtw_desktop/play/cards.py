@@ -1,0 +1,62 @@
+"""Cards typed in from a printed deck, and a scratch copy of the deck.
+
+With a printed deck (the Deck panel's physical-card mode) the Judge types in every
+card a resolution reads. :class:`TypedCards` deals the typed cards in the order the
+resolution needs them and raises :class:`CardNeeded`, naming what the next card is
+for, when the Judge has typed no more; :func:`scratch_deck` is a copy of the deck to
+try a resolution on without changing anything. Shared by the attack
+(:mod:`.attack`) and the throw (:mod:`.throw`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..rules.card import Card
+from ..rules.deck import Deck
+
+#: what an unnamed further card is for (an open-ended cell or an increased effect)
+FURTHER_CARD = "the next card (an exceptional cell or an increased effect reads on)"
+
+
+class CardNeeded(Exception):
+    """The resolution needs a card the Judge has not typed in yet (physical-card
+    mode). Not a :class:`RulesError`: nothing was refused, a card is missing."""
+
+    def __init__(self, purpose: str, index: int) -> None:
+        super().__init__(f"Type in the card drawn for {purpose}.")
+        self.purpose = purpose
+        self.index = index
+
+
+class TypedCards:
+    """The further cards of a resolution with a printed deck, in the order they
+    were drawn: a card source (``more``) that deals them one by one and raises
+    :class:`CardNeeded` — naming what the card is for — when the Judge has typed no
+    more. The cards come off the printed deck in the order the resolution needs
+    them, whatever they are for, exactly as the generated deck deals them.
+    ``enter`` (the deck's ``enter_physical``) records each card as it is read."""
+
+    typed = True
+
+    def __init__(self, cards: Sequence[Card] = (), enter=None) -> None:
+        self.cards = list(cards)
+        self.used = 0
+        self.enter = enter
+        self._purpose = FURTHER_CARD
+
+    def name_next(self, purpose: str) -> None:
+        self._purpose = purpose
+
+    def __call__(self) -> Card:
+        purpose, self._purpose = self._purpose, FURTHER_CARD
+        if self.used >= len(self.cards):
+            raise CardNeeded(purpose, self.used)
+        card = self.cards[self.used]
+        self.used += 1
+        return self.enter(card) if self.enter is not None else card
+
+
+def scratch_deck(deck) -> Deck:
+    """A copy of the deck in its current state (drawing from it changes nothing)."""
+    return Deck(deck.cards, state=deck.snapshot(), name=deck.name)
