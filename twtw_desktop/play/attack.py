@@ -1218,6 +1218,45 @@ def nearest_enemy(table, shooter_token: Token, geometry: Geometry | None = None)
     return best[0][2] if best else None
 
 
+def bumps_left(record: AttackRecord) -> tuple[int, int]:
+    """The standard bumps a hit earned and how many the spends leave (000 Bumps)."""
+    total = record.hit.bumps
+    sp = record.spends
+    used = 0
+    if sp is not None:
+        used = (
+            sp.hit_location
+            + sp.penetration
+            + sp.damage
+            + sp.stray
+            + sp.extra_hits
+            + sp.secondary_targets
+        )
+    return total, max(total - used, 0)
+
+
+def fan_secondary_choices(plan: AttackPlan) -> list[tuple[str, list[str]]]:
+    """What a Phases fan's bump may buy after the draw (003 Secondary Targets): none,
+    one of the candidates, or — with three shots or more — two of them."""
+    if plan.fan is None or plan.fan.mode != "burst3":
+        return []
+    ids = list(plan.fan_secondary)
+    names = {t: c.name for t, (c, _s) in plan.fan_secondary.items()}
+    out: list[tuple[str, list[str]]] = [("— none —", [])]
+    out += [(names[t], [t]) for t in ids]
+    if plan.fan.shots >= 3:
+        out += [
+            (f"{names[a]} + {names[b]}", [a, b]) for i, a in enumerate(ids) for b in ids[i + 1 :]
+        ]
+    return out
+
+
+def cock_first_needed(weapon: Weapon, carried: CarriedWeapon) -> bool:
+    """Whether a shot with the gun must cock it first (a single-action gun not
+    cocked, 000 Cocking and Readying)."""
+    return weapon.needs_cocking and not carried.cocked
+
+
 def highlights_for(plan: AttackPlan, card: Card, record: AttackRecord) -> dict[str, Any]:
     """Which cells of the card the resolution read."""
     pool = plan.pool

@@ -60,3 +60,11 @@ class TypedCards:
 def scratch_deck(deck) -> Deck:
     """A copy of the deck in its current state (drawing from it changes nothing)."""
     return Deck(deck.cards, state=deck.snapshot(), name=deck.name)
+
+
+def already_typed(cards: Sequence[Card], card: Card, what: str) -> str | None:
+    """Why ``card`` cannot be typed in next for ``what`` (e.g. "this attack"): a card
+    of that number is already part of it. None when it can."""
+    if any(c.number == card.number for c in cards):
+        return f"Card {card.number} is already part of {what}; type the card drawn next."
+    return None

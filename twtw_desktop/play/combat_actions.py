@@ -59,6 +59,7 @@ from .attack import (
     attack_label,
     attacked_this_round,
     blocking_declared,
+    cock_first_needed,
     default_weapon_index,
     dodging_this_round,
     plan_attack,
@@ -418,7 +419,7 @@ class _Shot(_AttackAction):
             return False
         cw = table.character_of(stok).weapons[idx]
         w = table.gear.weapons.get(cw.weapon_id)
-        return w is not None and w.needs_cocking and not cw.cocked
+        return w is not None and cock_first_needed(w, cw)
 
 
 @register

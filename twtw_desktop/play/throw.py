@@ -33,7 +33,7 @@ from ..rules.combat.blast import BlastExposure, in_blast, resolve_blast
 from ..rules.combat.ranged import ShotSpec, attack_pool, ranged_tn
 from ..rules.combat.situation import ShotSituation
 from ..rules.combat.thrown import is_throwable, scatter_throw
-from .cards import CardNeeded, TypedCards, scratch_deck
+from .cards import CardNeeded, TypedCards, already_typed, scratch_deck
 
 if TYPE_CHECKING:
     from .table import Table
@@ -259,8 +259,9 @@ def typed_card_refusal(deck, cards: Sequence[Card], card: Card) -> str | None:
     """Why ``card``, typed in next for a throw that already read ``cards`` from the
     printed deck, cannot be used — a number already part of this throw, or a printed
     card the deck holds in play or discarded — or None when it can."""
-    if any(c.number == card.number for c in cards):
-        return f"Card {card.number} is already part of this throw; type the card drawn next."
+    refusal = already_typed(cards, card, "this throw")
+    if refusal:
+        return refusal
     scratch = scratch_deck(deck)
     try:
         for c in (*cards, card):

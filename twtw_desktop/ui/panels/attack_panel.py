@@ -59,13 +59,17 @@ from ...play.attack import (
     Outcome,
     Preview,
     Spends,
+    bumps_left,
+    cock_first_needed,
     default_weapon_index,
     display_name,
+    fan_secondary_choices,
     named_summary,
     nearest_enemy,
     preview,
     usable_weapons,
 )
+from ...play.cards import already_typed
 from ...play.combat_actions import attack_action
 from ...play.throw import blast_lines
 from ...rules.base import HitLocation
@@ -704,9 +708,7 @@ class AttackPanel(QWidget):
         else:
             w, cw = plan_weapon
             self.cock_check.setEnabled(w.cock_ap is not None and not cw.cocked)
-            self.cock_check.setChecked(
-                w.needs_cocking and not cw.cocked and self.mode() == "ranged"
-            )
+            self.cock_check.setChecked(cock_first_needed(w, cw) and self.mode() == "ranged")
             self._fill_bursts(w)
             self.shot_buttons["fan"].setEnabled(_fan_capable(w))
             state = []
@@ -1182,13 +1184,12 @@ class AttackPanel(QWidget):
     def _typed_more_card(self, card: Card | None) -> None:
         if card is None or self.current is None:
             return
-        used = {self.current.card.number, *(c.number for c in self._typed_more)}
+        typed = [self.current.card, *self._typed_more]
         if self._typed_block is not None:
-            used.add(self._typed_block.number)
-        if card.number in used:
-            self.message.error(
-                f"Card {card.number} is already part of this attack; type the card drawn next."
-            )
+            typed.append(self._typed_block)
+        refusal = already_typed(typed, card, "this attack")
+        if refusal:
+            self.message.error(refusal)
             return
         # cards typed for an earlier set of spends and not read now stay in order
         self._typed_more = [*self._typed_more[: self.current.outcome.typed_used], card]
@@ -1246,19 +1247,9 @@ class AttackPanel(QWidget):
         for w in getattr(self, "extra_hits_widgets", []):
             w.setVisible(bool(fan3))
         sp = rec.spends
-        total = rec.hit.bumps
-        used = 0
-        if sp is not None:
-            used = (
-                sp.hit_location
-                + sp.penetration
-                + sp.damage
-                + sp.stray
-                + sp.extra_hits
-                + sp.secondary_targets
-            )
+        total, left = bumps_left(rec)
         self.bumps_label.setText(
-            f"{total} standard bump(s), {max(total - used, 0)} left"
+            f"{total} standard bump(s), {left} left"
             + (
                 " · conditional: "
                 + ", ".join(f"{v} {k}" for k, v in sp.conditional_available.items())
@@ -1297,19 +1288,7 @@ class AttackPanel(QWidget):
 
     # ------------------------------------------------- 003 fan: secondary targets
     def _secondary_choices(self) -> list[tuple[str, list[str]]]:
-        plan = self.plan
-        if plan is None or plan.fan is None or plan.fan.mode != "burst3":
-            return []
-        ids = list(plan.fan_secondary)
-        names = {t: c.name for t, (c, _s) in plan.fan_secondary.items()}
-        out = [("— none —", [])] + [(names[t], [t]) for t in ids]
-        if plan.fan.shots >= 3:
-            out += [
-                (f"{names[a]} + {names[b]}", [a, b])
-                for i, a in enumerate(ids)
-                for b in ids[i + 1 :]
-            ]
-        return out
+        return fan_secondary_choices(self.plan) if self.plan is not None else []
 
     def _fill_secondary(self, rec) -> None:
         choices = self._secondary_choices() if self.shot_index == 0 else []
