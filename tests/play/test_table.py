@@ -317,3 +317,22 @@ TablePlay.TestCase.settings = settings(
 @pytest.mark.slow
 class TestTablePlay(TablePlay.TestCase):
     pass
+
+
+def test_next_due_counts_empty_segments_in_one_step_and_says_why(table):
+    from twtw_desktop.play.track_actions import NextDue
+
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    presses = 0
+    while table.why_not(NextDue()) is None:
+        steps = len(table.steps)
+        ev = table.apply(NextDue())
+        presses += 1
+        assert len(table.steps) == steps + 1  # one undo step however many segments
+        assert "stopped because" in ev.text
+    assert table.track.current_segment >= 20
+    assert presses < 20  # segments where nobody can newly act are counted in one go
+    seg = table.track.current_segment
+    table.undo()
+    assert table.track.current_segment < seg

@@ -505,14 +505,17 @@ def test_bleeding_is_applied_logged_and_undone(qtbot, edition):
 
 def test_shortcuts_press_the_shown_button(qtbot):
     doc, panel = _panel(qtbot)
-    assert "(F5)" in panel.start_button.toolTip() and "(F6)" in panel.next_button.toolTip()
+    assert "(F5)" in panel.start_button.toolTip() and "(F6)" in panel.due_button.toolTip()
+    assert "(Shift+F6)" in panel.next_button.toolTip()
     assert "(Alt+J)" in panel.join_button.toolTip()
-    assert not panel.press("F6")  # no round yet: Next segment is disabled
+    assert not panel.press("F6")  # no round yet: Next due is disabled
     _scripted(panel, ON_IN)
     assert panel.press("F5")
     assert doc.track.round == 1
-    assert panel.press("F6")
+    assert panel.press("Shift+F6")  # one segment
     assert doc.track.current_segment == 1
+    assert panel.press("F6")  # on to the next segment where something is due
+    assert doc.track.current_segment > 1 and "stopped because" in panel.info.toolTip()
     assert set(panel._shortcuts) >= {"F5", "F6", "F7", "F8", "F9", "Alt+S", "Alt+C"}
     _doc2, phases = _panel(qtbot, "phases")
     assert "(F6)" in phases.phase_button.toolTip()

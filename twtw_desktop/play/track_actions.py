@@ -458,3 +458,90 @@ class Interrupt(_EngineAction):
 
 
 __all__ = ["spec_for"]
+
+
+def _cheapest_attack(table: Table, cid: str) -> int | None:
+    """AP of the cheapest shot, blow or draw the character could declare (None: none)."""
+    c = table.character(cid)
+    costs = [
+        e.spec.ap
+        for e in catalogue(table, c)
+        if e.spec is not None
+        and not e.spec.all_ap
+        and e.spec.kind
+        in (
+            A.ActionKind.SNAP_SHOT,
+            A.ActionKind.NORMAL_SHOT,
+            A.ActionKind.MELEE_ATTACK,
+            A.ActionKind.DRAW,
+            A.ActionKind.READY,
+        )
+    ]
+    return min(costs) if costs else None
+
+
+@register
+class NextDue(_EngineAction):
+    """Count segments until the Judge has something to decide (one undo step): the
+    stack needs resolving, someone places their first counter of the round, a
+    continuous mover moves, someone's counters newly reach their cheapest shot, blow
+    or draw, or the round runs out. The log says why it stopped. (A house reading of
+    000 Action Timing: segments where nobody can newly act are counted in one go.)"""
+
+    do: Literal["next_due"] = "next_due"
+    editions: ClassVar[tuple[str, ...]] = ("segments",)
+    page: ClassVar[str] = "000 Action Timing"
+    summary: ClassVar[str] = "count segments until someone can act or the Judge must decide"
+    needs_actor: ClassVar[bool] = False
+
+    def label(self, table: Table) -> str:
+        return "Next segment where something is due"
+
+    def call(self, table: Table) -> Callable[[], Any]:
+        return lambda: table.track.advance_segment()
+
+    def apply(self, table: Table) -> TableEvent:
+        t = table.track
+        assert table.time is not None
+        table.time.update_characters(table.encounter.characters)
+        thresholds = {cid: _cheapest_attack(table, cid) for cid in t.state.rows}
+        start = {cid: r.counters for cid, r in t.state.rows.items()}
+        events: list[Any] = []
+        why: list[str] = []
+        for _ in range(64):  # a round is 20 segments and a short overtime
+            if t.refusal(lambda: t.advance_segment()) is not None:
+                break
+            before = {cid: (r.placed, r.counters) for cid, r in t.state.rows.items()}
+            ev = t.advance_segment()
+            events.append(ev)
+            st = t.state
+            for cid, r in st.rows.items():
+                placed0, counters0 = before.get(cid, (0, 0))
+                if placed0 == 0 and r.placed > 0:
+                    why.append(f"{r.name} places a first counter")
+                need = thresholds.get(cid)
+                if need is not None and counters0 < need <= r.counters and start[cid] < need:
+                    why.append(f"{r.name} can now pay for an attack or a draw ({need} AP)")
+            if any(m.paces for m in getattr(ev, "moves", ()) or ()):
+                why.append("a continuous mover moves")
+            if t._pending_stack():
+                why.append("the initiative stack needs resolving")
+            if t.round_over or st.stage.value != "running":
+                why.append("the round has run its segments")
+            if why:
+                break
+        if not events:
+            raise RulesError(t.refusal(lambda: t.advance_segment()) or "Nothing to count.")
+        for ev in events:
+            detail = {
+                k: v
+                for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
+                if v not in (None, [], (), {}, "") and k not in ("summary", "step")
+            }
+            table.log(ev.summary, "track", detail or None)
+        first, last = events[0].segment, events[-1].segment
+        span = f"segment {last}" if first == last else f"segments {first}–{last}"
+        reason = "; ".join(dict.fromkeys(why)) or "nothing is due this round"
+        text = f"Counted {span}: stopped because {reason}"
+        table.log(text, "track")
+        return TableEvent(text, {"segments": [first, last]}, (), tuple(events))

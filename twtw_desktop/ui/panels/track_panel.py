@@ -4,7 +4,8 @@ AP v2: segments 1–20 as columns and a row per character — the AP of the roun
 counters in front of them, the IN marker (their first counter's segment), the
 counters placed (● on the track, · already paid), the actions declared (a letter,
 with the stack position once resolved) and the spent box. Buttons: Start round (the
-initiative step, F5), Next segment (F6), Declare (F7: the action catalogue with its
+initiative step, F5), Next due (F6: segments counted until something is due; Shift+F6
+one segment), Declare (F7: the action catalogue with its
 costs; entries the counters cannot pay are shown disabled with the reason), Join
 (Alt+J: an action onto another's stack for 1 AP more, 000 Simultaneous Actions), Rush
 (Alt+R: the optional rule, 000 Rushing Actions), Quick Draw (Alt+Q: the check, AP
@@ -72,6 +73,7 @@ from ...play.track_actions import (
     Interrupt,
     JoinStack,
     KeepWaiting,
+    NextDue,
     QuickDraw,
     Resolve,
     Rush,
@@ -183,9 +185,17 @@ _BAR_BUTTONS: tuple[tuple[str, str, str, str], ...] = (
     ),
     # AP v2
     (
+        "due",
+        "Next due",
+        "Count segments until something is due: the stack to resolve, someone's first "
+        "counter, someone newly able to pay for a shot, a blow or a draw, a continuous "
+        "mover, or the end of the round; the line under the track says why it stopped",
+        "next_due",
+    ),
+    (
         "next",
-        "Next segment",
-        "Count the next segment: counters are placed (000)",
+        "+1 segment",
+        "Count just the next segment: counters are placed (000)",
         "next_segment",
     ),
     (
@@ -360,7 +370,8 @@ class TrackPanel(QWidget):
         self._shortcut_buttons: dict[str, tuple[QAbstractButton, ...]] = {}
         for key, buttons in (
             ("F5", (self.start_button,)),
-            ("F6", (self.next_button, self.phase_button)),
+            ("F6", (self.due_button, self.phase_button)),
+            ("Shift+F6", (self.next_button,)),
             ("F7", (self.declare_button, self.act_button)),
             ("F8", (self.resolve_button, self.flip_button)),
             ("F9", (self.end_button, self.delay_button)),
@@ -587,6 +598,10 @@ class TrackPanel(QWidget):
     # AP v2 ----------------------------------------------------------------------------
     def next_segment(self) -> bool:
         return self._do(EndSegment())
+
+    def next_due(self) -> bool:
+        """Count segments until the Judge has something to decide (one undo step)."""
+        return self._do(NextDue())
 
     def declare(self, cid: str, spec: A.ActionSpec) -> bool:
         """Declare ``spec`` for ``cid`` on the track (pays the counters), with its
@@ -1131,6 +1146,7 @@ class TrackPanel(QWidget):
         self.action_button.setChecked(in_action)
         ap = not self.phases
         for b in (
+            self.due_button,
             self.next_button,
             self.declare_button,
             self.join_button,
@@ -1189,6 +1205,7 @@ class TrackPanel(QWidget):
         running = stage in ("running", "overtime")
         self.start_button.setEnabled(t is None or stage in ("idle", "ended"))
         self.next_button.setEnabled(running)
+        self.due_button.setEnabled(running)
         self.declare_button.setEnabled(running)
         pending = bool(running and [e for e in t.stack() if not e.resolved])
         self.resolve_button.setEnabled(pending)
