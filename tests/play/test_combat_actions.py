@@ -265,3 +265,24 @@ def test_play_script_with_a_shot(tmp_path):
     assert r.returncode == 1
     assert ":1:" in r.stderr and "draw it first, 1 AP" in r.stderr
     assert not out2.exists()
+
+
+def test_reload_loads_the_carried_entry_named_by_its_slot(table):
+    """The reload rule lives once (play.catalogue): the sheet's Reload button and a
+    script's reload both go through the table's action; ``slot`` picks which of two
+    guns of the same kind."""
+    from twtw_desktop.play.actions import Reload
+
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    for _ in range(2):
+        table.apply(NormalShot(who=MIRANDA, target=ANGUS))  # empties slot 0 a little
+    guns = table.character(MIRANDA).weapons
+    first, second = guns[0].loaded, guns[1].loaded
+    assert first < second
+    table.apply(Reload(who=MIRANDA, weapon="colt_peacemaker", slot=1))
+    guns = table.character(MIRANDA).weapons
+    assert (guns[0].loaded, guns[1].loaded) == (first, second + 1)
+    table.undo()
+    table.apply(Reload(who=MIRANDA, weapon="colt_peacemaker", slot=0))
+    guns = table.character(MIRANDA).weapons
+    assert (guns[0].loaded, guns[1].loaded) == (first + 1, second)

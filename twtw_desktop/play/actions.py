@@ -617,9 +617,11 @@ class Emerge(_PostureAction):
 
 class _WeaponAction(Action):
     """An action with one of the actor's weapons (``weapon``: its gear id; default the
-    first that fits)."""
+    first that fits; ``slot``: which carried entry, 0-based, when the sheet carries
+    two of it)."""
 
     weapon: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    slot: Annotated[int, Field(ge=0, le=100)] | None = None
     page: ClassVar[str] = SRC_READY
 
     def label(self, table: Table) -> str:
@@ -638,6 +640,13 @@ class _WeaponAction(Action):
 
     def carried(self, table: Table) -> tuple[int, Weapon]:
         c, _ = self.actor(table)
+        if self.slot is not None:
+            if self.slot >= len(c.weapons):
+                raise RulesError(f"{c.name} carries no weapon in slot {self.slot}.")
+            cw = c.weapons[self.slot]
+            if self.weapon is not None and cw.weapon_id != self.weapon:
+                raise RulesError(f"{c.name}'s slot {self.slot} holds no {self.weapon!r}.")
+            return self.slot, table.gear.weapon(cw.weapon_id)
         for i, cw in enumerate(c.weapons):
             w = table.gear.weapons.get(cw.weapon_id)
             if w is None:
@@ -659,7 +668,8 @@ class _WeaponAction(Action):
         c, _ = self.actor(table)
         spec = self.spec(table)
         _details, event = self.pay(table)
-        notes = apply_action_effects(table, c.id, spec) if spec is not None else []
+        slot = self.carried(table)[0]
+        notes = apply_action_effects(table, c.id, spec, slot) if spec is not None else []
         text = f"{c.name}: {spec.describe() if spec else self.do}" + (
             f" — {'; '.join(notes)}" if notes else ""
         )
@@ -779,7 +789,7 @@ class Reload(_WeaponAction):
             c, _ = self.actor(table)
             spec = self.spec(table)
             assert spec is not None
-            notes = apply_action_effects(table, c.id, spec)
+            notes = apply_action_effects(table, c.id, spec, self.carried(table)[0])
             return TableEvent("; ".join(notes) or f"{c.name} reloads")
         return super().apply(table)
 

@@ -95,16 +95,18 @@ def catalogue(table, c: Character) -> list[CatalogueEntry]:
     return out
 
 
-def apply_action_effects(table, cid: str, spec: A.ActionSpec) -> list[str]:
-    """What a declared action does to the sheet and the token (ready, cock, reload,
-    posture); returns the lines for the log."""
+def apply_action_effects(table, cid: str, spec: A.ActionSpec, slot: int | None = None) -> list[str]:
+    """What a declared action does to the sheet and the token (ready, cock, reload —
+    the carried entry ``slot`` when given, else the first of the weapon it fits —,
+    posture); returns the lines for the log. The one place a reload's rule lives
+    (one cartridge, or the whole weapon when its gear reloads it whole)."""
     c = table.character(cid)
     notes: list[str] = []
     kind = spec.kind
     if kind in (A.ActionKind.DRAW, A.ActionKind.READY, A.ActionKind.COCK, A.ActionKind.RELOAD):
         weapons = [w.model_copy() for w in c.weapons]
-        for cw in weapons:
-            if cw.weapon_id != spec.weapon_id:
+        for i, cw in enumerate(weapons):
+            if cw.weapon_id != spec.weapon_id or (slot is not None and i != slot):
                 continue
             w = table.gear.weapons.get(cw.weapon_id)
             if kind in (A.ActionKind.DRAW, A.ActionKind.READY) and not cw.readied:

@@ -45,6 +45,7 @@ from ...hexgrid import Hex
 from ...hexgrid.hex import hex_spiral
 from ...model.encounter import Token
 from ...model.map import Terrain
+from ...play.actions import Reload
 from ...play.catalogue import posture_mismatch
 from ...rules.base import Pool, WoundLocation
 from ...rules.character import TRAITS, CarriedWeapon, Character, Posture, SkillRating
@@ -890,45 +891,16 @@ class SheetPanel(QWidget):
         self._commit("weapons", weapons, "remove weapon", self.weapons_table)
 
     def reload_weapon(self, index: int) -> bool:
-        """Load carried weapon ``index``: one cartridge, or the whole weapon when its
-        reload refills it (gear ``reload_unit``). In action time the reload is also
-        declared on the action track, as one undoable step."""
+        """Load carried weapon ``index`` through the table's ``reload`` action: one
+        cartridge, or the whole weapon when its gear reloads it whole; in action time
+        paid on the track. One undoable step; refused with the table's reason."""
         c = self.character()
         if c is None:
             return False
         try:
             cw = c.weapons[index]
-            w = self.document.gear.weapon(cw.weapon_id)
-            if w.capacity <= 0:
-                raise RulesError(f"A {w.name} is not loaded with rounds.")
-            if cw.loaded >= w.capacity:
-                raise RulesError(f"{c.name}'s {w.name} is already fully loaded.")
-            new = w.capacity if w.reload_unit == "full" else cw.loaded + 1
-        except USER_ERRORS as e:
-            self._refuse("Reload", e, self.weapons_table)
-            return False
-        track = self.document.track if getattr(self.document, "in_action", False) else None
-        if track is None or not hasattr(track, "declare"):
-            return self.set_weapon(index, "loaded", new)
-        from ...rules.actions import reload_action
-
-        doc = self.document
-        cid = c.id
-
-        def go() -> None:
-            spec = reload_action(w)
-            track.declare(cid, spec)
-            ch = doc.character(cid)
-            weapons = [x.model_copy() for x in ch.weapons]
-            weapons[index].loaded = new
-            ch.weapons = weapons
-            doc.log(f"{ch.name} reloads the {w.name} ({spec.ap} AP): {new}/{w.capacity}.", "sheet")
-
-        try:
-            doc.push(
-                SnapshotCommand(doc, f"{c.name}: reload {w.name}", go, {"characters", "track"})
-            )
-        except USER_ERRORS as e:
+            self.document.apply(Reload(who=c.id, weapon=cw.weapon_id, slot=index))
+        except (*USER_ERRORS, IndexError) as e:
             self._refuse("Reload", e, self.weapons_table)
             return False
         self.message.clear()
