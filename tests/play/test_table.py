@@ -336,3 +336,37 @@ def test_next_due_counts_empty_segments_in_one_step_and_says_why(table):
     seg = table.track.current_segment
     table.undo()
     assert table.track.current_segment < seg
+
+
+@pytest.mark.parametrize("edition", ["ap_v2", "phases"])
+def test_a_character_added_in_action_time_gets_a_row(table, edition):
+    from twtw_desktop.model.encounter import Token
+
+    table.encounter.edition = edition
+    from twtw_desktop.rules.editions import load_edition
+
+    table.edition = load_edition(edition)
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    if edition == "ap_v2":
+        table.apply(EndSegment())
+    gunman = table.character("clem_perkins").model_copy(
+        update={"id": "gunman_2", "name": "Laroq gunman 2"}, deep=True
+    )
+
+    def add() -> None:
+        table.encounter.characters.append(gunman)
+        table.encounter.tokens.append(
+            Token(id="t-gunman_2", character_id="gunman_2", hex=(5, 5))
+        )
+
+    table.run("Add a gunman", add)
+    row = table.track.row("gunman_2")
+    assert row.name == "Laroq gunman 2"
+    if edition == "ap_v2":
+        assert row.status.value == "active"
+        assert row.first_segment > table.track.current_segment
+    assert "joins the fight" in table.encounter.log[-1].text
+    table.undo()
+    with pytest.raises(RulesError):
+        table.track.row("gunman_2")

@@ -257,6 +257,7 @@ class Table:
         self._running = step
         try:
             result = mutate()
+            self._seat_newcomers()
         except BaseException:
             before.restore(self)
             self._after_restore()
@@ -329,6 +330,22 @@ class Table:
     def _tell(self, what: str, step: Step) -> None:
         for listener in list(self.listeners):
             listener(what, step)
+
+    def _seat_newcomers(self) -> None:
+        """Inside a step: characters added during action time (an NPC, a gang from the
+        library) get their row on the track or in the Phases round at once."""
+        if self.time is None:
+            return
+        rows = self.time.state.rows
+        new = [c for c in self.encounter.characters if c.id not in rows]
+        if not new:
+            return
+        self.time.update_characters(self.encounter.characters)
+        for c in new:
+            ev = self.time.engine.arrive(c.id)
+            self.encounter.log.append(
+                self.make_log_entry(" · ".join([ev.summary, *ev.details]), "track")
+            )
 
     def _after_change(self) -> None:
         if self.time is not None:

@@ -607,6 +607,71 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         event = self._start_event(round_no, f"Round {round_no}: initiative step", details, drawn)
         return new, event, True
 
+    def arrive(self, character_id: str, card: Card | None = None) -> TrackEvent:
+        """A character who joins the fight during a round (an NPC the Judge adds) gets
+        a row. House reading (000 says nothing of late arrivals): between rounds the
+        row simply waits for the next initiative step; during a round they make the
+        initiative test now, and their first counter comes on the segment it gives
+        but never before the next one, with the round's AP as at its start."""
+        return self._run(lambda: self._arrive(character_id, card))
+
+    def _arrive(self, character_id: str, card: Card | None) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        c = self._sheet(character_id)
+        if character_id in st.rows:
+            raise RulesError(f"{c.name} already has a row on the action track.")
+        ap, ap_reasons = self._round_ap(c, 0)
+        row = TrackRow(
+            character_id=c.id,
+            name=c.name,
+            quickness=c.traits.get("quickness"),
+            round_ap=ap,
+            ap_reasons=ap_reasons,
+        )
+        details: list[str] = []
+        drawn: tuple[int, ...] = ()
+        touched = False
+        if st.stage == TrackStage.RUNNING:
+            row, line, _nums = self._round_status(row, c, None)
+            if line:
+                details.append(line)
+            if row.status == RowStatus.WAITING:
+                got, check, drawn = self._check(card, c.trait_pool("quickness"), INITIATIVE_TN)
+                touched = True
+                seg, reasons = initiative_segment(c.initiative, check, got.step)
+                first = max(seg, st.segment + 1)
+                row = row.model_copy(
+                    update={
+                        "status": RowStatus.ACTIVE,
+                        "initiative_card": got.number,
+                        "initiative_result": check.result,
+                        "initiative_calamity": check.calamity,
+                        "first_segment": first,
+                        "initiative_reasons": (
+                            f"card {got.number}",
+                            *reasons,
+                            *(
+                                [f"arrived on segment {st.segment}: not before {first} (house)"]
+                                if first != seg
+                                else []
+                            ),
+                        ),
+                    }
+                )
+                details.append(f"{c.name}: first counter on segment {first}, {ap} AP this round")
+        else:
+            row = row.model_copy(
+                update={"status_reason": "joined between rounds: draws at the next round"}
+            )
+        event = self._event(
+            "arrive",
+            character_id=character_id,
+            summary=f"{c.name} joins the fight",
+            details=tuple(details),
+            cards=drawn,
+        )
+        return st.model_copy(update={"rows": {**st.rows, c.id: row}}), event, touched
+
     def _round_ap(self, c: Character, debt: int) -> tuple[int, tuple[str, ...]]:
         penalty = self.edition.ap_penalty(c.wound_level)
         reasons = [f"AP {c.ap}"]

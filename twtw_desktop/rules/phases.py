@@ -522,6 +522,28 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             details=(*reasons, *bar_reasons),
         )
 
+    def arrive(self, character_id: str) -> PhaseEvent:
+        """A character who joins the fight during a round (an NPC the Judge adds) gets
+        a row. House reading (004 says nothing of late arrivals): during declarations
+        they declare like everyone; once the card is flipped they wait for the next
+        round."""
+        return self._run(lambda: self._arrive(character_id))
+
+    def _arrive(self, character_id: str) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        c = self._sheet(character_id)
+        if character_id in st.rows:
+            raise RulesError(f"{c.name} already has a row in the round.")
+        row = self._fresh_row(c)
+        if st.stage not in (PhaseStage.IDLE, PhaseStage.DECLARE, PhaseStage.ENDED):
+            row = row.model_copy(
+                update={"status_reason": "joined after the flip: acts from the next round"}
+            )
+        event = self._event(
+            "arrive", character_id=character_id, summary=f"{c.name} joins the fight"
+        )
+        return st.model_copy(update={"rows": {**st.rows, c.id: row}}), event, False
+
     def keep_waiting(self, character_id: str) -> PhaseEvent:
         """Go on waiting for last round's circumstance: Fast for readiness, the
         waiting action's own speed otherwise (004 Delaying an Action)."""
