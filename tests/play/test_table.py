@@ -370,3 +370,20 @@ def test_a_character_added_in_action_time_gets_a_row(table, edition):
     table.undo()
     with pytest.raises(RulesError):
         table.track.row("gunman_2")
+
+
+def test_the_judge_gives_counters_and_takes_a_token_off_with_a_reason(table):
+    from twtw_desktop.play.actions import Judge
+
+    assert table.why_not(Judge(reason="x", counters=2)) == "Say whose counters or token (who)."
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    table.apply(EndSegment())
+    before = table.track.row(MIRANDA).counters
+    ev = table.apply(Judge(reason="she was ready", who=MIRANDA, counters=2))
+    assert table.track.row(MIRANDA).counters == before + 2
+    assert "she was ready" in ev.text and table.encounter.log[-1].kind == "judge"
+    table.apply(Judge(reason="fled", who=HANK, remove_token=True))
+    assert all(t.id != HANK for t in table.encounter.tokens)
+    table.undo()
+    assert any(t.id == HANK for t in table.encounter.tokens)

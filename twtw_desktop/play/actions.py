@@ -883,27 +883,62 @@ class Wait(Action):
 
 
 class Judge(Action):
-    """The Judge's override: set any value by patch, grant or take AP, with a reason
-    that is logged. The journal keeps every change made by hand as one of these."""
+    """The Judge's override, with a reason: a patch of any values (the journal keeps
+    every change made by hand as one of these), counters given or taken on the AP v2
+    track, a token taken off the map."""
 
     do: Literal["judge"] = "judge"
     reason: Annotated[str, Field(min_length=1, max_length=500)]
     #: what changed, as :func:`~twtw_desktop.play.snapshot.patch_between` writes it
     patch: dict[str, Any] | None = None
+    #: whose counters or token (a token or character id)
+    who: Who | None = None
+    #: counters to give (positive) or take (negative) now (AP v2 action time)
+    counters: Annotated[int, Field(ge=-40, le=40)] = 0
+    #: take ``who``'s token off the map (the sheet stays)
+    remove_token: bool = False
     page: ClassVar[str] = "the Judge's call"
-    summary: ClassVar[str] = "the Judge's override (a patch of any values), with a reason"
+    summary: ClassVar[str] = "the Judge's override: give/take counters, remove a token, any value"
     needs_actor: ClassVar[bool] = False
 
     def label(self, table: Table) -> str:
-        return self.reason
+        return f"Judge: {self.reason}"
 
     def why_not(self, table: Table) -> str | None:
+        if (self.counters or self.remove_token) and not self.who:
+            return "Say whose counters or token (who)."
+        if self.counters:
+            if table.time is None or table.time.kind != "segments":
+                return "Counters exist on the AP v2 action track in action time (000)."
+            c, _ = self.actor(table)
+            return table.track.refusal(
+                lambda: table.track.adjust_counters(c.id, self.counters, self.reason)
+            )
+        if self.remove_token:
+            c, tok = self.actor(table)
+            if tok is None:
+                return f"{c.name} has no token on the map."
         return None
 
     def apply(self, table: Table) -> TableEvent:
         if self.patch:
-            apply_patch(table, self.patch)
-        return TableEvent(self.reason)
+            apply_patch(table, self.patch)  # the log lines are in the patch
+            return TableEvent(self.reason)
+        lines: list[str] = []
+        if self.counters:
+            c, _ = self.actor(table)
+            ev = table.track.adjust_counters(c.id, self.counters, self.reason)
+            lines.append(ev.summary)
+        if self.remove_token:
+            c, tok = self.actor(table)
+            assert tok is not None
+            table.encounter.tokens[:] = [t for t in table.encounter.tokens if t is not tok]
+            lines.append(f"The Judge takes {c.name}'s token off the map: {self.reason}")
+        if not lines:
+            lines.append(f"The Judge: {self.reason}")
+        for line in lines:
+            table.log(line, "judge")
+        return TableEvent(" · ".join(lines))
 
 
 #: every action, for parsing journal and script lines by their "do"

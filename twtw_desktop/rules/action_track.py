@@ -672,6 +672,31 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         )
         return st.model_copy(update={"rows": {**st.rows, c.id: row}}), event, touched
 
+    def adjust_counters(self, character_id: str, delta: int, reason: str) -> TrackEvent:
+        """The Judge's override: give (``delta`` > 0) or take counters in front of a
+        character now, for a reason the log keeps (never below none)."""
+        return self._run(lambda: self._adjust(character_id, delta, reason))
+
+    def _adjust(
+        self, character_id: str, delta: int, reason: str
+    ) -> tuple[TrackState, TrackEvent, bool]:
+        row = self.row(character_id)
+        if self._state.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError("Counters can be given or taken only while a round is running.")
+        if not delta:
+            raise RulesError("Give or take at least one counter.")
+        new = max(0, row.counters + delta)
+        verb = f"gives {row.name} {delta}" if delta > 0 else f"takes {min(-delta, row.counters)}"
+        who = "" if delta > 0 else f" from {row.name}"
+        return self._row_step(
+            character_id,
+            {"counters": new, "status": RowStatus.ACTIVE}
+            if row.status == RowStatus.WAITING and new
+            else {"counters": new},
+            "adjust_counters",
+            summary=f"The Judge {verb} counter(s){who}: {reason}",
+        )
+
     def _round_ap(self, c: Character, debt: int) -> tuple[int, tuple[str, ...]]:
         penalty = self.edition.ap_penalty(c.wound_level)
         reasons = [f"AP {c.ap}"]
