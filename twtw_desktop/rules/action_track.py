@@ -576,21 +576,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             if line:
                 details.append(line)
             if row.status == RowStatus.WAITING:
-                card, check, nums = self._check(
-                    cards.get(c.id), c.trait_pool("quickness"), INITIATIVE_TN
-                )
+                row, seg, nums = self._draw_initiative(row, c, cards.get(c.id))
                 drawn += nums
-                seg, reasons = initiative_segment(c.initiative, check, card.step)
-                row = row.model_copy(
-                    update={
-                        "status": RowStatus.ACTIVE,
-                        "initiative_card": card.number,
-                        "initiative_result": check.result,
-                        "initiative_calamity": check.calamity,
-                        "first_segment": seg,
-                        "initiative_reasons": (f"card {card.number}", *reasons),
-                    }
-                )
                 when = f"first counter on segment {seg}" if seg <= ROUND_SEGMENTS else "no counters"
                 details.append(f"{c.name}: {when}, {ap} AP this round")
             rows[c.id] = row
@@ -606,6 +593,28 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         )
         event = self._start_event(round_no, f"Round {round_no}: initiative step", details, drawn)
         return new, event, True
+
+    def _draw_initiative(
+        self, row: TrackRow, c: Character, card: Card | None, not_before: int = 1
+    ) -> tuple[TrackRow, int, tuple[int, ...]]:
+        """The initiative test (000 Initiative): the row made active with its first
+        counter's segment (never before ``not_before``), and the cards read."""
+        got, check, nums = self._check(card, c.trait_pool("quickness"), INITIATIVE_TN)
+        seg, reasons = initiative_segment(c.initiative, check, got.step)
+        first = max(seg, not_before)
+        if first != seg:
+            reasons = (*reasons, f"arrived late: not before segment {first} (house)")
+        row = row.model_copy(
+            update={
+                "status": RowStatus.ACTIVE,
+                "initiative_card": got.number,
+                "initiative_result": check.result,
+                "initiative_calamity": check.calamity,
+                "first_segment": first,
+                "initiative_reasons": (f"card {got.number}", *reasons),
+            }
+        )
+        return row, first, nums
 
     def arrive(self, character_id: str, card: Card | None = None) -> TrackEvent:
         """A character who joins the fight during a round (an NPC the Judge adds) gets
@@ -636,28 +645,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             if line:
                 details.append(line)
             if row.status == RowStatus.WAITING:
-                got, check, drawn = self._check(card, c.trait_pool("quickness"), INITIATIVE_TN)
+                row, first, drawn = self._draw_initiative(row, c, card, not_before=st.segment + 1)
                 touched = True
-                seg, reasons = initiative_segment(c.initiative, check, got.step)
-                first = max(seg, st.segment + 1)
-                row = row.model_copy(
-                    update={
-                        "status": RowStatus.ACTIVE,
-                        "initiative_card": got.number,
-                        "initiative_result": check.result,
-                        "initiative_calamity": check.calamity,
-                        "first_segment": first,
-                        "initiative_reasons": (
-                            f"card {got.number}",
-                            *reasons,
-                            *(
-                                [f"arrived on segment {st.segment}: not before {first} (house)"]
-                                if first != seg
-                                else []
-                            ),
-                        ),
-                    }
-                )
                 details.append(f"{c.name}: first counter on segment {first}, {ap} AP this round")
         else:
             row = row.model_copy(
