@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ from twtw_desktop.play.actions import (
     parse_action,
 )
 from twtw_desktop.play.journal import Journal, pending_journal, replay
-from twtw_desktop.play.session import open_table
+from twtw_desktop.play.session import OpenTable, open_table, save_table
 from twtw_desktop.resources import maps_dir
 
 SAMPLE = maps_dir() / "main_street.encounter.json"
@@ -243,9 +244,15 @@ class TablePlay(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
+        self.base = SAMPLE
         self.table = open_table(SAMPLE).table
         self.lines: list[dict] = []
         self.table.listeners.append(self._record)
+        self.tmp = Path(tempfile.mkdtemp(prefix="twtw-play-"))
+        self.saves = 0
+
+    def teardown(self) -> None:
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
     def _record(self, what, step):
         from twtw_desktop.play.journal import line_for
@@ -298,9 +305,23 @@ class TablePlay(RuleBasedStateMachine):
     def redo(self):
         self.table.redo()
 
+    @rule()
+    def save_and_reopen(self):
+        """Saving and reopening gives the same state; the journal starts afresh."""
+        self.saves += 1
+        out = self.tmp / f"s{self.saves}.encounter.json"
+        opened = OpenTable(self.table, self.base, None)
+        save_table(opened, out)
+        again = open_table(out).table
+        assert again.state_fingerprint() == self.table.state_fingerprint()
+        self.table = again
+        self.base = out
+        self.lines = []
+        self.table.listeners.append(self._record)
+
     @invariant()
     def journal_replays_exactly(self):
-        fresh = open_table(SAMPLE).table
+        fresh = open_table(self.base).table
         result = replay(fresh, list(self.lines))
         assert result.stopped is None, result.messages
         assert fresh.state_fingerprint() == self.table.state_fingerprint()
@@ -356,9 +377,7 @@ def test_a_character_added_in_action_time_gets_a_row(table, edition):
 
     def add() -> None:
         table.encounter.characters.append(gunman)
-        table.encounter.tokens.append(
-            Token(id="t-gunman_2", character_id="gunman_2", hex=(5, 5))
-        )
+        table.encounter.tokens.append(Token(id="t-gunman_2", character_id="gunman_2", hex=(5, 5)))
 
     table.run("Add a gunman", add)
     row = table.track.row("gunman_2")
