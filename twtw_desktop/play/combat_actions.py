@@ -74,10 +74,10 @@ if TYPE_CHECKING:
     from .table import Table
 
 SRC_COMBAT = "000 Combat Actions"
-SRC_MELEE = "000 Hand to Hand Combat"
+SRC_MELEE = A.SOURCE_MELEE
 SRC_THROW = "000 Throwing Things"
 SRC_FAN = "000/001/003 Fan Firing"
-SRC_MULTI = "000 Multiple Attacks"
+SRC_MULTI = A.SOURCE_MULTI
 
 #: the called-shot keys from the cheapest penalty up (001 Called Shots)
 _CALLED_ORDER: tuple[CalledKey, ...] = ("torso", "limb", "head_hand_foot", "eye_heart")
@@ -440,7 +440,7 @@ class AimedShot(_Shot):
     do: Literal["aimed_shot"] = "aimed_shot"
     aims: Annotated[int, Field(ge=1, le=10)] = 1
     shot_kind: ClassVar[str] = "aimed"
-    summary: ClassVar[str] = "an aimed shot: each aim's AP in its cost (000 Aiming)"
+    summary: ClassVar[str] = "an aimed shot: each aim's AP in its cost (000 Aim and Snap Shots)"
 
     def request_fields(self, table: Table) -> dict[str, Any]:
         return super().request_fields(table) | {"aims": self.aims}
@@ -562,7 +562,7 @@ class Disengage(Action):
 
     do: Literal["disengage"] = "disengage"
     who: Who
-    page: ClassVar[str] = "000 Disengaging"
+    page: ClassVar[str] = A.SOURCE_DISENGAGE
     summary: ClassVar[str] = "a careful disengage: 2 AP, then move away"
 
     def capture(self) -> Iterable[str]:
