@@ -35,6 +35,7 @@ from ..hexgrid import Hex, facing_turn
 from ..rules import actions as A
 from ..rules.base import Speed
 from ..rules.character import Character, Posture
+from ..rules.editions import EditionId, OptionalRules
 from ..rules.gear import Weapon
 from .catalogue import apply_action_effects, apply_bleeding, set_posture
 from .movement import plan_move
@@ -882,6 +883,49 @@ class Wait(Action):
         return TableEvent(text)
 
 
+class SetRules(Action):
+    """The edition and the optional rules of the encounter (Encounter ▸ Rules and
+    options). The edition changes only in narrative time: one edition's action track
+    cannot be carried into the other."""
+
+    do: Literal["set_rules"] = "set_rules"
+    edition: EditionId
+    options: OptionalRules
+    page: ClassVar[str] = "RULES.md (editions and optional rules)"
+    summary: ClassVar[str] = "the edition and the optional rules (the Rules dialog)"
+    needs_actor: ClassVar[bool] = False
+
+    def label(self, table: Table) -> str:
+        return "Change the rules and options"
+
+    def capture(self) -> Iterable[str]:
+        return {"rules", "log"}
+
+    def why_not(self, table: Table) -> str | None:
+        if self.edition != table.encounter.edition and table.in_action:
+            return "Return to narrative time before changing the edition."
+        if self.edition == table.encounter.edition and self.options == table.encounter.options:
+            return "Nothing changes."
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        before = table.encounter.options
+        changed = [
+            name
+            for name in type(self.options).model_fields
+            if getattr(self.options, name) != getattr(before, name)
+        ]
+        old_edition = table.encounter.edition
+        table.set_rules(self.edition, self.options)
+        parts = []
+        if self.edition != old_edition:
+            parts.append(f"edition {table.edition.name}")
+        parts += [f"{n.replace('_', ' ')}: {getattr(self.options, n)}" for n in changed]
+        text = "Rules changed: " + ", ".join(parts)
+        table.log(text, "rules")
+        return TableEvent(text)
+
+
 class Judge(Action):
     """The Judge's override, with a reason: a patch of any values (the journal keeps
     every change made by hand as one of these), counters given or taken on the AP v2
@@ -965,6 +1009,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Skill,
     Recover,
     Wait,
+    SetRules,
     Judge,
 )
 

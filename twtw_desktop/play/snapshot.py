@@ -26,6 +26,7 @@ from ..model.map import Feature
 from ..rules.base import Mutable
 from ..rules.character import Character
 from ..rules.deck import Deck, DeckState
+from ..rules.editions import OptionalRules
 
 
 class Table(Protocol):
@@ -40,9 +41,11 @@ class Table(Protocol):
 
     def set_time_from_state(self, mode: str, state: dict | None) -> None: ...
 
+    def set_rules(self, edition_id: str, options: Any) -> None: ...
+
 
 #: every area a snapshot can hold
-ALL_AREAS = frozenset({"tokens", "characters", "log", "map", "deck", "track", "mode"})
+ALL_AREAS = frozenset({"tokens", "characters", "log", "map", "deck", "track", "mode", "rules"})
 
 
 def clone(obj: BaseModel) -> Any:
@@ -93,6 +96,7 @@ class Snapshot:
         "log_tail",
         "mode",
         "refs",
+        "rules",
         "tokens",
         "track",
     )
@@ -117,6 +121,8 @@ class Snapshot:
         self.log_tail: list[LogEntry] | None = None
         self.features = [clone(f) for f in table.map.features] if "map" in a else None
         self.deck = table.deck.snapshot() if "deck" in a else None
+        #: the edition and the optional rules (the Rules dialog's step)
+        self.rules = (enc.edition, enc.options) if "rules" in a else None
         if a & {"track", "mode"}:
             # the clock object itself and its frozen state: undo puts back the very
             # engine the panels were showing
@@ -151,6 +157,8 @@ class Snapshot:
             )
         if self.deck is not None:
             table.deck.restore(self.deck)
+        if self.rules is not None:
+            table.set_rules(*self.rules)
         if self.mode is not None:
             table.restore_time(self.track, self.mode, self.action_state)
 
@@ -180,6 +188,11 @@ def patch_between(before: Snapshot, after: Snapshot) -> dict[str, Any]:
     if after.mode is not None:
         out["mode"] = after.mode
         out["action_state"] = after.action_state
+    if after.rules is not None and after.rules != before.rules:
+        out["rules"] = {
+            "edition": after.rules[0],
+            "options": after.rules[1].model_dump(mode="json"),
+        }
     out["log"] = [e.model_dump(mode="json") for e in (after.log_tail or [])]
     return out
 
@@ -210,6 +223,10 @@ def apply_patch(table: Table, patch: dict[str, Any]) -> None:
         _apply_list(table.map.features, patch["features"], Feature)
     if patch.get("deck") is not None:
         table.deck.restore(DeckState.model_validate(patch["deck"]))
+    if "rules" in patch:
+        table.set_rules(
+            patch["rules"]["edition"], OptionalRules.model_validate(patch["rules"]["options"])
+        )
     if "mode" in patch:
         table.set_time_from_state(patch["mode"], patch.get("action_state"))
     for raw in patch.get("log", []):

@@ -439,6 +439,15 @@ class Table:
         clock.restore(state)
         self.time = clock
 
+    def set_rules(self, edition_id: str, options: Any) -> None:
+        """The edition and the optional rules (inside a step, or restoring one)."""
+        enc = self.encounter
+        enc.edition = edition_id  # type: ignore[assignment]
+        enc.options = options
+        self.edition = load_edition(edition_id)
+        if self.time is not None:
+            self.time.engine.options = options
+
     def set_time_from_state(self, mode: str, state: dict | None) -> None:
         """Inside a step: the mode and the clock from saved JSON (journal patches)."""
         enc = self.encounter

@@ -194,6 +194,10 @@ class OptionalRules(Strict):
     # dodge in Hand to Hand Combat; read narrowly by default)
     dodge_vs_ranged: bool = False
     phases_card_per: Literal["all", "side", "character"] = "all"  # 004 optional resolution
+    #: AP v2's "Target is prone +1" (000 Modifiers) is ambiguous: "tn" (house, default)
+    #: adds 1 to the TN — harder to hit, as 003 says a prone hero is; "result" reads the
+    #: signed entry as a result modifier, as RULES.md reads the table — easier to hit
+    prone_reading: Literal["tn", "result"] = "tn"
 
 
 @cache

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import get_args
 
-from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..errors import RulesError
+from ..play.actions import SetRules
 from ..rules.editions import EditionId, OptionalRules, load_edition
+from .commands import TableActionCommand
 
 #: (field, label, tooltip naming the page) for every on/off switch, in dialog order
 SWITCHES: tuple[tuple[str, str, str], ...] = (
@@ -61,6 +61,11 @@ SWITCHES: tuple[tuple[str, str, str], ...] = (
         "(000 describes it under hand to hand)",
     ),
 )
+
+PRONE_READINGS = {
+    "tn": "+1 to the TN: harder to hit (house)",
+    "result": "+1 to the result: easier to hit (RULES.md)",
+}
 
 PHASES_CARD_PER = {
     "all": "One card for everyone",
@@ -113,6 +118,16 @@ class RulesDialog(QDialog):
         self.card_per.setCurrentIndex(self.card_per.findData(enc.options.phases_card_per))
         self.card_per.setToolTip("004 optional resolution: who shares an initiative card")
         more.addRow("Phases initiative", self.card_per)
+        self.prone = QComboBox()
+        for key, text in PRONE_READINGS.items():
+            self.prone.addItem(text, key)
+        self.prone.setCurrentIndex(self.prone.findData(enc.options.prone_reading))
+        self.prone.setToolTip(
+            "000 Modifiers lists 'Target is prone +1' without saying TN or result: the "
+            "house reading makes a prone figure harder to hit (003 says a prone hero is "
+            "'much harder to hit'); RULES.md reads signed entries as result modifiers"
+        )
+        more.addRow("Prone target (AP v2)", self.prone)
         lay.addLayout(more)
         note = QLabel("Changes are one undo step (Ctrl+Z) and are saved with the encounter.")
         note.setWordWrap(True)
@@ -130,41 +145,21 @@ class RulesDialog(QDialog):
         v = self.victory.value()
         values["victory_threshold"] = None if v == self.victory.minimum() else v
         values["phases_card_per"] = self.card_per.currentData()
+        values["prone_reading"] = self.prone.currentData()
         options = self.document.encounter.options.model_copy(update=values)
         return self.edition.currentData(), OptionalRules.model_validate(options.model_dump())
 
 
-class ChangeRulesCommand(QUndoCommand):
-    """Set the encounter's edition and optional rules (one undo step)."""
+class ChangeRulesCommand(TableActionCommand):
+    """Set the encounter's edition and optional rules: the table's ``set_rules``
+    action, one undoable (and journaled) step. An edition change in action time is
+    refused before anything changes."""
 
     def __init__(self, document, edition_id: str, options: OptionalRules) -> None:
-        super().__init__("Change the rules and options")
-        self.document = document
-        enc = document.encounter
-        self.old = (enc.edition, enc.options)
-        self.new = (edition_id, options)
+        super().__init__(document, SetRules(edition=edition_id, options=options))
 
-    def prepare(self) -> None:
-        """Refuse (RulesError, nothing changed) an edition change in action time."""
-        if self.new[0] != self.old[0] and self.document.in_action:
-            raise RulesError("Return to narrative time before changing the edition.")
-        load_edition(self.new[0])  # an unknown edition fails here, before the push
-
-    def redo(self) -> None:
-        self._set(*self.new)
-
-    def undo(self) -> None:
-        self._set(*self.old)
-
-    def _set(self, edition_id: str, options: OptionalRules) -> None:
-        doc = self.document
-        enc = doc.encounter
-        enc.edition = edition_id
-        enc.options = options
-        doc.edition = load_edition(edition_id)
-        if doc.track is not None and hasattr(doc.track, "options"):
-            doc.track.options = options
-        doc.changed.emit("all")
+    def announce(self) -> None:
+        self.document.changed.emit("all")
 
 
 def edit_rules(window) -> bool:

@@ -189,6 +189,22 @@ def test_prone_target_per_edition(gear, ap_v2, phases):
     assert near.tn == 5 and any("ignored" in n for n in near.notes)
 
 
+def test_prone_reading_is_a_switch(gear, ap_v2):
+    """000's 'Target is prone +1' read both ways (the Rules dialog's switch): as +1 TN
+    (house, harder to hit) or as +1 to the result (RULES.md, easier to hit)."""
+    house = _tn(gear, ap_v2, "sw_schofield", target_prone=True)
+    assert house.tn == 6 and house.result_modifier == 0
+    assert any("house reading" in m.source for m in house.tn_items)
+    as_result = _tn(
+        gear,
+        ap_v2,
+        "sw_schofield",
+        target_prone=True,
+        options=OptionalRules(prone_reading="result"),
+    )
+    assert as_result.tn == 5 and _items(as_result)["target is prone"] == 1
+
+
 def test_wounded_firer(gear, ap_v2):
     """000 Modifiers: firer wounded (house table)."""
     shooter = _shooter("sw_schofield", wounds={"left_arm": 2})

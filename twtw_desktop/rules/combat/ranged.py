@@ -412,8 +412,22 @@ def ranged_tn(
     res += r_items
     if s.target_prone:
         pr = edition.prone_target
-        if pr.rule == "tn":
-            tn_items.append(mod("target is prone", pr.tn, "000 Modifiers (house reading: TN)"))
+        if pr.rule == "tn" and options is not None and options.prone_reading == "result":
+            res.append(
+                mod(
+                    "target is prone",
+                    pr.tn,
+                    "000 Modifiers (read as a result modifier, RULES.md; Rules dialog)",
+                )
+            )
+        elif pr.rule == "tn":
+            tn_items.append(
+                mod(
+                    "target is prone",
+                    pr.tn,
+                    "000 Modifiers (house reading: harder to hit, +1 TN; Rules dialog)",
+                )
+            )
         elif s.range_paces <= pr.ignore_within:
             notes.append(
                 f"prone target within {pr.ignore_within} paces: the prone rule is ignored (003)"
