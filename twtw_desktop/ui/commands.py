@@ -518,22 +518,16 @@ class ChangeValueCommand(DocumentCommand):
         return True
 
 
-class AppendLogCommand(DocumentCommand):
-    """Add one line to the encounter log."""
+class AppendLogCommand(TableStepCommand):
+    """Add one line to the encounter log (a table step of its own: journaled)."""
 
     def __init__(self, document: EncounterDocument, entry: LogEntry) -> None:
         super().__init__(document, f"Log: {entry.text[:40]}")
         self.entry = entry
 
-    def apply(self) -> None:
-        self.document.encounter.log.append(self.entry)
-
-    def revert(self) -> None:
+    def run_step(self) -> TableStep:
         log = self.document.encounter.log
-        if log and log[-1] is self.entry:
-            log.pop()
-        elif self.entry in log:
-            log.remove(self.entry)
+        return self.document.table.run(self.text(), lambda: log.append(self.entry), ("log",))
 
     def announce(self) -> None:
         self.document.changed.emit("log")
