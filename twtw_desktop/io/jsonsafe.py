@@ -26,9 +26,9 @@ import numpy as np
 
 from ..errors import LoadError
 
-#: Largest map or encounter file read or written (a 400×400 map with many walls is a
-#: few MB; the margin is for long encounter logs).
-MAX_FILE_BYTES = 50 * 1024 * 1024
+#: Largest map or encounter file read or written (a 1000×1000 map with 5,000 walls
+#: is about 8 MB; the margin is for long encounter logs and many characters).
+MAX_FILE_BYTES = 200 * 1024 * 1024
 #: Deepest nesting of arrays/objects accepted (the formats themselves need about 10).
 MAX_DEPTH = 64
 #: Target line width of saved files.
@@ -292,3 +292,60 @@ def _os_reason(e: BaseException) -> str:
     if isinstance(e, OSError) and e.strerror:
         return e.strerror
     return clip(e, 120)
+
+
+# --- a fast structural pre-check -------------------------------------------------------
+
+_QUOTE, _BACKSLASH, _COLON = 0x22, 0x5C, 0x3A
+_OPEN_OBJ, _CLOSE_OBJ, _OPEN_ARR, _CLOSE_ARR = 0x7B, 0x7D, 0x5B, 0x5D
+
+
+def structure_ok(data: bytes, limit: int = MAX_DEPTH) -> bool:
+    """True when JSON ``data`` is nested at most ``limit`` deep and no object repeats a
+    key — decided with array operations, linear in the size, without parsing.
+
+    False means "look closer": the slow strict parser (:func:`parse_json`) then gives
+    the exact message. Text with backslash escapes or unbalanced quotes is always
+    sent there (rare in these files), so this never has to understand escapes.
+    """
+    if _BACKSLASH in data:
+        return False
+    b = np.frombuffer(data, dtype=np.uint8)
+    quotes = np.flatnonzero(b == _QUOTE)
+    if len(quotes) % 2:
+        return False
+    marks = np.flatnonzero(
+        (b == _OPEN_OBJ) | (b == _CLOSE_OBJ) | (b == _OPEN_ARR) | (b == _CLOSE_ARR) | (b == _COLON)
+    )
+    # outside a string: an even number of quotes before the position
+    marks = marks[(np.searchsorted(quotes, marks) % 2) == 0]
+    kinds = b[marks]
+    steps = np.zeros(len(marks), dtype=np.int64)
+    steps[(kinds == _OPEN_OBJ) | (kinds == _OPEN_ARR)] = 1
+    steps[(kinds == _CLOSE_OBJ) | (kinds == _CLOSE_ARR)] = -1
+    depth = np.cumsum(steps)
+    if len(depth) and (int(depth.max()) > limit or int(depth.min()) < 0):
+        return False
+    colons = kinds == _COLON
+    if not colons.any():
+        return True
+    key_depth = depth[colons]
+    key_pos = marks[colons]
+    opens = kinds == _OPEN_OBJ
+    open_pos, open_depth = marks[opens], depth[opens]
+    # the object holding a key: the last "{" opened at the key's depth before it
+    owner = np.empty(len(key_pos), dtype=np.int64)
+    for level in np.unique(key_depth):
+        at = key_depth == level
+        starts = open_pos[open_depth == level]
+        owner[at] = np.searchsorted(starts, key_pos[at]) - 1 + int(level) * len(data)
+    # the key of a colon: the string that closes last before it
+    closing = quotes[1::2]
+    k = np.searchsorted(closing, key_pos) - 1
+    if (k < 0).any():
+        return False
+    starts_q = quotes[0::2][k].tolist()
+    ends_q = closing[k].tolist()
+    keys = [data[s + 1 : e] for s, e in zip(starts_q, ends_q, strict=True)]
+    seen = set(zip(owner.tolist(), keys, strict=True))
+    return len(seen) == len(key_pos)
