@@ -198,6 +198,12 @@ def _read_regular(target: Path, cap: int) -> bytes:
     return data
 
 
+def read_picture_file(path: Path | str) -> bytes:
+    """The bytes of a picture the Judge picked (a regular file ≤ 64 MB, stat first,
+    never a pipe or device). Raises ImageHeaderError or OSError."""
+    return _read_regular(Path(path), MAX_IMAGE_BYTES)
+
+
 def _mb(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MB"
 

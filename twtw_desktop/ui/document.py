@@ -101,12 +101,19 @@ class EncounterDocument(QObject):
     def open(cls, path: str | os.PathLike, parent: QObject | None = None) -> EncounterDocument:
         """Open an encounter file (or a bare map file, as an encounter with no one on
         it). Raises :class:`LoadError` with a message naming the file and the field."""
+        from .. import io as io_mod
+
         path = Path(path)
-        encounter, map_, map_path = load_any(path)
+        opened = io_mod.open_any(path)  # one parse, every check validate makes
         try:
-            doc = cls(encounter, path=path, map_=map_, map_path=map_path, parent=parent)
-            if encounter.map is map_ and map_path is None and _is_map_file(path):
-                doc.kind = "map"
+            doc = cls(
+                opened.encounter,
+                path=path,
+                map_=opened.map,
+                map_path=opened.map_path,
+                parent=parent,
+            )
+            doc.kind = opened.kind
             return doc
         except LoadError:
             raise
@@ -317,15 +324,25 @@ class EncounterDocument(QObject):
         if self.kind == "map" and target.name.endswith(".encounter.json"):
             self.kind = "encounter"  # Save As an encounter: the map goes inside it
         if self.kind == "map":
-            save_map_file(self.map, target)
+            from .. import io as io_mod
+
+            io_mod.save_map(self.map, target)
             self._map_edits = 0
             self.path = target
             self.undo_stack.setClean()
             self.changed.emit("file")
             return
-        if self.encounter.map_ref is not None and self.map_path is not None and self._map_edits:
-            save_map_file(self.map, self.map_path)
-        save_encounter_file(self, target)
+        from .. import io as io_mod
+
+        written = io_mod.save_encounter_with_map(
+            self.encounter,
+            self.map,
+            target,
+            map_path=self.map_path,
+            write_map=bool(self._map_edits),
+        )
+        if written.map_ref != self.encounter.map_ref:
+            self.encounter.map_ref = written.map_ref  # Save As into another folder
         self._map_edits = 0
         self.path = target
         self.undo_stack.setClean()
@@ -375,14 +392,10 @@ def _load_gear() -> GearCatalog:
 def make_deck(encounter: Encounter, path: Path | None = None) -> Any:
     """The encounter's deck: the bundled (or a transcribed) 54 cards, seeded, with the
     saved draw/discard piles restored."""
-    from ..rules.deck import Deck, DeckState, load_deck_file, standard_deck
+    from .. import io as io_mod
+    from ..rules.deck import Deck, DeckState
 
-    if encounter.deck_file:
-        base = path.parent if path is not None else Path.cwd()
-        cards = load_deck_file(base / encounter.deck_file)
-        name = Path(encounter.deck_file).stem
-    else:
-        cards, name = standard_deck(), "standard"
+    cards, name = io_mod.deck_cards(encounter, path)  # the deck file's path checked
     state = None
     if encounter.deck_state:
         try:
@@ -414,14 +427,10 @@ def deck_restore(deck: Any, snap: Any) -> None:
 def make_track(document: EncounterDocument, state: dict | None) -> Any:
     """The action-time engine for the encounter's edition: AP v2's action track or a
     Phases round, restored from ``state`` when given."""
-    enc = document.encounter
-    if document.edition.time == "segments":
-        from ..rules.action_track import ActionTrack as Engine
-        from ..rules.action_track import TrackState as StateModel
-    else:
-        from ..rules.phases import PhaseRound as Engine
+    from .. import io as io_mod
 
-        StateModel = _phase_state_model()
+    enc = document.encounter
+    Engine, StateModel = io_mod.time_engine(document.edition)  # as the open path checks it
     st = None
     if state:
         try:
@@ -432,15 +441,6 @@ def make_track(document: EncounterDocument, state: dict | None) -> Any:
                 where, f"saved action-time state is not valid ({e})", "action_state"
             ) from e
     return Engine(enc.characters, document.edition, document.deck, enc.options, state=st)
-
-
-def _phase_state_model() -> Any:
-    from ..rules import phases
-
-    for name in ("PhaseState", "RoundState", "PhasesState"):
-        if hasattr(phases, name):
-            return getattr(phases, name)
-    raise LoadError("phases", "the Phases engine exposes no state model")
 
 
 def track_state_dict(track: Any) -> dict | None:
@@ -489,53 +489,3 @@ def track_counters(track: Any, character_id: str) -> int | None:
         return int(fn(character_id))
     except (KeyError, RulesError, TypeError):
         return None
-
-
-def load_any(path: Path) -> tuple[Encounter, Map, Path | None]:
-    """Read an encounter file, or a map file opened as an empty encounter.
-
-    Returns the encounter, its resolved map and the map's own file (None when
-    embedded). Raises :class:`LoadError` only.
-    """
-    from .. import io as io_mod
-
-    if not path.exists():
-        raise LoadError(path, "file not found")
-    if io_mod.detect_kind(path) == "map":
-        m = io_mod.load_map(path)
-        enc = Encounter(name=m.name, map=m)
-        return enc, m, None
-    loaded = io_mod.load_encounter(path)
-    enc = loaded.encounter
-    m = enc.map if enc.map is not None else loaded.map
-    return enc, m, loaded.map_path
-
-
-def _is_map_file(path: Path) -> bool:
-    from .. import io as io_mod
-
-    try:
-        return io_mod.detect_kind(path) == "map"
-    except LoadError:
-        return False
-
-
-def save_encounter_file(document: EncounterDocument, path: Path) -> None:
-    from .. import io as io_mod
-
-    enc = document.encounter
-    if enc.map_ref is not None and document.map_path is not None:
-        written = io_mod.save_encounter(
-            io_mod.LoadedEncounter(enc, document.map, document.path or path, document.map_path),
-            path,
-        )
-        if written.map_ref != enc.map_ref:
-            enc.__dict__["map_ref"] = written.map_ref
-    else:
-        io_mod.save_encounter(enc, path)
-
-
-def save_map_file(m: Map, path: Path) -> None:
-    from .. import io as io_mod
-
-    io_mod.save_map(m, path)
