@@ -29,6 +29,7 @@ from typing import Literal
 SECTION_MODULES: dict[str, str] = {
     "geometry": "twtw_desktop.geometry.bench",
     "ui": "twtw_desktop.ui.bench_ui",
+    "files": "twtw_desktop.io.bench",
 }
 #: timed runs per figure in a full run (the median is reported)
 DEFAULT_REPEATS = 15

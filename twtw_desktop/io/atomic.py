@@ -204,6 +204,8 @@ def write_atomic(
     except _Mismatch as e:
         raise cls(path, f"{e}; the file on disk is unchanged") from None
     except Exception as e:
+        if callable(data):
+            raise  # the writer's own error (the caller knows its writer); temp still goes
         raise cls(path, f"could not save ({clip(e, 120)}); the file on disk is unchanged") from None
     finally:
         if tmp is not None:

@@ -207,8 +207,12 @@ def read_json(path: Path | str) -> Any:
 ROW_KEYS = frozenset({"terrain", "elevation"})
 
 
+#: one encoder for every value (json.dumps with options builds a new one per call)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+
+
 def _one_line(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+    return _ENCODER.encode(value)
 
 
 def _is_small(value: Any) -> bool:
@@ -228,8 +232,9 @@ def _render(value: Any, indent: int, lead: int, key: str | None) -> str:
     """``value`` as JSON text starting at column ``lead``, nested lines at ``indent``."""
     inner = " " * (indent + 1)
     if isinstance(value, dict) and value:
-        one = _one_line(value)
-        if ROW_KEYS & value.keys():
+        # never dump a big object whole just to learn it does not fit on one line
+        one = "" if ROW_KEYS & value.keys() or len(value) > LINE_WIDTH // 4 else _one_line(value)
+        if not one:
             pass  # map rows always go one per line, so the object is laid out in full
         elif lead + len(one) <= LINE_WIDTH:
             return one
@@ -246,8 +251,9 @@ def _render(value: Any, indent: int, lead: int, key: str | None) -> str:
         if key in ROW_KEYS:
             rows = [inner + _one_line(v) for v in value]
             return "[\n" + ",\n".join(rows) + "\n" + " " * indent + "]"
-        one = _one_line(value)
-        if lead + len(one) <= LINE_WIDTH:
+        # an item takes at least 3 characters with its ", ": a long list cannot fit
+        one = _one_line(value) if 3 * len(value) <= LINE_WIDTH else ""
+        if one and lead + len(one) <= LINE_WIDTH:
             return one
         if all(_is_small(v) for v in value):
             return _pack([_one_line(v) for v in value], "[", "]", lead, inner)
