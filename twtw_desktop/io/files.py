@@ -211,21 +211,20 @@ def _parse(path: Path | str, expect: Kind | None) -> tuple[Kind, Any, list[int],
     Raises LoadError when the file cannot be read at all.
     """
     blob = read_capped(path)
-    text = decode_text(path, blob)
     guess = expect or _kind_by_name(path)
     if (
         guess is not None
-        and "NaN" not in text  # non-finite numbers: let the slow path say where
-        and "Infinity" not in text
+        and b"NaN" not in blob  # non-finite numbers: let the slow path say where
+        and b"Infinity" not in blob
         and structure_ok(blob)
     ):
-        try:
-            model = _MODELS[guess].model_validate_json(text, strict=True)
+        try:  # pydantic reads the bytes (and refuses bad UTF-8) itself
+            model = _MODELS[guess].model_validate_json(blob, strict=True)
         except ValidationError:
             model = None  # an old format, the other kind, or a real problem: look closer
         if model is not None and _versions_given(model, blob):
             return guess, model, [], []
-    raw = parse_json(path, text)
+    raw = parse_json(path, decode_text(path, blob))
     kind = _kind_of(raw, path)
     if kind is None:
         raise _err(path, "this is neither a TWTW map nor an encounter file")
