@@ -207,8 +207,26 @@ def read_json(path: Path | str) -> Any:
 ROW_KEYS = frozenset({"terrain", "elevation"})
 
 
-#: one encoder for every value (json.dumps with options builds a new one per call)
+def _not_json(o: object) -> Any:
+    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+
+#: json's own C encoder, made once (json.dumps builds a new one for every call):
+#: no indent, ", " and ": " separators, keys in order, NaN/Infinity refused
+_C_ENCODER = (
+    json.encoder.c_make_encoder(
+        None, _not_json, json.encoder.encode_basestring, None, ": ", ", ", False, False, False
+    )
+    if json.encoder.c_make_encoder is not None
+    else None
+)
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+
+
+def _encode(value: Any) -> str:
+    if _C_ENCODER is None:  # pragma: no cover - a Python without the _json module
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 _encode_str = json.encoder.encode_basestring  # the C escaper json itself uses
@@ -222,7 +240,20 @@ def _one_line(value: Any) -> str:
         return int.__repr__(value)
     if t is float and math.isfinite(value):
         return float.__repr__(value)
-    return _ENCODER.encode(value)
+    if (t is list or t is tuple) and 0 < len(value) <= 8:  # points, hexes: no encoder set-up
+        parts = []
+        for v in value:
+            tv = type(v)
+            if tv is int:
+                parts.append(int.__repr__(v))
+            elif tv is float and math.isfinite(v):
+                parts.append(float.__repr__(v))
+            elif tv is str:
+                parts.append(_encode_str(v))
+            else:
+                return _encode(value)
+        return "[" + ", ".join(parts) + "]"
+    return _encode(value)
 
 
 def _is_small(value: Any) -> bool:
