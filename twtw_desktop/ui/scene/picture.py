@@ -19,7 +19,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Signal
 from PySide6.QtGui import QImage, QImageReader
 
 from ...errors import LoadError
-from ...io import MAX_IMAGE_DECODED_BYTES, check_picture_size, checked_picture
+from ...io import MAX_IMAGE_DECODED_BYTES, check_picture_size, checked_picture, image_size
 from ...io.images import ImageHeaderError
 from ...model.map import BackgroundImage
 
@@ -36,15 +36,22 @@ def decode_picture(map_path: Path | str, background: BackgroundImage) -> QImage:
 
 
 def decode_bytes(map_path: Path | str, shown: str, data: bytes) -> QImage:
+    where = "background.path"
+    try:  # io's own header check first: the reader never sees an oversized picture
+        _fmt, width, height = image_size(data)
+        check_picture_size(width, height)
+    except ImageHeaderError as e:
+        raise LoadError(map_path, f"background {shown!r}: {e}", where) from None
     buf = QBuffer()
     buf.setData(QByteArray(data))
     buf.open(QIODevice.OpenModeFlag.ReadOnly)
     reader = QImageReader(buf)
     reader.setAutoTransform(False)
-    where = "background.path"
     size = reader.size()  # the header only
     if not size.isValid():
-        raise LoadError(map_path, f"background {shown!r}: {reader.errorString()}", where)
+        raise LoadError(
+            map_path, f"background {shown!r} could not be decoded ({reader.errorString()})", where
+        )
     try:
         check_picture_size(size.width(), size.height())
     except ImageHeaderError as e:
