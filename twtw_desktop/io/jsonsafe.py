@@ -9,7 +9,8 @@ that repeat a key. Every refusal is one :class:`LoadError` naming the file.
 
 Writing (:func:`dumps_pretty`) keeps files small and diff-friendly: one-space indent,
 short values on one line, terrain and elevation rows one per line, long lists of
-numbers or points packed into lines about :data:`LINE_WIDTH` wide.
+numbers or points packed into lines about :data:`LINE_WIDTH` wide, and the objects of
+a list longer than :data:`LONG_LIST` (the walls of a big map) one per line.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ MAX_FILE_BYTES = 200 * 1024 * 1024
 MAX_DEPTH = 64
 #: Target line width of saved files.
 LINE_WIDTH = 100
+#: Lists longer than this are written one item per line, however long the line.
+LONG_LIST = 128
 #: Longest piece of user text quoted back in an error message.
 _CLIP = 80
 
@@ -269,27 +272,63 @@ def _is_small(value: Any) -> bool:
     return False
 
 
+def _longer_than(value: Any, budget: int) -> bool:
+    """True when ``value`` surely takes more than ``budget`` characters as JSON (a
+    lower bound, given up as soon as it passes the budget: cheap on a big value)."""
+    n = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            n += 2 + 4 * len(v)  # braces, and per key its quotes, ": " and ", "
+            stack.extend(v.values())
+            n += sum(len(k) for k in v) if len(v) < budget else budget
+        elif isinstance(v, (list, tuple)):
+            n += len(v) + 1  # brackets and separators
+            stack.extend(v)
+        elif isinstance(v, str):
+            n += len(v) + 2
+        else:
+            n += 1
+        if n > budget:
+            return True
+    return False
+
+
 def _render(value: Any, indent: int, lead: int, key: str | None) -> str:
     """``value`` as JSON text starting at column ``lead``, nested lines at ``indent``."""
     inner = " " * (indent + 1)
     if isinstance(value, dict) and value:
         # never dump a big object whole just to learn it does not fit on one line
-        one = "" if ROW_KEYS & value.keys() or len(value) > LINE_WIDTH // 4 else _one_line(value)
+        if ROW_KEYS & value.keys():
+            one = ""  # map rows always go one per line, so the object is laid out in full
+        elif _longer_than(value, LINE_WIDTH * len(value)):
+            one = ""  # not even its pieces could fit: straight to the full layout
+        else:
+            one = "x" * (LINE_WIDTH + 1) if _longer_than(value, LINE_WIDTH) else _one_line(value)
         if not one:
-            pass  # map rows always go one per line, so the object is laid out in full
+            pass
         elif lead + len(one) <= LINE_WIDTH:
             return one
         else:
-            pieces = [f"{_one_line(k)}: {_one_line(v)}" for k, v in value.items()]
-            if all(len(inner) + len(p) + 2 <= LINE_WIDTH for p in pieces):
-                return _pack(pieces, "{", "}", lead, inner)
+            budget = LINE_WIDTH - len(inner) - 2
+            pieces = []
+            for k, v in value.items():
+                if _longer_than(v, budget):
+                    break
+                pieces.append(f"{_one_line(k)}: {_one_line(v)}")
+            else:
+                if all(len(inner) + len(p) + 2 <= LINE_WIDTH for p in pieces):
+                    return _pack(pieces, "{", "}", lead, inner)
         parts = []
         for k, v in value.items():
             head = f"{inner}{_one_line(k)}: "
             parts.append(head + _render(v, indent + 1, len(head), k))
         return "{\n" + ",\n".join(parts) + "\n" + " " * indent + "}"
     if isinstance(value, list) and value:
-        if key in ROW_KEYS:
+        if key in ROW_KEYS or (len(value) > LONG_LIST and isinstance(value[0], dict)):
+            # map rows, and the objects of a long list (thousands of walls), one per
+            # line: one encoder call each, so big files save at json.dumps speed
             rows = [inner + _one_line(v) for v in value]
             return "[\n" + ",\n".join(rows) + "\n" + " " * indent + "]"
         # an item takes at least 3 characters with its ", ": a long list cannot fit
