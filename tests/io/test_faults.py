@@ -290,6 +290,10 @@ def test_the_token_moved_1e18_paces_names_the_limit_and_the_value(corpus):
         LoadError, match=r"less than or equal to 1000 \(found 1000000000000000000\)"
     ):
         open_any(corpus["token_moved_1e18"])
+
+
+@pytest.mark.slow
+def test_too_many_features_names_the_limit_and_the_count(corpus):
     with pytest.raises(LoadError, match=r"at most 100000 items.*not 100001"):
         open_any(corpus["too_many_features"])
 

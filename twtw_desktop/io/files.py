@@ -220,8 +220,11 @@ def _parse(path: Path | str, expect: Kind | None) -> tuple[Kind, Any, list[int],
     ):
         try:  # pydantic reads the bytes (and refuses bad UTF-8) itself
             model = _MODELS[guess].model_validate_json(blob, strict=True)
-        except ValidationError:
-            model = None  # an old format, the other kind, or a real problem: look closer
+        except ValidationError as e:
+            model = None
+            if _plain_refusal(e):  # the file is of this kind and format: say why now
+                return guess, None, [], _pydantic_problems(path, e)
+            # else an old format, the other kind, or broken JSON: look closer
         if model is not None and _versions_given(model, blob):
             return guess, model, [], []
     raw = parse_json(path, decode_text(path, blob))
@@ -238,6 +241,20 @@ def _parse(path: Path | str, expect: Kind | None) -> tuple[Kind, Any, list[int],
 
 
 _VERSION_RE = re.compile(rb'"format_version"\s*:\s*([^,}\s]*)')
+
+
+def _plain_refusal(e: ValidationError) -> bool:
+    """Errors that the slow path would only repeat: none about the format version,
+    the file's kind (unknown or missing top-level fields) or its JSON."""
+    for err in e.errors(include_url=False)[:MAX_PROBLEMS]:
+        loc = err["loc"]
+        if not loc or loc[0] == "format_version" or err["type"].startswith("json"):
+            return False
+        if len(loc) == 1 and err["type"] in ("extra_forbidden", "missing", "model_type"):
+            return False
+        if loc[0] == "map" and len(loc) > 1 and loc[1] == "format_version":
+            return False
+    return True
 
 
 def _versions_given(model: BaseModel, blob: bytes) -> bool:
