@@ -49,7 +49,7 @@ def _tmp_prefix(target: Path) -> str:
 
 def _tmp_pattern(target: Path) -> re.Pattern[str]:
     return re.compile(
-        re.escape(_tmp_prefix(target)) + r"[0-9a-f]{8}\.tmp" + re.escape(target.suffix) + "?$"
+        re.escape(_tmp_prefix(target)) + r"[0-9a-f]{8}\.tmp(?:" + re.escape(target.suffix) + ")?$"
     )
 
 
