@@ -41,6 +41,8 @@ Saving (:func:`save_map`, :func:`save_encounter`)
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import math
 import os
@@ -117,6 +119,20 @@ class Opened:
 
 
 # --- small helpers ---------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """No cyclic garbage collection while a file is turned into objects or back: the
+    millions of small objects of a big map would trigger full collections that find
+    nothing (our data holds no cycles); reference counting still frees everything."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _err(path: Path | str, reason: str, where: str = "", cls: type[LoadError] = LoadError):
@@ -489,7 +505,8 @@ def open_any(path: Path | str, *, gear: GearCatalog | None = None) -> Opened:
     """
 
     def go() -> Opened:
-        opened, problems = _collect(path, gear)
+        with _gc_paused():
+            opened, problems = _collect(path, gear)
         if problems:
             raise _first(problems)
         assert opened is not None
@@ -674,7 +691,9 @@ def save_map(game_map: Map, path: Path | str) -> None:
     """Save a map atomically (see the module docstring). Raises only SaveError."""
     if not isinstance(game_map, Map):
         raise _err(path, f"expected a Map, got {type(game_map).__name__}", cls=SaveError)
-    write_atomic(path, _serialise(path, game_map, "map"))
+    with _gc_paused():
+        blob = _serialise(path, game_map, "map")
+    write_atomic(path, blob)
 
 
 def save_encounter(encounter: Encounter | LoadedEncounter, path: Path | str) -> Encounter:
@@ -708,7 +727,9 @@ def save_encounter(encounter: Encounter | LoadedEncounter, path: Path | str) -> 
             _map_ref_path(path, enc.map_ref)
         except ValueError as e:
             raise _err(path, str(e), "map_ref", cls=SaveError) from None
-    write_atomic(path, _serialise(path, enc, "encounter"))
+    with _gc_paused():
+        blob = _serialise(path, enc, "encounter")
+    write_atomic(path, blob)
     return enc
 
 
