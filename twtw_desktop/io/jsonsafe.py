@@ -295,51 +295,70 @@ def _longer_than(value: Any, budget: int) -> bool:
     return False
 
 
-def _render(value: Any, indent: int, lead: int, key: str | None) -> str:
-    """``value`` as JSON text starting at column ``lead``, nested lines at ``indent``."""
-    inner = " " * (indent + 1)
-    if isinstance(value, dict) and value:
+def _short(value: Any, indent: int, lead: int, inner: str) -> str | None:
+    """``value`` on one line or packed into a few, when it fits; None otherwise."""
+    if isinstance(value, dict):
         # never dump a big object whole just to learn it does not fit on one line
         if ROW_KEYS & value.keys():
-            one = ""  # map rows always go one per line, so the object is laid out in full
-        elif _longer_than(value, LINE_WIDTH * len(value)):
-            one = ""  # not even its pieces could fit: straight to the full layout
-        else:
-            one = "x" * (LINE_WIDTH + 1) if _longer_than(value, LINE_WIDTH) else _one_line(value)
-        if not one:
-            pass
-        elif lead + len(one) <= LINE_WIDTH:
-            return one
-        else:
-            budget = LINE_WIDTH - len(inner) - 2
-            pieces = []
-            for k, v in value.items():
-                if _longer_than(v, budget):
-                    break
-                pieces.append(f"{_one_line(k)}: {_one_line(v)}")
-            else:
-                if all(len(inner) + len(p) + 2 <= LINE_WIDTH for p in pieces):
-                    return _pack(pieces, "{", "}", lead, inner)
-        parts = []
+            return None  # map rows always go one per line: the object is laid out in full
+        if _longer_than(value, LINE_WIDTH * len(value)):
+            return None  # not even its pieces could fit
+        if not _longer_than(value, LINE_WIDTH):
+            one = _one_line(value)
+            if lead + len(one) <= LINE_WIDTH:
+                return one
+        budget = LINE_WIDTH - len(inner) - 2
+        pieces = []
         for k, v in value.items():
+            if _longer_than(v, budget):
+                return None
+            pieces.append(f"{_one_line(k)}: {_one_line(v)}")
+        if all(len(inner) + len(p) + 2 <= LINE_WIDTH for p in pieces):
+            return _pack(pieces, "{", "}", lead, inner)
+        return None
+    # an item takes at least 3 characters with its ", ": a long list cannot fit
+    one = _one_line(value) if 3 * len(value) <= LINE_WIDTH else ""
+    if one and lead + len(one) <= LINE_WIDTH:
+        return one
+    if all(_is_small(v) for v in value):
+        return _pack([_one_line(v) for v in value], "[", "]", lead, inner)
+    return None
+
+
+def _emit(out: list[str], value: Any, indent: int, lead: int, key: str | None) -> None:
+    """Append ``value`` as JSON text starting at column ``lead``, nested lines at
+    ``indent`` (pieces are joined once at the end: a big file is never copied piece
+    by piece into ever larger strings)."""
+    if not (isinstance(value, (dict, list)) and value):
+        out.append(_one_line(value))
+        return
+    inner = " " * (indent + 1)
+    if isinstance(value, list) and (
+        key in ROW_KEYS or (len(value) > LONG_LIST and isinstance(value[0], dict))
+    ):
+        # map rows, and the objects of a long list (thousands of walls), one per
+        # line: one encoder call each, so big files save at json.dumps speed
+        out.append("[\n")
+        out.append(",\n".join([inner + _one_line(v) for v in value]))
+        out.append("\n" + " " * indent + "]")
+        return
+    short = _short(value, indent, lead, inner)
+    if short is not None:
+        out.append(short)
+        return
+    if isinstance(value, dict):
+        out.append("{\n")
+        for n, (k, v) in enumerate(value.items()):
             head = f"{inner}{_one_line(k)}: "
-            parts.append(head + _render(v, indent + 1, len(head), k))
-        return "{\n" + ",\n".join(parts) + "\n" + " " * indent + "}"
-    if isinstance(value, list) and value:
-        if key in ROW_KEYS or (len(value) > LONG_LIST and isinstance(value[0], dict)):
-            # map rows, and the objects of a long list (thousands of walls), one per
-            # line: one encoder call each, so big files save at json.dumps speed
-            rows = [inner + _one_line(v) for v in value]
-            return "[\n" + ",\n".join(rows) + "\n" + " " * indent + "]"
-        # an item takes at least 3 characters with its ", ": a long list cannot fit
-        one = _one_line(value) if 3 * len(value) <= LINE_WIDTH else ""
-        if one and lead + len(one) <= LINE_WIDTH:
-            return one
-        if all(_is_small(v) for v in value):
-            return _pack([_one_line(v) for v in value], "[", "]", lead, inner)
-        items = [inner + _render(v, indent + 1, len(inner), None) for v in value]
-        return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
-    return _one_line(value)
+            out.append(",\n" + head if n else head)
+            _emit(out, v, indent + 1, len(head), k)
+        out.append("\n" + " " * indent + "}")
+        return
+    out.append("[\n")
+    for n, v in enumerate(value):
+        out.append(",\n" + inner if n else inner)
+        _emit(out, v, indent + 1, len(inner), None)
+    out.append("\n" + " " * indent + "]")
 
 
 def _pack(pieces: list[str], opening: str, closing: str, lead: int, inner: str) -> str:
@@ -364,7 +383,10 @@ def dumps_pretty(value: Any) -> str:
     The same value always gives the same text, so saved files diff cleanly and the
     bundled samples can be rebuilt byte for byte. Refuses NaN/Infinity (ValueError).
     """
-    return _render(value, 0, 0, None) + "\n"
+    out: list[str] = []
+    _emit(out, value, 0, 0, None)
+    out.append("\n")
+    return "".join(out)
 
 
 # --- helpers ---------------------------------------------------------------------------
