@@ -41,12 +41,12 @@ def sample_encounter_path() -> Path:
 
 def _summary(path: Path) -> int:
     # lazy: start-up (pydantic, numpy and shapely only for the commands that read files)
-    from .io import load_encounter
+    from .io import open_any
     from .rules.editions import load_edition
 
-    loaded = load_encounter(path)
-    enc = loaded.encounter
-    m = loaded.map
+    opened = open_any(path)  # the window's own open path: every check it makes
+    enc = opened.encounter
+    m = opened.map
     ed = load_edition(enc.edition)
     print(f"{enc.name}  ({path.name})")
     print(f"  edition: {ed.name}; mode: {enc.mode}")

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from twtw_desktop.hexgrid import Orientation, offset_to_hex
 from twtw_desktop.model.map import (
+    MAX_PICTURE_SIDE,
     TERRAIN_CODES,
     BackgroundImage,
     CoverHeight,
@@ -105,8 +106,8 @@ def maps(draw, max_side: int = 12) -> Map:
             scale=st.floats(0.001, 1000),
             rotation=st.sampled_from([0, 60, 120, 180, 240, 300]),
             opacity=st.floats(0, 1),
-            width=st.integers(1, 20_000),
-            height=st.integers(1, 20_000),
+            width=st.integers(1, MAX_PICTURE_SIDE),
+            height=st.integers(1, MAX_PICTURE_SIDE),
             visible_to_players=st.booleans(),
         )
     )

@@ -1,52 +1,52 @@
-"""Loading and saving maps and encounters: strict, versioned, atomic.
+"""Loading and saving maps and encounters: strict, versioned, atomic — one open path.
 
 Files are JSON (never pickle or YAML), UTF-8, with ``format_version`` at the top.
 By convention maps end in ``.map.json`` and encounters in ``.encounter.json``, but
-the kind is told from the content (:func:`detect_kind`), so a renamed file still
-opens.
+the kind is told from the content, so a renamed file still opens.
 
-Loading (:func:`load_map`, :func:`load_encounter`)
-    read at most 50 MB of a regular file → strict JSON (depth-capped, finite numbers,
-    no repeated keys; see :mod:`.jsonsafe`) → migrate older formats up to the current
-    one (:mod:`twtw_desktop.model.migrations`) → validate with the pydantic models in
-    strict mode (no ``"12"`` for 12, no unknown fields) → cross-checks the models
-    cannot make alone (a referenced map exists and every token is on it, carried
-    weapons are in the gear catalog). Whatever goes wrong, the caller gets exactly
-    one :class:`LoadError` naming the file, the field (``features.3.points.0``) and
-    the reason.
+One open path (:func:`open_any`)
+    Everything that reads a map or encounter — the window, the players' screen,
+    ``export``, ``summary``, Save As and ``validate`` — goes through
+    :func:`open_any`, which applies every check the window relies on: the file, the
+    map it refers to, the background picture (:mod:`.images`), the deck file and the
+    saved deck and action-time state (built once, as the table builds them). So
+    ``validate`` says OK exactly when the window opens the file:
+    :func:`validate_file` is the same collector, listing every problem instead of
+    raising the first.
+
+Reading, linear in the size
+    at most :data:`MAX_FILE_BYTES` of a regular file (``os.stat`` first) → UTF-8 →
+    a structural pre-check with array operations (nesting ≤ :data:`MAX_DEPTH`, no
+    repeated key; :func:`.jsonsafe.structure_ok`) → **one parse**: pydantic's JSON
+    parser straight into the strict model (NaN/infinity and every number's range are
+    refused by the schemas' bounds). Only when that fails, or the file is an older
+    format, does the slow strict path run (:func:`.jsonsafe.parse_json`, then
+    :mod:`twtw_desktop.model.migrations`, then validation) to name the field and the
+    reason. Whatever goes wrong, the caller gets one :class:`LoadError`.
 
 Encounters and their map
     An encounter either embeds its map or names a map file in ``map_ref``, relative
     to the encounter file (``..`` is allowed so a campaign can keep ``maps/`` and
-    ``encounters/`` side by side; absolute paths are refused so folders stay
-    portable). :func:`load_encounter` returns a :class:`LoadedEncounter` holding the
-    encounter *unchanged* (``map_ref`` kept, ``map`` still ``None``) next to the
-    loaded :class:`Map` and both paths — the Encounter model forbids having both, and
-    keeping them apart means saving never silently embeds a shared map. Save the map
-    with :func:`save_map` and the encounter with :func:`save_encounter`; passing the
-    :class:`LoadedEncounter` to :func:`save_encounter` rewrites ``map_ref`` when the
-    encounter is saved into another folder.
+    ``encounters/`` side by side; absolute paths are refused). The loaded encounter
+    keeps ``map_ref`` and the map apart (:class:`LoadedEncounter`); saving never
+    silently embeds a shared map. :func:`save_encounter_with_map` is the one save of
+    an encounter together with its map file.
 
 Saving (:func:`save_map`, :func:`save_encounter`)
-    serialise fully in memory → write a temporary file in the same folder → flush and
-    fsync → read the temporary file back through the loader and compare it with the
-    model meant to be saved → ``os.replace`` it over the original → fsync the folder.
-    Any failure raises :class:`SaveError` (a :class:`LoadError`), leaves the original
-    byte-for-byte untouched and removes the temporary file.
-
-Background pictures are *not* opened by the loaders (a moved picture should not stop
-a map opening); call :func:`check_background` before decoding one.
-:func:`validate_file` lists every problem of a file, backgrounds included.
+    validate the model (in-place list edits bypass pydantic) → serialise in memory →
+    :func:`.atomic.write_atomic` (chunked, fsynced, size and bytes verified, temp
+    removed on every failure, stale temps of a crash cleaned). Any failure raises
+    :class:`SaveError` and leaves the original byte-for-byte untouched.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import math
 import os
-import secrets
-import stat
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
@@ -54,14 +54,27 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import LoadError
+from ..errors import LoadError, RulesError
 from ..hexgrid import Hex
 from ..model.encounter import Encounter
-from ..model.map import Map
+from ..model.map import MAX_COORDINATE, MAX_ELEVATION, Map
 from ..model.migrations import CURRENT_VERSIONS, MigrationError, migrate
+from ..rules.action_track import ActionTrack, TrackState
+from ..rules.deck import Deck, DeckState, load_deck_file, standard_deck
+from ..rules.editions import load_edition
 from ..rules.gear import GearCatalog, default_gear
-from .images import check_background
-from .jsonsafe import MAX_FILE_BYTES, clip, dumps_pretty, read_json
+from ..rules.phases import PhaseRound, PhaseState
+from .atomic import SaveError, write_atomic
+from .images import ImageHeaderError, PictureError, checked_picture, inside_folder
+from .jsonsafe import (
+    MAX_FILE_BYTES,
+    clip,
+    decode_text,
+    dumps_pretty,
+    parse_json,
+    read_capped,
+    structure_ok,
+)
 
 Kind = Literal["map", "encounter"]
 
@@ -74,9 +87,7 @@ _ENCOUNTER_KEYS = frozenset({"map", "map_ref", "tokens", "characters", "deck_see
 #: Most problems :func:`validate_file` lists for one file.
 MAX_PROBLEMS = 50
 
-
-class SaveError(LoadError):
-    """A file could not be saved. The file on disk is exactly as it was."""
+__all__ = ["SaveError"]
 
 
 @dataclass
@@ -93,7 +104,40 @@ class LoadedEncounter:
     migrated_from: list[int] = field(default_factory=list)
 
 
+@dataclass
+class Opened:
+    """A map or encounter file as the window opens it (see :func:`open_any`).
+
+    A bare map file comes back as an encounter with no one on it (``kind="map"``,
+    ``encounter.map is map``)."""
+
+    path: Path
+    kind: Kind
+    encounter: Encounter
+    map: Map
+    #: the referenced map file (None when the map is embedded or the file is a map)
+    map_path: Path | None = None
+    migrated_from: list[int] = field(default_factory=list)
+    #: the deck file's cards (None: the bundled deck) and the deck's name
+    deck_cards: list[Any] | None = None
+    deck_name: str = "standard"
+
+
 # --- small helpers ---------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """No cyclic garbage collection while a file is turned into objects or back: the
+    millions of small objects of a big map would trigger full collections that find
+    nothing (our data holds no cycles); reference counting still frees everything."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _err(path: Path | str, reason: str, where: str = "", cls: type[LoadError] = LoadError):
@@ -112,6 +156,11 @@ def _first(problems: list[LoadError], cls: type[LoadError] = LoadError) -> LoadE
     return cls(e.path, reason, e.where)
 
 
+_BOUND_TYPES = frozenset(
+    {"less_than", "less_than_equal", "greater_than", "greater_than_equal", "too_long", "too_short"}
+)
+
+
 def _pydantic_problems(path: Path | str, e: ValidationError, prefix: str = "") -> list[LoadError]:
     out = []
     for err in e.errors(include_url=False)[:MAX_PROBLEMS]:
@@ -125,39 +174,17 @@ def _pydantic_problems(path: Path | str, e: ValidationError, prefix: str = "") -
             msg = "required field is missing"
         elif msg.startswith("Value error, "):
             msg = msg[len("Value error, ") :]
-        out.append(_err(path, clip(msg, 300), loc))
-    return out
-
-
-#: Furthest a wall, label or background corner may lie from the map's origin, in map
-#: units (the largest map, 400 × 400 hexes, spans about 700); a finite but absurd
-#: coordinate such as 1e300 would otherwise reach the geometry and the screen.
-MAX_COORDINATE = 10_000.0
-
-
-def _map_problems(path: Path | str, m: Map, prefix: str = "") -> list[LoadError]:
-    """Cross-checks of a valid Map the model leaves open (coordinate range)."""
-    here = f"{prefix}." if prefix else ""
-    out: list[LoadError] = []
-
-    def check(where: str, *values: float) -> None:
-        if len(out) < MAX_PROBLEMS and any(abs(v) > MAX_COORDINATE for v in values):
-            out.append(
-                _err(
-                    path,
-                    f"coordinate {clip(max(values, key=abs), 40)} is far off the map "
-                    f"(limit ±{MAX_COORDINATE:g} map units)",
-                    here + where,
+        elif kind in _BOUND_TYPES and kind not in ("too_long", "too_short"):
+            limit = (err.get("ctx") or {}).get("le", (err.get("ctx") or {}).get("ge"))
+            if limit is not None and abs(limit) == MAX_COORDINATE and err["loc"][-1] in (0, 1):
+                loc = loc.rsplit(".", 1)[0]  # the point, not its x or y
+                msg = (
+                    f"coordinate {clip(err.get('input'), 40)} is far off the map "
+                    f"(limit ±{MAX_COORDINATE:g} map units)"
                 )
-            )
-
-    for i, f in enumerate(m.features):
-        for j, (x, y) in enumerate(f.points):
-            check(f"features.{i}.points.{j}", x, y)
-    for i, lab in enumerate(m.labels):
-        check(f"labels.{i}.at", *lab.at)
-    if m.background is not None:
-        check("background.x", m.background.x, m.background.y)
+            else:
+                msg = f"{msg} (found {clip(err.get('input'), 40)})"  # the limit and the value
+        out.append(_err(path, clip(msg, 300), loc))
     return out
 
 
@@ -167,6 +194,10 @@ def _kind_of(raw: Any, path: Path | str) -> Kind | None:
             return "map"
         if _ENCOUNTER_KEYS & raw.keys():
             return "encounter"
+    return _kind_by_name(path)
+
+
+def _kind_by_name(path: Path | str) -> Kind | None:
     name = Path(path).name.lower()
     if name.endswith(MAP_SUFFIX):
         return "map"
@@ -175,7 +206,7 @@ def _kind_of(raw: Any, path: Path | str) -> Kind | None:
     return None
 
 
-def _to_model(path: Path | str, kind: Kind, raw: Any) -> tuple[Any, list[int], list[LoadError]]:
+def _slow_model(path: Path | str, kind: Kind, raw: Any) -> tuple[Any, list[int], list[LoadError]]:
     """Migrate and validate parsed JSON: (model or None, formats passed, problems)."""
     try:
         data, passed = migrate(kind, raw)
@@ -190,11 +221,72 @@ def _to_model(path: Path | str, kind: Kind, raw: Any) -> tuple[Any, list[int], l
         return None, passed, _pydantic_problems(path, e)
     except Exception as e:
         return None, passed, [_err(path, f"could not read the {kind} ({clip(e, 160)})")]
-    game_map = model if isinstance(model, Map) else model.map
-    problems = (
-        [] if game_map is None else _map_problems(path, game_map, "" if kind == "map" else "map")
-    )
-    return (None if problems else model), passed, problems
+    return model, passed, []
+
+
+def _parse(path: Path | str, expect: Kind | None) -> tuple[Kind, Any, list[int], list[LoadError]]:
+    """Read a file once: (kind, model or None, formats passed, problems).
+
+    The fast path (a current, clean file: one parse by pydantic) is taken whenever
+    it can be; the slow strict path only to explain a refusal or to migrate.
+    Raises LoadError when the file cannot be read at all.
+    """
+    blob = read_capped(path)
+    guess = expect or _kind_by_name(path)
+    if (
+        guess is not None
+        and b"NaN" not in blob  # non-finite numbers: let the slow path say where
+        and b"Infinity" not in blob
+        and structure_ok(blob)
+    ):
+        try:  # pydantic reads the bytes (and refuses bad UTF-8) itself
+            model = _MODELS[guess].model_validate_json(blob, strict=True)
+        except ValidationError as e:
+            model = None
+            if _plain_refusal(e):  # the file is of this kind and format: say why now
+                return guess, None, [], _pydantic_problems(path, e)
+            # else an old format, the other kind, or broken JSON: look closer
+        if model is not None and _versions_given(model, blob):
+            return guess, model, [], []
+    raw = parse_json(path, decode_text(path, blob))
+    kind = _kind_of(raw, path)
+    if kind is None:
+        raise _err(path, "this is neither a TWTW map nor an encounter file")
+    if expect is not None and kind != expect:
+        raise _err(
+            path,
+            f"this is {'an encounter' if kind == 'encounter' else 'a map'} file, not {'a map' if expect == 'map' else 'an encounter'}",
+        )
+    model, passed, problems = _slow_model(path, kind, raw)
+    return kind, model, passed, problems
+
+
+_VERSION_RE = re.compile(rb'"format_version"\s*:\s*([^,}\s]*)')
+
+
+def _plain_refusal(e: ValidationError) -> bool:
+    """Errors that the slow path would only repeat: none about the format version,
+    the file's kind (unknown or missing top-level fields) or its JSON."""
+    for err in e.errors(include_url=False)[:MAX_PROBLEMS]:
+        loc = err["loc"]
+        if not loc or loc[0] == "format_version" or err["type"].startswith("json"):
+            return False
+        if len(loc) == 1 and err["type"] in ("extra_forbidden", "missing", "model_type"):
+            return False
+        if loc[0] == "map" and len(loc) > 1 and loc[1] == "format_version":
+            return False
+    return True
+
+
+def _versions_given(model: BaseModel, blob: bytes) -> bool:
+    """The file named its format as a whole number (the models default it and their
+    Literal would take ``1.0`` or ``true``; a file must not)."""
+    if "format_version" not in model.model_fields_set:
+        return False
+    if not all(m.group(1).isdigit() for m in _VERSION_RE.finditer(blob)):
+        return False
+    inner = getattr(model, "map", None)
+    return not isinstance(inner, Map) or "format_version" in inner.model_fields_set
 
 
 def _map_ref_path(encounter_path: Path | str, ref: str) -> Path:
@@ -227,8 +319,96 @@ def _gear_or_none(gear: GearCatalog | None) -> GearCatalog | None:
         return None
 
 
+def _picture_problems(map_file: Path | str, m: Map, prefix: str = "") -> list[LoadError]:
+    """The map's background picture, checked as the window will read it."""
+    if m.background is None:
+        return []
+    try:
+        checked_picture(map_file, m.background, read=False)
+    except PictureError as e:
+        where = f"{prefix}.{e.where}" if prefix else e.where
+        if Path(e.path) != Path(map_file):
+            return [_err(map_file, e.reason, where)]
+        return [_err(e.path, e.reason, where)]
+    return []
+
+
+def deck_file_path(encounter_path: Path | str, ref: str) -> Path:
+    """The deck file an encounter names: inside the encounter's own folder, checked
+    like a picture (relative, no ``..``, no symlink out). LoadError otherwise."""
+    try:
+        return inside_folder(Path(encounter_path).absolute().parent, ref)
+    except ImageHeaderError as e:
+        reason = str(e).replace("map's folder", "encounter's folder")
+        raise _err(encounter_path, f"deck file {clip(ref)!r}: {reason}", "deck_file") from None
+    except FileNotFoundError:
+        raise _err(encounter_path, f"deck file {clip(ref)!r} not found", "deck_file") from None
+    except (OSError, RuntimeError, ValueError) as e:
+        raise _err(
+            encounter_path, f"deck file {clip(ref)!r} cannot be read ({clip(e, 120)})", "deck_file"
+        ) from None
+
+
+def deck_cards(encounter: Encounter, path: Path | str | None) -> tuple[list[Any], str]:
+    """The cards an encounter plays with and the deck's name: its deck file (checked by
+    :func:`deck_file_path`) or the bundled deck. Raises LoadError."""
+    if not encounter.deck_file:
+        return standard_deck(), "standard"
+    base = path if path is not None else Path.cwd() / "unsaved.encounter.json"
+    cards = load_deck_file(deck_file_path(base, encounter.deck_file))
+    return cards, Path(encounter.deck_file).stem
+
+
+def time_engine(edition: Any) -> tuple[Any, type[BaseModel]]:
+    """(engine class, saved-state model) of an edition's action time: AP v2's action
+    track or a Phases round."""
+    if edition.time == "segments":
+        return ActionTrack, TrackState
+    return PhaseRound, PhaseState
+
+
+def _play_problems(
+    path: Path | str, enc: Encounter
+) -> tuple[list[Any] | None, str, list[LoadError]]:
+    """Build the deck and the action time from the saved state exactly as the table
+    will: (deck file cards, deck name, problems)."""
+    try:
+        cards, name = deck_cards(enc, path)
+    except LoadError as e:
+        if Path(e.path) == Path(path):
+            return None, "standard", [e]
+        return None, "standard", [_err(path, f"the deck file cannot be loaded: {e}", "deck_file")]
+    problems: list[LoadError] = []
+    try:
+        state = DeckState.model_validate(enc.deck_state) if enc.deck_state else None
+        deck = Deck(cards, seed=enc.deck_seed, state=state, name=name)
+    except ValidationError as e:
+        return cards, name, _pydantic_problems(path, e, "deck_state")
+    except (RulesError, ValueError, KeyError, TypeError) as e:
+        return (
+            cards,
+            name,
+            [_err(path, f"the saved deck cannot be set up ({clip(e, 200)})", "deck_state")],
+        )
+    if enc.mode == "action":
+        try:
+            edition = load_edition(enc.edition)
+            engine, model = time_engine(edition)
+            st = model.model_validate(enc.action_state) if enc.action_state else None
+            engine(enc.characters, edition, deck, enc.options, state=st)
+        except ValidationError as e:
+            problems += _pydantic_problems(path, e, "action_state")
+        except (LoadError, RulesError, ValueError, KeyError, TypeError) as e:
+            problems.append(
+                _err(
+                    path, f"the saved action time cannot be set up ({clip(e, 200)})", "action_state"
+                )
+            )
+    return (cards if enc.deck_file else None), name, problems
+
+
 def _encounter_problems(
-    path: Path | str, enc: Encounter, gear: GearCatalog | None
+    path: Path | str, enc: Encounter, gear: GearCatalog | None, pictures: bool
 ) -> tuple[Map | None, Path | None, list[LoadError]]:
     """Cross-checks of a valid Encounter: its map, tokens on that map, weapon ids."""
     problems: list[LoadError] = []
@@ -246,6 +426,12 @@ def _encounter_problems(
                 problems.append(
                     _err(path, f"the map it refers to cannot be loaded: {e}", "map_ref")
                 )
+            else:
+                if pictures:
+                    for bad in _picture_problems(map_path, game_map):
+                        problems.append(
+                            _err(path, f"the map it refers to cannot be loaded: {bad}", "map_ref")
+                        )
         if game_map is not None:
             for i, t in enumerate(enc.tokens):
                 if not game_map.contains(Hex(*t.hex)):
@@ -256,6 +442,8 @@ def _encounter_problems(
                             f"tokens.{i}.hex",
                         )
                     )
+    elif pictures and game_map is not None:
+        problems += _picture_problems(path, game_map, "map")
     if gear is not None:
         for i, c in enumerate(enc.characters):
             for j, w in enumerate(c.weapons):
@@ -270,87 +458,118 @@ def _encounter_problems(
     return game_map, map_path, problems
 
 
+def _collect(
+    path: Path | str, gear: GearCatalog | None, *, expect: Kind | None = None, pictures: bool = True
+) -> tuple[Opened | None, list[LoadError]]:
+    """Everything :func:`open_any` checks: (the opened file or None, every problem)."""
+    kind, model, passed, problems = _parse(path, expect)
+    if model is None:
+        return None, problems
+    p = Path(path)
+    if kind == "map":
+        problems = _picture_problems(path, model) if pictures else []
+        enc = Encounter(name=model.name, map=model)
+        return (None if problems else Opened(p, "map", enc, model)), problems
+    game_map, map_path, problems = _encounter_problems(path, model, _gear_or_none(gear), pictures)
+    cards, deck_name, more = _play_problems(path, model) if not problems else (None, "", [])
+    problems += more
+    if problems or game_map is None:
+        return None, problems
+    return Opened(p, "encounter", model, game_map, map_path, passed, cards, deck_name), []
+
+
 # --- public: reading -------------------------------------------------------------------
+
+
+def _guarded(path: Path | str, what: str, fn):
+    try:
+        return fn()
+    except LoadError:
+        raise
+    except (MemoryError, RecursionError) as e:
+        raise _err(path, f"the {what} is too large to read ({type(e).__name__})") from None
+    except Exception as e:  # never let another exception type escape
+        raise _err(path, f"cannot read the {what} ({clip(e, 160)})") from None
+
+
+def open_any(path: Path | str, *, gear: GearCatalog | None = None) -> Opened:
+    """Open a map or an encounter file the way the window does, parsing it once.
+
+    Every check applies (see the module docstring): the file, its map, the background
+    picture, the deck file and saved state. Raises only :class:`LoadError` (the first
+    problem, counting the others).
+    """
+
+    def go() -> Opened:
+        with _gc_paused():
+            opened, problems = _collect(path, gear)
+        if problems:
+            raise _first(problems)
+        assert opened is not None
+        return opened
+
+    return _guarded(path, "file", go)
 
 
 def detect_kind(path: Path | str) -> Kind:
     """``"map"`` or ``"encounter"``, from the file's content (or its name if the
     content does not say). LoadError if the file is unreadable or neither."""
-    try:
-        raw = read_json(path)
-    except LoadError:
-        raise
-    except Exception as e:  # never let another exception type escape
-        raise _err(path, f"cannot read the file ({clip(e)})") from None
-    kind = _kind_of(raw, path)
-    if kind is None:
-        raise _err(path, "this is neither a TWTW map nor an encounter file")
-    return kind
+
+    def go() -> Kind:
+        raw = parse_json(path, decode_text(path, read_capped(path)))
+        kind = _kind_of(raw, path)
+        if kind is None:
+            raise _err(path, "this is neither a TWTW map nor an encounter file")
+        return kind
+
+    return _guarded(path, "file", go)
 
 
 def load_map(path: Path | str) -> Map:
-    """Load a map file (any supported format version). Raises only LoadError."""
-    try:
-        raw = read_json(path)
-        if _kind_of(raw, path) == "encounter":
-            raise _err(path, "this is an encounter file, not a map")
-        model, _, problems = _to_model(path, "map", raw)
-    except LoadError:
-        raise
-    except Exception as e:  # never let another exception type escape
-        raise _err(path, f"cannot read the map ({clip(e, 160)})") from None
-    if problems:
-        raise _first(problems)
-    return model
+    """Load a map file (any supported format version), without opening its picture.
+    Raises only LoadError."""
+
+    def go() -> Map:
+        _, model, _, problems = _parse(path, "map")
+        if problems:
+            raise _first(problems)
+        return model
+
+    return _guarded(path, "map", go)
 
 
 def load_encounter(path: Path | str, *, gear: GearCatalog | None = None) -> LoadedEncounter:
-    """Load an encounter file and the map it plays on. Raises only LoadError.
+    """Load an encounter file and the map it plays on (pictures are not opened; use
+    :func:`open_any` for everything). Raises only LoadError.
 
     ``gear`` is the catalog carried weapons are checked against (default: the bundled
     one; when that cannot load, weapons are not checked here).
     """
-    try:
-        raw = read_json(path)
-        if _kind_of(raw, path) == "map":
-            raise _err(path, "this is a map file, not an encounter")
-        enc, passed, problems = _to_model(path, "encounter", raw)
-        if not problems:
-            game_map, map_path, problems = _encounter_problems(path, enc, _gear_or_none(gear))
-    except LoadError:
-        raise
-    except Exception as e:
-        raise _err(path, f"cannot read the encounter ({clip(e, 160)})") from None
-    if problems:
-        raise _first(problems)
-    assert game_map is not None
-    return LoadedEncounter(enc, game_map, Path(path), map_path, passed)
+
+    def go() -> LoadedEncounter:
+        opened, problems = _collect(path, gear, expect="encounter", pictures=False)
+        if problems:
+            raise _first(problems)
+        assert opened is not None
+        return LoadedEncounter(
+            opened.encounter, opened.map, Path(path), opened.map_path, opened.migrated_from
+        )
+
+    return _guarded(path, "encounter", go)
 
 
 def validate_file(path: Path | str, *, gear: GearCatalog | None = None) -> list[str]:
-    """Every problem found in a map or encounter file, one line each (empty = OK).
+    """Every problem found in a map or encounter file, one line each.
 
-    Goes further than loading: also checks the background picture's path and header,
-    and lists up to :data:`MAX_PROBLEMS` schema problems instead of the first.
+    Empty exactly when :func:`open_any` opens the file (the same checks, listing up
+    to :data:`MAX_PROBLEMS` problems instead of the first).
     """
     try:
-        raw = read_json(path)
-        kind = _kind_of(raw, path)
-        if kind is None:
-            return [str(_err(path, "this is neither a TWTW map nor an encounter file"))]
-        model, _, problems = _to_model(path, kind, raw)
-        if model is not None:
-            game_map = model if isinstance(model, Map) else model.map
-            prefix = "" if kind == "map" else "map."
-            if game_map is not None and game_map.background is not None:
-                try:
-                    check_background(path, game_map.background)
-                except LoadError as e:
-                    problems.append(_err(path, e.reason, prefix + e.where))
-            if kind == "encounter":
-                problems += _encounter_problems(path, model, _gear_or_none(gear))[2]
+        _, problems = _collect(path, gear)
     except LoadError as e:
         return [str(e)]
+    except (MemoryError, RecursionError) as e:
+        return [str(_err(path, f"the file is too large to read ({type(e).__name__})"))]
     except Exception as e:
         return [str(_err(path, f"cannot read the file ({clip(e, 160)})"))]
     return [str(p) for p in problems[:MAX_PROBLEMS]]
@@ -379,21 +598,79 @@ def _nonfinite_at(value: Any, where: str = "") -> str | None:
     return None
 
 
+def _elevation_problem(m: dict[str, Any]) -> str | None:
+    """Rows × cols and the range of an elevation grid, at C speed (min/max per row)."""
+    elev = m.get("elevation")
+    if elev is None:
+        return None
+    if len(elev) != m.get("rows") or any(len(r) != m.get("cols") for r in elev):
+        return "elevation must have the same rows × cols as the terrain"
+    try:
+        lo = min(map(min, elev)) if elev and elev[0] else 0
+        hi = max(map(max, elev)) if elev and elev[0] else 0
+    except TypeError:
+        return "elevation holds something that is not a whole number"
+    if (
+        any(type(v) is not int for row in elev[:1] for v in row[:1])
+        or lo < -MAX_ELEVATION
+        or hi > MAX_ELEVATION
+    ):
+        return f"elevation must lie within ±{MAX_ELEVATION} (found {lo}..{hi})"
+    return None
+
+
+def _check_before_save(path: Path | str, kind: Kind, data: dict[str, Any]) -> None:
+    """Validate what is about to be written (an in-place list edit bypasses pydantic's
+    assignment check). The big elevation grid is checked by :func:`_elevation_problem`
+    instead of value by value; everything else by the model itself."""
+    m = data if kind == "map" else data.get("map")
+    light = data
+    if isinstance(m, dict) and m.get("elevation") is not None:
+        bad = _elevation_problem(m)
+        if bad:
+            raise _err(path, f"the {kind} is not valid and was not saved: {bad}", cls=SaveError)
+        lite_map = {**m, "elevation": None}
+        light = lite_map if kind == "map" else {**data, "map": lite_map}
+    try:
+        _MODELS[kind].model_validate(light)
+    except ValidationError as e:
+        p = _pydantic_problems(path, e)[0]
+        raise _err(
+            path, f"the {kind} is not valid and was not saved: {p.reason}", p.where, cls=SaveError
+        ) from None
+
+
+def _free_form(model: BaseModel) -> list[tuple[str, Any]]:
+    """The fields typed ``Any`` (where a NaN can hide from the schemas' bounds)."""
+    if not isinstance(model, Encounter):
+        return []
+    out: list[tuple[str, Any]] = [("deck_state", model.deck_state)]
+    out.append(("action_state", model.action_state))
+    out += [(f"log.{i}.detail", e.detail) for i, e in enumerate(model.log) if e.detail]
+    return out
+
+
 def _serialise(path: Path | str, model: BaseModel, kind: Kind) -> bytes:
-    bad = _nonfinite_at(model)
-    if bad:  # pydantic would quietly write null for it
-        raise _err(path, f"the {kind} holds a number that is not finite", bad, cls=SaveError)
+    for where, value in _free_form(model):
+        bad = _nonfinite_at(value, where)
+        if bad:  # pydantic would quietly write null for it
+            raise _err(path, f"the {kind} holds a number that is not finite", bad, cls=SaveError)
     try:
         data = model.model_dump(mode="json", warnings="error")
         if data.get("format_version") != CURRENT_VERSIONS[kind]:  # a model/version mismatch
             raise ValueError(f"format_version is not {CURRENT_VERSIONS[kind]}")
-        text = dumps_pretty(data)
-        blob = text.encode("utf-8")
+    except Exception as e:  # serialisation warnings, odd objects
+        raise _err(
+            path, f"the {kind} holds data that cannot be saved ({clip(e, 160)})", cls=SaveError
+        ) from None
+    _check_before_save(path, kind, data)
+    try:
+        blob = dumps_pretty(data).encode("utf-8")
     except UnicodeEncodeError:
         raise _err(
             path, f"the {kind} holds text that cannot be written as UTF-8", cls=SaveError
         ) from None
-    except Exception as e:  # serialisation warnings, NaN in free-form data, odd objects
+    except Exception as e:
         raise _err(
             path, f"the {kind} holds data that cannot be saved ({clip(e, 160)})", cls=SaveError
         ) from None
@@ -407,110 +684,13 @@ def _serialise(path: Path | str, model: BaseModel, kind: Kind) -> bytes:
     return blob
 
 
-def _first_difference(a: BaseModel, b: BaseModel) -> str:
-    da, db = a.model_dump(), b.model_dump()
-    for k in da:
-        if da.get(k) != db.get(k):
-            return k
-    return "(unknown field)"
-
-
-def _read_back(path: Path | str, tmp: Path, kind: Kind, expected: BaseModel) -> None:
-    """The temporary file must load to exactly the model meant to be saved."""
-    try:
-        raw = read_json(tmp)
-    except LoadError as e:
-        raise _err(path, f"the written file does not read back ({e.reason})", e.where) from None
-    model, _, problems = _to_model(tmp, kind, raw)
-    if problems:
-        p = problems[0]
-        raise _err(path, f"the {kind} is not valid and was not saved: {p.reason}", p.where)
-    if model != expected:
-        raise _err(
-            path,
-            f"the written file reads back differently at {_first_difference(expected, model)}",
-        )
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename durable where the OS allows fsync on a folder (POSIX)."""
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _atomic_save(path: Path | str, blob: bytes, kind: Kind, model: BaseModel) -> None:
-    target = Path(os.path.realpath(path))  # save through a symlink, not over it
-    folder = target.parent
-    if not folder.is_dir():
-        raise _err(path, f"the folder {clip(folder, 120)} does not exist", cls=SaveError)
-    old_mode: int | None = None
-    if os.path.lexists(target):
-        st = os.stat(target)
-        if not stat.S_ISREG(st.st_mode):
-            raise _err(path, "there is a folder or a special file at this path", cls=SaveError)
-        if not os.access(target, os.W_OK):
-            raise _err(path, "the file is read-only", cls=SaveError)
-        old_mode = stat.S_IMODE(st.st_mode)
-    tmp: Path | None = None
-    try:
-        for _ in range(10):
-            candidate = folder / f".{target.name[:80]}.{secrets.token_hex(4)}.tmp"
-            try:
-                fd = os.open(
-                    candidate,
-                    os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                    0o666,  # the umask applies, as for any new file
-                )
-            except FileExistsError:
-                continue
-            tmp = candidate
-            break
-        else:  # pragma: no cover - ten random names all taken
-            raise OSError("could not create a temporary file")
-        with os.fdopen(fd, "wb") as f:
-            f.write(blob)
-            f.flush()
-            os.fsync(f.fileno())
-        if old_mode is not None:
-            os.chmod(tmp, old_mode)
-        _read_back(path, tmp, kind, model)
-        os.replace(tmp, target)
-        tmp = None
-    except SaveError:
-        raise
-    except LoadError as e:
-        raise _err(path, e.reason, e.where, cls=SaveError) from None
-    except OSError as e:
-        reason = e.strerror or clip(e, 120)
-        raise _err(
-            path, f"could not save ({reason}); the file on disk is unchanged", cls=SaveError
-        ) from None
-    except Exception as e:
-        raise _err(
-            path, f"could not save ({clip(e, 120)}); the file on disk is unchanged", cls=SaveError
-        ) from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-    _fsync_folder(folder)
-
-
 def save_map(game_map: Map, path: Path | str) -> None:
     """Save a map atomically (see the module docstring). Raises only SaveError."""
     if not isinstance(game_map, Map):
         raise _err(path, f"expected a Map, got {type(game_map).__name__}", cls=SaveError)
-    _atomic_save(path, _serialise(path, game_map, "map"), "map", game_map)
+    with _gc_paused():
+        blob = _serialise(path, game_map, "map")
+    write_atomic(path, blob)
 
 
 def save_encounter(encounter: Encounter | LoadedEncounter, path: Path | str) -> Encounter:
@@ -519,7 +699,8 @@ def save_encounter(encounter: Encounter | LoadedEncounter, path: Path | str) -> 
     Given a :class:`LoadedEncounter` with a referenced map, ``map_ref`` is rewritten
     relative to the new location, so *Save As* into another folder keeps pointing at
     the same map file (the returned Encounter carries the new ``map_ref``). The map
-    itself is not written: save it with :func:`save_map`.
+    itself is not written: save it with :func:`save_map`, or use
+    :func:`save_encounter_with_map`.
     """
     enc = encounter.encounter if isinstance(encounter, LoadedEncounter) else encounter
     if not isinstance(enc, Encounter):
@@ -537,12 +718,35 @@ def save_encounter(encounter: Encounter | LoadedEncounter, path: Path | str) -> 
                 cls=SaveError,
             ) from None
         if rel != enc.map_ref:
-            enc = enc.model_copy(deep=True)
-            enc.map_ref = rel
+            enc = enc.model_copy(update={"map_ref": rel})
     if enc.map_ref is not None:
         try:
             _map_ref_path(path, enc.map_ref)
         except ValueError as e:
             raise _err(path, str(e), "map_ref", cls=SaveError) from None
-    _atomic_save(path, _serialise(path, enc, "encounter"), "encounter", enc)
+    with _gc_paused():
+        blob = _serialise(path, enc, "encounter")
+    write_atomic(path, blob)
     return enc
+
+
+def save_encounter_with_map(
+    encounter: Encounter,
+    game_map: Map,
+    path: Path | str,
+    *,
+    map_path: Path | str | None = None,
+    write_map: bool = True,
+) -> Encounter:
+    """The one save of an encounter with its map: a referenced map file
+    (``map_path``) is written first when ``write_map`` (the map changed), then the
+    encounter, with ``map_ref`` rewritten relative to ``path``. Returns the Encounter
+    as written. Raises only SaveError; a failure writing the encounter leaves the
+    encounter file as it was (the map file, if written, holds the new map).
+    """
+    if encounter.map_ref is not None and map_path is not None:
+        if write_map:
+            save_map(game_map, map_path)
+        loaded = LoadedEncounter(encounter, game_map, Path(path), Path(map_path))
+        return save_encounter(loaded, path)
+    return save_encounter(encounter, path)

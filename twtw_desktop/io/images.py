@@ -1,33 +1,50 @@
-"""Checking a map's background picture before any image decoder sees it.
+"""The one safe way to a picture a map names (backgrounds), without Qt.
 
 A map names its background by a path relative to the map file. A shared map is
-someone else's file, so :func:`check_background` refuses paths that leave the map's
-folder (absolute paths, drive letters, ``..``, symlinks resolving elsewhere) and reads
-only the PNG ``IHDR`` chunk or the JPEG ``SOF`` marker — with our own few lines of
-``struct``, no decoding — to compare the real pixel size with the size the map
-declares and with the caps below. A "decompression bomb" (a tiny file claiming
-100000×100000 pixels) is therefore refused from its first 33 bytes.
+someone else's file, so every reader of a picture — the window, the players' screen,
+the export, Save As and ``validate`` — goes through :func:`checked_picture`:
+
+1. the path must be relative, without ``..``, and stay inside the map's own folder
+   once symlinks are resolved (:func:`inside_folder`);
+2. ``os.stat`` before any ``open``: a regular file (never a FIFO, device or folder,
+   so nothing can hang or stream forever), at most :data:`MAX_IMAGE_BYTES` on disk;
+3. it is opened non-blocking and ``fstat``-ed again (the file checked is the file
+   read), and read whole into memory (at most 64 MB);
+4. only the PNG ``IHDR`` chunk or the JPEG ``SOF`` marker is parsed — our own few
+   lines of ``struct``, no decoding — and the size is held against
+   :data:`MAX_IMAGE_SIDE` and :data:`MAX_IMAGE_DECODED_BYTES` and against the size
+   the map declares. A "decompression bomb" is refused from its first 33 bytes.
+
+The Qt side (``ui/scene/picture.py``) then decodes those bytes with ``QImageReader``
+under the same limits, enforced again by the reader's allocation limit.
+:func:`copy_picture` is Save As: the same checks, then an atomic copy into the new
+map's folder only.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import struct
 import zlib
+from dataclasses import dataclass
 from pathlib import Path, PureWindowsPath
 from typing import BinaryIO, Literal
 
 from ..errors import LoadError
-from ..model.map import BackgroundImage
+from ..model.map import MAX_PICTURE_SIDE, BackgroundImage
+from .atomic import SaveError, write_atomic
 from .jsonsafe import clip
 
-#: Widest/tallest background accepted, in pixels (also BackgroundImage's field limit).
-MAX_IMAGE_SIDE = 20_000
-#: Largest background accepted, in pixels (100 megapixels ≈ 400 MB decoded as RGBA).
-MAX_IMAGE_PIXELS = 100_000_000
-#: Largest background file accepted.
-MAX_IMAGE_BYTES = 200 * 1024 * 1024
+#: Widest/tallest picture accepted, in pixels (also BackgroundImage's field limit).
+MAX_IMAGE_SIDE = MAX_PICTURE_SIDE
+#: Most memory one decoded picture may take (4 bytes a pixel).
+MAX_IMAGE_DECODED_BYTES = 256 * 1024 * 1024
+#: Largest picture accepted, in pixels (what fits in :data:`MAX_IMAGE_DECODED_BYTES`).
+MAX_IMAGE_PIXELS = MAX_IMAGE_DECODED_BYTES // 4
+#: Largest picture file accepted on disk.
+MAX_IMAGE_BYTES = 64 * 1024 * 1024
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: JPEG start-of-frame markers (baseline, progressive, lossless, arithmetic …); C4
@@ -90,9 +107,10 @@ def _jpeg_size(f: BinaryIO) -> tuple[int, int]:
     raise ImageHeaderError("broken JPEG: no frame header in the first 1000 segments")
 
 
-def image_size(path: Path | str) -> tuple[ImageFormat, int, int]:
-    """The format and pixel size of a PNG or JPEG file, from its header only."""
-    with open(path, "rb") as f:
+def image_size(path: Path | str | bytes) -> tuple[ImageFormat, int, int]:
+    """The format and pixel size of a PNG or JPEG (a file, or its bytes), from its
+    header only."""
+    with open(path, "rb") if not isinstance(path, bytes) else io.BytesIO(path) as f:
         head = f.read(8)
         if head == PNG_SIGNATURE:
             return ("png", *_png_size(f))
@@ -129,61 +147,163 @@ def _relative_parts(ref: str) -> list[str]:
     return parts
 
 
-def check_background(map_path: Path | str, background: BackgroundImage) -> Path:
-    """The checked absolute path of a map's background picture.
+class PictureError(LoadError):
+    """A picture a map names was refused; ``reason`` says which check failed."""
 
-    Raises :class:`LoadError` (naming the map file and the ``background`` field) when
-    the path leaves the map's folder, the file is missing, is not a PNG/JPEG, is over
-    the size caps, or its real pixel size differs from the declared width/height.
-    Only the file header is read.
+
+@dataclass(frozen=True)
+class CheckedPicture:
+    """A picture that passed every check: where it is, its bytes, format and size."""
+
+    path: Path
+    data: bytes
+    format: ImageFormat
+    width: int
+    height: int
+
+
+def inside_folder(base: Path, ref: str) -> Path:
+    """``ref`` (relative, ``/`` or ``\\`` separated) resolved under ``base``; raises
+    ImageHeaderError when it is absolute, uses ``..`` or resolves (through a symlink)
+    outside ``base``, FileNotFoundError when it is not there."""
+    parts = _relative_parts(ref)
+    base = base.resolve()
+    target = base.joinpath(*parts).resolve(strict=True)
+    if not target.is_relative_to(base):
+        raise ImageHeaderError(f"it leads outside the map's folder (a link to {clip(target)})")
+    return target
+
+
+def _read_regular(target: Path, cap: int) -> bytes:
+    """The bytes of ``target``: stat first (a regular file, at most ``cap`` bytes),
+    then a non-blocking open and fstat, so a FIFO or device swapped in is refused
+    too, never waited on."""
+    st = os.stat(target)
+    if not stat.S_ISREG(st.st_mode):
+        raise ImageHeaderError("it is not a regular file (a folder, pipe or device)")
+    if st.st_size > cap:
+        raise ImageHeaderError(f"the file is {_mb(st.st_size)}; the limit is {_mb(cap)}")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(target, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ImageHeaderError("it is not a regular file (a folder, pipe or device)")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(cap + 1)
+    finally:
+        os.close(fd)
+    if len(data) > cap:
+        raise ImageHeaderError(f"the file is larger than the limit of {_mb(cap)}")
+    return data
+
+
+def read_picture_file(path: Path | str) -> bytes:
+    """The bytes of a picture the Judge picked (a regular file ≤ 64 MB, stat first,
+    never a pipe or device). Raises ImageHeaderError or OSError."""
+    return _read_regular(Path(path), MAX_IMAGE_BYTES)
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def check_picture_size(width: int, height: int) -> None:
+    """Refuse a picture over the side or decoded-memory limits (ImageHeaderError)."""
+    if width > MAX_IMAGE_SIDE or height > MAX_IMAGE_SIDE:
+        raise ImageHeaderError(
+            f"it is {width}×{height} pixels; the limit is {MAX_IMAGE_SIDE} pixels a side"
+        )
+    if width * height * 4 > MAX_IMAGE_DECODED_BYTES:
+        raise ImageHeaderError(
+            f"it is {width}×{height} pixels, {width * height * 4 // (1024 * 1024)} MB "
+            f"decoded; the limit is {MAX_IMAGE_DECODED_BYTES // (1024 * 1024)} MB"
+        )
+
+
+def checked_picture(
+    map_path: Path | str, background: BackgroundImage, *, read: bool = True
+) -> CheckedPicture:
+    """The map's background picture after every check in the module docstring.
+
+    Raises :class:`PictureError` (a LoadError naming the map file and the
+    ``background`` field). ``read=False`` still opens the file (the header is
+    checked) but keeps no bytes.
     """
     where = "background.path"
     shown = clip(background.path)
     try:
-        parts = _relative_parts(background.path)
-        base = Path(map_path).absolute().parent.resolve()
-        target = base.joinpath(*parts).resolve(strict=True)
+        target = inside_folder(Path(map_path).absolute().parent, background.path)
+        data = _read_regular(target, MAX_IMAGE_BYTES)
+        fmt, width, height = image_size(data)
+        check_picture_size(width, height)
     except ImageHeaderError as e:
-        raise LoadError(map_path, f"background {shown!r}: {e}", where) from None
+        raise PictureError(map_path, f"background {shown!r}: {e}", where) from None
     except FileNotFoundError:
-        raise LoadError(map_path, f"background picture {shown!r} not found", where) from None
+        raise PictureError(map_path, f"background picture {shown!r} not found", where) from None
     except (OSError, RuntimeError, ValueError) as e:  # loops, bad names, permissions
-        raise LoadError(map_path, f"background {shown!r} cannot be opened ({e})", where) from None
-    if not target.is_relative_to(base):
-        raise LoadError(
-            map_path,
-            f"background {shown!r} leads outside the map's folder (a link to {clip(target)})",
-            where,
-        )
-    try:
-        st = target.stat()
-        if not stat.S_ISREG(st.st_mode):
-            raise ImageHeaderError("it is not a regular file")
-        if st.st_size > MAX_IMAGE_BYTES:
-            raise ImageHeaderError(
-                f"the file is {st.st_size // (1024 * 1024)} MB; the limit is "
-                f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB"
-            )
-        fmt, width, height = image_size(target)
-    except ImageHeaderError as e:
-        raise LoadError(map_path, f"background {shown!r}: {e}", where) from None
-    except OSError as e:
-        reason = e.strerror or str(e)
-        raise LoadError(
+        reason = getattr(e, "strerror", None) or clip(e, 120)
+        raise PictureError(
             map_path, f"background {shown!r} cannot be read ({reason})", where
         ) from None
-    if width > MAX_IMAGE_SIDE or height > MAX_IMAGE_SIDE or width * height > MAX_IMAGE_PIXELS:
-        raise LoadError(
-            map_path,
-            f"background {shown!r} is {width}×{height} pixels, too large: the limit is "
-            f"{MAX_IMAGE_SIDE}×{MAX_IMAGE_SIDE} and {MAX_IMAGE_PIXELS // 1_000_000} megapixels",
-            where,
-        )
     if (width, height) != (background.width, background.height):
-        raise LoadError(
+        raise PictureError(
             map_path,
             f"background {shown!r} is a {width}×{height} {fmt.upper()}, but the map "
             f"declares {background.width}×{background.height}",
             "background.width",
         )
-    return target
+    return CheckedPicture(target, data if read else b"", fmt, width, height)
+
+
+def check_background(map_path: Path | str, background: BackgroundImage) -> Path:
+    """The checked absolute path of a map's background picture (see
+    :func:`checked_picture`)."""
+    return checked_picture(map_path, background, read=False).path
+
+
+def copy_picture(
+    map_path: Path | str, background: BackgroundImage, new_map_path: Path | str
+) -> Path | None:
+    """Save As for a picture: check it as :func:`checked_picture` does, then copy it
+    atomically to the same relative path beside ``new_map_path`` — never outside that
+    folder. Returns the copy (None when nothing had to be copied: same folder, or an
+    identical picture is already there). Raises SaveError."""
+    pic = checked_picture(map_path, background)
+    folder = Path(new_map_path).absolute().parent.resolve()
+    parts = _relative_parts(background.path)
+    dst = folder.joinpath(*parts)
+    try:
+        real_dst = Path(os.path.realpath(dst))
+    except (OSError, ValueError) as e:
+        raise SaveError(
+            new_map_path, f"the picture cannot be copied ({e})", "background.path"
+        ) from None
+    if not real_dst.is_relative_to(folder):
+        raise SaveError(
+            new_map_path,
+            f"the picture would land outside the map's folder ({clip(real_dst)})",
+            "background.path",
+        )
+    if real_dst == pic.path:
+        return None
+    if os.path.lexists(real_dst):
+        try:
+            same = _read_regular(real_dst, MAX_IMAGE_BYTES) == pic.data
+        except (OSError, ImageHeaderError):
+            same = False
+        if same:
+            return None
+        raise SaveError(
+            new_map_path,
+            f"a different picture called {clip(background.path)} is already in that folder",
+            "background.path",
+        )
+    try:
+        real_dst.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SaveError(new_map_path, f"the picture cannot be copied ({e.strerror or e})") from None
+    if not Path(os.path.realpath(real_dst.parent)).is_relative_to(folder):
+        raise SaveError(new_map_path, "the picture would land outside the map's folder")
+    write_atomic(real_dst, pic.data)
+    return real_dst

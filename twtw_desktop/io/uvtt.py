@@ -49,6 +49,7 @@ from typing import Any
 
 from ..errors import LoadError
 from ..hexgrid import Hex, Orientation
+from ..model.edit import map_bounds, map_to_image
 from ..model.map import (
     MAX_MAP_SIDE,
     BackgroundImage,
@@ -57,7 +58,14 @@ from ..model.map import (
     Material,
     Note,
 )
-from .images import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, PNG_SIGNATURE
+from .files import save_map
+from .images import (
+    MAX_IMAGE_BYTES,
+    MAX_IMAGE_PIXELS,
+    MAX_IMAGE_SIDE,
+    PNG_SIGNATURE,
+    check_background,
+)
 from .jsonsafe import MAX_FILE_BYTES, clip, decode_text, parse_json, read_capped
 
 SUFFIXES = (".dd2vtt", ".df2vtt", ".uvtt")
@@ -640,8 +648,6 @@ def import_file(
     succeeds: the picture goes through a temporary file, and is removed again when
     the map cannot be saved. Raises only :class:`UvttError`.
     """
-    from .files import save_map
-
     out = Path(out)
     if uv is None:
         uv = parse(src)
@@ -732,9 +738,6 @@ def to_uvtt(m: Map, map_path: Path | str | None, to_png: ToPng | None = None) ->
     out). The background picture (checked like any background) is embedded at its own
     pixel size; a map without one gets a plain picture of its hexes. ``to_png``
     converts a JPEG background; it is not needed for PNG ones."""
-    from ..model.edit import map_bounds, map_to_image
-    from .images import check_background
-
     bg = m.background
     if bg is not None:
         if map_path is None:

@@ -211,7 +211,7 @@ def write_ground(m: Map, values: Mapping[Cell, GroundValue]) -> None:
             raise ValueError(f"cell {col},{row} is off the map")
         by_row.setdefault(row, []).append((col, v))
     if m.elevation is None and any(e for _c, e in values.values()):
-        m.__dict__["elevation"] = [[0] * m.cols for _ in range(m.rows)]
+        m.elevation = [[0] * m.cols for _ in range(m.rows)]  # validated, once per map
     elev = m.elevation
     for row, items in by_row.items():
         line = list(m.terrain[row])
@@ -527,11 +527,12 @@ def resize(
             rep.labels_dropped.append(lab.id)
     notes = _shifted_pins(out, m.notes, t, rep.notes_dropped)
     markers = _shifted_pins(out, m.markers, t, rep.markers_dropped)
-    out.__dict__.update(features=feats, labels=labels, notes=notes, markers=markers)
+    moved = {"features": feats, "labels": labels, "notes": notes, "markers": markers}
     if m.background is not None:
-        out.__dict__["background"] = m.background.model_copy(
+        moved["background"] = m.background.model_copy(
             update={"x": m.background.x + tx, "y": m.background.y + ty}
         )
+    out = out.model_copy(update=moved)  # validated as a whole just below
     return Map.model_validate(out.model_dump()), rep
 
 
@@ -703,7 +704,7 @@ def delete_region(
         rep.removed = [x.id for group in objs.values() for x in group]
         for name in ("features", "labels", "notes", "markers"):
             kept = [x for x in getattr(m, name) if id(x) not in gone]
-            m.__dict__[name] = kept
+            setattr(m, name, kept)  # validated assignment
     return rep
 
 
@@ -725,7 +726,7 @@ def remove_objects(m: Map, ids: Iterable[str]) -> list[str]:
         kept = [x for x in lst if x.id not in want]
         removed += [x.id for x in lst if x.id in want]
         if len(kept) != len(lst):
-            m.__dict__[name] = kept
+            setattr(m, name, kept)  # validated assignment
     return removed
 
 

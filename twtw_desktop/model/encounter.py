@@ -11,9 +11,18 @@ from ..hexgrid import Hex
 from ..rules.base import Mutable
 from ..rules.character import Character, Posture
 from ..rules.editions import EditionId, OptionalRules
-from .map import HexPos, Map
+from .map import HexPos, Map, duplicate_ids
 
 ENCOUNTER_FORMAT_VERSION: Final = 1
+#: Most tokens and most characters (each) in one encounter.
+MAX_TOKENS = 10_000
+MAX_CHARACTERS = 10_000
+#: Most lines in an encounter's log.
+MAX_LOG = 100_000
+#: Most paces a figure can have moved in one round, and the fastest speed in paces per
+#: round (a galloping horse covers well under 200); anything above is a broken file.
+MAX_PACES = 1000
+Speed = Annotated[float, Field(ge=-MAX_PACES, le=MAX_PACES)]
 
 
 class Token(Mutable):
@@ -29,12 +38,12 @@ class Token(Mutable):
     hex: HexPos
     facing: Annotated[int, Field(ge=0, le=5)] = 0
     posture: Posture = Posture.STANDING
-    moved: Annotated[int, Field(ge=0)] = 0
+    moved: Annotated[int, Field(ge=0, le=MAX_PACES)] = 0
     running: bool = False
-    velocity: tuple[float, float] = (0.0, 0.0)
+    velocity: tuple[Speed, Speed] = (0.0, 0.0)
     mounted: bool = False
     hidden: bool = False  # hidden from the players' screen
-    weapon_in_hand: str | None = None
+    weapon_in_hand: Annotated[str, Field(max_length=64)] | None = None
 
     @property
     def at(self) -> Hex:
@@ -44,8 +53,8 @@ class Token(Mutable):
 class LogEntry(Mutable):
     """One line of the encounter log, with the full record kept for hover/details."""
 
-    round: Annotated[int, Field(ge=0)] = 0
-    segment: Annotated[int, Field(ge=0)] = 0
+    round: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    segment: Annotated[int, Field(ge=0, le=1000)] = 0
     kind: Annotated[str, Field(max_length=40)] = "note"
     text: Annotated[str, Field(max_length=2000)]
     detail: dict[str, Any] | None = None
@@ -62,17 +71,17 @@ class Encounter(Mutable):
     map: Map | None = None
     #: … or referenced by a path relative to the encounter file
     map_ref: Annotated[str, Field(max_length=500)] | None = None
-    characters: list[Character] = []
-    tokens: list[Token] = []
+    characters: Annotated[list[Character], Field(max_length=MAX_CHARACTERS)] = []
+    tokens: Annotated[list[Token], Field(max_length=MAX_TOKENS)] = []
     #: seed of the generated deck, and its saved state (draw/discard piles)
-    deck_seed: int = 1873
+    deck_seed: Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] = 1873
     deck_state: dict[str, Any] | None = None
     #: a transcribed deck file (relative path) instead of the bundled generated deck
     deck_file: Annotated[str, Field(max_length=500)] | None = None
     #: "narrative" or "action"; the action-time engine's saved state when in action
     mode: Literal["narrative", "action"] = "narrative"
     action_state: dict[str, Any] | None = None
-    log: list[LogEntry] = []
+    log: Annotated[list[LogEntry], Field(max_length=MAX_LOG)] = []
     notes: Annotated[str, Field(max_length=50_000)] = ""
 
     @model_validator(mode="after")
@@ -82,11 +91,11 @@ class Encounter(Mutable):
         if self.map is not None and self.map_ref is not None:
             raise ValueError("give either an embedded 'map' or a 'map_ref', not both")
         ids = [c.id for c in self.characters]
-        dup = sorted({i for i in ids if ids.count(i) > 1})
+        dup = sorted(duplicate_ids(ids))
         if dup:
             raise ValueError(f"duplicate character id(s): {', '.join(dup)}")
         tids = [t.id for t in self.tokens]
-        tdup = sorted({i for i in tids if tids.count(i) > 1})
+        tdup = sorted(duplicate_ids(tids))
         if tdup:
             raise ValueError(f"duplicate token id(s): {', '.join(tdup)}")
         known = set(ids)

@@ -23,10 +23,28 @@ from ..hexgrid import Hex, Layout, Orientation, hex_to_offset, offset_to_hex
 from ..rules.base import Mutable, Strict
 
 MAP_FORMAT_VERSION: Final = 1
-MAX_MAP_SIDE = 400  # hexes per side; a 200×200 map is the benchmark size
+MAX_MAP_SIDE = 1000  # hexes per side; 200×200 and 1000×1000 are the benchmark sizes
+#: Most walls, cover, doors and windows on one map.
+MAX_FEATURES = 100_000
+#: Most labels, notes or markers (each) on one map.
+MAX_ANNOTATIONS = 10_000
+#: Most points in one wall polyline.
+MAX_POINTS = 10_000
+#: Furthest a wall, label or background corner may lie from the map's origin, in map
+#: units (the largest map, 1000 × 1000 hexes, spans about 1,750); a finite but absurd
+#: coordinate such as 1e300 would otherwise reach the geometry and the screen.
+MAX_COORDINATE = 10_000.0
+#: Largest hex coordinate (axial q or r) anything may name: well past any map edge.
+MAX_HEX_COORD = 4 * MAX_MAP_SIDE
+#: Highest and lowest elevation of a hex.
+MAX_ELEVATION = 1000
+#: Widest/tallest picture (background) in pixels.
+MAX_PICTURE_SIDE = 16_384
 
-Point = tuple[float, float]
-HexPos = tuple[int, int]
+Coord = Annotated[float, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+Point = tuple[Coord, Coord]
+HexCoord = Annotated[int, Field(ge=-MAX_HEX_COORD, le=MAX_HEX_COORD)]
+HexPos = tuple[HexCoord, HexCoord]
 
 
 class Terrain(StrEnum):
@@ -92,7 +110,7 @@ class Feature(Mutable):
 
     id: Annotated[str, Field(min_length=1, max_length=64)]
     kind: FeatureKind = "wall"
-    points: Annotated[list[Point], Field(min_length=2, max_length=10_000)]
+    points: Annotated[list[Point], Field(min_length=2, max_length=MAX_POINTS)]
     material: Material = Material.HARDWOOD
     height: CoverHeight = CoverHeight.FULL
     is_open: bool = False
@@ -165,13 +183,13 @@ class BackgroundImage(Mutable):
     """
 
     path: Annotated[str, Field(min_length=1, max_length=500)]
-    x: float = 0.0
-    y: float = 0.0
+    x: Coord = 0.0
+    y: Coord = 0.0
     scale: Annotated[float, Field(gt=0, le=1000)] = 0.05
     rotation: Literal[0, 60, 120, 180, 240, 300] = 0
     opacity: Annotated[float, Field(ge=0, le=1)] = 1.0
-    width: Annotated[int, Field(ge=1, le=20_000)]
-    height: Annotated[int, Field(ge=1, le=20_000)]
+    width: Annotated[int, Field(ge=1, le=MAX_PICTURE_SIDE)]
+    height: Annotated[int, Field(ge=1, le=MAX_PICTURE_SIDE)]
     visible_to_players: bool = True
 
 
@@ -188,11 +206,11 @@ class Map(Mutable):
     hex_px: Annotated[float, Field(gt=4, le=400)] = 32.0
     print_hex_mm: Annotated[float, Field(gt=1, le=100)] = 25.4
     terrain: list[str]
-    elevation: list[list[int]] | None = None
-    features: list[Feature] = []
-    labels: list[Label] = []
-    notes: list[Note] = []
-    markers: list[Marker] = []
+    elevation: list[list[Annotated[int, Field(ge=-MAX_ELEVATION, le=MAX_ELEVATION)]]] | None = None
+    features: Annotated[list[Feature], Field(max_length=MAX_FEATURES)] = []
+    labels: Annotated[list[Label], Field(max_length=MAX_ANNOTATIONS)] = []
+    notes: Annotated[list[Note], Field(max_length=MAX_ANNOTATIONS)] = []
+    markers: Annotated[list[Marker], Field(max_length=MAX_ANNOTATIONS)] = []
     background: BackgroundImage | None = None
     description: Annotated[str, Field(max_length=20_000)] = ""
 
@@ -209,16 +227,13 @@ class Map(Mutable):
                     f"terrain row {i + 1} has unknown code(s) {''.join(sorted(bad))!r}; "
                     f"codes are {''.join(CODE_TERRAIN)}"
                 )
-        if self.elevation is not None:
-            if len(self.elevation) != self.rows or any(len(r) != self.cols for r in self.elevation):
-                raise ValueError("elevation must have the same rows × cols as the terrain")
-            for heights in self.elevation:
-                for v in heights:
-                    if not -1000 <= v <= 1000:
-                        raise ValueError(f"elevation {v} is outside −1000..1000")
+        if self.elevation is not None and (
+            len(self.elevation) != self.rows or any(len(r) != self.cols for r in self.elevation)
+        ):
+            raise ValueError("elevation must have the same rows × cols as the terrain")
         ids = [f.id for f in self.features] + [x.id for x in self.labels]
         ids += [n.id for n in self.notes] + [m.id for m in self.markers]
-        dup = {i for i in ids if ids.count(i) > 1} if len(ids) < 5000 else _dups(ids)
+        dup = duplicate_ids(ids)
         if dup:
             raise ValueError(f"duplicate id(s): {', '.join(sorted(dup))}")
         for n in self.notes:
@@ -301,7 +316,8 @@ class Map(Mutable):
         return f"{prefix}{i}"
 
 
-def _dups(ids: list[str]) -> set[str]:
+def duplicate_ids(ids: list[str]) -> set[str]:
+    """The ids that appear more than once (one pass: linear in the number of ids)."""
     seen: set[str] = set()
     dup: set[str] = set()
     for i in ids:

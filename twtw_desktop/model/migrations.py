@@ -131,7 +131,9 @@ def migrate(kind: Kind, raw: Any, where: str = "") -> tuple[dict[str, Any], list
             f"{oldest} to {current}",
             f"{here}format_version",
         )
-    data = copy.deepcopy(raw)
+    # a copy only when something will change it: a current file is used as it is (a
+    # shallow copy, so placing a migrated embedded map never touches ``raw``)
+    data = copy.deepcopy(raw) if version < current else dict(raw)
     passed: list[int] = []
     while version < current:
         data = _MIGRATIONS[kind][version](data)

@@ -40,8 +40,8 @@ def _copy_sample(folder: Path) -> Path:
 def play_section(cfg: BenchConfig) -> Iterator[Figure]:
     reps = cfg.reps()
     table = open_table(maps_dir() / SAMPLE).table
-    for a in (StartActionTime(), StartRound(), EndSegment(), EndSegment()):
-        table.apply(a)
+    for step in (StartActionTime(), StartRound(), EndSegment(), EndSegment()):
+        table.apply(step)
     actions = [
         DeclareAction(who=c.id, declared=e.spec)
         for c in table.encounter.characters

@@ -27,13 +27,11 @@ def open_table(path: str | Path) -> OpenTable:
     p = Path(path)
     if io_mod.detect_kind(p) == "map":
         bare = io_mod.load_map(p)
-        return OpenTable(
-            Table(Encounter(name=bare.name, map=bare), bare, base_dir=p.parent), p, None
-        )
+        return OpenTable(Table(Encounter(name=bare.name, map=bare), bare, source=p), p, None)
     loaded = io_mod.load_encounter(p)
     enc = loaded.encounter
     m: Map = enc.map if enc.map is not None else loaded.map
-    return OpenTable(Table(enc, m, base_dir=p.parent), p, loaded.map_path)
+    return OpenTable(Table(enc, m, source=p), p, loaded.map_path)
 
 
 def save_table(opened: OpenTable, out: str | Path) -> None:

@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import io as io_mod
 from ..errors import LoadError, RulesError
 from ..geometry.walls import WallIndex
 from ..hexgrid import Hex, offset_label
 from ..model import Encounter, LogEntry, Map
 from ..model.encounter import Token
 from ..rules.character import Character
-from ..rules.deck import Deck, DeckState, load_deck_file, standard_deck
+from ..rules.deck import Deck, DeckState
 from ..rules.editions import Edition, load_edition
 from ..rules.gear import GearCatalog, default_gear
 from .snapshot import ALL_AREAS, Snapshot, diff_ids, patch_between
@@ -94,16 +95,12 @@ def load_gear() -> GearCatalog:
     return default_gear()
 
 
-def make_deck(encounter: Encounter, base_dir: Path | None = None) -> Deck:
-    """The encounter's deck: the bundled (or a transcribed) 54 cards, seeded, with the
-    saved draw/discard piles restored."""
-    where = base_dir or "encounter"
-    if encounter.deck_file:
-        base = base_dir if base_dir is not None else Path.cwd()
-        cards = load_deck_file(base / encounter.deck_file)
-        name = Path(encounter.deck_file).stem
-    else:
-        cards, name = standard_deck(), "standard"
+def make_deck(encounter: Encounter, source: Path | None = None) -> Deck:
+    """The encounter's deck: the bundled (or a transcribed, path-checked) 54 cards,
+    seeded, with the saved draw/discard piles restored. ``source`` is the encounter's
+    file (its deck file is read beside it)."""
+    where = source or "encounter"
+    cards, name = io_mod.deck_cards(encounter, source)
     state = None
     if encounter.deck_state:
         try:
@@ -124,19 +121,20 @@ class Table:
         encounter: Encounter,
         map_: Map | None = None,
         *,
-        base_dir: Path | None = None,
+        source: Path | None = None,
         gear: GearCatalog | None = None,
     ) -> None:
         if map_ is None:
             if encounter.map is None:
-                raise LoadError(base_dir or "encounter", "the map it refers to was not loaded")
+                raise LoadError(source or "encounter", "the map it refers to was not loaded")
             map_ = encounter.map
         self.encounter: Encounter = encounter
         self.map: Map = map_
-        self.base_dir = base_dir
+        #: the encounter's file (None: never saved); its deck file is read beside it
+        self.source = source
         self.edition: Edition = load_edition(encounter.edition)
         self.gear: GearCatalog = gear if gear is not None else load_gear()
-        self.deck: Deck = make_deck(encounter, base_dir)
+        self.deck: Deck = make_deck(encounter, source)
         self.time: Clock | None = None
         if encounter.mode == "action":
             self.time = self._clock(encounter.action_state)
@@ -404,7 +402,7 @@ class Table:
             self.deck,
             self.encounter.options,
             state,
-            str(self.base_dir or "encounter"),
+            str(self.source or "encounter"),
         )
 
     def begin_action_time(self) -> None:

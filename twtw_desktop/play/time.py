@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import io as io_mod
 from ..errors import LoadError, RulesError
-from ..rules.action_track import ActionTrack, TrackStage, TrackState
+from ..rules.action_track import TrackStage
 from ..rules.actions import ActionSpec
 from ..rules.card import Card
 from ..rules.character import Character
 from ..rules.deck import Deck
 from ..rules.editions import Edition, OptionalRules
-from ..rules.phases import PhaseRound, PhaseStage, PhaseState
+from ..rules.phases import PhaseStage
 
 
 class Clock:
@@ -164,23 +165,16 @@ def make_clock(
     state: Mapping[str, Any] | None,
     where: str = "encounter",
 ) -> Clock:
-    """The action-time engine for ``edition``, restored from a saved ``state``."""
-    if edition.time == "segments":
-        st_t: TrackState | None = None
-        if state:
-            try:
-                st_t = TrackState.model_validate(state)
-            except ValueError as e:
-                raise LoadError(
-                    where, f"saved action-time state is not valid ({e})", "action_state"
-                ) from e
-        return SegmentClock(ActionTrack(list(characters), edition, deck, options, state=st_t))
-    st_p: PhaseState | None = None
+    """The action-time engine for ``edition`` (as the open path checks it), restored
+    from a saved ``state``."""
+    engine_cls, state_model = io_mod.time_engine(edition)
+    st = None
     if state:
         try:
-            st_p = PhaseState.model_validate(state)
+            st = state_model.model_validate(state)
         except ValueError as e:
             raise LoadError(
                 where, f"saved action-time state is not valid ({e})", "action_state"
             ) from e
-    return PhaseClock(PhaseRound(list(characters), edition, deck, options, state=st_p))
+    engine = engine_cls(list(characters), edition, deck, options, state=st)
+    return SegmentClock(engine) if edition.time == "segments" else PhaseClock(engine)

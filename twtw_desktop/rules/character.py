@@ -75,10 +75,10 @@ class SkillRating(Mutable):
 class CarriedWeapon(Mutable):
     """A weapon a character carries, with its state."""
 
-    weapon_id: str
+    weapon_id: Annotated[str, Field(max_length=64)]
     readied: bool = False
     cocked: bool = False
-    loaded: Annotated[int, Field(ge=0)] = 0
+    loaded: Annotated[int, Field(ge=0, le=1000)] = 0
     hand: Literal["main", "off"] | None = None
     #: carried with every chamber loaded (000: risks discharge on a calamity)
     fully_loaded: bool = False
@@ -91,19 +91,20 @@ def _zero_wounds() -> dict[WoundLocation, int]:
 class Character(Mutable):
     """A character sheet: every field the rules model reads."""
 
-    id: Annotated[str, Field(min_length=1)]
-    name: Annotated[str, Field(min_length=1)]
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+    name: Annotated[str, Field(min_length=1, max_length=200)]
     side: Literal["posse", "hombres", "neutral"] = "hombres"
     traits: dict[str, Pool]
     skills: dict[str, SkillRating] = {}
     ap: Annotated[int, Field(ge=0, le=40)]
     initiative: Annotated[int, Field(ge=1, le=20)]  # IN
-    move: Annotated[int, Field(ge=0)]
-    run: Annotated[int, Field(ge=0)]
-    size: Annotated[int, Field(ge=1)]
-    conc_max: Annotated[int, Field(ge=0)]
-    conc: int
-    damage_bonus: int = 0
+    # bounds: what a sheet can mean (a broken file must not reach the arithmetic)
+    move: Annotated[int, Field(ge=0, le=100)]
+    run: Annotated[int, Field(ge=0, le=100)]
+    size: Annotated[int, Field(ge=1, le=100)]
+    conc_max: Annotated[int, Field(ge=0, le=999)]
+    conc: Annotated[int, Field(ge=-999, le=999)]
+    damage_bonus: Annotated[int, Field(ge=-99, le=99)] = 0
     quick_draw: Annotated[int, Field(ge=0, le=5)] = 0
     wounds: dict[WoundLocation, Annotated[int, Field(ge=0, le=5)]] = Field(
         default_factory=_zero_wounds
@@ -112,12 +113,12 @@ class Character(Mutable):
     unconscious: bool = False
     concussed: bool = False
     dead: bool = False
-    bleeding: Annotated[int, Field(ge=0)] = 0  # Conc lost per round (optional rule)
-    weapons: list[CarriedWeapon] = []
+    bleeding: Annotated[int, Field(ge=0, le=999)] = 0  # Conc lost per round (optional rule)
+    weapons: Annotated[list[CarriedWeapon], Field(max_length=100)] = []
     posture: Posture = Posture.STANDING
     behind_cover: bool = False
     #: "d10" style die of the character's Reflex for Phases tie breaks lives in traits
-    notes: str = ""
+    notes: Annotated[str, Field(max_length=50_000)] = ""
     #: out of action for the rest of the scene (001's optional risk rule)
     out_of_scene: bool = False
     #: sheet fields whose numbers are invented (the pages never give them), with why

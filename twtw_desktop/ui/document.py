@@ -77,9 +77,8 @@ class EncounterDocument(QObject):
         self.kind: str = "encounter"
         self._map_edits = 0
         self.undo_stack = QUndoStack(self)
-        base = self.path.parent if self.path is not None else None
         #: the game at the table: everything that changes game state goes through it
-        self.table = Table(encounter, map_, base_dir=base, gear=_load_gear())
+        self.table = Table(encounter, map_, source=self.path, gear=_load_gear())
         #: the session journal (started by the window once recovery was offered)
         self.journal: Journal | None = None
         #: the file an untitled copy was made from (a bundled sample)
@@ -97,12 +96,19 @@ class EncounterDocument(QObject):
     def open(cls, path: str | os.PathLike, parent: QObject | None = None) -> EncounterDocument:
         """Open an encounter file (or a bare map file, as an encounter with no one on
         it). Raises :class:`LoadError` with a message naming the file and the field."""
+        from .. import io as io_mod
+
         path = Path(path)
-        encounter, map_, map_path = load_any(path)
+        opened = io_mod.open_any(path)  # one parse, every check validate makes
         try:
-            doc = cls(encounter, path=path, map_=map_, map_path=map_path, parent=parent)
-            if encounter.map is map_ and map_path is None and _is_map_file(path):
-                doc.kind = "map"
+            doc = cls(
+                opened.encounter,
+                path=path,
+                map_=opened.map,
+                map_path=opened.map_path,
+                parent=parent,
+            )
+            doc.kind = opened.kind
             return doc
         except LoadError:
             raise
@@ -367,15 +373,25 @@ class EncounterDocument(QObject):
         if self.kind == "map" and target.name.endswith(".encounter.json"):
             self.kind = "encounter"  # Save As an encounter: the map goes inside it
         if self.kind == "map":
-            save_map_file(self.map, target)
+            from .. import io as io_mod
+
+            io_mod.save_map(self.map, target)
             self._map_edits = 0
             self.path = target
             self.undo_stack.setClean()
             self.changed.emit("file")
             return
-        if self.encounter.map_ref is not None and self.map_path is not None and self._map_edits:
-            save_map_file(self.map, self.map_path)
-        save_encounter_file(self, target)
+        from .. import io as io_mod
+
+        written = io_mod.save_encounter_with_map(
+            self.encounter,
+            self.map,
+            target,
+            map_path=self.map_path,
+            write_map=bool(self._map_edits),
+        )
+        if written.map_ref != self.encounter.map_ref:
+            self.encounter.map_ref = written.map_ref  # Save As into another folder
         self._map_edits = 0
         journaling = self.journal is not None
         if journaling:
@@ -410,53 +426,3 @@ def _load_gear() -> GearCatalog:
     except LoadError as e:  # the app must still open to show the Judge what is wrong
         log.warning("gear catalog unavailable: %s", e)
         return GearCatalog(weapons={})
-
-
-def load_any(path: Path) -> tuple[Encounter, Map, Path | None]:
-    """Read an encounter file, or a map file opened as an empty encounter.
-
-    Returns the encounter, its resolved map and the map's own file (None when
-    embedded). Raises :class:`LoadError` only.
-    """
-    from .. import io as io_mod
-
-    if not path.exists():
-        raise LoadError(path, "file not found")
-    if io_mod.detect_kind(path) == "map":
-        m = io_mod.load_map(path)
-        enc = Encounter(name=m.name, map=m)
-        return enc, m, None
-    loaded = io_mod.load_encounter(path)
-    enc = loaded.encounter
-    m = enc.map if enc.map is not None else loaded.map
-    return enc, m, loaded.map_path
-
-
-def _is_map_file(path: Path) -> bool:
-    from .. import io as io_mod
-
-    try:
-        return io_mod.detect_kind(path) == "map"
-    except LoadError:
-        return False
-
-
-def save_encounter_file(document: EncounterDocument, path: Path) -> None:
-    from .. import io as io_mod
-
-    enc = document.encounter
-    if enc.map_ref is not None and document.map_path is not None:
-        written = io_mod.save_encounter(
-            io_mod.LoadedEncounter(enc, document.map, document.path or path, document.map_path),
-            path,
-        )
-        if written.map_ref != enc.map_ref:
-            enc.assign_fields({"map_ref": written.map_ref})
-    else:
-        io_mod.save_encounter(enc, path)
-
-
-def save_map_file(m: Map, path: Path) -> None:
-    from .. import io as io_mod
-
-    io_mod.save_map(m, path)

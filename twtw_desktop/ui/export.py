@@ -40,8 +40,6 @@ import contextlib
 import math
 import os
 import re
-import secrets
-import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -63,7 +61,7 @@ from PySide6.QtGui import (
 )
 
 from ..errors import LoadError
-from ..io import SaveError
+from ..io import SaveError, write_atomic
 from ..model import Encounter, Map
 from .scene import style
 from .scene.frame import MapFrame
@@ -204,9 +202,9 @@ def _map_of(source) -> Map:
             raise LoadError("encounter", "its map is not loaded (it refers to a map file)")
         return source.map
     if isinstance(source, (str, os.PathLike)):
-        from ..io import detect_kind, load_encounter, load_map
+        from ..io import open_any
 
-        return load_map(source) if detect_kind(source) == "map" else load_encounter(source).map
+        return open_any(source).map  # the window's own open path and checks
     m = getattr(source, "map", None)  # a LoadedEncounter
     if isinstance(m, Map):
         return m
@@ -560,6 +558,7 @@ def _print_scene(doc, mm_per_scene: float, *, coordinates: bool, judge_layers: b
     from .scene.map_scene import MapScene
 
     scene = MapScene(doc, public=not judge_layers)
+    scene.wait_for_background()  # a print must show the picture, however big
     ground = _PrintGround(scene.frame, mm_per_scene)
     ground.transparent_ground = scene.grid.transparent_ground
     ground.show_labels = coordinates
@@ -593,27 +592,6 @@ def _target(path, suffix: str) -> Path:
     if not os.access(folder, os.W_OK):
         raise ExportError(p, f"the folder {folder} cannot be written to")
     return p
-
-
-def _atomic_write(target: Path, write: Callable[[Path], None]) -> None:
-    """``write(tmp)`` to a temporary file beside ``target``, then replace ``target``
-    with it; on any failure the temporary file goes and ``target`` is untouched."""
-    real = Path(os.path.realpath(target))
-    tmp = real.parent / f".{real.name[:80]}.{secrets.token_hex(4)}.tmp{real.suffix}"
-    try:
-        write(tmp)
-        if not tmp.is_file() or tmp.stat().st_size == 0:
-            raise ExportError(target, "nothing was written (the disk may be full)")
-        if real.is_file():  # keep the permissions of the file replaced
-            os.chmod(tmp, stat.S_IMODE(real.stat().st_mode))
-        os.replace(tmp, real)
-    except ExportError:
-        raise
-    except OSError as e:
-        raise ExportError(target, f"could not be written ({e.strerror or e})") from None
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
 
 
 def _render_png(doc, mm, dpi, w, h, coordinates, judge_layers, tokens) -> QImage:
@@ -683,7 +661,7 @@ def export_png(
             if not img.save(str(tmp), "PNG"):
                 raise ExportError(target, "the PNG could not be written")
 
-        _atomic_write(target, write)
+        write_atomic(target, write, cls=ExportError)
     finally:
         _drop(doc, made)
     return ExportResult(target, "png", mm, width_px=w, height_px=h, dpi=d)
@@ -731,7 +709,7 @@ def export_pdf(
         def write(tmp: Path) -> None:
             _write_pdf(tmp, target, plan, scene, progress)
 
-        _atomic_write(target, write)
+        write_atomic(target, write, cls=ExportError)
     finally:
         _drop(doc, made)
     return ExportResult(

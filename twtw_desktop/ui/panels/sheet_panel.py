@@ -119,6 +119,12 @@ class _FocusOut(QObject):
         return False
 
 
+def _show(spin: QSpinBox, value: int) -> None:
+    """Show a model value, clamped to the spin box's range (a value past a 32-bit
+    int would raise OverflowError in Qt; the schemas bound them well inside)."""
+    spin.setValue(max(spin.minimum(), min(spin.maximum(), int(value))))
+
+
 def _spin(lo: int = -999, hi: int = 999) -> QSpinBox:
     s = QSpinBox()
     s.setRange(lo, hi)
@@ -551,13 +557,13 @@ class SheetPanel(QWidget):
                     "posture again to put the map in step with the sheet."
                 )
             for f, s in self.int_spins.items():
-                s.setValue(int(getattr(c, f)))
+                _show(s, getattr(c, f))
             for f, cb in self.bool_checks.items():
                 cb.setChecked(bool(getattr(c, f)))
             for t, e in self.trait_edits.items():
                 e.setText(str(c.traits[t]) if t in c.traits else "")
             for loc, s in self.wound_spins.items():
-                s.setValue(c.wounds.get(loc, 0))
+                _show(s, c.wounds.get(loc, 0))
             self.body_diagram.set_wounds(c.wounds)
             self._refresh_wound_info(c)
             self._refresh_skills(c)
@@ -600,7 +606,7 @@ class SheetPanel(QWidget):
                 trait = t.cellWidget(r, 2)
                 for w in (lvl, trait):
                     w.blockSignals(True)
-                lvl.setValue(s.level)
+                _show(lvl, s.level)
                 trait.setCurrentIndex(trait.findData(s.trait))
                 for w in (lvl, trait):
                     w.blockSignals(False)
@@ -617,7 +623,7 @@ class SheetPanel(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, name)
             t.setItem(r, 0, item)
             lvl = _spin(-9, 99)
-            lvl.setValue(s.level)
+            _show(lvl, s.level)
             lvl.valueChanged.connect(lambda v, n=name: self._set_skill(n, level=v))
             t.setCellWidget(r, 1, lvl)
             trait = _compact(QComboBox(), 8)
@@ -675,7 +681,7 @@ class SheetPanel(QWidget):
                 cb.toggled.connect(lambda on, i=r, f=field: self.set_weapon(i, f, on))
                 t.setCellWidget(r, col, _centred(cb))
             loaded = _spin(-9, 999)
-            loaded.setValue(cw.loaded)
+            _show(loaded, cw.loaded)
             loaded.valueChanged.connect(lambda v, i=r: self.set_weapon(i, "loaded", v))
             t.setCellWidget(r, 3, loaded)
             hand = _compact(QComboBox(), 4)

@@ -23,7 +23,7 @@ import contextlib
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, QTimer, Signal
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsScene
 
@@ -33,6 +33,7 @@ from . import style
 from .frame import MapFrame
 from .grid_painter import GridPainter
 from .map_items import FeatureItem, LabelItem, MarkerItem
+from .picture import PictureLoader
 from .token_item import TokenItem
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,9 @@ class MapScene(QGraphicsScene):
         self.others: dict[str, LabelItem | MarkerItem] = {}
         self.background: QPixmap | None = None
         self.background_error: str | None = None
+        #: a big background is being decoded in a worker thread
+        self.background_loading = False
+        self._pictures: PictureLoader | None = None
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.rebuild()
         document.changed.connect(self._on_changed)
@@ -243,6 +247,7 @@ class MapScene(QGraphicsScene):
         """Off-map colour, the background picture (when its layer shows) and the hex
         tiles. Views and the exporter both paint the ground through here."""
         painter.fillRect(rect, style.OFF_MAP)
+        self._paint_background_note(painter)
         bg = self.background_rect()
         if bg is not None and self.background is not None and self._visible["background"]:
             b = self.document.map.background
@@ -258,6 +263,9 @@ class MapScene(QGraphicsScene):
         self.grid.paint(painter, rect)
 
     def _load_background(self) -> None:
+        """Load the background through the one safe picture loader (io's checks, then
+        QImageReader under its allocation limit); a big picture decodes in a worker
+        thread while the scene shows a loading note, a refused one shows why."""
         self.background = None
         self.background_error = None
         bg = self.document.map.background
@@ -265,15 +273,58 @@ class MapScene(QGraphicsScene):
             return
         if self.public and not bg.visible_to_players:
             return
+        if self._pictures is None:
+            self._pictures = PictureLoader(self)
+            self._pictures.done.connect(self._background_loaded)
         base = self.document.map_path or self.document.path
-        folder = base.parent if base is not None else Path.cwd()
-        path = folder / bg.path
-        pm = QPixmap(str(path))
-        if pm.isNull():
-            self.background_error = f"background image {path} could not be read"
+        map_file = base if base is not None else Path.cwd() / "unsaved.map.json"
+        self.background_loading = self._pictures.start(map_file, bg)
+
+    def wait_for_background(self) -> None:
+        """Finish a background load now (the export draws the picture at once)."""
+        if self._pictures is not None and self.background_loading:
+            self._pictures.wait()
+            result = self._pictures.take()
+            if result is not None:
+                self._background_loaded(*result)
+
+    def _background_loaded(self, generation: int, image: object, error: str) -> None:
+        if self._pictures is None or generation != self._pictures.generation:
+            return  # a stale result: the map or its picture changed meanwhile
+        if not self.background_loading and (self.background or self.background_error):
+            return  # already applied (wait_for_background)
+        self.background_loading = False
+        if error or image is None:
+            self.background_error = error or "the background picture could not be read"
             log.warning(self.background_error)
+        else:
+            self.background = QPixmap.fromImage(image)
+        self.grid.transparent_ground = self.background is not None
+        self.grid.invalidate()
+        self.update()
+
+    def _paint_background_note(self, painter: QPainter) -> None:
+        """While a big picture decodes, or when it was refused, say so where it goes."""
+        bg = self.document.map.background
+        if bg is None or not (self.background_loading or self.background_error):
             return
-        self.background = pm
+        if not self._visible["background"]:
+            return
+        u = self.frame.unit
+        area = QRectF(bg.x * u, bg.y * u, bg.width * bg.scale * u, bg.height * bg.scale * u)
+        text = (
+            "Loading the background picture…"
+            if self.background_loading
+            else f"Background not shown: {self.background_error}"
+        )
+        painter.save()
+        painter.setPen(style.MAP_EDGE)
+        painter.drawText(
+            area,
+            Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+            text,
+        )
+        painter.restore()
 
     def background_rect(self) -> QRectF | None:
         bg = self.document.map.background
