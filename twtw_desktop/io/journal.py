@@ -10,7 +10,6 @@ JSON, saying which.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError
+from .atomic import write_atomic
 
 JOURNAL_VERSION = 1
 #: a journal line longer than this is refused on reading (a patch of a whole big map
@@ -48,40 +48,20 @@ def file_fingerprint(path: str | os.PathLike[str]) -> dict[str, Any]:
     return {"size": size, "sha256": h.hexdigest()}
 
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 class JournalWriter:
     """Appends lines to a journal file, each flushed and fsynced."""
 
     def __init__(self, path: Path, header: dict[str, Any]) -> None:
         self.path = Path(path)
-        tmp = self.path.with_name(self.path.name + ".tmp")
         data = json.dumps({"journal": JOURNAL_VERSION, **header}, separators=(",", ":")) + "\n"
+        # a fresh journal replaces the old one whole (the project's one atomic write)
+        write_atomic(self.path, data.encode("utf-8"))
         try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
+            self._f = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept open)
         except OSError as e:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
             raise LoadError(
                 self.path, f"cannot write the session journal ({e.strerror or e})"
             ) from e
-        _fsync_dir(self.path.parent)
-        self._f = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept open)
         self.lines = 0
 
     def append(self, obj: dict[str, Any]) -> None:
