@@ -317,10 +317,18 @@ class _AttackAction(Action):
             return f"{w.name} not in hand: {verb} it first, {draw.ap} AP ({SRC_READY})."
         if self.mode == "ranged" and w.capacity and cw.loaded <= 0:
             reload = A.reload_action(w)
-            return f"The {w.name} is empty: reload it first, {reload.ap} AP ({reload.source})."
+            return f"The {w.name} is not loaded: reload it first, {reload.ap} AP ({reload.source})."
         return None
 
     def why_not(self, table: Table) -> str | None:
+        why = self.refusal_before_draw(table)
+        if why:
+            return why
+        return self.card_refusal(table, self.plan(table))
+
+    def refusal_before_draw(self, table: Table) -> str | None:
+        """``why_not`` before any card is typed in: the attacker, the weapon, the
+        rules of the attack and the AP (what the attack panel shows before Draw)."""
         c, _tok = self.actor(table)
         if c.out_of_action:
             return f"{c.name} is out of action and cannot attack (000 Wound Effects)."
@@ -333,9 +341,8 @@ class _AttackAction(Action):
             return str(e)
         why = track_refusal(table, plan)
         if why:
-            assert plan.spec is not None
             return f"{plan.spec.describe()}: {why}"
-        return self.card_refusal(table, plan)
+        return None
 
     def card_refusal(self, table: Table, plan: AttackPlan) -> str | None:
         """With a printed deck: the card still to be typed in (tried on a copy of

@@ -52,6 +52,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...errors import RulesError
 from ...play.attack import (
     AttackPlan,
     AttackRequest,
@@ -1006,7 +1007,11 @@ class AttackPanel(QWidget):
             self.tn_label.setText("<i>Choose Snap, Normal, Aimed or Fan.</i>")
             return None
         try:
-            plan = attack_action(self.table, req).plan(self.table, self.geometry_cache)
+            action = attack_action(self.table, req)
+            refusal = action.refusal_before_draw(self.table)
+            if refusal:
+                raise RulesError(refusal)
+            plan = action.plan(self.table, self.geometry_cache)
         except USER_ERRORS as e:
             self.tn_headline.setText("Not possible")
             self.tn_label.setText(
