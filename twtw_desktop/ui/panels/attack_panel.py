@@ -1008,7 +1008,7 @@ class AttackPanel(QWidget):
             return None
         try:
             action = attack_action(self.table, req)
-            refusal = action.refusal_before_draw(self.table)
+            refusal = action.readiness(self.table)
             if refusal:
                 raise RulesError(refusal)
             plan = action.plan(self.table, self.geometry_cache)
@@ -1019,6 +1019,13 @@ class AttackPanel(QWidget):
             )
             return None
         self._show_plan(plan)
+        # the TN stays in view; what the table would still refuse (the AP) is said
+        why = action.refusal_before_draw(self.table)
+        if why:
+            self.tn_label.setText(
+                self.tn_label.text()
+                + f"<div style='color:#b00020'>Apply is refused now: {html.escape(why)}</div>"
+            )
         return plan
 
     def _show_plan(self, plan: AttackPlan) -> None:
