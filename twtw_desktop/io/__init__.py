@@ -22,6 +22,7 @@ from .files import (
     save_encounter,
     save_encounter_with_map,
     save_map,
+    snapshot_bytes,
     time_engine,
     validate_file,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "save_encounter",
     "save_encounter_with_map",
     "save_map",
+    "snapshot_bytes",
     "time_engine",
     "validate_file",
     "write_atomic",

@@ -684,6 +684,15 @@ def _serialise(path: Path | str, model: BaseModel, kind: Kind) -> bytes:
     return blob
 
 
+def snapshot_bytes(model: Map | Encounter, path: Path | str) -> bytes:
+    """A map's or an encounter's file bytes, checked as a save checks them, without
+    writing (the autosave serialises on the GUI thread and writes elsewhere). Raises
+    only SaveError."""
+    kind: Kind = "map" if isinstance(model, Map) else "encounter"
+    with _gc_paused():
+        return _serialise(path, model, kind)
+
+
 def save_map(game_map: Map, path: Path | str) -> None:
     """Save a map atomically (see the module docstring). Raises only SaveError."""
     if not isinstance(game_map, Map):

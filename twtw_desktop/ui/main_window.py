@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from ..errors import LoadError, RulesError
 from ..hexgrid import Hex
 from .actions import make_action
+from .autosave import Autosaver, newer_copy
 from .document import EncounterDocument
 from .scene.map_view import MapView
 from .settings import MAX_RECENT, AppSettings
@@ -89,6 +90,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.settings = settings or AppSettings()
         self.document: EncounterDocument | None = None
+        self.autosaver: Autosaver | None = None
         self.undo_group = QUndoGroup(self)
         self.docks: dict[str, QDockWidget] = {}
         self._dock_factories: dict[str, object] = {}
@@ -414,6 +416,8 @@ class MainWindow(QMainWindow):
             self.undo_group.removeStack(old.undo_stack)
             if old is not document:
                 old.stop_journal(keep=old.is_dirty())
+                if self.autosaver is not None:
+                    self.autosaver.discard()
         document.setParent(self)
         self.document = document
         self.undo_group.addStack(document.undo_stack)
@@ -427,6 +431,7 @@ class MainWindow(QMainWindow):
         if old is not None and old is not document:
             old.deleteLater()
         self._recover_or_journal(document)
+        self.autosaver = Autosaver(document)
 
     def _recover_or_journal(self, doc: EncounterDocument) -> None:
         """Offer the steps a journal holds beyond the saved file (the app was killed),
@@ -543,7 +548,7 @@ class MainWindow(QMainWindow):
         if ask and not self.maybe_save():
             return False
         try:
-            doc = EncounterDocument.open(path)
+            doc = self._open_or_recovered(Path(path))
         except LoadError as e:
             self.show_error("Cannot open the file", str(e))
             return False
@@ -555,6 +560,28 @@ class MainWindow(QMainWindow):
             self._fill_recent()
         self._show_message(f"Opened {Path(path).name}")
         return True
+
+    def _open_or_recovered(self, path: Path) -> EncounterDocument:
+        """Open ``path``, or its newer recovery copy (the map editor's autosave) when
+        the Judge chooses it: the copy then counts as unsaved changes to the file."""
+        copy = newer_copy(path)
+        if copy is not None:
+            answer = QMessageBox.question(
+                self,
+                "Open the autosaved copy?",
+                f"A recovery copy of {path.name}, written while editing, is newer than the "
+                "file: the app was closed without saving.\n\nOpen the copy instead? "
+                "(No opens the file as it was saved; the copy is kept.)",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.Yes,
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                doc = EncounterDocument.open(copy)
+                doc.path = path
+                doc.table.source = path
+                doc.undo_stack.resetClean()  # unsaved changes to the file
+                return doc
+        return EncounterDocument.open(path)
 
     def save(self) -> bool:
         doc = self.document
@@ -811,5 +838,7 @@ class MainWindow(QMainWindow):
             return
         if self.document is not None:
             self.document.stop_journal(keep=self.document.is_dirty())
+        if self.autosaver is not None:
+            self.autosaver.discard()  # saved, or the Judge chose to discard the changes
         self.save_layout()
         ev.accept()
