@@ -1235,6 +1235,15 @@ def bumps_left(record: AttackRecord) -> tuple[int, int]:
     return total, max(total - used, 0)
 
 
+def checked_shots(plan: AttackPlan, records: int) -> int:
+    """How many of a resolution's ``records`` are checked shots that take bump
+    spends of their own: a Phases fan's secondary targets and a burst's second
+    target take hits bought or sent on, with no bumps of their own."""
+    if plan.fan is not None or plan.burst_second is not None:
+        return min(records, max(len(plan.series), 1))
+    return records
+
+
 def fan_secondary_choices(plan: AttackPlan) -> list[tuple[str, list[str]]]:
     """What a Phases fan's bump may buy after the draw (003 Secondary Targets): none,
     one of the candidates, or — with three shots or more — two of them."""

@@ -61,6 +61,7 @@ from ...play.attack import (
     Preview,
     Spends,
     bumps_left,
+    checked_shots,
     cock_first_needed,
     default_weapon_index,
     display_name,
@@ -1218,13 +1219,7 @@ class AttackPanel(QWidget):
     def _fit_series(self, p: Preview) -> None:
         """One spends entry and one shot number per checked shot of the series (a
         Phases fan's secondary targets have no check, so no spends of their own)."""
-        n = len(p.records)
-        if self.plan is not None and (
-            self.plan.fan is not None or self.plan.burst_second is not None
-        ):
-            # a Phases fan's secondary targets and a burst's second target take
-            # hits bought or sent on, with no bumps of their own
-            n = min(n, max(len(self.plan.series), 1))
+        n = checked_shots(self.plan, len(p.records)) if self.plan is not None else len(p.records)
         while len(self.series_spends) < n:
             self.series_spends.append(Spends())
         self.shot_spin.blockSignals(True)
