@@ -23,7 +23,7 @@ from ..hexgrid import Hex, Layout, Orientation, hex_to_offset, offset_to_hex
 from ..rules.base import Mutable, Strict
 
 MAP_FORMAT_VERSION = 1
-MAX_MAP_SIDE = 400  # hexes per side; a 200×200 map is the benchmark size
+MAX_MAP_SIDE = 1000
 
 Point = tuple[float, float]
 HexPos = tuple[int, int]
