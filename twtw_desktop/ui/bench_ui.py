@@ -16,6 +16,7 @@ Adding a figure: one function registered with :func:`~twtw_desktop.bench.figure`
 
 from __future__ import annotations
 
+import itertools
 import os
 import statistics
 import subprocess
@@ -458,3 +459,47 @@ def startup_sample(ctx: BenchContext) -> Measured:
         app.append(startup_seconds())
         bare.append(bare_window_seconds())
     return Measured(statistics.median(app[1:]), statistics.median(bare[1:]))
+
+
+#: a fresh interpreter exports a benchmark map to a tiled PDF and prints, per page,
+#: the seconds and peak resident memory (MiB) before it, then the total seconds
+EXPORT_PDF = _startup_code(
+    "import sys, resource\n"
+    "side, segs, scale = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]\n"
+    "from twtw_desktop.geometry.bench import make_bench_map\n"
+    "from twtw_desktop.ui import export as ex\n"
+    "m = make_bench_map(side, segs)\n"
+    "marks = []\n"
+    "def progress(done, total):\n"
+    "    marks.append((time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))\n"
+    "    return True\n"
+    "out = tempfile.mkdtemp() + '/bench.pdf'\n"
+    "t0 = time.perf_counter()\n"
+    "r = ex.export_pdf(m, out, scale=scale, paper='letter', progress=progress)\n"
+    "for t, rss in marks: print(t, rss)\n"
+)
+
+
+@figure(
+    "pdf_page_1000", "PDF export, one page of a tiled map (memory growth over the pages must stay flat)",
+    section="ui", side=BIG_SIDE,
+)  # fmt: skip
+def pdf_page_1000(ctx: BenchContext) -> Measured:
+    # at the smallest print scale (5 mm a hex) the 1000×1000 map takes about 900
+    # Letter pages (the export's limit is 1000)
+    side = ctx.side(BIG_SIDE)
+    lines = subprocess_seconds(
+        EXPORT_PDF, str(side), str(ctx.scaled(BIG_WALL_SEGMENTS, BIG_SIDE)),
+        "5mm",
+    )  # fmt: skip
+    marks = [tuple(float(x) for x in ln.split()) for ln in lines[:-1]]
+    times = [b[0] - a[0] for a, b in itertools.pairwise(marks)]
+    first, last = marks[0][1], marks[-1][1]
+    grew = last - first
+    return Measured(
+        statistics.median(times) if times else float(lines[-1]),
+        note=f"{len(marks)} pages; peak resident {first:.0f} MiB at the first page, "
+        f"{last:.0f} MiB at the last",
+        extra={"pages": len(marks), "rss_first_mib": first, "rss_last_mib": last},
+        failed=f"memory grew {grew:.0f} MiB over the pages" if grew > 100 else "",
+    )
