@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.geometry.conftest import line_feature, side_wall
+from twtw_desktop.geometry import walls as walls_mod
+from twtw_desktop.geometry.bench import make_bench_map
 from twtw_desktop.geometry.sight import visible
 from twtw_desktop.geometry.walls import PACE, WallIndex
 from twtw_desktop.hexgrid import Hex, Orientation
@@ -230,13 +235,6 @@ def test_pace_is_the_distance_between_neighbouring_centres():
 def test_incremental_edits_answer_as_a_fresh_index(seed):
     """Edits kept beside the base (moved, opened, removed, added, past the delta
     limit) answer every query exactly as an index built from scratch."""
-    import random
-
-    import numpy as np
-
-    from twtw_desktop.geometry import walls as walls_mod
-    from twtw_desktop.geometry.bench import make_bench_map
-
     rng = random.Random(seed)
     m = make_bench_map(24, 40, seed=seed)
     idx = WallIndex(m)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..bench import BenchContext, Measured, figure
 from ..hexgrid import Hex, Orientation
+from ..io.files import load_map, save_map
 from ..model.encounter import Token
 from ..model.map import TERRAIN_CODES, Feature, Map, Terrain
 from ..rules.editions import load_edition
@@ -442,8 +443,6 @@ def validate_json_200(ctx: BenchContext) -> Measured:
     section="geometry", target_s=TARGET_LOAD, side=MAP_SIDE,
 )  # fmt: skip
 def load_map_200(ctx: BenchContext) -> float:
-    from ..io.files import load_map, save_map
-
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.twtwmap"
         save_map(world(ctx).map, path)

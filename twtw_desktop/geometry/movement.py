@@ -49,6 +49,7 @@ found (:meth:`ReachArea.path_to`).
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -876,11 +877,13 @@ def _step_table(game_map: Map, index: WallIndex, rate: int, window) -> _StepTabl
 def _window(game_map: Map, start: Hex, paces: int) -> tuple[int, int, int, int]:
     """The part of the map a search of ``paces`` from ``start`` needs: the whole map,
     or on a big one a square around the start (rounded out to :data:`WINDOW_STEP`
-    hexes, so nearby starts share it)."""
+    hexes, so nearby starts share it) of at most about :data:`WHOLE_MAP_CELLS` hexes:
+    a longer reach on a big map is searched that far only (its table would not fit
+    in memory)."""
     if game_map.cols * game_map.rows <= WHOLE_MAP_CELLS:
         return (0, 0, game_map.cols, game_map.rows)
     col, row = hex_to_offset(start, game_map.orientation)
-    reach = paces + 2
+    reach = min(paces + 2, math.isqrt(WHOLE_MAP_CELLS) // 2)
 
     def span(x: int, size: int) -> tuple[int, int]:
         lo = max(0, (x - reach) // WINDOW_STEP * WINDOW_STEP)

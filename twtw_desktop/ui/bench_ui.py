@@ -37,7 +37,19 @@ from ..geometry.bench import (
     MAP_SIDE,
     TOKENS,
     WALL_SEGMENTS,
+    make_bench_map,
+    make_tokens,
 )
+from ..model import Encounter
+from ..rules.samples import sample_characters
+from .commands import MoveTokenCommand
+from .document import EncounterDocument
+from .panels.track_panel import TrackPanel
+from .scene import style
+from .scene.frame import MapFrame
+from .scene.map_items import FeatureItem
+from .scene.map_view import MapView
+from .scene.token_item import TokenItem
 
 VIEW_W, VIEW_H = 1920, 1080
 TARGET_PAN = 8e-3
@@ -60,10 +72,6 @@ def _app() -> QApplication:
 
 def make_document(side: int = MAP_SIDE, segments: int = WALL_SEGMENTS, tokens: int = TOKENS):
     """The benchmark map as an encounter document, with characters for the tokens."""
-    from ..geometry.bench import make_bench_map, make_tokens
-    from ..model import Encounter
-    from ..rules.samples import sample_characters
-    from .document import EncounterDocument
 
     m = make_bench_map(side, segments)
     toks = make_tokens(m, tokens)
@@ -104,10 +112,6 @@ def _pan_frames(view, frames: int) -> list[float]:
 def per_hex_view(doc, zoom: float):
     """The comparison: the same map as one QGraphicsPolygonItem per hex (plus the same
     features and tokens), as a naive implementation would build it."""
-    from .scene import style
-    from .scene.frame import MapFrame
-    from .scene.map_items import FeatureItem
-    from .scene.token_item import TokenItem
 
     fr = MapFrame(doc.map)
     sc = QGraphicsScene()
@@ -195,7 +199,6 @@ class ViewFixture:
     """A benchmark document in a 1920×1080 map view, shown offscreen."""
 
     def __init__(self, side: int, segments: int, tokens: int) -> None:
-        from .scene.map_view import MapView
 
         _app()
         t0 = time.perf_counter()
@@ -321,7 +324,6 @@ def whole_map_cold_200(ctx: BenchContext) -> float:
     section="ui", target_s=TARGET_MOVE_UNDO, side=MAP_SIDE, size="200×200, 200 tokens",
 )  # fmt: skip
 def move_undo_200_tokens(ctx: BenchContext) -> float:
-    from .commands import MoveTokenCommand
 
     fx = view_fixture_tokens(ctx)
     tok = fx.doc.encounter.tokens[0]
@@ -360,7 +362,6 @@ def view_fixture_tokens(ctx: BenchContext) -> ViewFixture:
     section="ui", target_s=TARGET_NEXT_SEGMENT, side=MAP_SIDE, size="200×200, 200 tokens",
 )  # fmt: skip
 def next_segment_200_tokens(ctx: BenchContext) -> Measured:
-    from .panels.track_panel import TrackPanel
 
     fx = view_fixture_tokens(ctx)
     panel = TrackPanel(fx.doc)

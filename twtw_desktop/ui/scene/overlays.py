@@ -356,7 +356,7 @@ def reach_is_instant(game_map, budget: int, move: int) -> bool:
 def reach_cells(game_map, walls, at, facing, budget, now, move, occupied):
     """The reachable area and the overlay's cells (colour, AP label, payable now) for
     every hex but the start. Safe to run off the GUI thread (QColor is a value)."""
-    from ...geometry.movement import reachable
+    from ...geometry.movement import reachable  # lazy: start-up
 
     area = reachable(game_map, walls, at, facing, budget, now, move, occupied)
     hexes, costs = area.costs()
