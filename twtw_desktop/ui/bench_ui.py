@@ -140,10 +140,27 @@ def per_hex_view(doc, zoom: float):
     return v, sc
 
 
+#: the peak resident memory of this process in MiB: /proc's VmHWM where there is one
+#: (getrusage's ru_maxrss keeps the parent's peak across fork and exec on Linux)
+PEAK_MIB = (
+    "def peak_mib():\n"
+    "    try:\n"
+    "        with open('/proc/self/status') as f:\n"
+    "            for line in f:\n"
+    "                if line.startswith('VmHWM:'):\n"
+    "                    return int(line.split()[1]) / 1024\n"
+    "    except OSError:\n"
+    "        pass\n"
+    "    import resource\n"
+    "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+)
+
+
 def _startup_code(body: str) -> str:
     return (
         "import time; t0 = time.perf_counter()\n"
         "import os, tempfile; os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
+        + PEAK_MIB
         + body
         + "print(time.perf_counter() - t0)\n"
         "os._exit(0)\n"
@@ -388,7 +405,7 @@ def next_segment_200_tokens(ctx: BenchContext) -> Measured:
 #: a fresh interpreter opens a benchmark map of the given side in the main window and
 #: prints its peak resident memory (MiB), then the seconds from the start of the load
 OPEN_BIG = _startup_code(
-    "import sys, resource\n"
+    "import sys\n"
     "side, segs, toks = (int(x) for x in sys.argv[1:4])\n"
     "from twtw_desktop.ui import settings\n"
     "settings.use_ini_folder(tempfile.mkdtemp())\n"
@@ -399,7 +416,7 @@ OPEN_BIG = _startup_code(
     "t0 = time.perf_counter()\n"
     "w = MainWindow(document=doc); w.resize(1600, 1000); w.show(); app.processEvents()\n"
     "w.map_view.viewport().repaint()\n"
-    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+    "print(peak_mib())\n"
     "w.document.undo_stack.setClean()\n"
 )
 
@@ -465,14 +482,14 @@ def startup_sample(ctx: BenchContext) -> Measured:
 #: a fresh interpreter exports a benchmark map to a tiled PDF and prints, per page,
 #: the seconds and peak resident memory (MiB) before it, then the total seconds
 EXPORT_PDF = _startup_code(
-    "import sys, resource\n"
+    "import sys\n"
     "side, segs, scale = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]\n"
     "from twtw_desktop.geometry.bench import make_bench_map\n"
     "from twtw_desktop.ui import export as ex\n"
     "m = make_bench_map(side, segs)\n"
     "marks = []\n"
     "def progress(done, total):\n"
-    "    marks.append((time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))\n"
+    "    marks.append((time.perf_counter(), peak_mib()))\n"
     "    return True\n"
     "out = tempfile.mkdtemp() + '/bench.pdf'\n"
     "t0 = time.perf_counter()\n"
