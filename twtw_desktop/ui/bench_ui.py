@@ -505,7 +505,7 @@ EXPORT_PDF = _startup_code(
 def pdf_page_1000(ctx: BenchContext) -> Measured:
     # at the smallest print scale (5 mm a hex) the 1000×1000 map takes about 900
     # Letter pages (the export's limit is 1000)
-    side = ctx.side(BIG_SIDE)
+    side = min(ctx.side(BIG_SIDE), 60) if ctx.quick else ctx.side(BIG_SIDE)
     lines = subprocess_seconds(
         EXPORT_PDF, str(side), str(ctx.scaled(BIG_WALL_SEGMENTS, BIG_SIDE)),
         "5mm",
