@@ -48,6 +48,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem
 
 from ...errors import RulesError
+from ...geometry import movement
 from ...hexgrid import Hex
 from . import style
 from .grid_painter import TILE, TiledLayer, bucket_scale
@@ -56,8 +57,8 @@ from .map_items import Z_OVERLAY, Z_TOOL
 log = logging.getLogger(__name__)
 
 OVERLAY_NAMES = ("reachable", "field_of_fire", "corridor", "dodge_front")
-#: a reach search over at most this many hexes runs on the GUI thread (a few ms);
-#: a bigger one runs in a worker thread
+#: a reach whose step table covers at most this many hexes runs on the GUI thread (a
+#: few ms, the table included); a bigger one runs in a worker thread
 REACH_SYNC_HEXES = 20_000
 #: the field-of-fire wedge reaches this many range increments (display only)
 ARC_INCREMENTS = 3
@@ -347,18 +348,19 @@ class StrayFlagItem(QGraphicsItem):
 
 def reach_is_instant(game_map, budget: int, move: int) -> bool:
     """Whether the reach search is small enough to run on the GUI thread: the hexes
-    it can cover (the map, or a hexagon of ``budget × move`` paces) are few."""
-    paces = max(0, budget) * max(1, move)
-    area = min(game_map.cols * game_map.rows, 3 * paces * (paces + 1) + 1)
-    return area <= REACH_SYNC_HEXES
+    its step table covers (the whole map, or on a big map a window around the
+    figure; see :mod:`twtw_desktop.geometry.movement`) are few."""
+    cells = game_map.cols * game_map.rows
+    if cells > movement.WHOLE_MAP_CELLS:
+        side = 2 * max(0, budget) * max(1, move) + 2 * movement.WINDOW_STEP
+        cells = min(cells, side * side)
+    return cells <= REACH_SYNC_HEXES
 
 
 def reach_cells(game_map, walls, at, facing, budget, now, move, occupied):
     """The reachable area and the overlay's cells (colour, AP label, payable now) for
     every hex but the start. Safe to run off the GUI thread (QColor is a value)."""
-    from ...geometry.movement import reachable  # lazy: start-up
-
-    area = reachable(game_map, walls, at, facing, budget, now, move, occupied)
+    area = movement.reachable(game_map, walls, at, facing, budget, now, move, occupied)
     hexes, costs = area.costs()
     top = max(1, budget)
     colours: dict[int, tuple[QColor, str]] = {}
