@@ -433,8 +433,8 @@ def from_json(path: Path) -> list[Figure]:
 def markdown_table(figures: Iterable[Figure]) -> str:
     """The README's table of a run: one row per figure."""
     rows = [
-        "| figure | size | median | target | baseline (same run) | ratio | verdict |",
-        "|---|---|---|---|---|---|---|",
+        "| figure | size | median | target | baseline (same run) | ratio | verdict | notes |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for f in figures:
         target = f"≤ {format_seconds(f.target_s)}" if f.target_s is not None else ""
@@ -446,8 +446,10 @@ def markdown_table(figures: Iterable[Figure]) -> str:
         title = f"`{f.name}` {f.title}".replace("|", "/")
         base = format_seconds(f.baseline_s) if f.baseline_s is not None else ""
         median = "error" if f.error else format_seconds(f.median_s)
+        notes = "; ".join(x for x in (f.note, f.failed, f.error) if x).replace("|", "/")
         rows.append(
-            f"| {title} | {f.size} | {median} | {target} | {base} | {ratio} | {f.verdict()} |"
+            f"| {title} | {f.size} | {median} | {target} | {base} | {ratio} | {f.verdict()} "
+            f"| {notes} |"
         )
     return "\n".join(rows) + "\n"
 
