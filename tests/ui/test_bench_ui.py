@@ -38,3 +38,23 @@ def test_benchmark_document_has_the_requested_size(qapp):
     assert doc.map.cols == 20 and len(doc.map.features) > 0
     assert len(doc.encounter.tokens) == 5
     assert {c.side for c in doc.encounter.characters} == {"posse", "hombres"}
+
+
+def test_the_issue_figures_are_registered_with_their_targets():
+    """The figures the speed issue names (those measured in this module and the
+    geometry one), each with a target; the ones with a baseline with a ratio target."""
+    want = {
+        "reach_round_200": (30e-3, 10.0),
+        "wall_edit_1000": (1e-3, None),
+        "move_undo_200_tokens": (5e-3, None),
+        "next_segment_200_tokens": (10e-3, None),
+        "open_window_1000": (3.0, None),
+        "pan_frame_200": (8e-3, 5.0),
+        "pan_frame_1000": (8e-3, 20.0),
+        "whole_map_warm_1000": (16e-3, None),
+        "startup_sample": (0.4, 3.0),
+    }
+    for name, (target_s, target_ratio) in want.items():
+        spec = bench.FIGURES[name]
+        assert (spec.target_s, spec.target_ratio) == (target_s, target_ratio), name
+    assert bench.FIGURES["startup_sample"].ratio_kind == "overhead"
