@@ -420,9 +420,13 @@ def test_reach_agrees_with_the_python_search_it_replaced(name):
     assert differ <= 0.02 * total
 
 
-def test_reach_on_a_big_map_searches_a_window_around_the_figure(monkeypatch):
-    m = Map.blank(60, 50)
+def test_reach_on_a_big_map_searches_a_window_around_the_figure(monkeypatch, orientation):
+    m = Map.blank(60, 50, orientation)
     m.features = [side_wall(m, m.hex_at(30, 25), 0, "w")]
+    m.elevation = [[(c + r) // 3 % 3 for c in range(60)] for r in range(50)]
+    for c in range(27, 34):
+        m.set_terrain(m.hex_at(c, 27), Terrain.GENTLE)
+        m.set_terrain(m.hex_at(c, 23), Terrain.STEEP)
     idx = WallIndex(m)
     start = m.hex_at(30, 25)
     whole = reachable(m, idx, start, 1, 4, 4, 3)
