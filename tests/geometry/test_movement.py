@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from tests.geometry.conftest import side_wall
 from twtw_desktop.errors import RulesError
+from twtw_desktop.geometry import movement
+from twtw_desktop.geometry.bench import reachable_reference
 from twtw_desktop.geometry.movement import (
     cheapest_path,
     engaged,
@@ -20,8 +22,10 @@ from twtw_desktop.geometry.movement import (
     turn_in_place_ap,
 )
 from twtw_desktop.geometry.walls import WallIndex
-from twtw_desktop.hexgrid import DIRECTIONS, Hex, Orientation
+from twtw_desktop.hexgrid import DIRECTIONS, Hex, Orientation, hex_to_offset
+from twtw_desktop.io import load_encounter
 from twtw_desktop.model.map import TERRAIN_CODES, Map, Terrain
+from twtw_desktop.resources import maps_dir
 
 
 def _line(start: Hex, facing: int, n: int) -> list[Hex]:
@@ -379,3 +383,68 @@ def test_engagement():
     taken = engagement_break_hexes(m, idx, a, [enemy], occupied=[a.neighbor(4)])
     assert set(taken) == {a.neighbor(3), a.neighbor(5)}
     assert engagement_break_hexes(m, idx, a, [enemy, a + Hex(-1, 2)]) == [a.neighbor(3)]
+
+
+# -- the array search against the Python one it replaced ----------------------------------------
+
+
+def _sample(name: str):
+    loaded = load_encounter(maps_dir() / f"{name}.encounter.json")
+    return loaded.map, [t.at for t in loaded.encounter.tokens]
+
+
+@pytest.mark.parametrize("name", ["main_street", "longhorn_saloon", "legless_gulch"])
+def test_reach_agrees_with_the_python_search_it_replaced(name):
+    """Same cheapest unrounded cost, every rounded cost priced on its own path; the
+    rounded AP may differ by one where paths of equal unrounded cost round
+    differently (both searches break those ties their own way): on under 2 % of the
+    hexes, and never beyond one AP or the AP limit."""
+    m, tokens = _sample(name)
+    idx = WallIndex(m)
+    total = differ = 0
+    for start in tokens[:3]:
+        for rate, facing in ((1, 0), (3, 2), (8, 5)):
+            args = (m, idx, start, facing, 12, 4, rate, tokens)
+            new, old = reachable(*args), reachable_reference(*args)
+            for h in set(old) ^ set(new):
+                # only hexes at the very edge of the budget can come and go
+                assert (new.get(h) or old.get(h)).cost >= 11
+            for h in set(old) & set(new):
+                total += 1
+                assert abs(new[h].cost - old[h].cost) <= 1
+                differ += new[h].cost != old[h].cost
+                assert new[h].now == (new[h].cost <= 4)
+            for h in list(new)[::25]:
+                pc = path_cost(m, idx, start, facing, new.path_to(h), rate, occupied=tokens)
+                assert (pc.ap, pc.facing, pc.paces) == (new[h].cost, new[h].facing, new[h].paces)
+    assert differ <= 0.02 * total
+
+
+def test_reach_on_a_big_map_searches_a_window_around_the_figure(monkeypatch, orientation):
+    m = Map.blank(60, 50, orientation)
+    m.features = [side_wall(m, m.hex_at(30, 25), 0, "w")]
+    m.elevation = [[(c + r) // 3 % 3 for c in range(60)] for r in range(50)]
+    for c in range(27, 34):
+        m.set_terrain(m.hex_at(c, 27), Terrain.GENTLE)
+        m.set_terrain(m.hex_at(c, 23), Terrain.STEEP)
+    idx = WallIndex(m)
+    start = m.hex_at(30, 25)
+    whole = reachable(m, idx, start, 1, 4, 4, 3)
+    monkeypatch.setattr(movement, "WHOLE_MAP_CELLS", 900)
+    monkeypatch.setattr(movement, "WINDOW_STEP", 8)
+    windowed = reachable(m, idx, start, 1, 4, 4, 3)
+    assert movement._window(m, start, 12) != (0, 0, 60, 50)
+    assert dict(windowed.items()) == dict(whole.items())
+    assert windowed.path_to(m.hex_at(33, 27)) == whole.path_to(m.hex_at(33, 27))
+
+
+def test_a_long_reach_on_a_big_map_is_searched_within_a_bounded_window(monkeypatch):
+    monkeypatch.setattr(movement, "WHOLE_MAP_CELLS", 900)
+    monkeypatch.setattr(movement, "WINDOW_STEP", 8)
+    m = Map.blank(60, 50)
+    c0, r0, c1, r1 = movement._window(m, m.hex_at(30, 25), 200)
+    assert (c1 - c0) * (r1 - r0) <= 48 * 48  # 2 × 15 paces each way, rounded out to 8
+    area = reachable(m, WallIndex(m), m.hex_at(30, 25), 0, 100, 100, 2)
+    cells = {hex_to_offset(h, m.orientation) for h in area}
+    assert all(c0 <= c < c1 and r0 <= r < r1 for c, r in cells)
+    assert len(area) == (c1 - c0) * (r1 - r0)  # open ground: every hex of the window

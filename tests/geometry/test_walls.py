@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.geometry.conftest import line_feature, side_wall
+from twtw_desktop.geometry import walls as walls_mod
+from twtw_desktop.geometry.bench import make_bench_map
 from twtw_desktop.geometry.sight import visible
 from twtw_desktop.geometry.walls import PACE, WallIndex
 from twtw_desktop.hexgrid import Hex, Orientation
@@ -224,3 +229,39 @@ def test_pace_is_the_distance_between_neighbouring_centres():
     lay = Map.blank(3, 3).layout()
     (x0, y0), (x1, y1) = lay.hex_to_pixel(Hex(0, 0)), lay.hex_to_pixel(Hex(1, 0))
     assert ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 == pytest.approx(PACE)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_incremental_edits_answer_as_a_fresh_index(seed):
+    """Edits kept beside the base (moved, opened, removed, added, past the delta
+    limit) answer every query exactly as an index built from scratch."""
+    rng = random.Random(seed)
+    m = make_bench_map(24, 40, seed=seed)
+    idx = WallIndex(m)
+    lay = m.layout()
+    pts = [lay.hex_to_pixel(m.hex_at(rng.randrange(24), rng.randrange(24))) for _ in range(40)]
+    lines = [(a, b) for a in pts[:8] for b in pts[8:]]
+    for step in range(walls_mod.DELTA_LIMIT + 12):
+        f = rng.choice(m.features)
+        roll = rng.random()
+        if roll < 0.4:
+            f.points = [(x + rng.uniform(-2, 2), y + rng.uniform(-2, 2)) for x, y in f.points]
+            idx.update_feature(f)
+        elif roll < 0.6:
+            f.is_open = not f.is_open
+            idx.update_feature(f)
+        elif roll < 0.8 and len(m.features) > 5:
+            m.features.remove(f)
+            idx.remove_feature(f.id)
+        else:
+            new = Feature(id=f"n{step}", kind="wall", points=[pts[step % 40], pts[(step + 7) % 40]])
+            m.features.append(new)
+            idx.update_feature(new)
+        fresh = WallIndex(m)
+        for a, b in lines[:: 1 + step % 5]:
+            assert idx.blocks_sight(a, b) == fresh.blocks_sight(a, b)
+            assert idx.crossings(a, b) == fresh.crossings(a, b)
+        a_xy = np.array([a for a, _ in lines])
+        b_xy = np.array([b for _, b in lines])
+        assert (idx.blocks_sight_many(a_xy, b_xy) == fresh.blocks_sight_many(a_xy, b_xy)).all()
+        assert idx.blocked_step_set() == fresh.blocked_step_set()

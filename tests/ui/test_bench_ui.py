@@ -1,22 +1,36 @@
-"""The UI benchmark runs and reports every figure (its timings are not asserted here:
-the benchmark command prints them against their targets)."""
+"""The UI benchmark figures run on a small map and report what they measure (their
+timings are not asserted here: the benchmark command prints them against their
+targets). Rewritten when the figures became registered functions (``measure_ui`` is
+gone)."""
 
 from __future__ import annotations
 
-from twtw_desktop.bench import Figure
+from twtw_desktop import bench
 from twtw_desktop.ui import bench_ui
 
+FAST = [
+    "build_view_200",
+    "pan_frame_200",
+    "zoom_cold_200",
+    "whole_map_warm_200",
+    "whole_map_cold_200",
+    "move_undo_200_tokens",
+    "next_segment_200_tokens",
+    "pan_frame_1000",
+    "whole_map_warm_1000",
+]
 
-def test_ui_benchmark_runs_on_a_small_map(qapp):
-    figs = list(bench_ui.measure_ui(24, 30, 6, frames=4, quick=True, startup=False))
-    names = [f.name for f in figs]
-    assert all(isinstance(f, Figure) for f in figs)
-    assert any("pan frame at 100 %" in n for n in names)
-    assert any("cold tile cache" in n for n in names)
-    assert any("whole map in view" in n for n in names)
-    ratio = next(f for f in figs if f.kind == "ratio")
-    assert ratio.target == bench_ui.TARGET_RATIO and ratio.value > 0
-    assert all(f.value > 0 for f in figs if f.kind == "time")
+
+def test_ui_figures_run_on_a_small_map(qapp):
+    specs = [bench.FIGURES[n] for n in FAST]
+    cfg = bench.BenchConfig(quick=True, repeats=1, max_side=24)
+    figs = {f.name: f for f in bench.run_figures(specs, cfg, echo=False)}
+    assert set(figs) == set(FAST)
+    assert all(not f.error for f in figs.values()), [f.error for f in figs.values()]
+    assert all(f.median_s > 0 for f in figs.values())
+    pan = figs["pan_frame_200"]
+    assert pan.target_ratio == bench_ui.TARGET_RATIO and pan.ratio > 0
+    assert figs["pan_frame_1000"].size == "24×24"
 
 
 def test_benchmark_document_has_the_requested_size(qapp):
@@ -24,3 +38,23 @@ def test_benchmark_document_has_the_requested_size(qapp):
     assert doc.map.cols == 20 and len(doc.map.features) > 0
     assert len(doc.encounter.tokens) == 5
     assert {c.side for c in doc.encounter.characters} == {"posse", "hombres"}
+
+
+def test_the_issue_figures_are_registered_with_their_targets():
+    """The figures the speed issue names (those measured in this module and the
+    geometry one), each with a target; the ones with a baseline with a ratio target."""
+    want = {
+        "reach_round_200": (30e-3, 10.0),
+        "wall_edit_1000": (1e-3, None),
+        "move_undo_200_tokens": (5e-3, None),
+        "next_segment_200_tokens": (10e-3, None),
+        "open_window_1000": (3.0, None),
+        "pan_frame_200": (8e-3, 5.0),
+        "pan_frame_1000": (8e-3, 20.0),
+        "whole_map_warm_1000": (16e-3, None),
+        "startup_sample": (0.4, 3.0),
+    }
+    for name, (target_s, target_ratio) in want.items():
+        spec = bench.FIGURES[name]
+        assert (spec.target_s, spec.target_ratio) == (target_s, target_ratio), name
+    assert bench.FIGURES["startup_sample"].ratio_kind == "overhead"

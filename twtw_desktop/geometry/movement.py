@@ -32,10 +32,16 @@ rounded totals before and after it), so the steps always sum to the path's AP.
 
 Searching
 ---------
-:func:`reachable` is a bounded Dijkstra over (hex, facing) states and
-:func:`cheapest_path` the same search aimed at one hex (A*). Both minimise the
-unrounded AP (paces / rate + terrain + turns); among equal ones the lower rounded
-AP wins. Because paces and half-AP extras are rounded up separately, a path that is
+:func:`reachable` is a bounded Dijkstra over (hex, facing) states, run by
+``scipy.sparse.csgraph`` on a table of every step of the map (built once per map,
+walls and rate; a window around the figure on maps of more than
+:data:`WHOLE_MAP_CELLS` hexes). :func:`cheapest_path` is the same search aimed at
+one hex (A*, in Python: it stops early). Both minimise the unrounded AP
+(paces / rate + terrain + turns); among equal ones :func:`cheapest_path` takes the
+lower rounded AP and :func:`reachable` the path with fewer paces, then fewer
+half-AP extras (its step weights carry the paces, extras and turns in their low
+bits, so one search yields every path's parts); each hex is reported in its facing
+with the lowest rounded AP. Because paces and half-AP extras are rounded up separately, a path that is
 slightly dearer unrounded can, rarely, round to 1 AP less; the search does not hunt
 for those. Every cost it reports is the exact :func:`path_cost` of the path it
 found (:meth:`ReachArea.path_to`).
@@ -43,9 +49,13 @@ found (:meth:`ReachArea.path_to`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import math
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
+
+import numpy as np
 
 from ..errors import RulesError
 from ..hexgrid import (
@@ -679,20 +689,288 @@ class _Search:
         return out
 
 
-class ReachArea(dict):
-    """``{hex: Reach}`` plus the search behind it, so :meth:`path_to` gives the exact
-    path each :class:`Reach` was priced on."""
+#: maps with more hexes than this search a window around the figure, not the whole map
+WHOLE_MAP_CELLS = 300_000
+#: a window's edges are rounded out to multiples of this many hexes
+WINDOW_STEP = 64
+#: the reach search's step weights: ``units << 36 | halves << 24 | turns << 14 | paces``
+#: (exact in a float64 while units < 2**17): among paths of equal unrounded cost the
+#: one with the fewest half-AP extras, then the fewest paid turns, wins
+_T_SHIFT, _H_SHIFT, _U_SHIFT = 14, 24, 36
+#: the reach search looks no further than this many AP or paces
+MAX_REACH_AP = 1000
+MAX_REACH_PACES = (1 << _T_SHIFT) - 1
+#: 1 where stepping towards direction d from facing f is a paid turn (120° or more)
+_PAID = np.array([[0 if (d - f) % 6 in (0, 1, 5) else 1 for d in range(6)] for f in range(6)])
+_BLOCKED = float(1 << 62)  # an edge weight past any limit: the step is not taken
+_HALVES_LUT = np.full(256, -1, dtype=np.int64)
+_UPHILL_LUT = np.zeros(256, dtype=bool)
+for _code, _t in CODE_TERRAIN.items():
+    if TERRAIN_COSTS[_t].enterable:
+        _HALVES_LUT[ord(_code)] = TERRAIN_COSTS[_t].halves
+        _UPHILL_LUT[ord(_code)] = TERRAIN_COSTS[_t].uphill_only and TERRAIN_COSTS[_t].halves > 0
 
-    def __init__(self, data: dict[Hex, Reach], search: _Search, best: dict[Hex, int]) -> None:
-        super().__init__(data)
-        self._search = search
-        self._best = best
+
+def _key_deltas(orient: Orientation, width: int) -> np.ndarray:
+    """``(2, 6)``: the key offset of each direction's neighbour, by the parity of the
+    cell's absolute row (pointy) or column (flat), for rows ``width`` keys wide."""
+    out = np.zeros((2, 6), dtype=np.int64)
+    for parity in (0, 1):
+        col, row = (2, 2 + parity) if orient is Orientation.POINTY else (2 + parity, 2)
+        h = offset_to_hex(col, row, orient)
+        for d, delta in enumerate(DIRECTIONS):
+            c2, r2 = hex_to_offset(h + delta, orient)
+            out[parity, d] = (c2 - col) + (r2 - row) * width
+    return out
+
+
+class _StepTable:
+    """Every step of a window of the map as a sparse graph over (cell, facing) states
+    (``cell * 6 + facing``), for one move rate.
+
+    Cells are keyed ``(row - r0 + 1) * width + (col - c0 + 1)`` in the window
+    ``[c0, c1) × [r0, r1)`` of offset coordinates, with a border of impassable cells.
+    An edge is one pace: from any facing to the neighbour in direction d, paying a
+    turn unless d is within 60° of the facing. Its weight packs the exact unrounded
+    cost with the paces, half-AP extras and paid turns it adds (see ``_U_SHIFT``).
+    Grades are priced uphill here; :meth:`search` reprices the downhill ones from the
+    live elevation, and blocks the steps into occupied cells, on a copy of the weights.
+    """
+
+    def __init__(self, game_map: Map, index: WallIndex, rate: int, window) -> None:
+        c0, r0, c1, r1 = window
+        cols, rows = c1 - c0, r1 - r0
+        self.window = window
+        self.orient = orient = game_map.orientation
+        self.width = w = cols + 2
+        self.ncell = ncell = w * (rows + 2)
+        codes = np.zeros((rows + 2, w), dtype=np.uint8)  # 0: off the window, impassable
+        text = "".join(line[c0:c1] for line in game_map.terrain[r0:r1])
+        codes[1:-1, 1:-1] = np.frombuffer(text.encode("latin-1"), np.uint8).reshape(rows, cols)
+        halves = _HALVES_LUT[codes].ravel()
+        uphill = _UPHILL_LUT[codes].ravel() & (game_map.elevation is not None)
+        inner = np.flatnonzero(codes.ravel() != 0)
+        rr, cc = np.divmod(inner, w)
+        absr, absc = rr - 1 + r0, cc - 1 + c0
+        parity = (absr & 1) if orient is Orientation.POINTY else (absc & 1)
+        nk = inner[:, None] + _key_deltas(orient, w)[parity]  # (S, 6)
+        ok = halves[nk] >= 0
+        blocked = np.zeros((ncell, 6), dtype=bool)
+        for q, r, d in index.blocked_step_set():
+            col, row = hex_to_offset(Hex(q, r), orient)
+            if c0 <= col < c1 and r0 <= row < r1:
+                blocked[(row - r0 + 1) * w + (col - c0 + 1), d] = True
+        ok &= ~blocked[inner]
+        shape = (len(inner), 6, 6)  # (cell, facing, direction): sorted by source state
+        valid = np.broadcast_to(ok[:, None, :], shape).ravel()
+        f = np.broadcast_to(np.arange(6)[None, :, None], shape).ravel()[valid]
+        d = np.broadcast_to(np.arange(6)[None, None, :], shape).ravel()[valid]
+        src_cell = np.broadcast_to(inner[:, None, None], shape).ravel()[valid]
+        dst_cell = np.broadcast_to(nk[:, None, :], shape).ravel()[valid]
+        turn = _PAID[f, d]
+        extra = halves[dst_cell]
+        self.data = self._weights(rate, extra, turn)
+        self.indices = (dst_cell * 6 + d).astype(np.int32)
+        counts = np.bincount(src_cell * 6 + f, minlength=ncell * 6)
+        self.indptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
+        # grades taken downhill cost no extra: their edges, and their weight then
+        up = np.flatnonzero(uphill[dst_cell])
+        self.up_edges = up
+        self.up_cells = (src_cell[up], dst_cell[up])
+        self.up_weights = self._weights(rate, np.zeros(len(up), dtype=np.int64), turn[up])
+        # the edges into each cell, to block the occupied ones
+        self.in_order = np.argsort(dst_cell, kind="stable").astype(np.int32)
+        self.in_start = np.searchsorted(dst_cell[self.in_order], np.arange(ncell + 1))
+        self.up_level_cells: np.ndarray | None = None
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def _weights(rate: int, extra: np.ndarray, turn: np.ndarray) -> np.ndarray:
+        units = 2 + extra * rate + turn * (TURN_IN_MOVE_AP * 2 * rate)
+        packed = (units << _U_SHIFT) | (extra << _H_SHIFT) | (turn << _T_SHIFT) | 1
+        return packed.astype(np.float64)
+
+    def key(self, h: Hex) -> int | None:
+        col, row = hex_to_offset(h, self.orient)
+        c0, r0, c1, r1 = self.window
+        if not (c0 <= col < c1 and r0 <= row < r1):
+            return None
+        return (row - r0 + 1) * self.width + (col - c0 + 1)
+
+    def hexes(self, keys: np.ndarray) -> list[Hex]:
+        c0, r0, _c1, _r1 = self.window
+        row, col = np.divmod(keys, self.width)
+        row, col = row - 1 + r0, col - 1 + c0
+        if self.orient is Orientation.POINTY:
+            q, r = col - (row - (row & 1)) // 2, row
+        else:
+            q, r = col, row - (col - (col & 1)) // 2
+        return [Hex(a, b) for a, b in zip(q.tolist(), r.tolist(), strict=True)]
+
+    def search(self, game_map: Map, s0: int, taken: Iterable[int], max_units: int):
+        """Distances and predecessors of every state within ``max_units`` of ``s0``."""
+        from scipy.sparse import csr_matrix  # lazy: start-up
+        from scipy.sparse.csgraph import dijkstra  # lazy: start-up
+
+        data = self.data
+        patched: list[np.ndarray] = []
+        if len(self.up_edges):
+            src, dst = self.up_cells
+            level = self._levels(game_map)
+            down = self.up_edges[level[dst] < level[src]]
+            patched.append(down)
+        for k in taken:
+            patched.append(self.in_order[self.in_start[k] : self.in_start[k + 1]])
+        edges = np.concatenate(patched) if patched else np.empty(0, dtype=np.intp)
+        n = self.ncell * 6
+        limit = float(((max_units + 1) << _U_SHIFT) - 1)
+        with self.lock:  # the weights are patched in place for the search, then restored
+            saved = data[edges]
+            if len(self.up_edges):
+                data[patched[0]] = self.up_weights[np.searchsorted(self.up_edges, patched[0])]
+            data[edges[len(patched[0]) if len(self.up_edges) else 0 :]] = _BLOCKED
+            try:
+                graph = csr_matrix((data, self.indices, self.indptr), shape=(n, n), copy=False)
+                return dijkstra(graph, indices=s0, return_predecessors=True, limit=limit)
+            finally:
+                data[edges] = saved
+
+    def _levels(self, game_map: Map) -> np.ndarray:
+        """The live elevation of the cells at either end of a grade's edges."""
+        src, dst = self.up_cells
+        if self.up_level_cells is None:
+            self.up_level_cells = np.unique(np.concatenate((src, dst)))
+        cells = self.up_level_cells
+        c0, r0, _c1, _r1 = self.window
+        elev = game_map.elevation
+        assert elev is not None  # only maps with elevation have up-level cells
+        rows, cols = np.divmod(cells, self.width)
+        level = np.zeros(self.ncell, dtype=np.int64)
+        level[cells] = [
+            elev[r - 1 + r0][c - 1 + c0] for r, c in zip(rows.tolist(), cols.tolist(), strict=True)
+        ]
+        return level
+
+
+_TABLES: dict[tuple, _StepTable] = {}
+
+
+def _step_table(game_map: Map, index: WallIndex, rate: int, window) -> _StepTable:
+    """The cached step table of this window, map terrain, walls and rate."""
+    key = (
+        id(game_map),
+        game_map.orientation,
+        tuple(game_map.terrain),
+        id(index),
+        index.version,
+        rate,
+        window,
+    )
+    t = _TABLES.get(key)
+    if t is None:
+        if len(_TABLES) >= 4:
+            _TABLES.clear()
+        t = _TABLES[key] = _StepTable(game_map, index, rate, window)
+    return t
+
+
+def _window(game_map: Map, start: Hex, paces: int) -> tuple[int, int, int, int]:
+    """The part of the map a search of ``paces`` from ``start`` needs: the whole map,
+    or on a big one a square around the start (rounded out to :data:`WINDOW_STEP`
+    hexes, so nearby starts share it) of at most about :data:`WHOLE_MAP_CELLS` hexes:
+    a longer reach on a big map is searched that far only (its table would not fit
+    in memory)."""
+    if game_map.cols * game_map.rows <= WHOLE_MAP_CELLS:
+        return (0, 0, game_map.cols, game_map.rows)
+    col, row = hex_to_offset(start, game_map.orientation)
+    reach = min(paces + 2, math.isqrt(WHOLE_MAP_CELLS) // 2)
+
+    def span(x: int, size: int) -> tuple[int, int]:
+        lo = max(0, (x - reach) // WINDOW_STEP * WINDOW_STEP)
+        hi = min(size, -(-(x + reach + 1) // WINDOW_STEP) * WINDOW_STEP)
+        return lo, hi
+
+    c0, c1 = span(col, game_map.cols)
+    r0, r1 = span(row, game_map.rows)
+    return (c0, r0, c1, r1)
+
+
+class ReachArea(Mapping):
+    """``{hex: Reach}`` for every hex within reach, read from the search's arrays (the
+    :class:`Reach` of a hex is made when asked), plus :meth:`path_to`: the exact path
+    each :class:`Reach` was priced on."""
+
+    def __init__(
+        self,
+        table: _StepTable,
+        cells: np.ndarray,
+        states: np.ndarray,
+        cost: np.ndarray,
+        paces: np.ndarray,
+        pred: np.ndarray,
+        counters_present: int,
+    ) -> None:
+        self._table = table
+        self._cells = cells  # reached cell keys, ascending
+        self._states = states  # each cell's chosen state
+        self._cost = cost
+        self._paces = paces
+        self._pred = pred  # predecessor state of every state (negative: none)
+        self._now = counters_present
+        self._hexes: list[Hex] | None = None
+
+    def _find(self, h: object) -> int:
+        if not isinstance(h, Hex):
+            return -1
+        k = self._table.key(h)
+        if k is None:
+            return -1
+        i = int(np.searchsorted(self._cells, k))
+        return i if i < len(self._cells) and self._cells[i] == k else -1
+
+    def __getitem__(self, h: Hex) -> Reach:
+        i = self._find(h)
+        if i < 0:
+            raise KeyError(h)
+        st = int(self._states[i])
+        p = int(self._pred[st])
+        cost = int(self._cost[i])
+        return Reach(
+            cost,
+            st % 6,
+            self._table.hexes(np.array([p // 6]))[0] if p >= 0 else None,
+            int(self._paces[i]),
+            cost <= self._now,
+        )
+
+    def __contains__(self, h: object) -> bool:
+        return self._find(h) >= 0
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    def __iter__(self) -> Iterator[Hex]:
+        if self._hexes is None:
+            self._hexes = self._table.hexes(self._cells)
+        return iter(self._hexes)
+
+    def costs(self) -> tuple[list[Hex], np.ndarray]:
+        """Every hex within reach and its AP, as a list and an array (no Reach made)."""
+        return list(self), self._cost
 
     def path_to(self, h: Hex) -> list[Hex]:
         """The hexes entered on the cheapest path to ``h`` (start excluded)."""
-        if h not in self:
+        i = self._find(h)
+        if i < 0:
             raise KeyError(f"hex {h.q},{h.r} is out of reach")
-        return self._search.path(self._best[h])
+        cells = []
+        st = int(self._states[i])
+        while st >= 0:
+            cells.append(st // 6)
+            st = int(self._pred[st])
+        cells.pop()  # the start
+        cells.reverse()
+        return self._table.hexes(np.array(cells, dtype=np.int64))
 
 
 def reachable(
@@ -706,7 +984,8 @@ def reachable(
     occupied: Iterable[Hex] = (),
     mode: MoveMode = "move",
 ) -> ReachArea:
-    """Every hex the figure can walk to for at most ``ap_available`` AP.
+    """Every hex the figure can walk to for at most ``ap_available`` AP (searched to
+    :data:`MAX_REACH_AP` AP and :data:`MAX_REACH_PACES` paces at most).
 
     ``counters_present`` is how many counters sit on the action track now: a hex
     whose cost is no more is reachable at once (``Reach.now``), the rest only after
@@ -716,33 +995,40 @@ def reachable(
     _check_rate(move_rate, mode)
     if ap_available < 0:
         raise RulesError("AP available cannot be negative.")
-    search = _Search(game_map, index, start, facing, move_rate, occupied, ap_available)
-    rank: dict[int, tuple[int, int, int]] = {}
-    packed = search.packed
-    aps = search.aps
-    for st, u in search.best.items():
-        ap = aps[st]
-        hk = st >> 3
-        old = rank.get(hk)
-        if old is None or ap < old[0] or (ap == old[0] and u < old[1]):
-            rank[hk] = (ap, u, st)
-    to_hex = search.grid.hex
-    hexes = {hk: to_hex(hk) for hk in rank}  # cached per grid, so cheap when warm
-    prev = search.prev
-    out: dict[Hex, Reach] = {}
-    best: dict[Hex, int] = {}
-    for hk, (ap, _, st) in rank.items():
-        h = hexes[hk]
-        p = prev.get(st)
-        out[h] = Reach(
-            ap,
-            st & 7,
-            hexes[p >> 3] if p is not None else None,
-            packed[st] >> 24,
-            ap <= counters_present,
-        )
-        best[h] = st
-    return ReachArea(out, search, best)
+    if not game_map.contains(start):
+        raise RulesError(f"Hex {start.q},{start.r} is off the map.")
+    rate = move_rate
+    ap_limit = min(ap_available, MAX_REACH_AP, MAX_REACH_PACES // rate)
+    table = _step_table(game_map, index, rate, _window(game_map, start, ap_limit * rate))
+    k0 = table.key(start)
+    if k0 is None:
+        raise RulesError(f"Hex {start.q},{start.r} is outside the searched window.")
+    taken = {k for k in (table.key(h) for h in occupied) if k is not None} - {k0}
+    dist, pred = table.search(game_map, k0 * 6 + facing % 6, taken, ap_limit * 2 * rate)
+    reached = np.flatnonzero(np.isfinite(dist))
+    packed = dist[reached].astype(np.int64)
+    paces = packed & ((1 << _T_SHIFT) - 1)
+    turns = (packed >> _T_SHIFT) & ((1 << (_H_SHIFT - _T_SHIFT)) - 1)
+    halves = (packed >> _H_SHIFT) & ((1 << (_U_SHIFT - _H_SHIFT)) - 1)
+    ap = -(-paces // rate) + (halves + 1) // 2 + turns * TURN_IN_MOVE_AP
+    ok = ap <= ap_limit
+    reached, packed, ap, paces = reached[ok], packed[ok], ap[ok], paces[ok]
+    # each cell in its state of lowest rounded AP, then lowest unrounded cost, among
+    # the states less than a paid turn dearer than its cheapest (a dearer one could
+    # only round better by chance: the search it replaced did not keep those).
+    # ``reached`` ascends, so each cell's states are one run of it.
+    units = packed >> _U_SHIFT
+    cell_of = reached // 6
+    starts = np.flatnonzero(np.r_[True, cell_of[1:] != cell_of[:-1]])
+    sizes = np.diff(np.r_[starts, len(reached)])
+    low = np.repeat(np.minimum.reduceat(units, starts), sizes)
+    useful = units < low + TURN_IN_MOVE_AP * 2 * rate
+    rank = np.where(useful, (((ap << 20) | units) << 3) | (reached % 6), np.iinfo(np.int64).max)
+    best = np.minimum.reduceat(rank, starts)
+    cells = cell_of[starts]
+    states = cells * 6 + (best & 7)
+    at = np.searchsorted(reached, states)
+    return ReachArea(table, cells, states, ap[at], paces[at], pred, counters_present)
 
 
 def cheapest_path(

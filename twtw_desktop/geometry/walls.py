@@ -23,6 +23,12 @@ The index keeps references to the map's :class:`~twtw_desktop.model.map.Feature`
 objects. After editing a feature call :meth:`WallIndex.update_feature` (or
 :meth:`WallIndex.remove_feature`); after bulk changes call :meth:`WallIndex.rebuild`.
 A feature's AV is read when asked, so ablation needs no rebuild.
+
+Edits are incremental: the sight geometry and the segment tree are built for the
+features as they stood at the last rebuild (the *base*); an edited or removed
+feature's base segments are marked dead and its new ones kept in a small *delta*
+that queries test directly. The base is rebuilt once the delta holds
+:data:`DELTA_LIMIT` features, so one edit costs a few of them, not the whole map.
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ PACE = math.sqrt(3.0)
 Point = tuple[float, float]
 
 _TOUCH_EPS = 1e-9
+#: edited features kept beside the base before the base is rebuilt
+DELTA_LIMIT = 48
 _NO_NAN = np.intc(0)  # shapely.lib's handle_nan "allow"
 
 
@@ -97,6 +105,33 @@ class _Entry:
     info: tuple
 
 
+class _Segments:
+    """The segments of some features as one searchable set: a tree over every
+    segment, each remembering its feature, and one prepared geometry of the
+    sight-blocking ones."""
+
+    __slots__ = ("info", "lines", "sight", "sight_ids", "tree", "xy")
+
+    def __init__(self, entries: list[_Entry]) -> None:
+        seg_lists = [e.segs for e in entries if len(e.segs)]
+        segs = np.concatenate(seg_lists) if seg_lists else np.empty((0, 2, 2))
+        self.xy: list[list[float]] = segs.reshape(-1, 4).tolist()
+        self.info: list[tuple] = [e.info for e in entries for _ in range(len(e.segs))]
+        geoms = [e.lines for e in entries if len(e.lines)]
+        self.lines = np.concatenate(geoms) if geoms else np.empty(0, dtype=object)
+        self.tree = STRtree(self.lines)
+        sight = [e.lines for e in entries if e.sight and len(e.lines)]
+        self.sight_ids = {e.feature.id for e in entries if e.sight and len(e.lines)}
+        if sight:
+            self.sight = shapely.multilinestrings(np.concatenate(sight))
+            shapely.prepare(self.sight)
+        else:
+            self.sight = None  # type: ignore[assignment]  # stubs: no Optional geometry
+
+    def has_sight(self, feature_id: str) -> bool:
+        return feature_id in self.sight_ids
+
+
 class WallIndex:
     """Walls, cover, doors and windows of one map, indexed for sight and movement."""
 
@@ -132,12 +167,12 @@ class WallIndex:
         """Re-index one added or edited feature (moved, opened, made low…)."""
         self._drop(feature.id)
         self._add(feature)
-        self._refresh()
+        self._edited(feature.id)
 
     def remove_feature(self, feature_id: str) -> None:
         """Forget a deleted feature."""
         self._drop(feature_id)
-        self._refresh()
+        self._edited(feature_id)
 
     def _add(self, f: Feature) -> None:
         segs = feature_segments(f)
@@ -161,22 +196,31 @@ class WallIndex:
                     del self._link_owners[key]
 
     def _refresh(self) -> None:
+        """Rebuild the base from every feature and empty the delta."""
         entries = list(self._entries.values())
-        seg_lists = [e.segs for e in entries if len(e.segs)]
-        self._segs = np.concatenate(seg_lists) if seg_lists else np.empty((0, 2, 2))
-        self._seg_xy: list[list[float]] = self._segs.reshape(-1, 4).tolist()
-        self._seg_info: list[tuple] = [e.info for e in entries for _ in range(len(e.segs))]
-        geoms = [e.lines for e in entries if len(e.lines)]
-        self._lines = np.concatenate(geoms) if geoms else np.empty(0, dtype=object)
-        self._tree = STRtree(self._lines)
-        sight = [e.lines for e in entries if e.sight and len(e.lines)]
-        if sight:
-            merged = shapely.multilinestrings(np.concatenate(sight))
-            # types-shapely: a flat array of lines makes one MultiLineString, not an array
-            self._sight: shapely.MultiLineString | None = merged  # type: ignore[assignment]
-            shapely.prepare(self._sight)
+        self._base = _Segments(entries)
+        self._base_ids = set(self._entries)
+        #: features whose base segments no longer count (edited or removed)
+        self._dead: set[str] = set()
+        self._dead_sight = False
+        self._delta: dict[str, _Entry] = {}
+        self._delta_segs = _Segments([])
+        self.version += 1
+
+    def _edited(self, feature_id: str) -> None:
+        """Move one edited feature out of the base into the delta."""
+        if len(self._delta) >= DELTA_LIMIT:
+            self._refresh()
+            return
+        if feature_id in self._base_ids and feature_id not in self._dead:
+            self._dead.add(feature_id)
+            self._dead_sight = self._dead_sight or self._base.has_sight(feature_id)
+        entry = self._entries.get(feature_id)
+        if entry is None:
+            self._delta.pop(feature_id, None)
         else:
-            self._sight = None
+            self._delta[feature_id] = entry
+        self._delta_segs = _Segments(list(self._delta.values()))
         self.version += 1
 
     def _cut_links(self, segs: np.ndarray) -> set[tuple[int, int, int]]:
@@ -224,11 +268,24 @@ class WallIndex:
 
     def blocks_sight(self, a_pt: Point, b_pt: Point) -> bool:
         """True when a sight-blocking feature touches the segment ``a_pt``–``b_pt``."""
-        if self._sight is None:
+        base, delta = self._base, self._delta_segs
+        if base.sight is None and delta.sight is None:
             return False
-        return bool(
-            shapely.lib.intersects(self._sight, shapely.lib.linestrings((a_pt, b_pt), _NO_NAN))
-        )
+        line = shapely.lib.linestrings((a_pt, b_pt), _NO_NAN)
+        if delta.sight is not None and shapely.lib.intersects(delta.sight, line):
+            return True
+        if base.sight is None or not shapely.lib.intersects(base.sight, line):
+            return False
+        if not self._dead_sight:
+            return True
+        return bool(self._alive_sight_hits(base.tree.query(line, predicate="intersects")).size)
+
+    def _alive_sight_hits(self, idx: np.ndarray) -> np.ndarray:
+        """The base segment indices in ``idx`` that block sight and are not dead."""
+        info = self._base.info
+        dead = self._dead
+        keep = [i for i in idx.tolist() if info[i][4] and info[i][0] not in dead]
+        return np.asarray(keep, dtype=np.intp)
 
     def blocks_sight_many(self, a_xy: np.ndarray, b_xy: np.ndarray) -> np.ndarray:
         """Vectorised :meth:`blocks_sight` for ``(n, 2)`` arrays of start and end points
@@ -237,11 +294,24 @@ class WallIndex:
         b_xy = np.asarray(b_xy, dtype=float)
         a_xy, b_xy = np.broadcast_arrays(a_xy, b_xy)
         n = len(b_xy)
-        if self._sight is None or n == 0:
-            return np.zeros(n, dtype=bool)
+        base, delta = self._base, self._delta_segs
+        out = np.zeros(n, dtype=bool)
+        if (base.sight is None and delta.sight is None) or n == 0:
+            return out
         lines = shapely.linestrings(np.stack([a_xy, b_xy], axis=1))
-        # types-shapely: an array of lines gives an array of answers, not one bool
-        return shapely.intersects(self._sight, lines)  # type: ignore[return-value]
+        if base.sight is not None:
+            # types-shapely: an array of lines gives an array of answers, not one bool
+            out = shapely.intersects(base.sight, lines)  # type: ignore[assignment]
+            if self._dead_sight and out.any():
+                # types-shapely: indexing an array of lines, not a single LineString
+                pairs = base.tree.query(lines[out], predicate="intersects")  # type: ignore[index]
+                alive = np.isin(pairs[1], self._alive_sight_hits(np.unique(pairs[1])))
+                hit = np.zeros(int(out.sum()), dtype=bool)
+                hit[pairs[0][alive]] = True
+                out[out] = hit
+        if delta.sight is not None:
+            out |= shapely.intersects(delta.sight, lines)
+        return out
 
     def crossings(self, a_pt: Point, b_pt: Point) -> list[Crossing]:
         """Every feature segment the line ``a_pt``–``b_pt`` meets, nearest ``a_pt`` first.
@@ -249,38 +319,43 @@ class WallIndex:
         A feature met twice (a building entered and left) appears twice; a polyline
         met exactly at one of its corners appears once there.
         """
-        if len(self._lines) == 0:
+        base, delta = self._base, self._delta_segs
+        if not len(base.lines) and not len(delta.lines):
             return []
         line = shapely.lib.linestrings((a_pt, b_pt), _NO_NAN)
-        idx = self._tree.query(line, predicate="intersects")
-        if len(idx) == 0:
-            return []
         ax, ay = float(a_pt[0]), float(a_pt[1])
         dx, dy = float(b_pt[0]) - ax, float(b_pt[1]) - ay
         length = math.hypot(dx, dy)
         found: dict[tuple[str, int], Crossing] = {}
-        seg_xy = self._seg_xy
-        seg_info = self._seg_info
-        for i in idx.tolist():
-            sx, sy, tx, ty = seg_xy[i]
-            t = _crossing_param(ax, ay, dx, dy, sx, sy, tx, ty)
-            fid, kind, material, height, sight, move, is_open, f = seg_info[i]
-            dist = t * length
-            key = (fid, round(dist * 1e6))
-            if key in found:
+        dead = self._dead
+        for segs in (base, delta):
+            if not len(segs.lines):
                 continue
-            found[key] = Crossing(
-                fid,
-                kind,
-                material,
-                self._av(f),
-                height,
-                (ax + dx * t, ay + dy * t),
-                dist,
-                sight,
-                move,
-                is_open,
-            )
+            idx = segs.tree.query(line, predicate="intersects")
+            seg_xy = segs.xy
+            seg_info = segs.info
+            for i in idx.tolist():
+                fid, kind, material, height, sight, move, is_open, f = seg_info[i]
+                if segs is base and fid in dead:
+                    continue
+                sx, sy, tx, ty = seg_xy[i]
+                t = _crossing_param(ax, ay, dx, dy, sx, sy, tx, ty)
+                dist = t * length
+                key = (fid, round(dist * 1e6))
+                if key in found:
+                    continue
+                found[key] = Crossing(
+                    fid,
+                    kind,
+                    material,
+                    self._av(f),
+                    height,
+                    (ax + dx * t, ay + dy * t),
+                    dist,
+                    sight,
+                    move,
+                    is_open,
+                )
         out = list(found.values())
         if len(out) > 1:
             out.sort(key=_crossing_order)

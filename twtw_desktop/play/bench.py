@@ -12,10 +12,9 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-from ..bench import BenchConfig, Figure, measure, section
+from ..bench import BenchContext, Measured, figure
 from ..io.journal import journal_path
 from ..resources import maps_dir
 from .actions import EndSegment, Place, StartActionTime, StartRound
@@ -25,9 +24,6 @@ from .session import open_table
 from .track_actions import DeclareAction
 
 SAMPLE = "main_street.encounter.json"
-TARGET_WHY_NOT_ALL = 0.005
-TARGET_APPLY_JOURNAL = 0.010
-TARGET_RECOVER_1000 = 2.0
 
 
 def _copy_sample(folder: Path) -> Path:
@@ -36,9 +32,11 @@ def _copy_sample(folder: Path) -> Path:
     return folder / SAMPLE
 
 
-@section("play")
-def play_section(cfg: BenchConfig) -> Iterator[Figure]:
-    reps = cfg.reps()
+@figure(
+    "why_not_all_actions", "why_not of every action of every actor of the sample (in total)",
+    section="play", target_s=0.005, size="sample",
+)  # fmt: skip
+def why_not_all_actions(ctx: BenchContext) -> Measured:
     table = open_table(maps_dir() / SAMPLE).table
     for step in (StartActionTime(), StartRound(), EndSegment(), EndSegment()):
         table.apply(step)
@@ -53,41 +51,54 @@ def play_section(cfg: BenchConfig) -> Iterator[Figure]:
         for a in actions:
             table.why_not(a)
 
-    yield Figure(
-        f"why_not_all_actions ({len(actions)} actions, every actor of the sample)",
-        measure(why_not_all, repeats=reps),
-        TARGET_WHY_NOT_ALL,
-    )
+    return Measured(ctx.measure(why_not_all), note=f"{len(actions)} actions")
 
-    with tempfile.TemporaryDirectory() as tmp:
-        path = _copy_sample(Path(tmp))
-        opened = open_table(path)
-        t = opened.table
+
+def _journaled(ctx: BenchContext) -> tuple[Path, int, float]:
+    """A sample copy played with ``n`` journaled steps: (its file, n, median step)."""
+
+    def build() -> tuple[Path, int, float]:
+        tmp = Path(tempfile.mkdtemp(prefix="twtw-bench-"))
+        ctx.on_close(lambda: shutil.rmtree(tmp, ignore_errors=True))
+        path = _copy_sample(tmp)
+        t = open_table(path).table
         journal = Journal(t, journal_path(path), path)
-        n = 40 if cfg.quick else 1000
+        n = 40 if ctx.quick else 1000
         times = []
         for i in range(n):
             a = Place(who="token-hank_daggett", to=(20 + i % 2, 16))
             t0 = time.perf_counter()
             t.apply(a)
             times.append(time.perf_counter() - t0)
-        times.sort()
-        yield Figure(
-            "apply_and_journal (one action, its journal line fsynced; median)",
-            times[len(times) // 2],
-            TARGET_APPLY_JOURNAL,
-        )
         journal.close()
-        pending = pending_journal(path)
-        assert pending is not None
+        times.sort()
+        return path, n, times[len(times) // 2]
 
-        def recover() -> None:
-            fresh = open_table(path).table
-            result = replay(fresh, pending.lines)
-            assert result.stopped is None, result.messages
+    return ctx.shared("play-journaled", build)
 
-        yield Figure(
-            f"recover_{n}_lines (read the journal, replay onto the saved file)",
-            measure(recover, repeats=max(1, reps // 5)),
-            TARGET_RECOVER_1000 * n / 1000,
-        )
+
+@figure(
+    "apply_and_journal", "one action applied, its journal line written and fsynced (median)",
+    section="play", target_s=0.010, size="sample",
+)  # fmt: skip
+def apply_and_journal(ctx: BenchContext) -> Measured:
+    _path, n, median = _journaled(ctx)
+    return Measured(median, note=f"{n} steps")
+
+
+@figure(
+    "recover_1000_lines", "read a 1,000-step journal and replay it onto the saved file",
+    section="play", target_s=2.0, size="1000 lines",
+)  # fmt: skip
+def recover_1000_lines(ctx: BenchContext) -> Measured:
+    path, n, _median = _journaled(ctx)
+    pending = pending_journal(path)
+    assert pending is not None
+
+    def recover() -> None:
+        fresh = open_table(path).table
+        result = replay(fresh, pending.lines)
+        assert result.stopped is None, result.messages
+
+    t = ctx.measure(recover, repeats=max(1, ctx.reps() // 5))
+    return Measured(t * 1000 / n, note=f"measured on {n} lines, scaled to 1,000")

@@ -12,10 +12,11 @@ through ``validate`` (target 10 s).
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 from pathlib import Path
 
-from ..bench import BenchConfig, Figure, measure, section
+from ..bench import BenchContext, Measured, figure
 from ..geometry.bench import make_bench_map, make_tokens
 from ..io.files import open_any, save_encounter, save_map, validate_file
 from ..model import Encounter
@@ -28,9 +29,10 @@ TARGET_S = 1.0
 TARGET_LIMITS_S = 10.0
 
 
-def _encounter_1000() -> Encounter:
-    m = make_bench_map(side=1000, segments=5000)
-    tokens = make_tokens(m, 200)
+def _encounter_1000(ctx: BenchContext) -> Encounter:
+    side = ctx.side(1000)
+    m = make_bench_map(side=side, segments=ctx.scaled(5000, 1000))
+    tokens = make_tokens(m, 200 if side == 1000 else 20)
     base = next(iter(sample_characters().values()))
     chars = [
         base.model_copy(update={"id": t.character_id, "name": f"N{i}"})
@@ -39,49 +41,60 @@ def _encounter_1000() -> Encounter:
     return Encounter(map=m, characters=chars, tokens=tokens)
 
 
-def file_figures(cfg: BenchConfig):
-    """The file figures, with their same-run baselines."""
-    enc = _encounter_1000()
-    reps = max(1, min(cfg.reps(), 5))
+def _saved(ctx: BenchContext) -> tuple[Encounter, Path]:
+    """The 1000×1000 encounter and its file (built once per run)."""
+
+    def build() -> tuple[Encounter, Path]:
+        enc = _encounter_1000(ctx)
+        tmp = Path(tempfile.mkdtemp(prefix="twtw-bench-"))
+        ctx.on_close(lambda: shutil.rmtree(tmp, ignore_errors=True))
+        path = tmp / "bench.encounter.json"
+        save_encounter(enc, path)
+        return enc, path
+
+    return ctx.shared("files-1000", build)
+
+
+@figure(
+    "save_1000", "save a 1000×1000 map, 5,000 walls, 200 tokens (baseline: json.dumps)",
+    section="files", target_s=TARGET_S, target_ratio=SAVE_RATIO, ratio_kind="overhead",
+    side=1000,
+)  # fmt: skip
+def save_1000(ctx: BenchContext) -> Measured:
+    enc, path = _saved(ctx)
+    reps = max(1, min(ctx.reps(), 5))
     data = enc.model_dump(mode="json")
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.encounter.json"
-        base_save = measure(lambda: json.dumps(data), repeats=reps)
-        t_save = measure(lambda: save_encounter(enc, path), repeats=reps)
-        yield Figure(
-            "save_1000",
-            t_save,
-            min(TARGET_S, SAVE_RATIO * base_save),
-            note=f"baseline json.dumps {base_save * 1e3:.1f} ms",
-        )
-        yield Figure("save_1000 / json.dumps", t_save / base_save, None, kind="ratio")
-        text = path.read_bytes()
-        base_load = measure(lambda: Encounter.model_validate_json(text), repeats=reps)
-        t_load = measure(lambda: open_any(path), repeats=reps)
-        yield Figure(
-            "load_1000",
-            t_load,
-            min(TARGET_S, LOAD_RATIO * base_load),
-            note=f"baseline model_validate_json {base_load * 1e3:.1f} ms",
-        )
-        yield Figure("load_1000 / model_validate_json", t_load / base_load, None, kind="ratio")
-        if cfg.quick:
-            return
-        m = enc.map
-        assert m is not None
-        f = m.features[0]
-        m.features = [f.model_copy(update={"id": f"f{i}"}) for i in range(MAX_FEATURES)]
-        limits = Path(tmp) / "limits.map.json"
-        save_map(m, limits)
-        t_lim = measure(lambda: validate_file(limits), repeats=1)
-        yield Figure(
-            "validate_at_limits",
-            t_lim,
-            TARGET_LIMITS_S,
-            note=f"{limits.stat().st_size // 2**20} MB",
-        )
+    base = ctx.measure(lambda: json.dumps(data), repeats=reps)
+    t = ctx.measure(lambda: save_encounter(enc, path), repeats=reps)
+    return Measured(t, base)
 
 
-@section("files")
-def files_section(cfg: BenchConfig):
-    yield from file_figures(cfg)
+@figure(
+    "load_1000", "open the 1000×1000 encounter (baseline: model_validate_json)",
+    section="files", target_s=TARGET_S, target_ratio=LOAD_RATIO, ratio_kind="overhead",
+    side=1000,
+)  # fmt: skip
+def load_1000(ctx: BenchContext) -> Measured:
+    _enc, path = _saved(ctx)
+    reps = max(1, min(ctx.reps(), 5))
+    text = path.read_bytes()
+    base = ctx.measure(lambda: Encounter.model_validate_json(text), repeats=reps)
+    t = ctx.measure(lambda: open_any(path), repeats=reps)
+    return Measured(t, base)
+
+
+@figure(
+    "validate_at_limits", "validate a legal map at the limits (1000×1000, 100,000 walls)",
+    section="files", target_s=TARGET_LIMITS_S, side=1000,
+)  # fmt: skip
+def validate_at_limits(ctx: BenchContext) -> Measured:
+    enc, path = _saved(ctx)
+    m = enc.map.model_copy(deep=True) if enc.map is not None else None
+    assert m is not None
+    f = m.features[0]
+    count = MAX_FEATURES if not ctx.quick else MAX_FEATURES // 100
+    m.features = [f.model_copy(update={"id": f"f{i}"}) for i in range(count)]
+    limits = path.with_name("limits.map.json")
+    save_map(m, limits)
+    t = ctx.measure(lambda: validate_file(limits), repeats=1)
+    return Measured(t, note=f"{limits.stat().st_size // 2**20} MB")

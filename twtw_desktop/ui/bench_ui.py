@@ -1,22 +1,22 @@
-"""UI section of the project benchmark: map view frames and window start-up.
+"""UI figures of the project benchmark (``twtw-desktop bench --section ui``).
 
-Run with the others (``python -m twtw_desktop.bench --section ui``, once this module
-is listed in :data:`twtw_desktop.bench.SECTION_MODULES`) or alone:
-``python -m twtw_desktop.ui.bench_ui [--quick]``.
+On the geometry benchmark's maps (200×200 with 500 wall segments and 50 tokens;
+1000×1000 with 5,000 walls and 200 tokens), in a 1920×1080 view offscreen:
 
-On the geometry benchmark's 200×200 map with 500 wall segments and 50 tokens, in a
-1920×1080 view offscreen, it measures in one run:
-
-* a pan frame (scroll a few pixels, repaint the whole viewport) at 100 %;
-* a zoom step with an empty tile cache (a cold frame);
-* the whole map in view (warm), and cold;
-* the same pan frame on a scene built from one polygon item per hex, for the ratio;
+* a pan frame (scroll a few pixels, repaint the whole viewport) at 100 %, against
+  the same pan on a scene built from one polygon item per hex (the ratio);
+* a zoom step with an empty tile cache (a cold frame); the whole map in view;
+* opening the big map in a window, timed with its peak memory in a fresh process;
+* a token move + undo and the next segment with 200 tokens on the map;
 * start-up to a shown window on the sample encounter, in a fresh interpreter (warm:
-  the first launch is discarded).
+  the first launch is discarded), against a bare PySide6 window with a graphics view.
+
+Adding a figure: one function registered with :func:`~twtw_desktop.bench.figure`.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import statistics
 import subprocess
@@ -29,14 +29,40 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 
-from ..bench import BenchConfig, Figure, section
+from ..bench import BenchContext, Measured, figure
+from ..geometry.bench import (
+    BIG_SIDE,
+    BIG_TOKENS,
+    BIG_WALL_SEGMENTS,
+    MAP_SIDE,
+    TOKENS,
+    WALL_SEGMENTS,
+    make_bench_map,
+    make_tokens,
+)
+from ..model import Encounter
+from ..rules.samples import sample_characters
+from .commands import MoveTokenCommand
+from .document import EncounterDocument
+from .panels.track_panel import TrackPanel
+from .scene import style
+from .scene.frame import MapFrame
+from .scene.map_items import FeatureItem
+from .scene.map_view import MapView
+from .scene.token_item import TokenItem
 
 VIEW_W, VIEW_H = 1920, 1080
 TARGET_PAN = 8e-3
 TARGET_ZOOM = 60e-3
 TARGET_WHOLE = 16e-3
 TARGET_RATIO = 5.0
-TARGET_STARTUP = 1.0
+TARGET_RATIO_BIG = 20.0
+TARGET_OPEN_BIG = 3.0
+TARGET_OPEN_BIG_MIB = 1024
+TARGET_STARTUP = 0.4
+TARGET_STARTUP_OVERHEAD = 3.0
+TARGET_MOVE_UNDO = 5e-3
+TARGET_NEXT_SEGMENT = 10e-3
 PAN_STEP_PX = 7
 
 
@@ -44,12 +70,8 @@ def _app() -> QApplication:
     return QApplication.instance() or QApplication([sys.argv[0]])
 
 
-def make_document(side: int = 200, segments: int = 500, tokens: int = 50):
+def make_document(side: int = MAP_SIDE, segments: int = WALL_SEGMENTS, tokens: int = TOKENS):
     """The benchmark map as an encounter document, with characters for the tokens."""
-    from ..geometry.bench import make_bench_map, make_tokens
-    from ..model import Encounter
-    from ..rules.samples import sample_characters
-    from .document import EncounterDocument
 
     m = make_bench_map(side, segments)
     toks = make_tokens(m, tokens)
@@ -90,10 +112,6 @@ def _pan_frames(view, frames: int) -> list[float]:
 def per_hex_view(doc, zoom: float):
     """The comparison: the same map as one QGraphicsPolygonItem per hex (plus the same
     features and tokens), as a naive implementation would build it."""
-    from .scene import style
-    from .scene.frame import MapFrame
-    from .scene.map_items import FeatureItem
-    from .scene.token_item import TokenItem
 
     fr = MapFrame(doc.map)
     sc = QGraphicsScene()
@@ -122,123 +140,384 @@ def per_hex_view(doc, zoom: float):
     return v, sc
 
 
+#: the peak resident memory of this process in MiB: /proc's VmHWM where there is one
+#: (getrusage's ru_maxrss keeps the parent's peak across fork and exec on Linux)
+PEAK_MIB = (
+    "def peak_mib():\n"
+    "    try:\n"
+    "        with open('/proc/self/status') as f:\n"
+    "            for line in f:\n"
+    "                if line.startswith('VmHWM:'):\n"
+    "                    return int(line.split()[1]) / 1024\n"
+    "    except OSError:\n"
+    "        pass\n"
+    "    import resource\n"
+    "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+)
+
+
+def _startup_code(body: str) -> str:
+    return (
+        "import time; t0 = time.perf_counter()\n"
+        "import os, tempfile; os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
+        + PEAK_MIB
+        + body
+        + "print(time.perf_counter() - t0)\n"
+        "os._exit(0)\n"
+    )
+
+
+#: a fresh interpreter to a shown window on the sample encounter
+STARTUP_APP = _startup_code(
+    "from twtw_desktop.ui import settings\n"
+    "settings.use_ini_folder(tempfile.mkdtemp())\n"
+    "from twtw_desktop.ui.app import make_app, open_window\n"
+    "app = make_app(); w = open_window(None); app.processEvents()\n"
+    "w.map_view.viewport().repaint()\n"
+    "w.document.undo_stack.setClean()\n"
+)
+#: the floor: a fresh interpreter to a bare PySide6 window with a graphics view
+STARTUP_BARE = _startup_code(
+    "from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView\n"
+    "app = QApplication([]); sc = QGraphicsScene(); sc.addRect(0, 0, 100, 100)\n"
+    "v = QGraphicsView(sc); v.resize(1600, 1000); v.show(); app.processEvents()\n"
+    "v.viewport().repaint()\n"
+)
+
+
+def subprocess_seconds(code: str, *args: str) -> list[str]:
+    """Run ``code`` in a fresh interpreter; the lines it prints (the last is a time)."""
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    lines = [x for x in out.stdout.strip().splitlines() if x.strip()]
+    if out.returncode != 0 or not lines:
+        err = out.stderr.strip().splitlines()
+        raise RuntimeError(err[-1] if err else f"exit status {out.returncode}")
+    return lines
+
+
 def startup_seconds() -> float:
     """Seconds from a fresh interpreter's first import to a shown window on the sample
     encounter (the figure the process prints)."""
-    code = (
-        "import time; t0 = time.perf_counter()\n"
-        "import os, tempfile; os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
-        "from twtw_desktop.ui import settings\n"
-        "settings.use_ini_folder(tempfile.mkdtemp())\n"
-        "from twtw_desktop.ui.app import make_app, open_window\n"
-        "app = make_app(); w = open_window(None); app.processEvents()\n"
-        "w.map_view.viewport().repaint()\n"
-        "print(time.perf_counter() - t0)\n"
-        "w.document.undo_stack.setClean(); os._exit(0)\n"
+    return float(subprocess_seconds(STARTUP_APP)[-1])
+
+
+def bare_window_seconds() -> float:
+    """The same for a bare PySide6 window with a graphics view."""
+    return float(subprocess_seconds(STARTUP_BARE)[-1])
+
+
+class ViewFixture:
+    """A benchmark document in a 1920×1080 map view, shown offscreen."""
+
+    def __init__(self, side: int, segments: int, tokens: int) -> None:
+
+        _app()
+        t0 = time.perf_counter()
+        self.doc = make_document(side, segments, tokens)
+        self.view = MapView(self.doc)
+        self.view.resize(VIEW_W, VIEW_H)
+        self.view.show()
+        QApplication.processEvents()
+        self.build_s = time.perf_counter() - t0
+
+    @property
+    def grid(self):
+        return self.view.map_scene.grid
+
+    def centre(self, zoom_k: int = 0) -> None:
+        self.view.set_zoom_k(zoom_k)
+        self.view.centerOn(self.view.map_scene.frame.bounds().center())
+        _frame(self.view)  # warm the tiles in view
+
+    def close(self) -> None:
+        self.view.close()
+        self.view.deleteLater()
+        QApplication.processEvents()
+
+
+def view_fixture(ctx: BenchContext, nominal: int = MAP_SIDE) -> ViewFixture:
+    walls, tokens = (
+        (BIG_WALL_SEGMENTS, BIG_TOKENS) if nominal >= BIG_SIDE else (WALL_SEGMENTS, TOKENS)
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
-    )
-    lines = [x for x in out.stdout.strip().splitlines() if x.strip()]
-    return float(lines[-1])
+    side = ctx.side(nominal)
+    key = ("view", side, ctx.scaled(walls, nominal), ctx.scaled(tokens, nominal))
+
+    def build() -> ViewFixture:
+        fx = ViewFixture(*key[1:])
+        ctx.on_close(fx.close)
+        return fx
+
+    return ctx.shared(key, build)
 
 
-@section("ui")
-def ui_section(cfg: BenchConfig):
-    """The figures of the issue on the 200×200 benchmark map."""
-    yield from measure_ui(frames=12 if cfg.quick else 120, quick=cfg.quick)
+def _frames(ctx: BenchContext) -> int:
+    return 12 if ctx.quick else 120
 
 
-def measure_ui(
-    side: int = 200,
-    segments: int = 500,
-    tokens: int = 50,
-    *,
-    frames: int = 120,
-    quick: bool = False,
-    startup: bool = True,
-):
-    """Measure the map view on a ``side``×``side`` map; yields :class:`Figure` s."""
-    from .scene.map_view import MapView
+@figure("build_view_200", "build the 200×200 document and view", section="ui", side=MAP_SIDE)
+def build_view_200(ctx: BenchContext) -> float:
+    return view_fixture(ctx).build_s
 
-    _app()
-    t0 = time.perf_counter()
-    doc = make_document(side, segments, tokens)
-    view = MapView(doc)
-    view.resize(VIEW_W, VIEW_H)
-    view.show()
-    QApplication.processEvents()
-    build = time.perf_counter() - t0
-    yield Figure(f"build the {side}×{side} document and view", build, None)
-    grid = view.map_scene.grid
 
-    # pan at 100 %
-    view.set_zoom_k(0)
-    view.centerOn(view.map_scene.frame.bounds().center())
-    _frame(view)  # warm the tiles in view
-    pan = statistics.median(_pan_frames(view, frames))
-    yield Figure("pan frame at 100 %, 1920×1080 (tiles)", pan, TARGET_PAN)
+def pan_against_items(ctx: BenchContext, nominal: int) -> Measured:
+    """A pan frame at 100 % on the tiled view, and the same pan on a scene of one
+    polygon item per hex (the baseline)."""
+    fx = view_fixture(ctx, nominal)
+    fx.centre()
+    frames = _frames(ctx)
+    tiled = statistics.median(_pan_frames(fx.view, frames))
+    naive_view, naive_scene = per_hex_view(fx.doc, 1.0)
+    try:
+        naive_view.centerOn(fx.view.map_scene.frame.bounds().center())
+        QApplication.processEvents()
+        _frame(naive_view)
+        naive = statistics.median(_pan_frames(naive_view, max(6, frames // 4)))
+    finally:
+        naive_view.close()
+        naive_view.deleteLater()
+        naive_scene.clear()
+        QApplication.processEvents()
+    return Measured(tiled, naive, note="baseline: one scene item per hex, same zoom and place")
 
-    # zoom steps, each with an empty cache (cold frames)
+
+@figure(
+    "pan_frame_200", "pan frame at 100 %, 1920×1080 (baseline: one scene item per hex)",
+    section="ui", target_s=TARGET_PAN, target_ratio=TARGET_RATIO, side=MAP_SIDE,
+)  # fmt: skip
+def pan_frame_200(ctx: BenchContext) -> Measured:
+    return pan_against_items(ctx, MAP_SIDE)
+
+
+@figure(
+    "zoom_cold_200", "zoom step with a cold tile cache",
+    section="ui", target_s=TARGET_ZOOM, side=MAP_SIDE,
+)  # fmt: skip
+def zoom_cold_200(ctx: BenchContext) -> float:
+    fx = view_fixture(ctx)
     cold = []
-    for k in (-1, 1, -2, 2, -3, 1, 0, -1) if not quick else (-1, 1):
-        grid.clear()
+    for k in (-1, 1, -2, 2, -3, 1, 0, -1) if not ctx.quick else (-1, 1):
+        fx.grid.clear()
         t1 = time.perf_counter()
-        view.set_zoom_k(k)
-        view.viewport().repaint()
+        fx.view.set_zoom_k(k)
+        fx.view.viewport().repaint()
         cold.append(time.perf_counter() - t1)
-    yield Figure("zoom step with a cold tile cache", statistics.median(cold), TARGET_ZOOM)
+    return statistics.median(cold)
 
-    # the whole map in view
-    view.zoom_fit()
-    grid.clear()
-    whole_cold = _frame(view)
-    whole = statistics.median([_frame(view) for _ in range(max(3, frames // 4))])
-    yield Figure("whole map in view (warm frame)", whole, TARGET_WHOLE)
-    yield Figure("whole map in view (cold frame)", whole_cold, TARGET_ZOOM)
 
-    # one item per hex, same zoom and place, for the ratio
-    view.set_zoom_k(0)
-    view.centerOn(view.map_scene.frame.bounds().center())
-    _frame(view)
-    tiled = statistics.median(_pan_frames(view, frames))
-    naive_view, _naive_scene = per_hex_view(doc, 1.0)  # keep the scene alive
-    naive_view.centerOn(view.map_scene.frame.bounds().center())
+def whole_map(ctx: BenchContext, nominal: int, warm: bool) -> float:
+    fx = view_fixture(ctx, nominal)
+    fx.view.zoom_fit()
+    fx.grid.clear()
+    cold = _frame(fx.view)
+    if not warm:
+        return cold
+    return statistics.median([_frame(fx.view) for _ in range(max(3, _frames(ctx) // 4))])
+
+
+@figure(
+    "whole_map_warm_200", "whole map in view (warm frame)",
+    section="ui", target_s=TARGET_WHOLE, side=MAP_SIDE,
+)  # fmt: skip
+def whole_map_warm_200(ctx: BenchContext) -> float:
+    return whole_map(ctx, MAP_SIDE, warm=True)
+
+
+@figure(
+    "whole_map_cold_200", "whole map in view (cold frame)",
+    section="ui", target_s=TARGET_ZOOM, side=MAP_SIDE,
+)  # fmt: skip
+def whole_map_cold_200(ctx: BenchContext) -> float:
+    return whole_map(ctx, MAP_SIDE, warm=False)
+
+
+@figure(
+    "move_undo_200_tokens", "move one token and undo, 200 tokens on the map (repaint included)",
+    section="ui", target_s=TARGET_MOVE_UNDO, side=MAP_SIDE, size="200×200, 200 tokens",
+)  # fmt: skip
+def move_undo_200_tokens(ctx: BenchContext) -> float:
+
+    fx = view_fixture_tokens(ctx)
+    tok = fx.doc.encounter.tokens[0]
+    here = tok.at
+    there = next(
+        n
+        for d in range(6)
+        if fx.doc.map.contains(n := here.neighbor(d)) and fx.doc.encounter.token_at(n) is None
+    )
+    fx.centre()
+
+    def move_undo():
+        fx.doc.push(MoveTokenCommand(fx.doc, tok.id, there))
+        fx.view.viewport().repaint()
+        fx.doc.undo_stack.undo()
+        fx.view.viewport().repaint()
+
+    return ctx.measure(move_undo, repeats=max(ctx.reps(), 5))
+
+
+def view_fixture_tokens(ctx: BenchContext) -> ViewFixture:
+    """The 200×200 map with 200 tokens (the per-action figures)."""
+    side = ctx.side(MAP_SIDE)
+    key = ("view", side, ctx.scaled(WALL_SEGMENTS, MAP_SIDE), ctx.scaled(BIG_TOKENS, MAP_SIDE))
+
+    def build() -> ViewFixture:
+        fx = ViewFixture(*key[1:])
+        ctx.on_close(fx.close)
+        return fx
+
+    return ctx.shared(key, build)
+
+
+@figure(
+    "next_segment_200_tokens", "next segment on the action track, 200 tokens (track panel refresh included)",
+    section="ui", target_s=TARGET_NEXT_SEGMENT, side=MAP_SIDE, size="200×200, 200 tokens",
+)  # fmt: skip
+def next_segment_200_tokens(ctx: BenchContext) -> Measured:
+
+    fx = view_fixture_tokens(ctx)
+    panel = TrackPanel(fx.doc)
+    ctx.on_close(panel.deleteLater)
+    panel.resize(1200, 400)
+    panel.show()
+    panel.start_button.click()
     QApplication.processEvents()
-    _frame(naive_view)
-    naive = statistics.median(_pan_frames(naive_view, max(6, frames // 4)))
-    yield Figure("pan frame, one scene item per hex", naive, None)
-    yield Figure(
-        "pan speed-up of tiles over item-per-hex", naive / tiled, TARGET_RATIO, kind="ratio"
+    track = fx.doc.track
+    times = []
+    for _ in range(max(3, min(ctx.reps(), 15))):
+        if track is None or track.round_over or not panel.next_button.isEnabled():
+            break
+        t0 = time.perf_counter()
+        if not panel.next_segment():
+            break
+        QApplication.processEvents()
+        times.append(time.perf_counter() - t0)
+    if not times:
+        raise RuntimeError("the track would not advance a segment")
+    return Measured(statistics.median(times), note=f"{len(times)} segments")
+
+
+#: a fresh interpreter opens a benchmark map of the given side in the main window and
+#: prints its peak resident memory (MiB), then the seconds from the start of the load
+OPEN_BIG = _startup_code(
+    "import sys\n"
+    "side, segs, toks = (int(x) for x in sys.argv[1:4])\n"
+    "from twtw_desktop.ui import settings\n"
+    "settings.use_ini_folder(tempfile.mkdtemp())\n"
+    "from twtw_desktop.ui.app import make_app\n"
+    "from twtw_desktop.ui.bench_ui import make_document\n"
+    "from twtw_desktop.ui.main_window import MainWindow\n"
+    "app = make_app(); doc = make_document(side, segs, toks)\n"
+    "t0 = time.perf_counter()\n"
+    "w = MainWindow(document=doc); w.resize(1600, 1000); w.show(); app.processEvents()\n"
+    "w.map_view.viewport().repaint()\n"
+    "print(peak_mib())\n"
+    "w.document.undo_stack.setClean()\n"
+)
+
+
+@figure(
+    "open_window_1000", "open the 1000×1000 map in the main window (and its peak memory)",
+    section="ui", target_s=TARGET_OPEN_BIG, side=BIG_SIDE,
+)  # fmt: skip
+def open_window_1000(ctx: BenchContext) -> Measured:
+    side = ctx.side(BIG_SIDE)
+    args = (
+        str(side),
+        str(ctx.scaled(BIG_WALL_SEGMENTS, BIG_SIDE)),
+        str(ctx.scaled(BIG_TOKENS, BIG_SIDE)),
     )
-    naive_view.close()
-    naive_view.deleteLater()
-    view.close()
-
-    if not startup:
-        return
-    # start-up, in a fresh interpreter (first launch discarded: warm caches)
-    runs = 2 if quick else 4
-    times = [startup_seconds() for _ in range(runs)]
-    yield Figure(
-        "start-up to a shown window, sample encounter (warm)",
-        statistics.median(times[1:]),
-        TARGET_STARTUP,
+    runs = [subprocess_seconds(OPEN_BIG, *args) for _ in range(1 if ctx.quick else 3)]
+    secs = statistics.median(float(r[-1]) for r in runs)
+    rss = max(float(r[-2]) for r in runs)
+    failed = (
+        f"peak memory {rss:.0f} MiB > {TARGET_OPEN_BIG_MIB} MiB"
+        if rss > TARGET_OPEN_BIG_MIB
+        else ""
+    )
+    return Measured(
+        secs,
+        note=f"peak resident {rss:.0f} MiB (target ≤ {TARGET_OPEN_BIG_MIB} MiB); map built before the clock starts",
+        extra={"peak_rss_mib": rss, "target_rss_mib": TARGET_OPEN_BIG_MIB},
+        failed=failed,
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    cfg = BenchConfig(quick="--quick" in args, repeats=2 if "--quick" in args else 15)
-    print("== ui ==")
-    slow = 0
-    for fig in ui_section(cfg):
-        print(fig.line())
-        sys.stdout.flush()
-        slow += fig.ok is False
-    print(f"{slow} figure(s) over target" if slow else "all figures within target")
-    return 0
+@figure(
+    "pan_frame_1000", "pan frame at 100 %, 1920×1080 (baseline: one scene item per hex)",
+    section="ui", target_s=TARGET_PAN, target_ratio=TARGET_RATIO_BIG, side=BIG_SIDE,
+)  # fmt: skip
+def pan_frame_1000(ctx: BenchContext) -> Measured:
+    return pan_against_items(ctx, BIG_SIDE)
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+@figure(
+    "whole_map_warm_1000", "whole map in view (warm frame)",
+    section="ui", target_s=TARGET_WHOLE, side=BIG_SIDE,
+)  # fmt: skip
+def whole_map_warm_1000(ctx: BenchContext) -> float:
+    return whole_map(ctx, BIG_SIDE, warm=True)
+
+
+@figure(
+    "startup_sample", "start-up to a shown window, sample encounter (warm; baseline: a bare PySide6 window with a graphics view)",
+    section="ui", target_s=TARGET_STARTUP, target_ratio=TARGET_STARTUP_OVERHEAD,
+    ratio_kind="overhead", size="sample",
+)  # fmt: skip
+def startup_sample(ctx: BenchContext) -> Measured:
+    # fresh interpreters, alternating, the first of each discarded (warm caches)
+    runs = 2 if ctx.quick else 5
+    app, bare = [], []
+    for _ in range(runs):
+        app.append(startup_seconds())
+        bare.append(bare_window_seconds())
+    return Measured(statistics.median(app[1:]), statistics.median(bare[1:]))
+
+
+#: a fresh interpreter exports a benchmark map to a tiled PDF and prints, per page,
+#: the seconds and peak resident memory (MiB) before it, then the total seconds
+EXPORT_PDF = _startup_code(
+    "import sys\n"
+    "side, segs, scale = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]\n"
+    "from twtw_desktop.geometry.bench import make_bench_map\n"
+    "from twtw_desktop.ui import export as ex\n"
+    "m = make_bench_map(side, segs)\n"
+    "marks = []\n"
+    "def progress(done, total):\n"
+    "    marks.append((time.perf_counter(), peak_mib()))\n"
+    "    return True\n"
+    "out = tempfile.mkdtemp() + '/bench.pdf'\n"
+    "t0 = time.perf_counter()\n"
+    "r = ex.export_pdf(m, out, scale=scale, paper='letter', progress=progress)\n"
+    "for t, rss in marks: print(t, rss)\n"
+)
+
+
+@figure(
+    "pdf_page_1000", "PDF export, one page of a tiled map (memory growth over the pages must stay flat)",
+    section="ui", side=BIG_SIDE,
+)  # fmt: skip
+def pdf_page_1000(ctx: BenchContext) -> Measured:
+    # at the smallest print scale (5 mm a hex) the 1000×1000 map takes about 900
+    # Letter pages (the export's limit is 1000)
+    side = min(ctx.side(BIG_SIDE), 60) if ctx.quick else ctx.side(BIG_SIDE)
+    lines = subprocess_seconds(
+        EXPORT_PDF, str(side), str(ctx.scaled(BIG_WALL_SEGMENTS, BIG_SIDE)),
+        "5mm",
+    )  # fmt: skip
+    marks = [tuple(float(x) for x in ln.split()) for ln in lines[:-1]]
+    times = [b[0] - a[0] for a, b in itertools.pairwise(marks)]
+    first, last = marks[0][1], marks[-1][1]
+    grew = last - first
+    return Measured(
+        statistics.median(times) if times else float(lines[-1]),
+        note=f"{len(marks)} pages; peak resident {first:.0f} MiB at the first page, "
+        f"{last:.0f} MiB at the last",
+        extra={"pages": len(marks), "rss_first_mib": first, "rss_last_mib": last},
+        failed=f"memory grew {grew:.0f} MiB over the pages" if grew > 100 else "",
+    )

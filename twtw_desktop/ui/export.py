@@ -564,7 +564,7 @@ def _print_scene(doc, mm_per_scene: float, *, coordinates: bool, judge_layers: b
     ground.show_labels = coordinates
     scene.grid = ground
     scene.set_layer_visible("tokens", tokens)
-    for it in scene.tokens.values():  # vectors, not cached pixmaps
+    for it in scene.items():  # vectors, not cached pixmaps (tokens, walls)
         it.setCacheMode(QGraphicsItem.CacheMode.NoCache)
     return scene
 

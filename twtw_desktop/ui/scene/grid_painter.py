@@ -58,6 +58,15 @@ ZOOM_BASE = 2.0 ** (1.0 / ZOOM_STEPS_PER_DOUBLING)
 LOD_HEX_PX = 12.0
 #: the far-zoom ground image samples the map every this many map units (hex radius 1)
 GROUND_SAMPLE = 0.3
+#: … in at most this many samples (8 MB): a bigger map is sampled more coarsely, and
+#: a tile zoomed in past the image's resolution samples its own ground instead
+MAX_GROUND_SAMPLES = 2_000_000
+#: a tile samples its own ground when the image's samples would be wider than this
+#: many device pixels; it then samples every GROUND_TILE_PX pixels
+GROUND_COARSE_PX = 2.0
+GROUND_TILE_PX = 1.0
+#: samples located per numpy pass (bounds the temporary memory to a few MB)
+SAMPLE_CHUNK = 262_144
 #: grid lines are drawn from this on-screen hex radius up (from a texture brush) …
 GRID_MIN_HEX_PX = 4.0
 #: … and hex by hex from this radius up, where a tile holds few hexes
@@ -170,8 +179,8 @@ class GridPainter(TiledLayer):
         self.show_terrain = True
         #: what the tiles show: (cols, rows, terrain rows, elevation rows or None)
         self._seen: tuple[int, int, list[str], list[list[int]] | None] | None = None
-        #: far-zoom sampling: (flat sample indices inside the map, their rows, their
-        #: columns, nx, ny, target rect) and the ARGB colour of every hex
+        #: far-zoom sampling: (the hex index of every sample, nx, ny, target rect,
+        #: step in map units) and the ARGB colour of every hex
         self._sample: tuple | None = None
         self._colours: np.ndarray | None = None
         self._snapshot()
@@ -334,7 +343,7 @@ class GridPainter(TiledLayer):
         if not self.show_terrain:
             pass
         elif hex_px < LOD_HEX_PX:
-            self._paint_brick(p, rect)
+            self._paint_brick(p, rect, hex_px)
         else:
             p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             self._paint_hexes(p, rect, hex_px)
@@ -441,15 +450,29 @@ class GridPainter(TiledLayer):
                     )
         p.restore()
 
-    def _paint_brick(self, p: QPainter, rect: QRectF) -> None:
+    def _paint_brick(self, p: QPainter, rect: QRectF, hex_px: float) -> None:
         img, target = self._ground_image()
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        p.drawImage(target, img)
+        if self._sample[4] * hex_px <= GROUND_COARSE_PX:
+            p.drawImage(target, img)
+            return
+        # zoomed in past the image's resolution (a big map): sample this tile alone
+        fr = self.frame
+        u = fr.unit
+        n = max(1, math.ceil(TILE / GROUND_TILE_PX))
+        tile_step = rect.width() / u / n
+        xs = rect.left() / u + (np.arange(n) + 0.5) * tile_step
+        ys = rect.top() / u + (np.arange(n) + 0.5) * tile_step
+        index = self._hex_index(xs, ys)
+        out = self._colours_at(index)
+        tile_img = QImage(out.data, n, n, n * 4, QImage.Format.Format_ARGB32)
+        p.drawImage(rect, tile_img)
 
     def _ground_image(self) -> tuple[QImage, QRectF]:
         """The whole map's terrain as one image sampled every :data:`GROUND_SAMPLE`
-        map units (each sample takes the colour of the hex holding it, found through
-        the layout's own pixel→hex matrix), and where it goes in scene units.
+        map units (coarser on a map so big it would exceed :data:`MAX_GROUND_SAMPLES`),
+        each sample taking the colour of the hex holding it (found through the layout's
+        own pixel→hex matrix), and where it goes in scene units.
 
         Built once (a few tens of ms on a 200×200 map) and kept until the terrain
         changes; far zooms draw it scaled instead of tens of thousands of hexes."""
@@ -457,33 +480,49 @@ class GridPainter(TiledLayer):
             return self._brick
         if self._sample is None:
             self._sample = self._sample_grid()
-        if self._colours is None:
-            self._colours = self._hex_colours()
-        flat, rows, cols, nx, ny, target = self._sample
-        out = np.zeros(ny * nx, dtype=np.uint32)
-        out[flat] = self._colours[rows, cols]
+        index, nx, ny, target, _step = self._sample
+        out = self._colours_at(index)
         img = QImage(out.data, nx, ny, nx * 4, QImage.Format.Format_ARGB32).copy()
         self._brick = (img, target)
         return self._brick
 
+    def _colours_at(self, index: np.ndarray) -> np.ndarray:
+        """ARGB of the hexes at flat indices ``index`` (-1: off the map, transparent)."""
+        if self._colours is None:
+            self._colours = self._hex_colours()
+        flat = self._colours.ravel()
+        out = np.zeros(index.shape, dtype=np.uint32)
+        on = index >= 0
+        out[on] = flat[index[on]]
+        return out
+
     def _sample_grid(self) -> tuple:
         """Which hex each far-zoom sample falls in (kept while the map's shape stays)."""
         fr = self.frame
-        m = fr.map
         u = fr.unit
         b = fr.bounds()
         x0, y0 = b.left() / u, b.top() / u
-        step = GROUND_SAMPLE
-        nx = max(1, int(np.ceil(b.width() / u / step)))
-        ny = max(1, int(np.ceil(b.height() / u / step)))
+        w, h = b.width() / u, b.height() / u
+        step = max(GROUND_SAMPLE, math.sqrt(w * h / MAX_GROUND_SAMPLES))
+        nx = max(1, int(np.ceil(w / step)))
+        ny = max(1, int(np.ceil(h / step)))
         xs = x0 + (np.arange(nx) + 0.5) * step
         ys = y0 + (np.arange(ny) + 0.5) * step
-        px, py = np.meshgrid(xs, ys)
-        col, row, inside = offsets_at(m, px, py)
-        inside = inside.ravel()
-        flat = np.flatnonzero(inside)
         target = QRectF(x0 * u, y0 * u, nx * step * u, ny * step * u)
-        return (flat, row.ravel()[flat], col.ravel()[flat], nx, ny, target)
+        return (self._hex_index(xs, ys), nx, ny, target, step)
+
+    def _hex_index(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """``(len(ys), len(xs))`` int32: the flat index ``row * cols + col`` of the hex
+        under each point of the grid ``xs × ys`` (map units), -1 off the map; worked
+        out a few rows at a time so the temporaries stay small."""
+        m = self.frame.map
+        out = np.empty((len(ys), len(xs)), dtype=np.int32)
+        rows_per = max(1, SAMPLE_CHUNK // max(1, len(xs)))
+        for i in range(0, len(ys), rows_per):
+            px, py = np.meshgrid(xs, ys[i : i + rows_per])
+            col, row, inside = offsets_at(m, px, py)
+            out[i : i + rows_per] = np.where(inside, row * m.cols + col, -1)
+        return out
 
     def _colour_of(self, code: str, elevation: int) -> int:
         if self.transparent_ground and code == "." and not elevation:
@@ -494,18 +533,19 @@ class GridPainter(TiledLayer):
         """ARGB colour of every hex (rows × cols), open level ground transparent when
         a background picture shows through."""
         m = self.frame.map
-        codes = np.array([list(row) for row in m.terrain], dtype="<U1")
+        text = "".join(m.terrain).encode("latin-1")
+        codes = np.frombuffer(text, dtype=np.uint8).reshape(m.rows, m.cols).astype(np.int64)
         elev = (
-            np.array(m.elevation, dtype=np.int32)
+            np.array(m.elevation, dtype=np.int64)
             if m.elevation is not None
-            else np.zeros((m.rows, m.cols), dtype=np.int32)
+            else np.zeros((m.rows, m.cols), dtype=np.int64)
         )
-        colours = np.zeros((m.rows, m.cols), dtype=np.uint32)
-        keys = np.char.add(codes, np.char.mod("|%d", elev))
-        for key in np.unique(keys):
-            code, e = str(key).split("|")
-            colours[keys == key] = self._colour_of(code, int(e))
-        return colours
+        low = int(elev.min()) if elev.size else 0
+        keys = (elev - low) * 256 + codes
+        lut = np.zeros(int(keys.max()) + 1 if keys.size else 1, dtype=np.uint32)
+        for k in np.flatnonzero(np.bincount(keys.ravel(), minlength=len(lut))).tolist():
+            lut[k] = self._colour_of(chr(k % 256), k // 256 + low)
+        return lut[keys]
 
     def _pattern(self, k: int) -> QBrush:
         """A texture brush holding one period of the grid lines at bucket ``k``."""

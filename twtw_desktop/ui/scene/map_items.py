@@ -61,6 +61,8 @@ class FeatureItem(QGraphicsItem):
         self.cover_av = cover_av
         self.setZValue(Z_FEATURE)
         self.setAcceptHoverEvents(False)
+        # a frame with thousands of walls in view blits their pixels, not their paint()
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.refresh(feature)
 
     def refresh(self, feature: Feature) -> None:

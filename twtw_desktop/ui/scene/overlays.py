@@ -25,9 +25,11 @@ not repaint thousands of hexes.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import math
+import threading
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -46,6 +48,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem
 
 from ...errors import RulesError
+from ...geometry import movement
 from ...hexgrid import Hex
 from . import style
 from .grid_painter import TILE, TiledLayer, bucket_scale
@@ -54,6 +57,9 @@ from .map_items import Z_OVERLAY, Z_TOOL
 log = logging.getLogger(__name__)
 
 OVERLAY_NAMES = ("reachable", "field_of_fire", "corridor", "dodge_front")
+#: a reach whose step table covers at most this many hexes runs on the GUI thread (a
+#: few ms, the table included); a bigger one runs in a worker thread
+REACH_SYNC_HEXES = 20_000
 #: the field-of-fire wedge reaches this many range increments (display only)
 ARC_INCREMENTS = 3
 #: … but at least / at most this many paces
@@ -340,11 +346,42 @@ class StrayFlagItem(QGraphicsItem):
         painter.drawEllipse(QPointF(0, 0), 1.05 * u, 1.05 * u)
 
 
+def reach_is_instant(game_map, budget: int, move: int) -> bool:
+    """Whether the reach search is small enough to run on the GUI thread: the hexes
+    its step table covers (the whole map, or on a big map a window around the
+    figure; see :mod:`twtw_desktop.geometry.movement`) are few."""
+    cells = game_map.cols * game_map.rows
+    if cells > movement.WHOLE_MAP_CELLS:
+        side = 2 * max(0, budget) * max(1, move) + 2 * movement.WINDOW_STEP
+        cells = min(cells, side * side)
+    return cells <= REACH_SYNC_HEXES
+
+
+def reach_cells(game_map, walls, at, facing, budget, now, move, occupied):
+    """The reachable area and the overlay's cells (colour, AP label, payable now) for
+    every hex but the start. Safe to run off the GUI thread (QColor is a value)."""
+    area = movement.reachable(game_map, walls, at, facing, budget, now, move, occupied)
+    hexes, costs = area.costs()
+    top = max(1, budget)
+    colours: dict[int, tuple[QColor, str]] = {}
+    out = {}
+    for h, cost in zip(hexes, costs.tolist(), strict=True):
+        if h == at:
+            continue
+        c = colours.get(cost)
+        if c is None:
+            c = colours[cost] = (style.ap_colour(cost, top), str(cost))
+        out[h] = (c[0], c[1], cost <= now)
+    return area, out
+
+
 class Overlays(QObject):
     """The overlay switches of one map view and the items that draw them."""
 
     toggled = Signal(str, bool)
     message = Signal(str)
+    #: a reach worked out in a worker thread (delivered on the GUI thread)
+    _reachReady = Signal(object)
 
     def __init__(self, view) -> None:
         super().__init__(view)
@@ -370,6 +407,8 @@ class Overlays(QObject):
         self._timer.timeout.connect(self.refresh)
         self._announce = False
         self._reach_cache = None
+        self._reach_pending = None
+        self._reachReady.connect(self._on_reach_ready, Qt.ConnectionType.QueuedConnection)
         #: what each overlay last computed (tests and the status bar read these)
         self.data: dict[str, object] = {}
 
@@ -496,7 +535,6 @@ class Overlays(QObject):
         self._refresh_flags()
 
     def _compute_reachable(self, doc, tok, it):
-        from ...geometry.movement import reachable
         from ...play.movement import occupied_hexes, reach_budget
 
         ch = doc.character(tok.character_id)
@@ -504,24 +542,54 @@ class Overlays(QObject):
         occupied = occupied_hexes(doc, tok.id)
         walls = doc.walls()
         now = counters if counters is not None else budget
-        key = (tok.at, tok.facing, budget, now, ch.move, tuple(occupied), id(walls), walls.version)
+        ground = hash(tuple(doc.map.terrain))
+        key = (
+            tok.at, tok.facing, budget, now, ch.move, tuple(occupied), id(walls),
+            walls.version, ground,
+        )  # fmt: skip
         cached = self._reach_cache
         if cached is not None and cached[0] == key:
+            self.data["reachable"] = cached[2]
             return cached[1]
-        area = reachable(doc.map, walls, tok.at, tok.facing, budget, now, ch.move, occupied)
-        self.data["reachable"] = area
-        top = max(1, budget)
-        colours: dict[int, QColor] = {}
-        out = {}
-        for h, r in area.items():
-            if h == tok.at:
-                continue
-            c = colours.get(r.cost)
-            if c is None:
-                c = colours[r.cost] = style.ap_colour(r.cost, top)
-            out[h] = (c, str(r.cost), r.now)
-        self._reach_cache = (key, out)
-        return out
+        args = (doc.map, walls, tok.at, tok.facing, budget, now, ch.move, occupied)
+        if reach_is_instant(doc.map, budget, ch.move):
+            self._reach_pending = None
+            area, out = reach_cells(*args)
+            self._reach_cache = (key, out, area)
+            self.data["reachable"] = area
+            return out
+        # a big reach is worked out in a worker; the overlay fills in when it is done
+        # and a result for a token or state that changed meanwhile is dropped
+        if self._reach_pending != key:
+            self._reach_pending = key
+            threading.Thread(
+                target=self._reach_worker, args=(key, args), name="reach", daemon=True
+            ).start()
+        return {}
+
+    def _reach_worker(self, key, args) -> None:
+        try:
+            area, out = reach_cells(*args)
+            result = (key, out, area, None)
+        except Exception as e:  # the map changed under the search: dropped as stale
+            result = (key, None, None, e)
+        with contextlib.suppress(RuntimeError):  # the view closed meanwhile
+            self._reachReady.emit(result)
+
+    def _on_reach_ready(self, result) -> None:
+        key, out, area, error = result
+        if key != self._reach_pending:
+            return  # stale: the token, its AP or the map changed meanwhile
+        self._reach_pending = None
+        if error is not None:
+            if isinstance(error, RulesError):
+                self.say(f"reachable: {error}")
+            else:
+                log.info("reach search dropped: %s", error)
+                self._schedule()
+            return
+        self._reach_cache = (key, out, area)
+        self.refresh(("reachable",))
 
     def _shape(self, poly) -> QPainterPath:
         """A shapely polygon in map units as a scene path."""
