@@ -120,6 +120,12 @@ class Action(BaseModel):
     def areas(self) -> Iterable[str]:
         return ("all",)
 
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        """The ids a step of this action may change, by area, when it changes only
+        those (and adds or removes nothing): its snapshot copies just them. None: the
+        whole areas of :meth:`capture`."""
+        return None
+
     def journal_form(self) -> dict[str, Any]:
         """The action as a journal or script line."""
         return self.model_dump(mode="json", exclude_none=True, exclude_defaults=True) | {
@@ -389,6 +395,10 @@ class Move(Action):
         c, _ = self.actor(table)
         return f"Move {c.name} to {table.hex_label(hex_of(table, self.to))}"
 
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        _c, tok = self.actor(table)
+        return {"tokens": {tok.id}} if tok is not None else None
+
     def capture(self) -> Iterable[str]:
         return {"tokens", "track", "log"}
 
@@ -470,6 +480,10 @@ class Place(Action):
         c, _ = self.actor(table)
         return f"Move {c.name} to {table.hex_label(hex_of(table, self.to))}"
 
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        _c, tok = self.actor(table)
+        return {"tokens": {tok.id}} if tok is not None else None
+
     def capture(self) -> Iterable[str]:
         return {"tokens", "log"}
 
@@ -516,6 +530,10 @@ class Face(Action):
 
     def label(self, table: Table) -> str:
         return f"Turn {self.actor(table)[0].name}"
+
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        _c, tok = self.actor(table)
+        return {"tokens": {tok.id}} if tok is not None else None
 
     def capture(self) -> Iterable[str]:
         return {"tokens", "track", "log"}

@@ -95,31 +95,49 @@ class Snapshot:
         "log_len",
         "log_tail",
         "mode",
+        "only",
+        "order",
         "refs",
         "rules",
         "tokens",
         "track",
     )
 
-    def __init__(self, table: Table, areas: Iterable[str]) -> None:
+    def __init__(
+        self, table: Table, areas: Iterable[str], only: dict[str, set[str]] | None = None
+    ) -> None:
+        """Copy ``areas``; for an area named in ``only`` (tokens, characters, map) just
+        the objects with those ids — a step that changes one token of two hundred and
+        adds or removes none (the table checks) copies one token."""
         enc = table.encounter
         self.areas = frozenset(areas)
+        self.only = dict(only or {})
         a = self.areas
         #: the live objects copied, to restore them in place even after an id change
         self.refs: dict[str, list[Any]] = {}
-        if "tokens" in a:
-            self.refs["tokens"] = list(enc.tokens)
-        if "characters" in a:
-            self.refs["characters"] = list(enc.characters)
-        if "map" in a:
-            self.refs["features"] = list(table.map.features)
-        self.tokens = [clone(t) for t in enc.tokens] if "tokens" in a else None
-        self.characters = [clone(c) for c in enc.characters] if "characters" in a else None
+        #: the ids of a narrowed area in order (the rest of the list is not copied)
+        self.order: dict[str, list[str]] = {}
+        lists = {"tokens": enc.tokens, "characters": enc.characters, "map": table.map.features}
+        copies: dict[str, list[Any] | None] = {}
+        for area, live in lists.items():
+            if area not in a:
+                copies[area] = None
+                continue
+            ids = self.only.get(area)
+            if ids is not None:
+                self.order[area] = [o.id for o in live]
+                picked = [o for o in live if o.id in ids]
+            else:
+                picked = list(live)
+            self.refs[area] = picked
+            copies[area] = [clone(o) for o in picked]
+        self.tokens = copies["tokens"]
+        self.characters = copies["characters"]
+        self.features = copies["map"]
         # the log only grows inside a step: its length is enough to cut it back, and
         # the entries themselves are immutable once written
         self.log_len = len(enc.log)
         self.log_tail: list[LogEntry] | None = None
-        self.features = [clone(f) for f in table.map.features] if "map" in a else None
         self.deck = table.deck.snapshot() if "deck" in a else None
         #: the edition and the optional rules (the Rules dialog's step)
         self.rules = (enc.edition, enc.options) if "rules" in a else None
@@ -142,19 +160,15 @@ class Snapshot:
     def restore(self, table: Table) -> None:
         enc = table.encounter
         if self.tokens is not None:
-            enc.tokens[:] = restore_list(enc.tokens, self.tokens, self.refs["tokens"])
+            self._restore_area("tokens", enc.tokens, self.tokens)
         if self.characters is not None:
-            enc.characters[:] = restore_list(
-                enc.characters, self.characters, self.refs["characters"]
-            )
+            self._restore_area("characters", enc.characters, self.characters)
         log = enc.log
         del log[self.log_len :]
         if self.log_tail:
             log.extend(self.log_tail)
         if self.features is not None:
-            table.map.features[:] = restore_list(
-                table.map.features, self.features, self.refs["features"]
-            )
+            self._restore_area("map", table.map.features, self.features)
         if self.deck is not None:
             table.deck.restore(self.deck)
         if self.rules is not None:
@@ -162,15 +176,35 @@ class Snapshot:
         if self.mode is not None:
             table.restore_time(self.track, self.mode, self.action_state)
 
+    def _restore_area(self, area: str, live: list[Any], saved: list[Any]) -> None:
+        refs = self.refs[area]
+        if area not in self.order:
+            live[:] = restore_list(live, saved, refs)
+            return
+        # narrowed: only the copied objects go back, in place; the list keeps its order
+        fresh = restore_list(live, saved, refs)
+        by_id = {o.id: o for o in live}
+        for o in fresh:
+            by_id[o.id] = o
+        live[:] = [by_id[i] for i in self.order[area] if i in by_id]
+
+    def ids(self, area: str) -> list[str]:
+        """The ids of an area's list when this snapshot was taken, in order."""
+        if area in self.order:
+            return list(self.order[area])
+        return [o.id for o in self.refs.get(area, ())]
+
 
 # -- journal patches ---------------------------------------------------------------------
 
 
-def _list_patch(before: Sequence[BaseModel], after: Sequence[BaseModel]) -> dict[str, Any]:
+def _list_patch(
+    before: Sequence[BaseModel], after: Sequence[BaseModel], order: list[str]
+) -> dict[str, Any]:
     changed = diff_ids(before, after)
     return {
         "set": [o.model_dump(mode="json") for o in after if getattr(o, "id", None) in changed],
-        "order": [getattr(o, "id", None) for o in after],
+        "order": order,
     }
 
 
@@ -178,11 +212,13 @@ def patch_between(before: Snapshot, after: Snapshot) -> dict[str, Any]:
     """What changed from ``before`` to ``after``, as plain JSON (for the journal)."""
     out: dict[str, Any] = {}
     if before.tokens is not None and after.tokens is not None:
-        out["tokens"] = _list_patch(before.tokens, after.tokens)
+        out["tokens"] = _list_patch(before.tokens, after.tokens, after.ids("tokens"))
     if before.characters is not None and after.characters is not None:
-        out["characters"] = _list_patch(before.characters, after.characters)
+        out["characters"] = _list_patch(
+            before.characters, after.characters, after.ids("characters")
+        )
     if before.features is not None and after.features is not None:
-        out["features"] = _list_patch(before.features, after.features)
+        out["features"] = _list_patch(before.features, after.features, after.ids("map"))
     if after.deck is not None:
         out["deck"] = after.deck.model_dump(mode="json")
     if after.mode is not None:

@@ -238,6 +238,7 @@ class Table:
         action: dict[str, Any] | None = None,
         merge_key: Any = None,
         merge: bool = True,
+        only: dict[str, set[str]] | None = None,
     ) -> Step:
         """Run ``mutate`` as one undoable step. If it raises, everything it touched
         is put back and the error propagates (nothing reaches the history).
@@ -249,7 +250,7 @@ class Table:
             mutate()
             return self._running
         capture = set(capture) | {"log"}
-        before = Snapshot(self, capture)
+        before = Snapshot(self, capture, only)
         step = Step(self._next_seq, label, before, before, action=action, merge_key=merge_key)
         step.areas = set(areas)
         self._running = step
@@ -264,7 +265,12 @@ class Table:
             self._running = None
         if isinstance(result, TableEvent):
             step.event = result
-        step.after = Snapshot(self, capture)
+        step.after = Snapshot(self, capture, only)
+        for area in before.order:
+            if before.order[area] != step.after.order[area]:  # a narrowed step may not
+                before.restore(self)  # add or remove objects: put everything back
+                self._after_restore()
+                raise RulesError(f"'{label}' changed which {area} exist (internal error).")
         step.after.keep_log_since(before, self)
         step.note_changes()
         if step.features:
@@ -390,6 +396,7 @@ class Table:
             action=action.journal_form(),
             merge_key=merge_key,
             merge=merge,
+            only=action.touches(self),
         )
         return holder[0]
 
