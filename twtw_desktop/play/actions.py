@@ -259,6 +259,14 @@ class _ClockStep(Action):
     def kind_of_log(self, table: Table) -> str:
         return self.log_kind
 
+    def areas(self) -> Iterable[str]:
+        return {"track", "deck", "log"}  # a sheet bled is announced by its id
+
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        # the clock's steps change no sheet, token or wall (only the end of a round
+        # bleeds: EndRound, and Phases' last phase, copy the sheets)
+        return NOTHING_ON_THE_MAP
+
     def engine_step(self, table: Table) -> Any:
         raise NotImplementedError
 
@@ -279,6 +287,10 @@ class _ClockStep(Action):
             texts.append(" · ".join([ev.summary, *(getattr(ev, "details", ()) or ())]))
         cards = tuple(n for ev in events for n in (getattr(ev, "cards", ()) or ()))
         return TableEvent(" · ".join(texts), {"events": len(events)}, cards, tuple(events))
+
+
+#: a step that touches no sheet, token or wall (its snapshot copies none of them)
+NOTHING_ON_THE_MAP: dict[str, set[str]] = {"tokens": set(), "characters": set(), "map": set()}
 
 
 class StartRound(_ClockStep):
@@ -314,6 +326,11 @@ class EndSegment(_ClockStep):
     def kind_of_log(self, table: Table) -> str:
         return "track" if table.time and table.time.kind == "segments" else "round"
 
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        if table.time is not None and table.time.kind == "phases":
+            return {"tokens": set(), "map": set()}  # the round may end and bleed
+        return NOTHING_ON_THE_MAP
+
     def why_not(self, table: Table) -> str | None:
         why = super().why_not(table)
         if why:
@@ -342,6 +359,9 @@ class EndRound(_ClockStep):
         if not table.time.round_running():
             return "No round is running."
         return None
+
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        return {"tokens": set(), "map": set()}  # bleeding changes sheets
 
     def engine_step(self, table: Table) -> Any:
         assert table.time is not None

@@ -24,7 +24,7 @@ from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.base import Speed
 from ..rules.card import Card
-from .actions import Action, Cost, Who, register
+from .actions import NOTHING_ON_THE_MAP, Action, Cost, Who, register
 from .catalogue import apply_action_effects, apply_bleeding, catalogue
 from .table import TableEvent
 
@@ -65,10 +65,20 @@ class _EngineAction(Action):
         return {"track", "deck", "log", "characters", "tokens"}
 
     def areas(self) -> Iterable[str]:
-        return {"track", "deck", "log", "characters"}
+        return {"track", "deck", "log"}  # sheets and tokens changed are announced by id
 
     def call(self, table: Table) -> Callable[[], Any]:
         raise NotImplementedError
+
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        """The actor's sheet and tokens (a declared action readies a gun or changes a
+        posture); the track's other steps touch no sheet at all."""
+        who = getattr(self, "who", None)
+        if not isinstance(who, str):
+            return dict(NOTHING_ON_THE_MAP)
+        c, _ = table.actor(who)
+        toks = {t.id for t in table.encounter.tokens if t.character_id == c.id}
+        return {"characters": {c.id}, "tokens": toks, "map": set()}
 
     def spec_of(self, table: Table) -> A.ActionSpec | None:
         """The declared action whose effects apply to the sheet (None: none)."""
@@ -496,6 +506,9 @@ class NextDue(_EngineAction):
 
     def label(self, table: Table) -> str:
         return "Next segment where something is due"
+
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        return dict(NOTHING_ON_THE_MAP)
 
     def call(self, table: Table) -> Callable[[], Any]:
         return lambda: table.track.advance_segment()

@@ -330,6 +330,12 @@ class TrackPanel(QWidget):
         self._map_hover_cid: str | None = None
         self._hooked_view: Any = None
         self.last_event: Any = None
+        #: what each cell of each table shows (refreshes touch only changed cells)
+        self._cells: dict[int, dict[tuple[int, int], tuple]] = {}
+        #: each AP row's inputs when last drawn, and the segment then current
+        self._row_sigs: dict[int, tuple] = {}
+        self._shown_seg = 0
+        self._shown_running = False
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -1231,78 +1237,67 @@ class TrackPanel(QWidget):
             item.setFont(bold if s == seg and running else QFont())
             table.setHorizontalHeaderItem(col, item)
         entries = list(st.entries) if st is not None else []
+        by_char: dict[str, list[Any]] = {}
+        for e in entries:
+            by_char.setdefault(e.character_id, []).append(e)
+        put = self._put
+        last_seg = self._shown_seg if self._shown_running else None
+        now_seg = seg if running else None
         for r, c in enumerate(chars):
             row = st.rows.get(c.id) if st is not None else None
-            name = QTableWidgetItem(c.name)
+            mine = by_char.get(c.id, [])
+            sig = (c.name, c.initiative, c.ap, row, tuple(mine))
+            if self._row_sigs.get(r) == sig:
+                # nothing of this row changed: only the current segment's colour moved
+                for s in {last_seg, now_seg} - {None}:
+                    if s is not None and 1 <= s <= SEGMENTS:
+                        put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
+                continue
+            self._row_sigs[r] = sig
+            name = c.name
             tip = [f"{c.name} — IN {c.initiative}, AP {c.ap}"]
-            out = False
             if row is not None:
                 tip += list(row.initiative_reasons) + list(row.ap_reasons)
                 if row.status.value != "active":
-                    name.setText(f"{c.name} ({row.status.value})")
+                    name = f"{c.name} ({row.status.value})"
                     tip.append(row.status_reason)
-                    out = row.status.value in ("out", "stunned", "surprised")
-            name.setToolTip("\n".join(x for x in tip if x))
-            table.setItem(r, 0, name)
-            ap_item = QTableWidgetItem(
-                str(row.round_ap) if row is not None and row.status.value == "active" else str(c.ap)
+            put(table, r, 0, name, "\n".join(x for x in tip if x), center=False)
+            put(
+                table,
+                r,
+                1,
+                str(row.round_ap)
+                if row is not None and row.status.value == "active"
+                else str(c.ap),
+                f"pool {row.pool} AP not yet on the track\n" + "\n".join(row.ap_reasons)
+                if row is not None
+                else "",
             )
-            ap_item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            if row is not None:
-                ap_item.setToolTip(
-                    f"pool {row.pool} AP not yet on the track\n" + "\n".join(row.ap_reasons)
-                )
-            table.setItem(r, 1, ap_item)
-            ctr = QTableWidgetItem(str(row.counters) if row is not None else "")
-            ctr.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            ctr.setFont(bold)
-            ctr.setToolTip("counters in front of the character now")
-            table.setItem(r, 2, ctr)
-            first = row.first_segment if row is not None else None
-            marker = first if first is not None else (c.initiative if row is None else None)
-            placed_from = first or 0
-            placed = row.placed if row is not None else 0
-            on_track_from = placed_from + placed - (row.counters if row is not None else 0)
-            mine = [e for e in entries if e.character_id == c.id]
+            put(
+                table,
+                r,
+                2,
+                str(row.counters) if row is not None else "",
+                "counters in front of the character now",
+                bold=True,
+            )
             for s in range(1, SEGMENTS + 1):
-                text = ""
-                tips = []
-                if row is not None and first is not None and placed and first <= s < first + placed:
-                    if s >= on_track_from:
-                        text = "●"
-                        tips.append("a counter on the track")
-                    else:
-                        text = "·"
-                        tips.append("a counter already paid")
-                for e in mine:
-                    if e.segment == s:
-                        code = _CODES.get(e.action.kind, "?")
-                        if e.position is not None:
-                            code += str(e.position)
-                        text = code if not text else f"{code}"
-                        tips.append(
-                            e.action.describe()
-                            + (f" — stack place {e.position}" if e.position else "")
-                        )
-                item = QTableWidgetItem(text)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                if s == marker:
-                    item.setBackground(QBrush(_IN))
-                    tips.insert(0, f"IN: first counter on segment {s}")
-                elif s == seg and running:
-                    item.setBackground(QBrush(_CUR))
-                elif out:
-                    item.setBackground(QBrush(_OUT))
-                if tips:
-                    item.setToolTip("\n".join(tips))
-                table.setItem(r, 2 + s, item)
-            spent = QTableWidgetItem(
-                (f"{row.spent}" + (f" ({row.lost})" if row.lost else "")) if row is not None else ""
+                put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
+            put(
+                table,
+                r,
+                3 + SEGMENTS,
+                (f"{row.spent}" + (f" ({row.lost})" if row.lost else ""))
+                if row is not None
+                else "",
+                f"spent {row.spent} AP, lost {row.lost}, borrowed {row.borrowed}"
+                if row is not None
+                else "",
             )
-            spent.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            if row is not None:
-                spent.setToolTip(f"spent {row.spent} AP, lost {row.lost}, borrowed {row.borrowed}")
-            table.setItem(r, 3 + SEGMENTS, spent)
+        for r in list(self._row_sigs):
+            if r >= len(chars):
+                del self._row_sigs[r]
+        self._shown_seg, self._shown_running = seg, running
         # stack / order line
         if running:
             stack = t.stack()
@@ -1324,6 +1319,77 @@ class TrackPanel(QWidget):
                     if order
                     else self.info.text()
                 )
+
+    @staticmethod
+    def _segment_cell(
+        c: Character, row: Any, mine: list[Any], s: int, seg: int, running: bool
+    ) -> tuple[str, str, QColor | None]:
+        """(text, tooltip, background) of segment ``s`` in a character's row."""
+        first = row.first_segment if row is not None else None
+        marker = first if first is not None else (c.initiative if row is None else None)
+        placed = row.placed if row is not None else 0
+        on_track_from = (first or 0) + placed - (row.counters if row is not None else 0)
+        out = row is not None and row.status.value in ("out", "stunned", "surprised")
+        text = ""
+        tips: list[str] = []
+        if row is not None and first is not None and placed and first <= s < first + placed:
+            if s >= on_track_from:
+                text = "●"
+                tips.append("a counter on the track")
+            else:
+                text = "·"
+                tips.append("a counter already paid")
+        for e in mine:
+            if e.segment == s:
+                code = _CODES.get(e.action.kind, "?")
+                if e.position is not None:
+                    code += str(e.position)
+                text = code
+                tips.append(
+                    e.action.describe() + (f" — stack place {e.position}" if e.position else "")
+                )
+        bg = None
+        if s == marker:
+            bg = _IN
+            tips.insert(0, f"IN: first counter on segment {s}")
+        elif s == seg and running:
+            bg = _CUR
+        elif out:
+            bg = _OUT
+        return text, "\n".join(tips), bg
+
+    def _put(
+        self,
+        table: QTableWidget,
+        r: int,
+        c: int,
+        text: str,
+        tip: str = "",
+        bg: QColor | None = None,
+        *,
+        center: bool = True,
+        bold: bool = False,
+    ) -> None:
+        """Show a cell, touching the table only when what it shows changed (a segment
+        counted changes a few cells of the 24 × rows)."""
+        key = (text, tip, bg.name() if bg is not None else None, center, bold)
+        cache = self._cells.setdefault(id(table), {})
+        if cache.get((r, c)) == key:
+            return
+        cache[(r, c)] = key
+        item = table.item(r, c)
+        if item is None:
+            item = QTableWidgetItem()
+            table.setItem(r, c, item)
+        item.setText(text)
+        item.setToolTip(tip)
+        if center:
+            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+        if bold:
+            font = item.font()
+            font.setBold(True)
+            item.setFont(font)
+        item.setBackground(QBrush(bg) if bg is not None else QBrush())
 
     def _refresh_phases(self, t) -> None:
         st = t.state if t is not None else None
