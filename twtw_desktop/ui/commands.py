@@ -125,6 +125,11 @@ def announce_step(doc: EncounterDocument, step: TableStep) -> None:
     if "all" in areas:
         doc.changed.emit("all")
         return
+    b, a = step.before, step.after
+    if "tokens" in b.order and b.ids("tokens") == a.ids("tokens"):
+        # a step that only moved or turned known tokens: their own signals say it all,
+        # so two hundred figures are not all looked at again for one that moved
+        areas.discard("tokens")
     for area in ("mode", "track", "deck", "characters", "tokens", "map", "log"):
         if area in areas:
             doc.changed.emit(area)
