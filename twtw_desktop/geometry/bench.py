@@ -287,6 +287,9 @@ def geometry_section(cfg: BenchConfig):
     posse = [t.at for t in tokens[:4]]
     t_fog = measure(lambda: visible_hexes(m, index, posse), repeats=max(1, min(reps, 3)))
     yield Figure("fog of war: hexes 4 posse members see (whole map)", t_fog, None)
+    from .fog_bench import fog_figures
+
+    yield from fog_figures(cfg)
 
     text = m.model_dump_json()
     t_load = measure(lambda: Map.model_validate_json(text), repeats=max(1, min(reps, 5)))
