@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
 
-from ..hexgrid import Hex
+from ..hexgrid import Hex, Layout, Orientation, hex_to_offset
 from ..model.map import Map
 from .walls import WallIndex
 
@@ -49,28 +50,83 @@ BOX_MARGIN = 8.0
 TWO_PI = 2.0 * math.pi
 
 
+@dataclass(frozen=True, eq=False)
+class SightSnapshot:
+    """What the fog needs of a map and its walls, frozen: safe to hand to a worker
+    thread while the Judge goes on editing (the wall index replaces its sight
+    geometry on every change rather than altering it)."""
+
+    cols: int
+    rows: int
+    orientation: Orientation
+    hex_layout: Layout
+    #: every sight-blocking segment as one shapely geometry (None: no walls)
+    sight: object
+    #: the wall index's version when taken
+    version: int = 0
+    _noded: list = field(default_factory=list, repr=False)
+
+    @classmethod
+    def of(cls, game_map: Map, index: WallIndex) -> SightSnapshot:
+        return cls(
+            game_map.cols,
+            game_map.rows,
+            game_map.orientation,
+            index.layout,
+            index._sight,
+            index.version,
+        )
+
+    def layout(self) -> Layout:
+        return self.hex_layout
+
+    def contains(self, h: Hex) -> bool:
+        col, row = hex_to_offset(h, self.orientation)
+        return 0 <= col < self.cols and 0 <= row < self.rows
+
+    def centre(self, h: Hex) -> tuple[float, float]:
+        return self.hex_layout.hex_to_pixel(h)
+
+    def blocks_sight_many(self, a_xy: np.ndarray, b_xy: np.ndarray) -> np.ndarray:
+        """Exact sight lines (touching blocks), as ``WallIndex.blocks_sight_many``."""
+        a_xy, b_xy = np.broadcast_arrays(np.asarray(a_xy, float), np.asarray(b_xy, float))
+        if self.sight is None or len(b_xy) == 0:
+            return np.zeros(len(b_xy), dtype=bool)
+        return shapely.intersects(self.sight, shapely.linestrings(np.stack([a_xy, b_xy], 1)))
+
+    def segments(self) -> np.ndarray:
+        """The sight-blocking segments, noded (split where they cross), ``(n, 2, 2)``;
+        worked out once per snapshot."""
+        if not self._noded:
+            self._noded.append(_noded_segments(self.sight))
+        return self._noded[0]
+
+
+def _noded_segments(geom) -> np.ndarray:
+    if geom is None:
+        return np.empty((0, 2, 2))
+    out = []
+    for part in shapely.get_parts(shapely.node(geom)):
+        c = shapely.get_coordinates(part)
+        if len(c) >= 2:
+            out.append(np.stack([c[:-1], c[1:]], axis=1))
+    if not out:
+        return np.empty((0, 2, 2))
+    segs = np.concatenate(out)
+    return segs[np.any(segs[:, 0] != segs[:, 1], axis=1)]
+
+
 def sight_segments(index: WallIndex) -> np.ndarray:
-    """The sight-blocking segments of ``index`` as an ``(n, 2, 2)`` array, noded (split
-    where they cross), cached until the index changes."""
+    """The sight-blocking segments of ``index``, noded, cached until the index
+    changes."""
+    return index.memo(("fog_sight_segments",), lambda: _noded_segments(index._sight))
 
-    def build() -> np.ndarray:
-        geom = index._sight
-        if geom is None:
-            return np.empty((0, 2, 2))
-        noded = shapely.node(geom)
-        parts = shapely.get_parts(noded)
-        out = []
-        for part in parts:
-            c = shapely.get_coordinates(part)
-            if len(c) >= 2:
-                out.append(np.stack([c[:-1], c[1:]], axis=1))
-        if not out:
-            return np.empty((0, 2, 2))
-        segs = np.concatenate(out)
-        keep = np.any(segs[:, 0] != segs[:, 1], axis=1)
-        return segs[keep]
 
-    return index.memo(("fog_sight_segments",), build)
+def snapshot(game_map: Map, index: WallIndex) -> SightSnapshot:
+    """A :class:`SightSnapshot` sharing the index's cached noded walls."""
+    snap = SightSnapshot.of(game_map, index)
+    snap._noded.append(sight_segments(index))
+    return snap
 
 
 def visibility_polygon(segs: np.ndarray, viewer: tuple[float, float], box) -> np.ndarray | None:
@@ -219,18 +275,25 @@ def fast_visible_mask(
     """Which hexes at least one viewer sees, as a ``(rows, cols)`` boolean array in
     offset coordinates — the same answer as ``visible_hexes(..., any_part=True)``
     (module docstring)."""
-    from .sight import SAMPLE_INSET, map_hex_arrays, visible_hexes
+    return visible_mask(snapshot(game_map, index), viewers, max_range=max_range)
 
-    rows, cols = game_map.rows, game_map.cols
-    hexes = map_hex_arrays(game_map)
+
+def visible_mask(
+    snap: SightSnapshot, viewers: Iterable[Hex], *, max_range: int | None = None
+) -> np.ndarray:
+    """:func:`fast_visible_mask` on a :class:`SightSnapshot` (thread-safe)."""
+    from .sight import SAMPLE_INSET, map_hex_arrays
+
+    rows, cols = snap.rows, snap.cols
+    hexes = map_hex_arrays(snap)
     xy = hexes.xy.reshape(rows, cols, 2)
     seen = np.zeros((rows, cols), dtype=bool)
-    viewer_list = [v for v in viewers if game_map.contains(v)]
+    viewer_list = [v for v in viewers if snap.contains(v)]
     if not viewer_list:
         return seen
-    segs = sight_segments(index)
-    pointy = game_map.orientation.value == "pointy"
-    lay = index.layout
+    segs = snap.segments()
+    pointy = snap.orientation.value == "pointy"
+    lay = snap.hex_layout
     offsets = [(0.0, 0.0)] + [
         tuple(c * SAMPLE_INSET for c in lay.corner_offset(i)) for i in range(6)
     ]
@@ -253,41 +316,31 @@ def fast_visible_mask(
         allxy[:, 1].max() + BOX_MARGIN,
     )
     for v in viewer_list:
-        vxy = index.centre(v)
+        vxy = np.array(snap.centre(v))
         if len(segs) == 0:
             seen[:] = True
             break
-        poly = visibility_polygon(segs, vxy, box)
-        if poly is None:  # the viewer touches a wall: the exact method for him
-            for h in visible_hexes(game_map, index, [v], any_part=True):
-                c, r = _offset(game_map, h)
-                if pointy:
-                    seen[r, c] = True
-                else:
-                    seen[c, r] = True
-            continue
-        spoly = poly if pointy else poly[:, ::-1]
+        poly = visibility_polygon(segs, tuple(vxy), box)
+        spoly = None if poly is None else (poly if pointy else poly[:, ::-1])
         for ox, oy in offsets:
             todo = ~seen
             if not todo.any():
                 break
-            inside, unsure = _scan_inside(
-                spoly, level0 + oy, step, nlines, grid[:, 0, 0] + ox, w, npts
-            )
-            seen |= inside & ~unsure
-            check = unsure & ~seen
+            if spoly is None:  # the viewer stands (nearly) on a wall: every sample exactly
+                check = todo
+            else:
+                inside, unsure = _scan_inside(
+                    spoly, level0 + oy, step, nlines, grid[:, 0, 0] + ox, w, npts
+                )
+                seen |= inside & ~unsure
+                check = unsure & ~seen
             if check.any():
                 li, pj = np.nonzero(check)
                 pts = grid[li, pj] + np.array([ox, oy])
                 if not pointy:
                     pts = pts[:, ::-1]
-                clear = ~index.blocks_sight_many(np.array(vxy), pts)
+                clear = ~snap.blocks_sight_many(vxy, pts)
                 seen[li[clear], pj[clear]] = True
-        c, r = _offset(game_map, v)
-        if pointy:
-            seen[r, c] = True
-        else:
-            seen[c, r] = True
     if not pointy:
         seen = seen.T.copy()
     if max_range is not None:
@@ -298,16 +351,10 @@ def fast_visible_mask(
             dq, dr = q - v.q, r - v.r
             near |= (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 <= max_range
         seen &= near
-        for v in viewer_list:
-            c, r_ = _offset(game_map, v)
-            seen[r_, c] = True
+    for v in viewer_list:  # a viewer's own hex is always seen
+        c, r_ = hex_to_offset(v, snap.orientation)
+        seen[r_, c] = True
     return seen
-
-
-def _offset(game_map: Map, h: Hex) -> tuple[int, int]:
-    from ..hexgrid import hex_to_offset
-
-    return hex_to_offset(h, game_map.orientation)
 
 
 def fast_visible_hexes(
