@@ -273,7 +273,9 @@ def QColorLum(c) -> float:
 
 def test_follow_camera_tracks_the_judge_view(qtbot, win):
     ctl, pw = open_players(qtbot, win)
-    assert pw.view.camera == "follow"
+    # the players' camera is its own unless the Judge chooses to be followed
+    assert pw.view.camera == "fit_posse"
+    ctl.set_camera("follow")
     jv, pv = win.map_view, pw.view
     jv.set_zoom_k(0)
     fr = jv.map_scene.frame
@@ -435,7 +437,7 @@ def test_closing_the_players_window_leaves_the_judge_window_working(qtbot, win):
     ctl, pw = open_players(qtbot, win)
     ctl.set_fog(True)
     pw.view.refresh_now()
-    seen = set(ctl.remembered)
+    seen = ctl.remembered.hexes(win.document.map)
     assert seen and ctl.act_toggle.isChecked()
     pw.close()
     assert ctl.players_window is None and not ctl.act_toggle.isChecked()
@@ -450,7 +452,7 @@ def test_closing_the_players_window_leaves_the_judge_window_working(qtbot, win):
     ctl.act_toggle.trigger()
     pw2 = ctl.players_window
     assert pw2 is not None and pw2 is not pw
-    assert seen <= pw2.view.fog.remembered
+    assert seen <= pw2.view.fog.memory.hexes(win.document.map)
     ctl.act_toggle.trigger()
     assert ctl.players_window is None and win.isVisible()
 
@@ -487,13 +489,13 @@ def test_a_new_document_re_attaches_and_forgets_the_fog(qtbot, win):
     ctl, pw = open_players(qtbot, win)
     ctl.set_fog(True)
     pw.view.refresh_now()
-    assert ctl.remembered
+    assert ctl.remembered.mask.any()
     new = make_doc(secrets=False)
     win.set_document(new)
     assert pw.view.document is new and pw.document is new
     assert pw.view.map_scene.document is new
     pw.view.refresh_now()
-    assert pw.view.fog.remembered is ctl.remembered
+    assert pw.view.fog.memory is ctl.remembered
     # pushes come from the new document, not the old one
     new.show_players("focus", "t-hank")
     assert "focus" in pw.view.pushed

@@ -9,15 +9,16 @@ when the document says the token or its character changed.
 A :class:`TokenLook` says how much the item tells: the Judge's look shows everything
 (stat tooltip, AP counters, the dashed edge of a hidden token, the selection ring);
 the players' look (:data:`PLAYERS_LOOK`, taken automatically when the item lands in
-a public scene) has no tooltip and no selection ring, and shows condition badges
-(wound level, stunned, concussed), AP counters and the names of tokens outside the
-posse only as the Judge chooses.
+a public scene) has no tooltip and no selection ring, and shows the character's
+condition — the knocked-out / dead look, the wound level, stunned, concussed — AP
+counters and the names of tokens outside the posse only as the Judge chooses: what
+each look may show is decided by :func:`twtw_desktop.play.visibility.token_marks`,
+the players' one rule.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
@@ -25,6 +26,9 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from ...hexgrid import Hex
 from ...model.encounter import Token
+from ...play.visibility import POSSE_SIDE as POSSE_SIDE  # the players' side, re-exported
+from ...play.visibility import Audience, TokenMarks, token_marks
+from ...play.visibility import for_audience as _for
 from ...rules.character import Character, Posture
 from . import style
 from .frame import MapFrame
@@ -40,10 +44,6 @@ WOUND_WORDS = {1: "flesh wound", 2: "light", 3: "heavy", 4: "serious", 5: "criti
 #: badges that tell the character's condition (hidden on the players' screen unless
 #: the Judge shows conditions); posture, running and mounted are plain to see
 CONDITION_BADGES = frozenset({"stunned", "concussed"})
-#: the side whose members the players play
-POSSE_SIDE = "posse"
-
-Audience = Literal["all", "posse", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +69,6 @@ JUDGE_LOOK = TokenLook()
 PLAYERS_LOOK = TokenLook(
     public=True, conditions="posse", ap_counters="posse", names=True, name_size=0.42
 )
-
-
-def _for(audience: Audience, side: str) -> bool:
-    return audience == "all" or (audience == "posse" and side == POSSE_SIDE)
 
 
 def initials(name: str) -> str:
@@ -175,11 +171,15 @@ class TokenItem(QGraphicsItem):
 
     # what the look lets this token show
 
+    def marks(self) -> TokenMarks:
+        """What this look may tell of the character's condition (the one rule)."""
+        return token_marks(self.character, self.look.conditions, self.look.names)
+
     def shows_conditions(self) -> bool:
         return _for(self.look.conditions, self.side)
 
     def shows_name(self) -> bool:
-        return self.look.names or self.side == POSSE_SIDE
+        return self.marks().named
 
     def visible_badges(self) -> list[tuple[str, str, str]]:
         if self.shows_conditions():
@@ -221,9 +221,10 @@ class TokenItem(QGraphicsItem):
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         base = QColor(self.colour)
-        if self.out:
-            base = QColor(140, 140, 140)
         look = self.look
+        marks = self.marks()
+        if marks.out:  # only where the badge setting lets the players know
+            base = QColor(140, 140, 140)
         # rings for selection (gold) and hover-from-the-track (white)
         if (self.selected or self.highlighted) and not look.public:
             ring = style.SELECTION if self.selected else style.HIGHLIGHT
@@ -254,7 +255,7 @@ class TokenItem(QGraphicsItem):
         painter.setBrush(base.darker(150))
         painter.drawEllipse(QPointF(tip_x * r * 0.98, tip_y * r * 0.98), 0.1 * u, 0.1 * u)
         # initials
-        named = self.shows_name()
+        named = marks.named
         if named:
             font = QFont()
             font.setPixelSize(max(1, int(0.46 * u)))
@@ -266,7 +267,7 @@ class TokenItem(QGraphicsItem):
                 Qt.AlignmentFlag.AlignCenter,
                 initials(self.name),
             )
-        if self.out:
+        if marks.out:
             painter.setPen(QPen(QColor(60, 0, 0), 0.1 * u))
             painter.drawLine(QPointF(-0.6 * r, -0.6 * r), QPointF(0.6 * r, 0.6 * r))
             painter.drawLine(QPointF(-0.6 * r, 0.6 * r), QPointF(0.6 * r, -0.6 * r))
@@ -287,7 +288,7 @@ class TokenItem(QGraphicsItem):
                 QRectF(c.x() - br, c.y() - br, 2 * br, 2 * br), Qt.AlignmentFlag.AlignCenter, letter
             )
             x += 2 * br + 0.02 * u
-        if self.wound_level and self.shows_conditions():
+        if marks.wound_level:
             c = QPointF(r * 0.85, r * 0.7)
             painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
             painter.setBrush(style.BADGE_COLOURS["wound"])
