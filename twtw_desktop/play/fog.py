@@ -50,7 +50,6 @@ def _offsets(q: np.ndarray, r: np.ndarray, orientation: Orientation):
 def shift_mask(mask: np.ndarray, orientation: Orientation, t: Hex, shape: tuple[int, int]):
     """``mask`` (rows, cols) moved by the hex translation ``t`` onto a map of
     ``shape``; what falls off is dropped."""
-    rows, cols = mask.shape
     out = np.zeros(shape, dtype=bool)
     rr, cc = np.nonzero(mask)
     if len(rr) == 0:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QMenu, QToolBar
 from ...hexgrid import Hex
 from ...play.fog import SeenMemory
 from ..actions import make_action
+from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
 from ..scene.token_item import PLAYERS_LOOK
 from .settings import PlayersSettings
 from .view import CAMERA_MODES, CAMERA_TITLES, DEFAULT_CAMERA
@@ -198,6 +199,14 @@ class PlayersController(QObject):
             self.set_camera,
             s.camera,
         )
+        self.act_hide_token = self._act(
+            "&Hide from / reveal to the players",
+            "Hide the selected token from the players' screen, or reveal it again (undoable)",
+            self.toggle_hidden,
+            HIDE_TOKEN_SHORTCUT,
+            "act_players_hide_token",
+        )
+        self.main.addAction(self.act_hide_token)
         self.act_show_this = self._act(
             "&Show this to the players",
             "Pan the players' screen to the selected token (or the hex under the mouse) and ring it",
@@ -257,6 +266,7 @@ class PlayersController(QObject):
             cond.addAction(a)
         m.addAction(self.act_names)
         m.addSeparator()
+        m.addAction(self.act_hide_token)
         for a in self._push_actions():
             m.addAction(a)
 
@@ -668,6 +678,19 @@ class PlayersController(QObject):
                 return True
         self._say("No throw has been made yet.")
         return False
+
+    def toggle_hidden(self) -> bool:
+        """Hide the selected token from the players, or reveal it (one undo step)."""
+        doc = self.main.document
+        if doc.selected_token_id is None:
+            self._say("Select a token to hide it from the players or reveal it.")
+            return False
+        try:
+            self._say(toggle_token_hidden(doc))
+        except (KeyError, ValueError) as e:
+            self._say(str(e))
+            return False
+        return True
 
     def clear(self) -> None:
         self.main.document.show_players("clear", None)
