@@ -173,7 +173,10 @@ def test_fog_keeps_the_last_picture_and_only_certain_knowledge_while_pending():
     assert know.seen is None and know.known[4, 8]
     assert fog.states((m.rows, m.cols))[2, 4] == SEEN  # the last picture stays
     # a stale answer (older walls) is dropped
-    other = SightSnapshot.of(m, WallIndex(m))
+    other_map = m.model_copy(deep=True)
+    other_map.features = other_map.features[1:]
+    other = SightSnapshot.of(other_map, WallIndex(other_map))
+    assert other.key != snap.key and SightSnapshot.of(m, WallIndex(m)).key == snap.key
     assert not fog.accept(FogJob_for(other, new_viewers), {m.hex_at(8, 11): north})
     assert fog.pending
     assert fog.accept(job2, job2.run())

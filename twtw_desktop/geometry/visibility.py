@@ -32,6 +32,7 @@ worker thread.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -65,6 +66,7 @@ class SightSnapshot:
     #: the wall index's version when taken
     version: int = 0
     _noded: list = field(default_factory=list, repr=False)
+    _key: list = field(default_factory=list, repr=False)
 
     @classmethod
     def of(cls, game_map: Map, index: WallIndex) -> SightSnapshot:
@@ -76,6 +78,20 @@ class SightSnapshot:
             index._sight,
             index.version,
         )
+
+    @property
+    def key(self) -> tuple:
+        """Equal for two snapshots of the same grid and the same sight-blocking
+        segments (a rebuilt index of unchanged walls keeps its key), so sights
+        worked out for one hold for the other."""
+        if not self._key:
+            coords = (
+                shapely.get_coordinates(self.sight).tobytes() if self.sight is not None else b""
+            )
+            self._key.append(
+                (self.rows, self.cols, self.orientation.value, hashlib.blake2b(coords).digest())
+            )
+        return self._key[0]
 
     def layout(self) -> Layout:
         return self.hex_layout

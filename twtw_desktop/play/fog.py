@@ -204,7 +204,7 @@ class FogOfWar:
     # -- asking -----------------------------------------------------------------------
 
     def _walls_key(self, snap: SightSnapshot) -> tuple:
-        return ((snap.rows, snap.cols), snap.orientation, id(snap.sight), snap.version)
+        return snap.key
 
     def job(self, snap: SightSnapshot, viewers: Iterable[Hex]) -> FogJob | None:
         """Set the posse and walls the fog is for. Returns None when every viewer's

@@ -305,9 +305,14 @@ class PlayersView(QGraphicsView):
         doc = self.document
         walls = doc.walls()
         m = doc.map
-        key = (id(walls), walls.version, m.rows, m.cols, m.orientation)
-        if key != self._snap_key or self._snap is None:
-            self._snap = SightSnapshot.of(m, walls)
+        # the index itself is held in the key, so its id cannot be reused meanwhile
+        key = (walls, walls.version, m.rows, m.cols, m.orientation)
+        old = self._snap_key
+        if self._snap is None or old is None or old[0] is not walls or old[1:] != key[1:]:
+            snap = SightSnapshot.of(m, walls)
+            if self._snap is not None and snap.key == self._snap.key:
+                snap._noded[:] = self._snap._noded  # the same walls: keep them noded
+            self._snap = snap
             self._snap_key = key
         return self._snap
 
