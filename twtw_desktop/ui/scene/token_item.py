@@ -170,7 +170,6 @@ class TokenItem(QGraphicsItem):
         side = character.side if character is not None else "neutral"
         self.side = side
         self.colour = QColor(style.SIDE_COLOURS.get(side, style.SIDE_COLOURS["neutral"]))
-        self.out = bool(character is not None and (character.dead or character.unconscious))
         tip = [f"<b>{name}</b> ({side})", f"hex {self.frame.label(Hex(*token.hex))}"]
         if character is not None:
             tip.append(f"Conc {character.conc}/{character.conc_max}")
