@@ -638,16 +638,19 @@ class TrackPanel(QWidget):
         return t
 
     def _row_menu(self, table: QTableWidget, pos) -> None:
+        menu = QMenu(table)
+        for act in self.row_menu_actions(table, pos, menu):
+            menu.addAction(act)
+        if menu.actions():
+            menu.exec(table.viewport().mapToGlobal(pos))
+
+    def row_menu_actions(self, table: QTableWidget, pos, parent) -> list:
         """A row's menu: hide its character's token from the players, or reveal it."""
         from ..scene.token_item import token_menu_action
 
         r = table.rowAt(pos.y())
         tok = self.document.token_for(self._row_ids[r]) if 0 <= r < len(self._row_ids) else None
-        if tok is None:
-            return
-        menu = QMenu(table)
-        menu.addAction(token_menu_action(menu, self.document, tok.id))
-        menu.exec(table.viewport().mapToGlobal(pos))
+        return [] if tok is None else [token_menu_action(parent, self.document, tok.id)]
 
     # -- state -----------------------------------------------------------------------
     @property

@@ -249,9 +249,7 @@ class PlayersView(QGraphicsView):
         self.fog.memory.follow(document.encounter, document.map)
         self._snap = self._snap_key = None
         self.sight = None  # nothing shows until the rule has answered
-        sc = MapScene(document, self, public=True)
-        sc.token_filter = self._token_allowed
-        sc._apply_layers()
+        sc = MapScene(document, self, public=True, token_filter=self._token_allowed)
         self.map_scene = sc
         self.fog_item = None
         self._ensure_fog_item()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QTimer, Signal
@@ -69,13 +70,20 @@ class MapScene(QGraphicsScene):
     #: a layer was shown, hidden, locked or unlocked
     layersChanged = Signal()
 
-    def __init__(self, document: EncounterDocument, parent=None, *, public: bool = False) -> None:
+    def __init__(
+        self,
+        document: EncounterDocument,
+        parent=None,
+        *,
+        public: bool = False,
+        token_filter: Callable[[str], bool] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.document = document
         #: players' view: Judge-only content gets no item at all (module docstring)
         self.public = public
-        #: public scenes: token id → may it show now (None: every public token)
-        self.token_filter = None
+        #: token id → may it show now (None: every token the scene has an item for)
+        self.token_filter = token_filter
         self._visible = dict.fromkeys(LAYERS, True)
         self._locked = dict.fromkeys(LAYERS, False)
         self.frame = MapFrame(document.map)

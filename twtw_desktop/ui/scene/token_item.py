@@ -216,9 +216,9 @@ class TokenItem(QGraphicsItem):
         return self.marks().named
 
     def visible_badges(self) -> list[tuple[str, str, str]]:
-        if self.shows_conditions():
-            return list(self.badges)
-        return [b for b in self.badges if b[1] not in CONDITION_BADGES]
+        marks = self.marks()
+        told = {"stunned": marks.stunned, "concussed": marks.concussed}
+        return [b for b in self.badges if b[1] not in CONDITION_BADGES or told[b[1]]]
 
     def set_selected(self, on: bool) -> None:
         if on != self.selected:
