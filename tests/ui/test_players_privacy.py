@@ -374,3 +374,38 @@ def test_the_knocked_out_look_follows_the_badge_setting_in_a_print(qtbot, tmp_pa
     export_png(b, paths[1], scale="12mm", dpi=60, tokens=True, judge_layers=True)
     # the Judge's print shows the cross (so the players' print above had it to hide)
     assert QImage(str(paths[0])) != QImage(str(paths[1]))
+
+
+def test_a_stale_fog_answer_is_dropped_and_nothing_shows_meanwhile(qtbot, tmp_path, held):
+    """The walls change while the worker is busy: its answer (for the old walls) is
+    dropped, the hombre the posse is not known to see stays hidden, and the answer
+    for the new walls is applied at once when it comes."""
+    doc = make_doc("note", False, tmp_path)
+    v = open_view(qtbot, doc, True)
+    assert "t-angus" in v.shown_token_ids()
+    # a wall goes up between the posse and Angus: the fog asks the worker again
+    wall = Feature(id="new", points=[(19.0, -2.0), (19.0, 9.0)], material="brick")
+    doc.push(MapStateCommand(doc, "Add a wall", lambda m: m.features.append(wall), tokens=False))
+    assert v.fog_pending and "t-angus" not in v.shown_token_ids()
+    new_job = v._runner._held
+    # an answer worked out for the walls as they were before
+    old_map = doc.map.model_copy(deep=True)
+    old_map.features = [f for f in old_map.features if f.id != "new"]
+    from twtw_desktop.geometry.visibility import SightSnapshot
+    from twtw_desktop.geometry.walls import WallIndex
+    from twtw_desktop.play.fog import FogJob
+
+    stale = FogJob(SightSnapshot.of(old_map, WallIndex(old_map)), new_job.viewers, new_job.missing)
+    v._fog_result(stale, stale.run())
+    assert v.fog_pending and "t-angus" not in v.shown_token_ids()
+    answer(v)
+    assert not v.fog_pending
+    # the new wall hides him from the whole posse: he stays off the screen
+    seen = v.fog.seen
+    from twtw_desktop.hexgrid import hex_to_offset
+
+    c, r = hex_to_offset(doc.token("t-angus").at, doc.map.orientation)
+    assert not seen[r, c] and "t-angus" not in v.shown_token_ids()
+    doc.undo_stack.undo()  # the wall comes down: he is seen again once the fog answers
+    answer(v)
+    assert "t-angus" in v.shown_token_ids()
