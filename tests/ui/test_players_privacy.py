@@ -39,6 +39,7 @@ KINDS = [
     "judge_label",
     "trap_marker",
     "secret_wall",
+    "secret_door",
     "private_background",
     "npc_down",
     "npc_dead",
@@ -119,6 +120,11 @@ def make_doc(kind: str, present: bool, tmp_path) -> EncounterDocument:
                     material="adobe",
                     judge_only=True,
                 )
+            )
+        elif kind == "secret_door":
+            # a closed door in the main wall's line, in the west (behind the wall anyway)
+            m.features.append(
+                Feature(id="door", kind="door", points=[(2.0, 15.0), (3.7, 15.0)], judge_only=True)
             )
         elif kind == "private_background":
             m.background = _background(tmp_path, private=True)
