@@ -47,6 +47,7 @@ from typing import Any, Literal
 #: be imported, e.g. the UI one without Qt, is skipped with a note)
 SECTION_MODULES: dict[str, str] = {
     "geometry": "twtw_desktop.geometry.bench",
+    "fog": "twtw_desktop.geometry.fog_bench",
     "play": "twtw_desktop.play.bench",
     "ui": "twtw_desktop.ui.bench_ui",
     "files": "twtw_desktop.play.files_bench",

@@ -273,7 +273,9 @@ def QColorLum(c) -> float:
 
 def test_follow_camera_tracks_the_judge_view(qtbot, win):
     ctl, pw = open_players(qtbot, win)
-    assert pw.view.camera == "follow"
+    # the players' camera is its own unless the Judge chooses to be followed
+    assert pw.view.camera == "fit_posse"
+    ctl.set_camera("follow")
     jv, pv = win.map_view, pw.view
     jv.set_zoom_k(0)
     fr = jv.map_scene.frame
@@ -435,7 +437,7 @@ def test_closing_the_players_window_leaves_the_judge_window_working(qtbot, win):
     ctl, pw = open_players(qtbot, win)
     ctl.set_fog(True)
     pw.view.refresh_now()
-    seen = set(ctl.remembered)
+    seen = ctl.remembered.hexes(win.document.map)
     assert seen and ctl.act_toggle.isChecked()
     pw.close()
     assert ctl.players_window is None and not ctl.act_toggle.isChecked()
@@ -450,7 +452,7 @@ def test_closing_the_players_window_leaves_the_judge_window_working(qtbot, win):
     ctl.act_toggle.trigger()
     pw2 = ctl.players_window
     assert pw2 is not None and pw2 is not pw
-    assert seen <= pw2.view.fog.remembered
+    assert seen <= pw2.view.fog.memory.hexes(win.document.map)
     ctl.act_toggle.trigger()
     assert ctl.players_window is None and win.isVisible()
 
@@ -487,13 +489,13 @@ def test_a_new_document_re_attaches_and_forgets_the_fog(qtbot, win):
     ctl, pw = open_players(qtbot, win)
     ctl.set_fog(True)
     pw.view.refresh_now()
-    assert ctl.remembered
+    assert ctl.remembered.mask.any()
     new = make_doc(secrets=False)
     win.set_document(new)
     assert pw.view.document is new and pw.document is new
     assert pw.view.map_scene.document is new
     pw.view.refresh_now()
-    assert pw.view.fog.remembered is ctl.remembered
+    assert pw.view.fog.memory is ctl.remembered
     # pushes come from the new document, not the old one
     new.show_players("focus", "t-hank")
     assert "focus" in pw.view.pushed
@@ -668,3 +670,49 @@ def test_strip_stacks_its_headline_on_a_narrow_window(qtbot):
     # on the narrow strip every box starts at the left margin row and fits the width
     for box, _label, _e in narrow:
         assert box.right() <= narrow_w
+
+
+def test_hide_and_reveal_from_the_window(qtbot, win):
+    """Ctrl+Shift+H (the players' options menu), the token's menu on the map and the
+    track row's menu hide or reveal a token as one logged undo step; a cover line
+    pushed at the token comes down with it."""
+    from PySide6.QtGui import QKeySequence
+
+    from twtw_desktop.ui.scene.token_item import token_menu_action
+
+    ctl, pw = open_players(qtbot, win)
+    doc = win.document
+    act = ctl.act_hide_token
+    assert act.shortcut() == QKeySequence("Ctrl+Shift+H")
+    assert act in win.actions()
+    pw.view.show_push("cover_line", (doc.token("t-miranda").at, doc.token("t-angus").at))
+    assert "cover_line" in pw.view.pushed
+    doc.select("t-angus")
+    n_log = len(doc.encounter.log)
+    act.trigger()
+    assert doc.token("t-angus").hidden and "t-angus" not in pw.view.map_scene.tokens
+    assert "cover_line" not in pw.view.pushed
+    assert len(doc.encounter.log) == n_log + 1
+    doc.undo_stack.undo()
+    assert not doc.token("t-angus").hidden and len(doc.encounter.log) == n_log
+    # the map's right-click entry says what it will do, and does it
+    judge_item = win.map_view.map_scene.tokens["t-angus"]
+    menu_act = token_menu_action(None, doc, judge_item.token_id)
+    assert menu_act.text() == "Hide from the players"
+    menu_act.trigger()
+    assert doc.token("t-angus").hidden
+    assert token_menu_action(None, doc, "t-angus").text() == "Reveal to the players"
+    # nothing selected: a word in the status bar, no change
+    doc.select(None)
+    assert not ctl.toggle_hidden()
+    # the track's rows offer the same menu
+    from twtw_desktop.ui.panels.track_panel import TrackPanel
+
+    panel = win.findChild(TrackPanel)
+    table = panel.stack.currentWidget()
+    row = panel._row_ids.index(doc.token("t-angus").character_id)
+    pos = table.visualItemRect(table.item(row, 0)).center()
+    (entry,) = panel.row_menu_actions(table, pos, None)
+    assert entry.text() == "Reveal to the players"
+    entry.trigger()
+    assert not doc.token("t-angus").hidden

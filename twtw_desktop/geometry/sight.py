@@ -390,7 +390,11 @@ def visible_hexes(
     max_range: int | None = None,
     any_part: bool = False,
 ) -> set[Hex]:
-    """Every map hex at least one viewer can see (for the players' fog of war).
+    """Every map hex at least one viewer can see, by a sight line per sample point.
+
+    The exact reference for the players' fog of war: the screen itself uses
+    :func:`twtw_desktop.geometry.visibility.visible_mask` (a visibility polygon per
+    viewer, the same answer many times faster; the tests compare the two hex by hex).
 
     A hex is seen when the line from a viewer's centre to its centre is clear — the
     same test as :func:`visible`. With ``any_part`` a hex also counts when any of its

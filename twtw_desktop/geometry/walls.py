@@ -387,6 +387,19 @@ class WallIndex:
         self._step_cache = (self.version, steps)
         return steps
 
+    def sight_lines(self) -> shapely.MultiLineString | None:
+        """Every sight-blocking segment now, as one geometry (None: nothing blocks
+        sight); built once per version of the index."""
+
+        def build() -> shapely.MultiLineString | None:
+            lines = [e.lines for e in self._entries.values() if e.sight and len(e.lines)]
+            if not lines:
+                return None
+            merged: shapely.MultiLineString = shapely.multilinestrings(np.concatenate(lines))  # type: ignore[assignment]  # stubs: an array of lines makes one geometry
+            return merged
+
+        return self.memo(("sight_lines",), build)
+
     def memo(self, key: object, build):
         """``build()``'s result, cached until the index next changes (for derived
         tables such as the movement search's blocked steps)."""

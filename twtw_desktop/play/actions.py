@@ -69,9 +69,10 @@ def hex_of(table: Table, ref: HexRef) -> Hex:
     return h
 
 
-def ref_of(table: Table, h: Hex) -> list[int]:
+def ref_of(table: Table, h: Hex) -> tuple[int, int]:
+    """A hex as the map shows it: (column, row), both from 1."""
     col, row = table.map.offset(h)
-    return [col + 1, row + 1]
+    return (col + 1, row + 1)
 
 
 class Cost(BaseModel):
@@ -467,7 +468,7 @@ class Move(Action):
         plan = self.plan(table)
         _details, event = self.pay(table)
         record = {
-            "path": [ref_of(table, h) for h in plan.path],
+            "path": [list(ref_of(table, h)) for h in plan.path],
             "ap": plan.ap,
             "breakdown": plan.breakdown,
         }

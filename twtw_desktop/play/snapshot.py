@@ -117,7 +117,11 @@ class Snapshot:
         self.refs: dict[str, list[Any]] = {}
         #: the ids of a narrowed area in order (the rest of the list is not copied)
         self.order: dict[str, list[str]] = {}
-        lists = {"tokens": enc.tokens, "characters": enc.characters, "map": table.map.features}
+        lists: dict[str, list[Any]] = {
+            "tokens": enc.tokens,
+            "characters": enc.characters,
+            "map": table.map.features,
+        }
         copies: dict[str, list[Any] | None] = {}
         for area, live in lists.items():
             if area not in a:

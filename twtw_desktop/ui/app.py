@@ -104,7 +104,7 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
                 doc = None
         else:
             problem = ("Cannot open the sample encounter", str(e))
-    if doc is not None and is_bundled(doc.path):
+    if doc is not None and doc.path is not None and is_bundled(doc.path):
         doc.make_untitled()
     # the window is built on the document at once (no blank encounter built and dropped)
     win = MainWindow(document=doc)

@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -116,7 +117,7 @@ def per_hex_view(doc, zoom: float):
     fr = MapFrame(doc.map)
     sc = QGraphicsScene()
     pen = QPen(style.GRID_LINE, 0)
-    brushes = {}
+    brushes: dict[object, QBrush] = {}
     for h in doc.map.hexes():
         t = doc.map.terrain_at(h)
         e = doc.map.elevation_at(h)
@@ -381,7 +382,7 @@ def view_fixture_tokens(ctx: BenchContext) -> ViewFixture:
 def next_segment_200_tokens(ctx: BenchContext) -> Measured:
 
     fx = view_fixture_tokens(ctx)
-    panel = TrackPanel(fx.doc)
+    panel: Any = TrackPanel(fx.doc)  # its buttons are made from a table at run time
     ctx.on_close(panel.deleteLater)
     panel.resize(1200, 400)
     panel.show()

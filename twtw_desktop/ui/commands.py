@@ -575,3 +575,45 @@ def _token_name(document: EncounterDocument, token_id: str) -> str:
         return document.character_of(token_id).name
     except KeyError:
         return token_id
+
+
+# =============================================================================
+# Hiding a token from the players
+# =============================================================================
+
+#: the Judge's shortcut for hiding or revealing the selected token (map and track)
+HIDE_TOKEN_SHORTCUT = "Ctrl+Shift+H"
+
+
+class HideTokenCommand(SnapshotCommand):
+    """Hide a token from the players' screen (or reveal it) as one undoable, logged
+    step. What points at a hidden token on the players' screen (a cover line, a
+    scatter clock, "show this") goes with it: the players' rule refuses it."""
+
+    def __init__(self, document: EncounterDocument, token_id: str, hidden: bool) -> None:
+        name = _token_name(document, token_id)
+        tok = document.token(token_id)  # KeyError for an unknown token
+        verb = "Hide" if hidden else "Reveal"
+        line = f"{name} is {'hidden from' if hidden else 'shown to'} the players."
+
+        def mutate() -> None:
+            tok.hidden = hidden
+            document.log(line, kind="players")
+
+        text = f"{verb} {name} {'from' if hidden else 'to'} the players"
+        super().__init__(document, text, mutate, {"tokens"}, capture={"tokens"})
+
+
+def toggle_token_hidden(document: EncounterDocument, token_id: str | None = None) -> str:
+    """Hide the token (the selected one by default) from the players, or reveal it
+    when hidden; returns what was done, for the status bar."""
+    tid = token_id or document.selected_token_id
+    if tid is None:
+        return "Select a token to hide it from the players or reveal it."
+    try:
+        tok = document.token(tid)
+    except KeyError:
+        return f"There is no token {tid!r}."
+    cmd = HideTokenCommand(document, tid, not tok.hidden)
+    document.push(cmd)
+    return cmd.text() + "."

@@ -519,7 +519,24 @@ class TrackPanel(QWidget):
         t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         t.verticalHeader().setDefaultSectionSize(22)
         t.itemSelectionChanged.connect(self._row_selected)
+        t.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        t.customContextMenuRequested.connect(lambda p, t=t: self._row_menu(t, p))
         return t
+
+    def _row_menu(self, table: QTableWidget, pos) -> None:
+        menu = QMenu(table)
+        for act in self.row_menu_actions(table, pos, menu):
+            menu.addAction(act)
+        if menu.actions():
+            menu.exec(table.viewport().mapToGlobal(pos))
+
+    def row_menu_actions(self, table: QTableWidget, pos, parent) -> list:
+        """A row's menu: hide its character's token from the players, or reveal it."""
+        from ..scene.token_item import token_menu_action
+
+        r = table.rowAt(pos.y())
+        tok = self.document.token_for(self._row_ids[r]) if 0 <= r < len(self._row_ids) else None
+        return [] if tok is None else [token_menu_action(parent, self.document, tok.id)]
 
     # -- state -----------------------------------------------------------------------
     @property

@@ -8,8 +8,9 @@ returns the :class:`PlayersController`, also kept as ``window.players_screen``.
 
 from __future__ import annotations
 
+from ...play.fog import FogOfWar
+from ...play.visibility import posse_viewers
 from .controller import PlayersController
-from .fog import FogOfWar, posse_viewers
 from .strip import PublicTrack, public_track
 from .view import CAMERA_MODES, PlayersView
 from .window import PlayersWindow

@@ -16,6 +16,8 @@ Judge's pushes and view changes to it.
   window closes the players' window with it.
 * Remembered fog lives here, per open document: reopening the players' screen keeps
   it, opening another encounter starts afresh.
+* The players' camera is its own by default (fit the posse); it follows the Judge's
+  panning only when the Judge chooses "Follow the Judge's view".
 """
 
 from __future__ import annotations
@@ -28,10 +30,12 @@ from PySide6.QtGui import QAction, QActionGroup, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolBar
 
 from ...hexgrid import Hex
+from ...play.fog import SeenMemory
 from ..actions import make_action
+from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
 from ..scene.token_item import PLAYERS_LOOK
 from .settings import PlayersSettings
-from .view import CAMERA_MODES, CAMERA_TITLES
+from .view import CAMERA_MODES, CAMERA_TITLES, DEFAULT_CAMERA
 from .window import PlayersWindow
 
 log = logging.getLogger(__name__)
@@ -65,7 +69,7 @@ class PlayersController(QObject):
         self.settings = PlayersSettings(window.settings.q)
         self.players_window: PlayersWindow | None = None
         #: hexes the posse has seen in this document (kept across reopening)
-        self.remembered: set[Hex] = set()
+        self.remembered = SeenMemory()
         self.document = None
         self._make_actions()
         self._make_menus()
@@ -148,6 +152,15 @@ class PlayersController(QObject):
             "act_players_remember",
             s.remember_seen,
         )
+        self._switch(
+            "act_fog_dim",
+            "&Dim never-seen areas",
+            "Darken the hexes the posse never saw instead of covering them (walls and labels "
+            "stay faintly readable there)",
+            self.set_fog_dim,
+            "act_players_fog_dim",
+            s.fog_dim,
+        )
         self.act_forget = self._act(
             "Forget the seen areas",
             "Darken again everything the posse is not looking at now",
@@ -186,6 +199,14 @@ class PlayersController(QObject):
             self.set_camera,
             s.camera,
         )
+        self.act_hide_token = self._act(
+            "&Hide from / reveal to the players",
+            "Hide the selected token from the players' screen, or reveal it again (undoable)",
+            self.toggle_hidden,
+            HIDE_TOKEN_SHORTCUT,
+            "act_players_hide_token",
+        )
+        self.main.addAction(self.act_hide_token)
         self.act_show_this = self._act(
             "&Show this to the players",
             "Pan the players' screen to the selected token (or the hex under the mouse) and ring it",
@@ -236,6 +257,7 @@ class PlayersController(QObject):
         m.addSeparator()
         m.addAction(self.act_fog)
         m.addAction(self.act_remember)
+        m.addAction(self.act_fog_dim)
         m.addAction(self.act_forget)
         m.addSeparator()
         cond = m.addMenu("&Wounds and conditions shown")
@@ -244,6 +266,7 @@ class PlayersController(QObject):
             cond.addAction(a)
         m.addAction(self.act_names)
         m.addSeparator()
+        m.addAction(self.act_hide_token)
         for a in self._push_actions():
             m.addAction(a)
 
@@ -312,7 +335,7 @@ class PlayersController(QObject):
 
     def _document_replaced(self, document) -> None:
         self._attach(document)
-        self.remembered = set()
+        self.remembered = SeenMemory()
         pw = self.players_window
         if pw is not None:
             pw.set_document(document, self.remembered)
@@ -362,6 +385,7 @@ class PlayersController(QObject):
         v = pw.view
         v.set_look(self._look())
         v.set_remember(self.act_remember.isChecked())
+        v.set_fog_dim(self.act_fog_dim.isChecked())
         v.set_fog(self.act_fog.isChecked())
         v.follow(self.main.map_view.visible_scene_rect())
         v.set_camera(self._checked_camera())
@@ -531,7 +555,7 @@ class PlayersController(QObject):
         )
 
     def _checked_camera(self) -> str:
-        return next((m for m, a in self.camera_actions.items() if a.isChecked()), "follow")
+        return next((m for m, a in self.camera_actions.items() if a.isChecked()), DEFAULT_CAMERA)
 
     @staticmethod
     def _ticked(act: QAction, on: bool) -> bool:
@@ -547,6 +571,11 @@ class PlayersController(QObject):
         if self._ticked(self.act_fog, on) and self.players_window is not None:
             self.players_window.view.set_fog(on)
 
+    def set_fog_dim(self, on: bool) -> None:
+        self.settings.fog_dim = bool(on)
+        if self._ticked(self.act_fog_dim, on) and self.players_window is not None:
+            self.players_window.view.set_fog_dim(on)
+
     def set_remember(self, on: bool) -> None:
         self.settings.remember_seen = bool(on)
         if self._ticked(self.act_remember, on) and self.players_window is not None:
@@ -556,7 +585,7 @@ class PlayersController(QObject):
         if self.players_window is not None:
             self.players_window.view.forget()
         else:
-            self.remembered.clear()
+            self.remembered.forget()
 
     def set_names(self, on: bool) -> None:
         self.settings.names = bool(on)
@@ -649,6 +678,19 @@ class PlayersController(QObject):
                 return True
         self._say("No throw has been made yet.")
         return False
+
+    def toggle_hidden(self) -> bool:
+        """Hide the selected token from the players, or reveal it (one undo step)."""
+        doc = self.main.document
+        if doc.selected_token_id is None:
+            self._say("Select a token to hide it from the players or reveal it.")
+            return False
+        try:
+            self._say(toggle_token_hidden(doc))
+        except (KeyError, ValueError) as e:
+            self._say(str(e))
+            return False
+        return True
 
     def clear(self) -> None:
         self.main.document.show_players("clear", None)

@@ -14,6 +14,7 @@ KEY_REMEMBER = "players/remember_seen"
 KEY_CONDITIONS = "players/conditions"
 KEY_NAMES = "players/names"
 KEY_CAMERA = "players/camera"
+KEY_FOG_DIM = "players/fog_dim"
 
 AUDIENCES = ("none", "posse", "all")
 
@@ -67,6 +68,9 @@ class PlayersSettings:
 
     remember_seen = _flag(KEY_REMEMBER, True)
 
+    #: never-seen areas dimmed rather than covered (off: opaque, the default)
+    fog_dim = _flag(KEY_FOG_DIM, False)
+
     @property
     def conditions(self) -> str:
         v = str(self.q.value(KEY_CONDITIONS, "posse") or "posse")
@@ -82,10 +86,10 @@ class PlayersSettings:
 
     @property
     def camera(self) -> str:
-        from .view import CAMERA_MODES
+        from .view import CAMERA_MODES, DEFAULT_CAMERA
 
-        v = str(self.q.value(KEY_CAMERA, "follow") or "follow")
-        return v if v in CAMERA_MODES else "follow"
+        v = str(self.q.value(KEY_CAMERA, DEFAULT_CAMERA) or DEFAULT_CAMERA)
+        return v if v in CAMERA_MODES else DEFAULT_CAMERA
 
     @camera.setter
     def camera(self, mode: str) -> None:

@@ -3,53 +3,75 @@
 It is deliberately *not* a :class:`MapView` (a MapView registers itself as the
 document's map view and forwards input to the tools). Here:
 
-* the scene is built with ``public=True``, so hidden tokens, Judge notes, Judge-only
-  labels, features and markers, and a private background never get an item;
-* tokens are drawn with the players' :class:`TokenLook` (no tooltips, no selection
-  ring, conditions and names as the Judge chooses), and tooltips are swallowed for
-  the whole view;
-* mouse, wheel and keys do nothing: the Judge drives the camera;
-* an optional line-of-sight fog (:mod:`.fog`) darkens what the posse cannot see and
-  hides tokens standing there;
-* pushed resolutions (cover line, scatter clock, a focus ring) are drawn on top.
+What shows is decided by one Qt-free rule, :mod:`twtw_desktop.play.visibility`;
+this view draws only what it returns, and works the answer out *before* anything is
+drawn — in the same call as the change that asked for it (no timer), so no frame
+ever shows more:
 
-Camera modes (:data:`CAMERA_MODES`): ``follow`` shows what the Judge's map view shows
-(scaled to this window, on the zoom steps the tiles are cached for), ``fit_map`` the
-whole map, ``fit_posse`` the posse's tokens with a margin (kept as they move),
-``lock`` stays put. "Show this to the players" (a ``focus`` push) centres on a hex
-and switches the camera to ``lock`` so the next pan of the Judge's view does not take
-it away again.
+* the scene is built with ``public=True``, so hidden tokens, Judge notes, Judge-only
+  labels, features and markers, and a private background never get an item; a token
+  the rule refuses now (under the fog) is created invisible (``token_filter``);
+* tokens are drawn with the players' :class:`TokenLook` (no tooltips, no selection
+  ring; conditions — the knocked-out look included — and names as the Judge
+  chooses), and tooltips are swallowed for the whole view;
+* mouse, wheel and keys do nothing: the Judge drives the camera;
+* an optional line-of-sight fog (:mod:`twtw_desktop.play.fog`) hides what the posse
+  cannot see and the tokens standing there. Its sight is worked out in a worker
+  thread (:class:`.fog.FogRunner`); until the answer comes the fog keeps its last
+  picture (a resized map starts all unknown but for the remembered areas, which move
+  with the map's content) and only tokens *known* to be seen show;
+* pushed resolutions (cover line, scatter clock, a focus ring) are drawn on top, and
+  never point at a token the players do not see (one that becomes hidden takes them
+  down).
+
+Camera modes (:data:`CAMERA_MODES`): ``fit_posse`` (the default) the posse's tokens
+with a margin (kept as they move), ``fit_map`` the whole map, ``lock`` stays put,
+``follow`` shows what the Judge's map view shows (scaled to this window, on the zoom
+steps the tiles are cached for) — only when the Judge chooses it. "Show this to the
+players" (a ``focus`` push) centres on a hex and switches the camera to ``lock``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QFrame, QGraphicsItem, QGraphicsView, QWidget
 
+from ...geometry.visibility import SightSnapshot
 from ...hexgrid import Hex
+from ...play.fog import FogOfWar, SeenMemory
+from ...play.visibility import (
+    PlayersOptions,
+    PlayersSight,
+    players_sight,
+    posse_viewers,
+    push_allowed,
+)
 from ..scene import style
 from ..scene.grid_painter import bucket_index, bucket_scale
 from ..scene.map_items import Z_TOOL
-from ..scene.map_scene import MapScene, is_public
+from ..scene.map_scene import MapScene
 from ..scene.map_view import MAX_ZOOM_K, MIN_ZOOM_K, MapView
 from ..scene.token_item import PLAYERS_LOOK, POSSE_SIDE, TokenLook
-from .fog import FogItem, FogOfWar, posse_viewers
+from .fog import FogItem, FogRunner
 
-CAMERA_MODES = ("follow", "fit_map", "fit_posse", "lock")
+log = logging.getLogger(__name__)
+
+CAMERA_MODES = ("fit_posse", "fit_map", "lock", "follow")
 CAMERA_TITLES = {
-    "follow": "Follow the Judge's view",
+    "fit_posse": "Fit the posse (own camera)",
     "fit_map": "Fit the map",
-    "fit_posse": "Fit the posse",
     "lock": "Locked",
+    "follow": "Follow the Judge's view",
 }
+DEFAULT_CAMERA = "fit_posse"
 #: "fit the posse" leaves this many hexes round the posse's tokens
 FIT_POSSE_MARGIN_HEXES = 4
-#: the fog and the strip wait this long after the last change before recomputing
-FOG_DEBOUNCE_MS = 120
 #: the focus ring stays this long
 FOCUS_RING_MS = 5000
 #: pushed captions are this fraction of the view's height tall per line
@@ -162,7 +184,7 @@ class PlayersView(QGraphicsView):
     def __init__(
         self,
         document,
-        remembered: set[Hex] | None = None,
+        remembered: SeenMemory | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -172,13 +194,21 @@ class PlayersView(QGraphicsView):
         self.look: TokenLook = PLAYERS_LOOK
         self.fog = FogOfWar(remembered)
         self.fog_on = False
+        self.fog_dim = False
         self.fog_item: FogItem | None = None
-        self.camera = "follow"
+        self.camera = DEFAULT_CAMERA
         self.judge_rect: QRectF | None = None
         self.pushed: dict[str, list[QGraphicsItem]] = {}
+        #: what each push points at, re-checked whenever the sight changes
+        self._push_args: dict[str, tuple[str, object]] = {}
+        self._pending_push: tuple[str, object] = ("clear", None)
         self._remember = True
-        self._fog_dirty = True
         self._shown: frozenset[str] = frozenset()
+        self.sight: PlayersSight | None = None
+        self._snap: SightSnapshot | None = None
+        self._snap_key: tuple | None = None
+        self._runner = FogRunner(self)
+        self._runner.finished.connect(self._fog_result)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
@@ -195,10 +225,6 @@ class PlayersView(QGraphicsView):
         self._no_tips = _NoTips(self)
         self.installEventFilter(self._no_tips)
         self.viewport().installEventFilter(self._no_tips)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(FOG_DEBOUNCE_MS)
-        self._timer.timeout.connect(self.refresh_now)
         self._ring_timer = QTimer(self)
         self._ring_timer.setSingleShot(True)
         self._ring_timer.setInterval(FOCUS_RING_MS)
@@ -207,7 +233,7 @@ class PlayersView(QGraphicsView):
 
     # -- document -------------------------------------------------------------------
 
-    def set_document(self, document, remembered: set[Hex] | None = None) -> None:
+    def set_document(self, document, remembered: SeenMemory | None = None) -> None:
         """Show another document (the Judge opened another encounter)."""
         old_doc, old_scene = self.document, self.map_scene
         if old_doc is not None:
@@ -215,33 +241,39 @@ class PlayersView(QGraphicsView):
                 with contextlib.suppress(RuntimeError, TypeError):
                     sig.disconnect(slot)
         self.pushed = {}
+        self._push_args = {}
         self._ring_timer.stop()
         self.document = document
-        self.fog = FogOfWar(remembered if remembered is not None else set())
+        self.fog = FogOfWar(remembered if remembered is not None else SeenMemory())
         self.fog.remember = self._remember
-        self.map_scene = MapScene(document, self, public=True)
-        self.setScene(self.map_scene)
-        if old_scene is not None:
-            old_scene.deleteLater()
+        self.fog.memory.follow(document.encounter, document.map)
+        self._snap = self._snap_key = None
+        self.sight = None  # nothing shows until the rule has answered
+        sc = MapScene(document, self, public=True, token_filter=self._token_allowed)
+        self.map_scene = sc
         self.fog_item = None
         self._ensure_fog_item()
-        self.map_scene.tokensRebuilt.connect(self._restyle_tokens)
+        self.refresh()
+        self.setScene(sc)
+        if old_scene is not None:
+            old_scene.deleteLater()
+        sc.tokensRebuilt.connect(self._restyle_tokens)
         for sig, slot in self._doc_links(document):
             sig.connect(slot)
-        self.refresh_now()
         self.apply_camera()
 
     def _doc_links(self, doc):
         return (
-            (doc.tokenChanged, self._token_changed),
+            (doc.tokenChanged, self._changed),
             (doc.changed, self._doc_changed),
-            (doc.featureChanged, self._schedule),
-            (doc.characterChanged, self._schedule),
+            (doc.featureChanged, self._changed),
+            (doc.characterChanged, self._changed),
         )
 
     def _ensure_fog_item(self) -> None:
         """One fog item, on the scene's current frame (a rebuilt scene after a map
-        resize has a new frame: the old item goes)."""
+        resize has a new frame: the old item goes). A new item starts unknown
+        everywhere, then takes the states the fog knows now — before any frame."""
         sc = self.map_scene
         if sc is None:
             return
@@ -251,47 +283,98 @@ class PlayersView(QGraphicsView):
         if it is not None and it.scene() is not None:
             it.scene().removeItem(it)
         self.fog_item = FogItem(sc.frame)
+        self.fog_item.set_dim(self.fog_dim)
         self.fog_item.setVisible(self.fog_on)
         sc.addItem(self.fog_item)
-        self.fog.drop_cache()
-        self._fog_dirty = True
 
     def _doc_changed(self, area: str) -> None:
         if area in ("map", "all"):
             self._ensure_fog_item()
             self._restyle_tokens()
         if area in ("map", "all", "tokens", "characters", "track", "mode"):
-            self._schedule()
+            self.refresh()
 
-    def _token_changed(self, _tid: str) -> None:
-        # tokens outside the posse show or hide at once against the current fog;
-        # the posse's new sight follows after the debounce
-        self._apply_token_visibility()
-        self._schedule()
+    def _changed(self, *_args) -> None:
+        self.refresh()
 
-    def _schedule(self, *_args) -> None:
-        self._timer.start()
+    def _snapshot(self) -> SightSnapshot:
+        """The walls as the fog sees them, frozen for the worker (kept while the
+        walls and the map's shape stay the same, so the noded walls are reused)."""
+        doc = self.document
+        walls = doc.walls()
+        m = doc.map
+        # the index itself is held in the key, so its id cannot be reused meanwhile
+        key = (walls, walls.version, m.rows, m.cols, m.orientation)
+        old = self._snap_key
+        if self._snap is None or old is None or old[0] is not walls or old[1:] != key[1:]:
+            snap = SightSnapshot.of(m, walls)
+            if self._snap is not None and snap.key == self._snap.key:
+                snap._noded[:] = self._snap._noded  # the same walls: keep them noded
+            self._snap = snap
+            self._snap_key = key
+        return self._snap
 
-    def refresh_now(self) -> None:
-        """Recompute the fog and which tokens show (normally debounced)."""
-        self._timer.stop()
+    def refresh(self, *, wait: bool = False) -> None:
+        """Apply the rule now: the fog's request for the current posse and walls
+        (answered at once from the cache, else by the worker — or on this thread
+        with ``wait``), the fog's picture and which tokens show."""
         doc, sc = self.document, self.map_scene
         if doc is None or sc is None:
             return
+        self.fog.memory.follow(doc.encounter, doc.map)
         if self.fog_on:
             self._ensure_fog_item()
-            changed = self.fog.update(doc.map, doc.walls(), posse_viewers(doc))
-            if changed or self._fog_dirty:
-                self._draw_fog()
-        self._restyle_tokens()
+            snap = self._snapshot()
+            viewers = posse_viewers(doc.encounter, doc.map)
+            if wait:
+                self.fog.compute_now(snap, viewers)
+            else:
+                job = self.fog.job(snap, viewers)
+                if job is not None:
+                    self._runner.submit(job)
+            self._draw_fog()
+        self._apply_token_visibility()
         if self.camera == "fit_posse":
             self.fit_posse()
+
+    def refresh_now(self) -> None:
+        """:meth:`refresh`, working the fog out on this thread (tests, one-off
+        pictures)."""
+        self.refresh(wait=True)
+
+    @property
+    def fog_pending(self) -> bool:
+        """Whether the fog is waiting for the worker's answer."""
+        return self.fog_on and self.fog.pending
+
+    def wait_for_fog(self, msecs: int = 5000) -> bool:
+        """Process events until the worker's answer is applied (tests)."""
+        from PySide6.QtCore import QCoreApplication, QDeadlineTimer
+
+        dl = QDeadlineTimer(msecs)
+        while self.fog_pending and not dl.hasExpired():
+            self._runner.wait(50)
+            QCoreApplication.processEvents()
+        return not self.fog_pending
+
+    def _fog_result(self, job, result) -> None:
+        if isinstance(result, Exception):
+            log.warning("the players' fog could not be worked out: %s", result)
+            return
+        if self.fog.accept(job, result) or not self.fog.pending:
+            self._draw_fog()
+            self._apply_token_visibility()
+            if self.camera == "fit_posse":
+                self.fit_posse()
+            self.viewport().update()
 
     def _draw_fog(self) -> None:
         if self.fog_item is None or self.document is None:
             return
-        self.fog_item.set_states(self.fog.states(self.document.map))
-        self._fog_dirty = False
+        m = self.document.map
+        states = self.fog.states((m.rows, m.cols))
+        if not np.array_equal(states, self.fog_item.states):
+            self.fog_item.set_states(states)
 
     # -- tokens ---------------------------------------------------------------------
 
@@ -310,32 +393,39 @@ class PlayersView(QGraphicsView):
             it.set_look(self.look)
         self._apply_token_visibility()
 
+    def options(self) -> PlayersOptions:
+        return PlayersOptions(
+            conditions=self.look.conditions, names=self.look.names, fog=self.fog_on
+        )
+
+    def _token_allowed(self, token_id: str) -> bool:
+        s = self.sight
+        return s is not None and token_id in s.tokens
+
     def token_shown(self, token_id: str) -> bool:
-        """Whether a token is on the players' screen now (public, and seen when the
-        fog is on; the posse is always shown)."""
-        doc, sc = self.document, self.map_scene
-        if sc is None or token_id not in sc.tokens:
-            return False
-        if not self.fog_on:
-            return True
-        try:
-            t = doc.token(token_id)
-            side = doc.character(t.character_id).side
-        except KeyError:
-            return False
-        return side == POSSE_SIDE or self.fog.is_seen(t.at)
+        """Whether a token is on the players' screen now (public, and known to be
+        seen when the fog is on; the posse is always shown)."""
+        sc = self.map_scene
+        return sc is not None and token_id in sc.tokens and self._token_allowed(token_id)
 
     def _apply_token_visibility(self) -> None:
-        sc = self.map_scene
-        if sc is None:
+        """Ask the rule (:func:`players_sight`) and show exactly what it allows;
+        drop pushes that point at what the players no longer see."""
+        sc, doc = self.map_scene, self.document
+        if sc is None or doc is None:
             return
+        know = self.fog.knowledge() if self.fog_on else None
+        self.sight = players_sight(doc.encounter, doc.map, self.options(), know)
         layer_on = sc.layer_visible("tokens")
         shown = set()
         for tid, it in sc.tokens.items():
-            vis = layer_on and self.token_shown(tid)
+            vis = layer_on and tid in self.sight.tokens
             it.setVisible(vis)
             if vis:
                 shown.add(tid)
+        for key, (kind, payload) in list(self._push_args.items()):
+            if not push_allowed(kind, payload, doc.encounter, self.sight):
+                self._drop_push(key)
         fs = frozenset(shown)
         if fs != self._shown:
             self._shown = fs
@@ -362,22 +452,26 @@ class PlayersView(QGraphicsView):
 
     def set_fog(self, on: bool) -> None:
         self.fog_on = bool(on)
+        self.refresh()
         if self.fog_item is not None:
             self.fog_item.setVisible(self.fog_on)
-        self._fog_dirty = True
-        self.refresh_now()
+
+    def set_fog_dim(self, dim: bool) -> None:
+        """Dim never-seen hexes instead of covering them (the Judge's preference)."""
+        self.fog_dim = bool(dim)
+        if self.fog_item is not None:
+            self.fog_item.set_dim(self.fog_dim)
 
     def set_remember(self, on: bool) -> None:
         self._remember = bool(on)
         self.fog.remember = self._remember
-        self._fog_dirty = True
-        self.refresh_now()
+        self.refresh()
+        self._draw_fog()
 
     def forget(self) -> None:
         """Forget the remembered hexes (the Judge's "reset the fog")."""
         self.fog.forget()
-        self._fog_dirty = True
-        self.refresh_now()
+        self._draw_fog()
 
     # -- camera ---------------------------------------------------------------------
 
@@ -460,11 +554,20 @@ class PlayersView(QGraphicsView):
 
     def show_push(self, kind: str, payload) -> None:
         """Draw something the Judge pushed (``cover_line``, ``scatter``, ``focus``) or
-        take everything down (``clear``). ``card`` is the window's business."""
+        take everything down (``clear``). ``card`` is the window's business. A push
+        pointing at a token the players do not see is refused (and one already up
+        goes when its token is hidden)."""
         if kind == "clear":
             for k in list(self.pushed):
                 self._drop_push(k)
             return
+        if kind == "scatter":
+            payload = scatter_detail(self.document, payload)
+        if self.sight is None or not push_allowed(
+            kind, payload, self.document.encounter, self.sight
+        ):
+            return
+        self._pending_push = (kind, payload)
         if kind == "cover_line":
             self._show_cover_line(*[as_hex(h) for h in payload])
         elif kind == "scatter":
@@ -473,6 +576,7 @@ class PlayersView(QGraphicsView):
             self._show_focus(payload)
 
     def _drop_push(self, key: str) -> None:
+        self._push_args.pop(key, None)
         items = self.pushed.pop(key, None)
         if items is None:
             return
@@ -486,6 +590,7 @@ class PlayersView(QGraphicsView):
         for it in items:
             self.map_scene.addItem(it)
         self.pushed[key] = items
+        self._push_args[key] = self._pending_push
 
     def _show_cover_line(self, shooter: Hex, target: Hex) -> None:
         from ..tools.cover import CoverLineItem, compute_cover_line, public_cover_caption
@@ -520,8 +625,6 @@ class PlayersView(QGraphicsView):
                 t = doc.token(payload)
             except KeyError:
                 return
-            if not is_public(t):
-                return  # never point at a hidden token
             h = t.at
         else:
             h = as_hex(payload)

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ...hexgrid import Hex
+from ...play.fog import SeenMemory
 from ..widgets.card_view import CARD_H, CARD_W, CardView
 from .strip import TEXT_FRACTION, TrackStrip, public_track
 from .view import PlayersView
@@ -66,7 +66,7 @@ class PlayersWindow(QWidget):
     #: F11 / Esc: the window asks the controller for (or out of) full screen
     fullscreenRequested = Signal(bool)
 
-    def __init__(self, document, remembered: set[Hex] | None = None) -> None:
+    def __init__(self, document, remembered: SeenMemory | None = None) -> None:
         super().__init__(None, Qt.WindowType.Window)
         self.setObjectName("players_window")
         self.setWindowTitle(WINDOW_TITLE)
@@ -106,7 +106,7 @@ class PlayersWindow(QWidget):
         self.document = document
         document.changed.connect(self._doc_changed)
 
-    def set_document(self, document, remembered: set[Hex] | None = None) -> None:
+    def set_document(self, document, remembered: SeenMemory | None = None) -> None:
         self.show_push("clear", None)
         self._attach(document)
         self.view.set_document(document, remembered)

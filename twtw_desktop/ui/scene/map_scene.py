@@ -9,9 +9,12 @@ Two things decide what a scene shows:
 
 * ``public=True`` (the players' screen, a print without the Judge's layers) never
   *creates* an item for Judge-only content: hidden tokens, notes, Judge-only labels,
-  features and markers, and a background image not meant for the players. Leaving
+  features and markers, and a background image not meant for the players
+  (:func:`twtw_desktop.play.visibility.is_public`, the players' one rule). Leaving
   the items out (rather than hiding them) means no render, tooltip or item query can
-  leak them.
+  leak them. A public scene may also be given a ``token_filter`` (the players'
+  screen's fog): a token item it refuses is created invisible and stays so through
+  every rebuild and layer switch, so it is never drawn for a frame.
 * Layers (:data:`LAYERS`) can be shown, hidden or locked, the way the editor's
   layers panel asks; a locked layer's items still draw but tools must not edit them
   (tools ask :meth:`MapScene.layer_locked`).
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
@@ -28,6 +32,7 @@ from PySide6.QtGui import QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsScene
 
 from ...hexgrid import Hex
+from ...play.visibility import is_public
 from ..document import EncounterDocument
 from . import style
 from .frame import MapFrame
@@ -59,18 +64,6 @@ def feature_layer(kind: str) -> str:
     return "objects" if kind in ("door", "window") else "walls"
 
 
-def is_public(x) -> bool:
-    """Whether a map object (feature, label, note, marker, token) may be shown to the
-    players. Notes are always the Judge's."""
-    from ...model.map import Note
-
-    if isinstance(x, Note):
-        return False
-    if getattr(x, "hidden", False):
-        return False
-    return not getattr(x, "judge_only", False)
-
-
 class MapScene(QGraphicsScene):
     """Items for everything on the map except the hexes; listens to the document."""
 
@@ -78,11 +71,20 @@ class MapScene(QGraphicsScene):
     #: a layer was shown, hidden, locked or unlocked
     layersChanged = Signal()
 
-    def __init__(self, document: EncounterDocument, parent=None, *, public: bool = False) -> None:
+    def __init__(
+        self,
+        document: EncounterDocument,
+        parent=None,
+        *,
+        public: bool = False,
+        token_filter: Callable[[str], bool] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.document = document
         #: players' view: Judge-only content gets no item at all (module docstring)
         self.public = public
+        #: token id → may it show now (None: every token the scene has an item for)
+        self.token_filter = token_filter
         self._visible = dict.fromkeys(LAYERS, True)
         self._locked = dict.fromkeys(LAYERS, False)
         self.frame = MapFrame(document.map)
@@ -180,7 +182,7 @@ class MapScene(QGraphicsScene):
             if it is None:
                 it = TokenItem(t, ch, self.frame)
                 it.setData(0, "tokens")
-                it.setVisible(self._visible["tokens"])
+                it.setVisible(self._token_visible(t.id))
                 self.tokens[t.id] = it
                 self.addItem(it)
             else:
@@ -208,6 +210,10 @@ class MapScene(QGraphicsScene):
 
     def _shows(self, x) -> bool:
         return not self.public or is_public(x)
+
+    def _token_visible(self, tid: str) -> bool:
+        f = self.token_filter
+        return self._visible["tokens"] and (f is None or bool(f(tid)))
 
     def layer_visible(self, name: str) -> bool:
         return self._visible[name]
@@ -238,7 +244,9 @@ class MapScene(QGraphicsScene):
         for d in (self.features, self.others, self.tokens):
             for it in d.values():
                 layer = it.data(0)
-                if layer:
+                if layer == "tokens":
+                    it.setVisible(self._token_visible(it.token_id))
+                elif layer:
                     it.setVisible(self._visible[layer])
 
     # -- ground ------------------------------------------------------------------------------
@@ -249,8 +257,13 @@ class MapScene(QGraphicsScene):
         painter.fillRect(rect, style.OFF_MAP)
         self._paint_background_note(painter)
         bg = self.background_rect()
-        if bg is not None and self.background is not None and self._visible["background"]:
-            b = self.document.map.background
+        b = self.document.map.background
+        if (
+            bg is not None
+            and b is not None
+            and self.background is not None
+            and self._visible["background"]
+        ):
             painter.save()
             painter.setOpacity(b.opacity)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
@@ -271,7 +284,7 @@ class MapScene(QGraphicsScene):
         bg = self.document.map.background
         if bg is None:
             return
-        if self.public and not bg.visible_to_players:
+        if self.public and not is_public(bg):
             return
         if self._pictures is None:
             self._pictures = PictureLoader(self)

@@ -9,15 +9,16 @@ when the document says the token or its character changed.
 A :class:`TokenLook` says how much the item tells: the Judge's look shows everything
 (stat tooltip, AP counters, the dashed edge of a hidden token, the selection ring);
 the players' look (:data:`PLAYERS_LOOK`, taken automatically when the item lands in
-a public scene) has no tooltip and no selection ring, and shows condition badges
-(wound level, stunned, concussed), AP counters and the names of tokens outside the
-posse only as the Judge chooses.
+a public scene) has no tooltip and no selection ring, and shows the character's
+condition — the knocked-out / dead look, the wound level, stunned, concussed — AP
+counters and the names of tokens outside the posse only as the Judge chooses: what
+each look may show is decided by :func:`twtw_desktop.play.visibility.token_marks`,
+the players' one rule.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
@@ -25,6 +26,9 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from ...hexgrid import Hex
 from ...model.encounter import Token
+from ...play.visibility import POSSE_SIDE as POSSE_SIDE  # the players' side, re-exported
+from ...play.visibility import Audience, TokenMarks, token_marks
+from ...play.visibility import for_audience as _for
 from ...rules.character import Character, Posture
 from . import style
 from .frame import MapFrame
@@ -40,10 +44,6 @@ WOUND_WORDS = {1: "flesh wound", 2: "light", 3: "heavy", 4: "serious", 5: "criti
 #: badges that tell the character's condition (hidden on the players' screen unless
 #: the Judge shows conditions); posture, running and mounted are plain to see
 CONDITION_BADGES = frozenset({"stunned", "concussed"})
-#: the side whose members the players play
-POSSE_SIDE = "posse"
-
-Audience = Literal["all", "posse", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +69,6 @@ JUDGE_LOOK = TokenLook()
 PLAYERS_LOOK = TokenLook(
     public=True, conditions="posse", ap_counters="posse", names=True, name_size=0.42
 )
-
-
-def _for(audience: Audience, side: str) -> bool:
-    return audience == "all" or (audience == "posse" and side == POSSE_SIDE)
 
 
 def initials(name: str) -> str:
@@ -102,6 +98,41 @@ def badges_for(token: Token, character: Character | None) -> list[tuple[str, str
     if token.mounted:
         out.append(("M", "mounted", "mounted"))
     return out
+
+
+def token_menu_action(parent, document, token_id: str):
+    """The "Hide from the players" / "Reveal to the players" entry for a token's
+    context menu (the map's and the track's)."""
+    from PySide6.QtGui import QAction, QKeySequence
+
+    from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
+
+    hidden = document.token(token_id).hidden
+    act = QAction("Reveal to the players" if hidden else "Hide from the players", parent)
+    act.setShortcut(QKeySequence(HIDE_TOKEN_SHORTCUT))
+    act.setObjectName("act_token_toggle_hidden")
+    act.triggered.connect(lambda: toggle_token_hidden(document, token_id))
+    return act
+
+
+def _end_pan(viewport) -> None:
+    """The map pans while the right button is down; the menu took the release, so
+    hand the view one (it stops panning)."""
+    if viewport is None:
+        return
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtGui import QCursor, QMouseEvent
+
+    gp = QCursor.pos()
+    ev = QMouseEvent(
+        QEvent.Type.MouseButtonRelease,
+        viewport.mapFromGlobal(gp).toPointF(),
+        gp.toPointF(),
+        Qt.MouseButton.RightButton,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QCoreApplication.sendEvent(viewport, ev)
 
 
 class TokenItem(QGraphicsItem):
@@ -139,7 +170,6 @@ class TokenItem(QGraphicsItem):
         side = character.side if character is not None else "neutral"
         self.side = side
         self.colour = QColor(style.SIDE_COLOURS.get(side, style.SIDE_COLOURS["neutral"]))
-        self.out = bool(character is not None and (character.dead or character.unconscious))
         tip = [f"<b>{name}</b> ({side})", f"hex {self.frame.label(Hex(*token.hex))}"]
         if character is not None:
             tip.append(f"Conc {character.conc}/{character.conc_max}")
@@ -175,16 +205,20 @@ class TokenItem(QGraphicsItem):
 
     # what the look lets this token show
 
+    def marks(self) -> TokenMarks:
+        """What this look may tell of the character's condition (the one rule)."""
+        return token_marks(self.character, self.look.conditions, self.look.names)
+
     def shows_conditions(self) -> bool:
         return _for(self.look.conditions, self.side)
 
     def shows_name(self) -> bool:
-        return self.look.names or self.side == POSSE_SIDE
+        return self.marks().named
 
     def visible_badges(self) -> list[tuple[str, str, str]]:
-        if self.shows_conditions():
-            return list(self.badges)
-        return [b for b in self.badges if b[1] not in CONDITION_BADGES]
+        marks = self.marks()
+        told = {"stunned": marks.stunned, "concussed": marks.concussed}
+        return [b for b in self.badges if b[1] not in CONDITION_BADGES or told[b[1]]]
 
     def set_selected(self, on: bool) -> None:
         if on != self.selected:
@@ -200,6 +234,24 @@ class TokenItem(QGraphicsItem):
         if text != self.ap_text:
             self.ap_text = text
             self.update()
+
+    # -- the Judge's menu -------------------------------------------------------------
+
+    def contextMenuEvent(self, ev) -> None:
+        """Right-click on a token in the Judge's map: hide it from the players or
+        reveal it (one undoable, logged step; the same as Ctrl+Shift+H)."""
+        sc = self.scene()
+        if self.look.public or sc is None or getattr(sc, "public", False):
+            ev.ignore()
+            return
+        from PySide6.QtWidgets import QMenu
+
+        menu = QMenu()
+        act = token_menu_action(menu, sc.document, self.token_id)
+        menu.addAction(act)
+        menu.exec(ev.screenPos())
+        ev.accept()
+        _end_pan(ev.widget())
 
     # -- painting --------------------------------------------------------------------
 
@@ -221,9 +273,10 @@ class TokenItem(QGraphicsItem):
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         base = QColor(self.colour)
-        if self.out:
-            base = QColor(140, 140, 140)
         look = self.look
+        marks = self.marks()
+        if marks.out:  # only where the badge setting lets the players know
+            base = QColor(140, 140, 140)
         # rings for selection (gold) and hover-from-the-track (white)
         if (self.selected or self.highlighted) and not look.public:
             ring = style.SELECTION if self.selected else style.HIGHLIGHT
@@ -254,7 +307,7 @@ class TokenItem(QGraphicsItem):
         painter.setBrush(base.darker(150))
         painter.drawEllipse(QPointF(tip_x * r * 0.98, tip_y * r * 0.98), 0.1 * u, 0.1 * u)
         # initials
-        named = self.shows_name()
+        named = marks.named
         if named:
             font = QFont()
             font.setPixelSize(max(1, int(0.46 * u)))
@@ -266,7 +319,7 @@ class TokenItem(QGraphicsItem):
                 Qt.AlignmentFlag.AlignCenter,
                 initials(self.name),
             )
-        if self.out:
+        if marks.out:
             painter.setPen(QPen(QColor(60, 0, 0), 0.1 * u))
             painter.drawLine(QPointF(-0.6 * r, -0.6 * r), QPointF(0.6 * r, 0.6 * r))
             painter.drawLine(QPointF(-0.6 * r, 0.6 * r), QPointF(0.6 * r, -0.6 * r))
@@ -287,7 +340,7 @@ class TokenItem(QGraphicsItem):
                 QRectF(c.x() - br, c.y() - br, 2 * br, 2 * br), Qt.AlignmentFlag.AlignCenter, letter
             )
             x += 2 * br + 0.02 * u
-        if self.wound_level and self.shows_conditions():
+        if marks.wound_level:
             c = QPointF(r * 0.85, r * 0.7)
             painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
             painter.setBrush(style.BADGE_COLOURS["wound"])

@@ -1,0 +1,238 @@
+"""What the players may see: the one rule, without Qt.
+
+The players' screen and a print without ``--judge`` draw only what :func:`players_sight`
+returns — they never draw something first and hide it later. The rule, for each
+kind of thing on the table:
+
+* **Features, labels, markers** — shown unless Judge-only (``judge_only``; a marker
+  is Judge-only unless told otherwise). **Notes** are always the Judge's. The
+  **background picture** shows when ``visible_to_players``. Sight is another matter:
+  a secret wall still blocks the posse's eyes (the fog uses every feature).
+* **Tokens** — never a hidden one (``Token.hidden``). With the fog on, a token
+  outside the posse shows only on a hex the posse is *known* to see now: the fog's
+  last answer for the current posse and walls (:class:`FogKnowledge`). While a new
+  answer is being worked out, only what the viewers whose sight is already known
+  can see counts; everything else waits. The posse's own tokens always show.
+* **Marks on a token** (:class:`TokenMarks`) — the knocked-out / dead look (grey disc
+  and cross), the stunned and concussed badges and the wound level are the
+  character's *condition*: they follow the badge setting (``conditions``: the
+  posse's only, everyone's, nobody's). An NPC the players cannot know is down looks
+  like any NPC. Posture, running and mounted are plain to see. Names outside the
+  posse follow ``names``.
+* **Overlays pointing at things** (a cover line, a scatter clock, "show this") —
+  only when every token they point at is shown (:func:`push_allowed`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from ..hexgrid import Hex, hex_to_offset
+from ..model.map import Note
+
+Audience = Literal["all", "posse", "none"]
+#: the side whose members the players play
+POSSE_SIDE = "posse"
+
+
+def for_audience(audience: Audience, side: str) -> bool:
+    """Whether a badge setting shows the condition of a member of ``side``."""
+    return audience == "all" or (audience == "posse" and side == POSSE_SIDE)
+
+
+def is_public(x) -> bool:
+    """Whether a map object (feature, label, note, marker, token, background) may be
+    shown to the players at all. Notes are always the Judge's."""
+    if isinstance(x, Note):
+        return False
+    if getattr(x, "hidden", False):
+        return False
+    if getattr(x, "visible_to_players", True) is False:
+        return False
+    return not getattr(x, "judge_only", False)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenMarks:
+    """How much one token's drawing tells (for a given audience)."""
+
+    #: the knocked-out / dead look: grey disc with a cross
+    out: bool = False
+    stunned: bool = False
+    #: the "C" badge (concussed or unconscious)
+    concussed: bool = False
+    unconscious: bool = False
+    wound_level: int = 0
+    dead: bool = False
+    #: initials and the name plate
+    named: bool = True
+
+
+def token_marks(character, audience: Audience, names: bool = True) -> TokenMarks:
+    """The condition marks of a token whose character is ``character`` (None: no
+    character), as the badge setting ``audience`` lets them show."""
+    if character is None:
+        return TokenMarks(named=True)
+    side = character.side
+    named = names or side == POSSE_SIDE
+    if not for_audience(audience, side):
+        return TokenMarks(named=named)
+    return TokenMarks(
+        out=bool(character.dead or character.unconscious),
+        stunned=bool(character.stunned),
+        concussed=bool(character.concussed or character.unconscious),
+        unconscious=bool(character.unconscious),
+        wound_level=int(character.wound_level),
+        dead=bool(character.dead),
+        named=named,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersOptions:
+    """The Judge's choices for the players' screen."""
+
+    conditions: Audience = "posse"
+    names: bool = True
+    fog: bool = False
+
+
+@dataclass(slots=True)
+class FogKnowledge:
+    """What the table knows of the posse's sight right now, as ``(rows, cols)``
+    masks in offset coordinates of the current map.
+
+    ``seen`` is the last complete answer *for the current posse and walls* (None
+    when it is being worked out); ``known`` is what is certainly seen meanwhile (the
+    viewers whose sight is already known). A token outside the posse shows only on
+    a hex of ``seen`` — or, while ``seen`` is None, of ``known``.
+    """
+
+    shape: tuple[int, int]
+    seen: np.ndarray | None = None
+    known: np.ndarray | None = None
+
+    def sees(self, col: int, row: int) -> bool:
+        if not (0 <= row < self.shape[0] and 0 <= col < self.shape[1]):
+            return False
+        mask = self.seen if self.seen is not None else self.known
+        return bool(mask is not None and mask[row, col])
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersSight:
+    """Everything the players may see, by model id."""
+
+    tokens: frozenset[str]
+    features: frozenset[str]
+    labels: frozenset[str]
+    markers: frozenset[str]
+    background: bool
+    marks: Mapping[str, TokenMarks] = field(default_factory=dict)
+
+    def shows_token(self, token_id: str) -> bool:
+        return token_id in self.tokens
+
+
+def public_ids(objs: Iterable) -> frozenset[str]:
+    return frozenset(x.id for x in objs if is_public(x))
+
+
+def token_allowed(encounter, game_map, token, options: PlayersOptions, fog: FogKnowledge | None):
+    """Whether one token shows on the players' screen (module docstring)."""
+    if not is_public(token):
+        return False
+    if not game_map.contains(token.at):
+        return False
+    if not options.fog:
+        return True
+    try:
+        side = encounter.character(token.character_id).side
+    except KeyError:
+        side = "neutral"
+    if side == POSSE_SIDE:
+        return True
+    if fog is None or fog.shape != (game_map.rows, game_map.cols):
+        return False
+    col, row = hex_to_offset(token.at, game_map.orientation)
+    return fog.sees(col, row)
+
+
+def players_sight(
+    encounter, game_map, options: PlayersOptions, fog: FogKnowledge | None = None
+) -> PlayersSight:
+    """What the players may see of ``encounter`` on ``game_map`` now (module
+    docstring)."""
+    m = game_map
+    tokens = []
+    marks: dict[str, TokenMarks] = {}
+    for t in encounter.tokens:
+        if not token_allowed(encounter, m, t, options, fog):
+            continue
+        tokens.append(t.id)
+        try:
+            ch = encounter.character(t.character_id)
+        except KeyError:
+            ch = None
+        marks[t.id] = token_marks(ch, options.conditions, options.names)
+    bg = m.background
+    return PlayersSight(
+        tokens=frozenset(tokens),
+        features=public_ids(m.features),
+        labels=public_ids(m.labels),
+        markers=public_ids(m.markers),
+        background=bg is not None and is_public(bg),
+        marks=marks,
+    )
+
+
+def push_allowed(kind: str, payload, encounter, sight: PlayersSight) -> bool:
+    """Whether a pushed drawing may go on the players' screen: it must not point at
+    a token the players do not see (a cover line's ends, a scatter clock's thrower,
+    target and landing, "show this" on a token or a hex where one stands)."""
+    if kind in ("clear", "card"):
+        return True
+    if kind == "focus" and isinstance(payload, str):
+        return payload in sight.tokens
+    hexes: list[Hex] = []
+    if kind == "cover_line":
+        hexes = [_as_hex(h) for h in payload]
+    elif kind == "scatter":
+        if isinstance(payload, dict):
+            hexes = [_as_hex(payload[k]) for k in ("thrower", "target", "landing") if k in payload]
+        else:
+            hexes = [_as_hex(h) for h in payload]
+    elif kind == "focus":
+        hexes = [_as_hex(payload)]
+    for h in hexes:
+        t = encounter.token_at(h)
+        if t is not None and t.id not in sight.tokens:
+            return False
+    return True
+
+
+def _as_hex(x) -> Hex:
+    return x if isinstance(x, Hex) else Hex(*x)
+
+
+def posse_viewers(encounter, game_map) -> list[Hex]:
+    """Hexes of the posse members who look: on the map, not hidden from the players,
+    and neither dead nor unconscious."""
+    out: list[Hex] = []
+    m = game_map
+    for t in encounter.tokens:
+        if t.hidden:
+            continue
+        try:
+            ch = encounter.character(t.character_id)
+        except KeyError:
+            continue
+        if ch.side != POSSE_SIDE or ch.dead or ch.unconscious:
+            continue
+        if m.contains(t.at):
+            out.append(t.at)
+    return out
