@@ -120,6 +120,8 @@ class MainWindow(QMainWindow):
         from .editor import install_editor
         from .export_dialog import install_export
         from .icons import decorate
+        from .library import install_library
+        from .party_dialogs import install_party_dialogs
         from .players import install_players_screen
         from .samples_menu import install_samples_menu
 
@@ -127,6 +129,8 @@ class MainWindow(QMainWindow):
         self.players_screen = install_players_screen(self)
         self.samples_menu = install_samples_menu(self)
         self.export = install_export(self)
+        self.party_dialogs = install_party_dialogs(self)
+        self.library = install_library(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
