@@ -154,7 +154,7 @@ class Library(QObject):
         self.dialog: LibraryDialog | None = None
         self.act_library = QAction("Character &library…", window)
         self.act_library.setObjectName("act_library")
-        self.act_library.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        self.act_library.setShortcut(QKeySequence("Ctrl+Shift+A"))
         self.act_library.setStatusTip("Add sample characters and NPC types, or keep your own")
         self.act_library.triggered.connect(self.show)
         window.encounter_menu.addSeparator()

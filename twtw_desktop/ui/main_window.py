@@ -119,10 +119,12 @@ class MainWindow(QMainWindow):
         follows :attr:`documentReplaced`)."""
         from .editor import install_editor
         from .export_dialog import install_export
+        from .help_menu import install_help_menu
         from .icons import decorate
         from .library import install_library
         from .party_dialogs import install_party_dialogs
         from .players import install_players_screen
+        from .preferences import install_preferences
         from .samples_menu import install_samples_menu
 
         self.editor = install_editor(self)
@@ -131,6 +133,8 @@ class MainWindow(QMainWindow):
         self.export = install_export(self)
         self.party_dialogs = install_party_dialogs(self)
         self.library = install_library(self)
+        self.preferences = install_preferences(self)
+        self.help_menu = install_help_menu(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
@@ -175,7 +179,9 @@ class MainWindow(QMainWindow):
         self.act_undo.setShortcut(QKeySequence(S.Undo))
         self.act_undo.setObjectName("act_undo")
         self.act_redo = self.undo_group.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcuts([QKeySequence(S.Redo), QKeySequence("Ctrl+Y")])
+        # where the platform's Redo already is Ctrl+Y, one key sequence, not two
+        redo_keys = [QKeySequence(S.Redo), QKeySequence("Ctrl+Y")]
+        self.act_redo.setShortcuts(redo_keys[:1] if redo_keys[0] == redo_keys[1] else redo_keys)
         self.act_redo.setObjectName("act_redo")
         self.act_zoom_in = self._act(
             "Zoom &in", lambda: self.map_view.zoom_in(), "Ctrl++", "Zoom in", "act_zoom_in"
@@ -481,7 +487,13 @@ class MainWindow(QMainWindow):
     def new_encounter(self) -> None:
         if not self.maybe_save():
             return
-        self.set_document(EncounterDocument.new())
+        doc = EncounterDocument.new()
+        edition = self.settings.default_edition()  # Edit ▸ Preferences
+        if edition != doc.encounter.edition:
+            enc = doc.encounter.model_copy(update={"edition": edition})
+            doc.deleteLater()
+            doc = EncounterDocument(enc)
+        self.set_document(doc)
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
