@@ -126,6 +126,7 @@ class MainWindow(QMainWindow):
         from .players import install_players_screen
         from .preferences import install_preferences
         from .samples_menu import install_samples_menu
+        from .wheel import install_wheel_guard
 
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
@@ -135,6 +136,7 @@ class MainWindow(QMainWindow):
         self.library = install_library(self)
         self.preferences = install_preferences(self)
         self.help_menu = install_help_menu(self)
+        install_wheel_guard()  # spin boxes take the wheel only when focused
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
