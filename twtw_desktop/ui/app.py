@@ -105,7 +105,7 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
         win._fill_recent()
     if show:
         win.show()
-        win.map_view.zoom_fit()
+        win.open_view()
     if problem is not None:
         win.show_error(*problem)
     return win

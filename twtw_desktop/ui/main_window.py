@@ -43,6 +43,8 @@ DOCK_SIDE_WIDTH = 300
 DOCK_BOTTOM_HEIGHT = 190
 #: below this available screen width the first-run layout keeps one side column
 LAPTOP_WIDTH = 1600
+#: a map opens zoomed so that token names are at least this tall (pixels)
+READABLE_NAME_PX = 9.0
 
 #: (overlay name, menu text, shortcut, tooltip)
 OVERLAY_ACTIONS = (
@@ -432,6 +434,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_mode()
         self.documentReplaced.emit(document)
+        self.open_view()
         if old is not None and old is not document:
             old.deleteLater()
 
@@ -713,7 +716,32 @@ class MainWindow(QMainWindow):
             a = self.overlay_actions.get(name)
             if a is not None:
                 a.setChecked(True)
-        QTimer.singleShot(0, self.map_view.zoom_fit)
+        QTimer.singleShot(0, self.open_view)
+
+    def open_view(self) -> None:
+        """The view a map opens with: the whole map when its token names can be read
+        that way, else (a big map on a laptop) the smallest zoom step where they can,
+        centred on the figures."""
+        from .scene.grid_painter import bucket_scale
+        from .scene.token_item import TokenLook
+
+        mv = self.map_view
+        sc = mv.map_scene
+        if sc is None or mv.viewport().width() < 10:
+            return
+        mv.zoom_fit()
+        need = READABLE_NAME_PX / (TokenLook().name_size * sc.frame.unit)
+        if mv.zoom >= need:
+            return
+        k = mv.zoom_k
+        while bucket_scale(k) < need:
+            k += 1
+        mv.set_zoom_k(k)
+        tokens = [t for t in self.document.encounter.tokens if not t.hidden]
+        if tokens:
+            pts = [sc.frame.center(t.at) for t in tokens]
+            xs, ys = [p.x() for p in pts], [p.y() for p in pts]
+            mv.centerOn((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
 
     def _first_run_size(self) -> None:
         """Most of the screen, and side panels narrow enough to leave the map room."""
