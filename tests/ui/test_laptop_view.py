@@ -50,3 +50,36 @@ def test_a_small_map_opens_whole(window):
     mv = window.map_view
     assert _name_px(window) >= READABLE_NAME_PX
     assert mv.visible_scene_rect().contains(mv.map_scene.frame.bounds())
+
+
+def test_docks_collapse_to_a_rail_of_icons_and_come_back(window, qtbot):
+    rail = window.dock_rail
+    open_before = [n for n, d in window.docks.items() if d.isVisible()]
+    assert open_before and not rail.rail.isVisible()
+    width = window.map_view.width()
+    rail.act_collapse.trigger()
+    assert rail.collapsed and rail.rail.isVisible()
+    assert not any(d.isVisible() for d in window.docks.values())
+    assert len(rail.buttons) == len(window.docks)
+    assert all(not a.icon().isNull() and a.toolTip() for a in rail.buttons.values())
+    qtbot.waitUntil(lambda: window.map_view.width() > width)
+    # one panel back from the rail, the others stay folded
+    name = open_before[0]
+    rail.buttons[name].trigger()
+    assert window.docks[name].isVisible()
+    rail.act_collapse.trigger()
+    assert not rail.rail.isVisible()
+    assert sorted(n for n, d in window.docks.items() if d.isVisible()) == sorted(open_before)
+
+
+def test_the_collapsed_layout_survives_a_restart(window, qtbot, tmp_path):
+    window.dock_rail.set_collapsed(True)
+    window.save_layout()
+    again = MainWindow(settings=AppSettings(window.settings.q))
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    assert again.dock_rail.collapsed and again.dock_rail.rail.isVisible()
+    assert not any(d.isVisible() for d in again.docks.values())
+    again.dock_rail.set_collapsed(False)
+    assert any(d.isVisible() for d in again.docks.values())

@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
     def _install_addons(self) -> None:
         """The add-ons that put their own menus, docks and toolbars on the window (each
         follows :attr:`documentReplaced`)."""
+        from .dock_rail import install_dock_rail
         from .editor import install_editor
         from .export_dialog import install_export
         from .help_menu import install_help_menu
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         self.preferences = install_preferences(self)
         self.help_menu = install_help_menu(self)
         install_wheel_guard()  # spin boxes take the wheel only when focused
+        self.dock_rail = install_dock_rail(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
@@ -712,6 +714,7 @@ class MainWindow(QMainWindow):
         if state is not None:
             self.restoreState(state)
         self.players_screen.sync_toggle()  # its toolbar shows only while it is open
+        self.dock_rail.sync()
         for name in self.settings.overlays_on():
             a = self.overlay_actions.get(name)
             if a is not None:
