@@ -131,3 +131,28 @@ def test_library_shelves_and_saving_the_selected_character(window, qtbot):
     assert dlg.btn_remove.isEnabled()
     dlg.remove()
     assert window.library.library.mine() == []
+
+
+def test_adding_in_action_time_places_them_and_undoes_in_one_step(window):
+    doc = window.document
+    doc.start_action_time()
+    gunman = next(
+        e.character for e in window.library.library.entries()[0] if e.character.id == "sheriff"
+    )
+    depth = doc.undo_stack.count()
+    added = window.library.add(gunman, 2)
+    assert [c.name for c in added] == ["Sheriff", "Sheriff 2"]
+    assert all(doc.encounter.token_for(c.id) is not None for c in added)
+    assert doc.undo_stack.count() == depth + 1
+    doc.undo_stack.undo()
+    assert all(c.id not in {x.id for x in doc.encounter.characters} for c in added)
+
+
+def test_import_is_refused_in_action_time(window, tmp_path, monkeypatch):
+    path = tmp_path / "p.party.json"
+    window.party_dialogs.export_party(path, ["hank_daggett"])
+    shown = []
+    monkeypatch.setattr(window, "show_error", lambda t, m: shown.append(m))
+    window.document.start_action_time()
+    assert not window.party_dialogs.import_party(path)
+    assert "narrative time" in shown[0]
