@@ -58,6 +58,9 @@ def test_the_shortcut_list_is_made_from_the_actions_themselves(window):
     rows = shortcut_rows(window)
     assert ("Ctrl+Q", "Quit", "File") in rows
     assert any(r[1] == "Start action time" and r[0] == "Ctrl+T" for r in rows)
+    # the panels' own keys too, named after the buttons they press
+    assert ("F5", "Start round", "Action track panel") in rows
+    assert ("F6", "Next segment / Next phase", "Action track panel") in rows
     # a new action shows up without anyone editing a list
     a = QAction("Juggle the deck", window)
     a.setShortcut(QKeySequence("Ctrl+Alt+J"))

@@ -1,8 +1,9 @@
 """Help ▸ Quick start, Keyboard shortcuts (F1, ?), About; and File ▸ Quit (Ctrl+Q).
 
 The shortcuts list is built from the window's own actions when it opens — every
-QAction with a shortcut, under the menu it sits in — so it cannot drift from what the
-keys really do. Quit closes the window the way closing it does (unsaved changes are
+QAction with a shortcut, under the menu it sits in, and the panels' own keys (a
+QShortcut names the buttons whose tooltips give its key) — so it cannot drift
+from what the keys really do. Quit closes the window the way closing it does (unsaved changes are
 offered for saving first) and then the players' screen with it.
 
 Install with :func:`install_help_menu`; the controller is ``window.help_menu``.
@@ -13,17 +14,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QDialog,
     QDialogButtonBox,
+    QDockWidget,
     QMenu,
     QMessageBox,
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
     QVBoxLayout,
+    QWidget,
 )
 
 if TYPE_CHECKING:
@@ -71,16 +75,45 @@ def _menu_paths(window: MainWindow) -> dict[int, str]:
     return out
 
 
+def _panel_of(widget) -> str:
+    """The title of the dock a widget sits in ("panel" when none)."""
+    w = widget
+    while w is not None and not isinstance(w, QDockWidget):
+        w = w.parentWidget()
+    return f"{w.windowTitle()} panel" if w is not None else "panel"
+
+
 def shortcut_rows(window: MainWindow) -> list[tuple[str, str, str]]:
-    """(keys, what it does, where) for every action of the window with a shortcut."""
+    """(keys, what it does, where) for every action of the window with a shortcut,
+    and every panel button with one (the action track's F5–F9…)."""
     paths = _menu_paths(window)
     rows: dict[tuple[str, str], str] = {}
+
+    def keys_text(keys) -> str:
+        return ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in keys)
+
     for a in window.findChildren(QAction):
         keys = [k for k in a.shortcuts() if not k.isEmpty()]
-        if not keys or not a.text():
+        if keys and a.text():
+            rows.setdefault((keys_text(keys), _plain(a.text())), paths.get(id(a), "toolbar / map"))
+    for b in window.findChildren(QAbstractButton):
+        k = b.shortcut()
+        if not k.isEmpty() and b.text():
+            rows.setdefault((keys_text([k]), _plain(b.text())), _panel_of(b.parentWidget()))
+    # a panel's own keys (QShortcut) name the buttons whose tooltips say "(KEY)"
+    for sc in window.findChildren(QShortcut):
+        owner = sc.parent()
+        if sc.key().isEmpty() or not isinstance(owner, QWidget):
             continue
-        text = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in keys)
-        rows.setdefault((text, _plain(a.text())), paths.get(id(a), "toolbar / map"))
+        key = sc.key().toString()
+        names = []
+        for b in owner.findChildren(QAbstractButton):
+            name = _plain(b.text())
+            if name and f"({key})" in b.toolTip() and name not in names:
+                names.append(name)
+        what = " / ".join(names) or sc.whatsThis()
+        if what:
+            rows.setdefault((keys_text([sc.key()]), what), _panel_of(owner))
     return sorted(((k, t, w) for (k, t), w in rows.items()), key=lambda r: (r[2], r[1]))
 
 
