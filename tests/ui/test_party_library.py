@@ -156,3 +156,24 @@ def test_import_is_refused_in_action_time(window, tmp_path, monkeypatch):
     window.document.start_action_time()
     assert not window.party_dialogs.import_party(path)
     assert "narrative time" in shown[0]
+
+
+def test_the_export_dialog_ticks_the_posse(window, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDialog, QFileDialog
+
+    from twtw_desktop.ui.party_dialogs import ChooseCharacters
+
+    dlg = ChooseCharacters(window)
+    posse = [c.id for c in window.document.encounter.characters if c.side == "posse"]
+    assert dlg.chosen() == posse
+    dlg.list.item(0).setCheckState(Qt.CheckState.Unchecked)
+    assert dlg.chosen() == posse[1:]
+    # the whole flow: the dialog accepted as ticked, the file named without a suffix
+    monkeypatch.setattr(ChooseCharacters, "exec", lambda self: QDialog.DialogCode.Accepted)
+    target = tmp_path / "evening"
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), ""))
+    )
+    assert window.party_dialogs.export_party()
+    assert [c.id for c in load_party(tmp_path / "evening.party.json").characters] == posse
