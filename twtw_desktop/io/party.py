@@ -3,7 +3,8 @@
 Same guarantees as maps and encounters: strict JSON (:mod:`.jsonsafe`), strict
 pydantic validation (no unknown fields, no ``"12"`` for 12), every carried weapon in
 the gear catalog and no more rounds loaded than it holds; one :class:`LoadError`
-naming the file and the field. Saving is atomic with a read-back check
+naming the file and the field. Saving checks in memory that the serialised party
+reads back equal, then writes it with the package's one atomic write
 (:func:`twtw_desktop.io.atomic.write_atomic`): a failed save leaves the file as it was.
 """
 
@@ -87,10 +88,11 @@ def save_party(party: Party, path: Path | str) -> None:
         ) from None
     if len(blob) > MAX_FILE_BYTES:
         raise SaveError(path, "the party is too large to save")
-
-    def verify(tmp: Path) -> None:
-        back = load_party(tmp)
-        if back != party:
-            raise LoadError(path, "the written file reads back differently")
-
-    write_atomic(path, blob, verify)
+    try:
+        back = party_from_data(path, json.loads(blob))
+    except LoadError as e:
+        reason = f"the party is not valid and was not saved: {e.reason}"
+        raise SaveError(path, reason, e.where) from None
+    if back != party:
+        raise SaveError(path, "the party would read back differently; it was not saved")
+    write_atomic(path, blob, cls=SaveError)
