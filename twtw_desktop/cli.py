@@ -30,8 +30,11 @@ import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
 from pathlib import Path
 
+from . import __version__
 from .errors import TwtwError
 from .resources import maps_dir
 
@@ -50,6 +53,7 @@ def _map_line(m) -> str:
 
 
 def _summary(path: Path) -> int:
+    # lazy: start-up (pydantic, numpy and shapely only for the commands that read files)
     from .io import detect_kind, load_encounter, load_map
     from .rules.editions import load_edition
 
@@ -217,13 +221,13 @@ def _open(argv: list[str]) -> int:
     path = _file_arg("open", argv)
     if isinstance(path, int):
         return path
-    from .ui.display import display_problem
+    from .ui.display import display_problem  # lazy: start-up (standard library only)
 
     problem = display_problem()
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    from .ui.app import run_app
+    from .ui.app import run_app  # lazy: start-up (Qt only for the window)
 
     return run_app(str(path))
 
@@ -240,7 +244,7 @@ def _summary_cmd(argv: list[str]) -> int:
 
 
 def _bench(argv: list[str]) -> int:
-    from .bench import main as bench_main
+    from .bench import main as bench_main  # lazy: start-up (the benchmark only when asked for)
 
     try:
         return bench_main(argv)
@@ -249,7 +253,7 @@ def _bench(argv: list[str]) -> int:
 
 
 def _party(argv: list[str]) -> int:
-    from .party_cli import main as party_main
+    from .party_cli import main as party_main  # lazy: start-up
 
     return party_main(argv)
 
@@ -299,15 +303,11 @@ COMMANDS: dict[str, Command] = {
 
 
 def version() -> str:
-    """The installed version (package metadata), or the source tree's own."""
+    """The installed distribution's version; a bundle without package metadata
+    (PyInstaller) falls back to ``twtw_desktop.__version__``."""
     try:
-        from importlib.metadata import PackageNotFoundError
-        from importlib.metadata import version as dist_version
-
         return dist_version("twtw-desktop")
-    except (ImportError, PackageNotFoundError, ValueError):
-        from . import __version__
-
+    except PackageNotFoundError:
         return __version__
 
 

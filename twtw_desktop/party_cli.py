@@ -16,6 +16,9 @@ import argparse
 import sys
 
 from .errors import TwtwError
+from .io import load_encounter, save_encounter
+from .io.party import load_party, save_party
+from .model.party import merge_party, party_differences, party_from
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,10 +48,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from .io import load_encounter
-    from .io.party import save_party
-    from .model.party import party_from
-
     loaded = load_encounter(args.encounter)
     who = [w.strip() for w in args.who.split(",") if w.strip()] or None
     try:
@@ -66,10 +65,6 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from .io import load_encounter, save_encounter
-    from .io.party import load_party
-    from .model.party import merge_party, party_differences
-
     party = load_party(args.party)
     loaded = load_encounter(args.encounter)
     enc = loaded.encounter.model_copy(deep=True)
