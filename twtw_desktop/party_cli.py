@@ -22,7 +22,7 @@ from .model.party import merge_party, party_differences, party_from
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
 

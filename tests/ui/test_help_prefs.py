@@ -130,8 +130,8 @@ def test_preference_default_edition_for_new_encounters(window):
 
 def test_preference_players_screen(window, qtbot):
     dlg = window.preferences.show()
-    name = dlg.screen.itemData(1)
-    dlg.screen.setCurrentIndex(1)
+    name = dlg.screen_box.itemData(1)
+    dlg.screen_box.setCurrentIndex(1)
     dlg.accept()
     assert window.players_screen.settings.screen_name == name
     assert window.players_screen.chosen_screen() is not None
@@ -164,7 +164,7 @@ def test_preference_autosave_writes_a_copy_and_leaves_the_file(window, tmp_path)
 def test_the_preferences_dialog_stores_every_field(window):
     dlg = window.preferences.show()
     dlg.scale.setValue(1.25)
-    dlg.palette.setCurrentIndex(dlg.palette.findData("okabe_ito"))
+    dlg.palette_box.setCurrentIndex(dlg.palette_box.findData("okabe_ito"))
     dlg.edition.setCurrentIndex(dlg.edition.findData("phases"))
     dlg.autosave.setValue(0)
     dlg.accept()

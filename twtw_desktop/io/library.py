@@ -127,7 +127,8 @@ def numbered_copies(
     """
     if not 1 <= count <= MAX_COPIES:
         raise ValueError(f"add between 1 and {MAX_COPIES} copies, not {count}")
-    base = _NUMBERED.match(template.name).group("base") or template.name
+    whole = _NUMBERED.match(template.name)
+    base = (whole.group("base") if whole else "") or template.name
     used = 0
     for name in taken_names:
         m = _NUMBERED.match(name)

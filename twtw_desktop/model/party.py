@@ -30,7 +30,7 @@ replacement changes, for the confirmation the window asks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import Field, model_validator
 
@@ -40,7 +40,7 @@ from ..rules.character import Character
 from .encounter import Encounter, Token
 from .map import Map, Terrain
 
-PARTY_FORMAT_VERSION = 1
+PARTY_FORMAT_VERSION: Final = 1
 PARTY_SUFFIX = ".party.json"
 #: a marker whose text or id starts with this word is where an imported posse arrives
 ENTRY_WORD = "entry"

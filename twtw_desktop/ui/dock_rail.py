@@ -73,10 +73,12 @@ class DockRail(QObject):
         self.act_collapse.setStatusTip("Fold the panels into a rail of icons, so the map has room")
         self.act_collapse.toggled.connect(self.set_collapsed)
         menu = window.docks_menu
-        first = menu.actions()[0] if menu.actions() else None
-        menu.insertAction(first, self.act_collapse)
-        if first is not None:
+        if menu.actions():
+            first = menu.actions()[0]
+            menu.insertAction(first, self.act_collapse)
             menu.insertSeparator(first)
+        else:
+            menu.addAction(self.act_collapse)
 
     @property
     def collapsed(self) -> bool:

@@ -64,14 +64,15 @@ def _menu_paths(window: MainWindow) -> dict[int, str]:
     def walk(menu: QMenu, path: str) -> None:
         for a in menu.actions():
             sub = a.menu()
-            if sub is not None:
+            if isinstance(sub, QMenu):
                 walk(sub, f"{path} ▸ {_plain(sub.title())}")
             elif not a.isSeparator():
                 out.setdefault(id(a), path)
 
     for top in window.menuBar().actions():
-        if top.menu() is not None:
-            walk(top.menu(), _plain(top.menu().title()))
+        m = top.menu()
+        if isinstance(m, QMenu):
+            walk(m, _plain(m.title()))
     return out
 
 

@@ -2,7 +2,7 @@
 
 The dialog lists the library's shelves (:mod:`twtw_desktop.io.library`): sample
 characters, common NPC types and the Judge's saved characters (kept in the user data
-folder, ``QStandardPaths.AppDataLocation``). Pick one, set how many, *Add*: the copies
+folder, :func:`~twtw_desktop.ui.settings.data_folder`). Pick one, set how many, *Add*: the copies
 get numbered names ("Laroq gunman 2, 3, 4") and tokens on the free hexes nearest the
 middle of the view, as one undo step (:meth:`EncounterDocument.add_characters`).
 *Save selected to library* keeps the selected token's character on the Judge's shelf.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QStandardPaths, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -33,16 +33,11 @@ from ..errors import LoadError
 from ..io.library import MAX_COPIES, SHELVES, CharacterLibrary, LibraryEntry, numbered_copies
 from ..model.party import middle_hex, new_tokens
 from ..rules.character import Character
-from .party_dialogs import view_centre_hex
+from .party_dialogs import document_of, view_centre_hex
+from .settings import data_folder
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
-
-
-def library_folder() -> Path:
-    """The user data folder the Judge's saved characters live in."""
-    loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(loc) if loc else Path.home() / ".twtw_desktop"
 
 
 class LibraryDialog(QDialog):
@@ -122,7 +117,7 @@ class LibraryDialog(QDialog):
         e = self.current()
         self.btn_add.setEnabled(e is not None)
         self.btn_remove.setEnabled(e is not None and e.shelf == "mine")
-        self.btn_save.setEnabled(self.ctl.window.document.selected_token_id is not None)
+        self.btn_save.setEnabled(document_of(self.ctl.window).selected_token_id is not None)
 
     def add(self) -> None:
         e = self.current()
@@ -150,7 +145,7 @@ class Library(QObject):
     def __init__(self, window: MainWindow, folder: Path | None = None) -> None:
         super().__init__(window)
         self.window = window
-        self.library = CharacterLibrary(folder if folder is not None else library_folder())
+        self.library = CharacterLibrary(folder if folder is not None else data_folder())
         self.dialog: LibraryDialog | None = None
         self.act_library = QAction("Character &library…", window)
         self.act_library.setObjectName("act_library")
@@ -170,7 +165,7 @@ class Library(QObject):
 
     def add(self, template: Character, count: int = 1) -> list[Character]:
         """Add ``count`` numbered copies near the middle of the view (one undo step)."""
-        win, doc = self.window, self.window.document
+        win, doc = self.window, document_of(self.window)
         enc = doc.encounter
         try:
             copies = numbered_copies(
@@ -187,7 +182,7 @@ class Library(QObject):
 
     def save_selected(self) -> bool:
         """Keep the selected token's character on the Judge's shelf."""
-        doc = self.window.document
+        doc = document_of(self.window)
         tok = doc.selected_token()
         if tok is None:
             self.window._show_message("Select a token first.")

@@ -730,7 +730,8 @@ class MainWindow(QMainWindow):
 
         mv = self.map_view
         sc = mv.map_scene
-        if sc is None or mv.viewport().width() < 10:
+        doc = self.document
+        if sc is None or doc is None or mv.viewport().width() < 10:
             return
         mv.zoom_fit()
         need = READABLE_NAME_PX / (TokenLook().name_size * sc.frame.unit)
@@ -740,7 +741,7 @@ class MainWindow(QMainWindow):
         while bucket_scale(k) < need:
             k += 1
         mv.set_zoom_k(k)
-        tokens = [t for t in self.document.encounter.tokens if not t.hidden]
+        tokens = [t for t in doc.encounter.tokens if not t.hidden]
         if tokens:
             pts = [sc.frame.center(t.at) for t in tokens]
             xs, ys = [p.x() for p in pts], [p.y() for p in pts]

@@ -36,9 +36,17 @@ from ..model.party import PARTY_SUFFIX, entry_hex, merge_party, party_difference
 from .commands import SnapshotCommand
 
 if TYPE_CHECKING:
+    from .document import EncounterDocument
     from .main_window import MainWindow
 
 PARTY_FILTER = "Parties (*.party.json);;All files (*)"
+
+
+def document_of(window: MainWindow) -> EncounterDocument:
+    """The window's document (a built window always holds one)."""
+    doc = window.document
+    assert doc is not None, "the window holds no document"
+    return doc
 
 
 def view_centre_hex(window: MainWindow) -> Hex | None:
@@ -48,7 +56,7 @@ def view_centre_hex(window: MainWindow) -> Hex | None:
     if sc is None:
         return None
     h = sc.frame.hex_at(view.visible_scene_rect().center())
-    return h if window.document.map.contains(h) else None
+    return h if document_of(window).map.contains(h) else None
 
 
 class ChooseCharacters(QDialog):
@@ -60,7 +68,7 @@ class ChooseCharacters(QDialog):
         lay = QVBoxLayout(self)
         lay.addWidget(QLabel("Characters to carry into the next encounter:"))
         self.list = QListWidget()
-        for c in window.document.encounter.characters:
+        for c in document_of(window).encounter.characters:
             it = QListWidgetItem(f"{c.name}  ({c.side})")
             it.setData(Qt.ItemDataRole.UserRole, c.id)
             it.setFlags(it.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -102,14 +110,14 @@ class PartyDialogs(QObject):
         window.file_menu.insertAction(window.file_menu_tail, self.act_import)
 
     def _start_dir(self) -> str:
-        doc = self.window.document
+        doc = document_of(self.window)
         if doc.path is not None:
             return str(doc.path.parent)
         return self.window.settings.last_dir() or str(Path.cwd())
 
     def export_party(self, path: str | Path | None = None, who: list[str] | None = None) -> bool:
         """Write a party file; asks which characters and where when not given."""
-        doc = self.window.document
+        doc = document_of(self.window)
         if not doc.encounter.characters:
             self.window.show_error("Export party", "This encounter has no characters.")
             return False
@@ -138,7 +146,7 @@ class PartyDialogs(QObject):
 
     def import_party(self, path: str | Path | None = None, *, confirm: bool = True) -> bool:
         """Bring a party file into the encounter (one undo step)."""
-        win, doc = self.window, self.window.document
+        win, doc = self.window, document_of(self.window)
         if doc.in_action:
             win.show_error(
                 "Import party", "Return to narrative time first: parties join between fights."
@@ -174,7 +182,7 @@ class PartyDialogs(QObject):
         return True
 
     def _confirm(self, name: str, diffs: dict[str, list[str]]) -> bool:
-        doc = self.window.document
+        doc = document_of(self.window)
         lines = []
         for cid, changes in diffs.items():
             who = doc.character(cid).name

@@ -23,7 +23,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QStandardPaths, QTimer
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -39,7 +39,7 @@ from ..errors import LoadError
 from ..rules.editions import edition_ids, load_edition
 from .players.controller import screen_id
 from .scene import style
-from .settings import AUTOSAVE_MAX, SCALE_RANGE
+from .settings import AUTOSAVE_MAX, SCALE_RANGE, data_folder
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -79,24 +79,24 @@ class PreferencesDialog(QDialog):
         self.scale.setSuffix(" ×")
         self.scale.setValue(s.interface_scale())
         form.addRow("Interface &scale:", self.scale)
-        self.palette = QComboBox()
+        self.palette_box = QComboBox()
         for key, title in PALETTE_TITLES.items():
-            self.palette.addItem(title, key)
-        self.palette.setCurrentIndex(self.palette.findData(s.side_palette()))
-        form.addRow("Side &colours:", self.palette)
+            self.palette_box.addItem(title, key)
+        self.palette_box.setCurrentIndex(self.palette_box.findData(s.side_palette()))
+        form.addRow("Side &colours:", self.palette_box)
         self.edition = QComboBox()
         for eid in edition_ids():
             self.edition.addItem(load_edition(eid).name, eid)
         self.edition.setCurrentIndex(self.edition.findData(s.default_edition()))
         form.addRow("&Edition of new encounters:", self.edition)
-        self.screen = QComboBox()
+        self.screen_box = QComboBox()
         chosen = win.players_screen.settings.screen_name
-        self.screen.addItem("(the main display)", "")
+        self.screen_box.addItem("(the main display)", "")
         for sc in QGuiApplication.screens():
             g = sc.geometry()
-            self.screen.addItem(f"{screen_id(sc)} — {g.width()}×{g.height()}", screen_id(sc))
-        self.screen.setCurrentIndex(max(0, self.screen.findData(chosen)))
-        form.addRow("&Players' window on:", self.screen)
+            self.screen_box.addItem(f"{screen_id(sc)} — {g.width()}×{g.height()}", screen_id(sc))
+        self.screen_box.setCurrentIndex(max(0, self.screen_box.findData(chosen)))
+        form.addRow("&Players' window on:", self.screen_box)
         self.autosave = QSpinBox()
         self.autosave.setRange(0, AUTOSAVE_MAX)
         self.autosave.setSuffix(" min")
@@ -114,10 +114,10 @@ class PreferencesDialog(QDialog):
     def store(self) -> None:
         s = self.ctl.window.settings
         s.set_interface_scale(self.scale.value())
-        s.set_side_palette(self.palette.currentData())
+        s.set_side_palette(self.palette_box.currentData())
         s.set_default_edition(self.edition.currentData())
         s.set_autosave_minutes(self.autosave.value())
-        screen = self.screen.currentData()
+        screen = self.screen_box.currentData()
         ps = self.ctl.window.players_screen
         if screen != ps.settings.screen_name:
             if screen:
@@ -140,7 +140,7 @@ class Preferences(QObject):
         #: application, so a second window does not scale an already scaled font)
         base = app.property("twtw_base_point_size") if app is not None else None
         if base is None and app is not None:
-            base = app.font().pointSizeF()
+            base = QApplication.font().pointSizeF()
             app.setProperty("twtw_base_point_size", base)
         self.base_point_size = float(base or 10.0)
         self.autosave_timer = QTimer(self)
@@ -166,13 +166,12 @@ class Preferences(QObject):
     def apply(self) -> None:
         """Make the stored preferences take effect."""
         s = self.window.settings
-        app = QApplication.instance()
-        if app is not None and self.base_point_size > 0:
-            f = app.font()
+        if QApplication.instance() is not None and self.base_point_size > 0:
+            f = QApplication.font()
             size = round(self.base_point_size * s.interface_scale(), 1)
             if abs(f.pointSizeF() - size) > 0.05:
                 f.setPointSizeF(size)
-                app.setFont(f)
+                QApplication.setFont(f)
         apply_palette(s.side_palette())
         doc = self.window.document
         if doc is not None:
@@ -185,14 +184,13 @@ class Preferences(QObject):
 
     def autosave_path(self) -> Path:
         doc = self.window.document
+        assert doc is not None  # the window always holds a document once built
         if doc.path is not None:
             stem = (
                 doc.path.name.removesuffix(".json").removesuffix(".encounter").removesuffix(".map")
             )
             return doc.path.with_name(stem + AUTOSAVE_SUFFIX)
-        loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-        folder = Path(loc) if loc else Path.home() / ".twtw_desktop"
-        return folder / ("untitled" + AUTOSAVE_SUFFIX)
+        return data_folder() / ("untitled" + AUTOSAVE_SUFFIX)
 
     def autosave(self) -> Path | None:
         """Write the unsaved encounter to its autosave copy (None when nothing to do)."""

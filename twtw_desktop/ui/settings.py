@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
 ORGANISATION = "TWTW"
 APPLICATION = "TWTW Desktop"
@@ -35,6 +35,13 @@ PALETTES = ("standard", "okabe_ito")
 #: autosave every N minutes (0 = off); default 5
 AUTOSAVE_DEFAULT = 5
 AUTOSAVE_MAX = 120
+
+
+def data_folder() -> Path:
+    """The user data folder (``QStandardPaths.AppDataLocation``): the character
+    library's saved characters, an untitled encounter's autosave."""
+    loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(loc) if loc else Path.home() / ".twtw_desktop"
 
 
 def use_ini_folder(folder: str | os.PathLike) -> None:
@@ -112,9 +119,10 @@ class AppSettings:
     # -- preferences ---------------------------------------------------------------------
 
     def _number(self, key: str, default: float, lo: float, hi: float) -> float:
+        raw = self.q.value(key, default)
         try:
-            v = float(self.q.value(key, default))
-        except (TypeError, ValueError):
+            v = float(raw) if isinstance(raw, int | float | str) else default
+        except ValueError:
             return default
         return min(hi, max(lo, v)) if v == v else default
 

@@ -28,7 +28,12 @@ class WheelGuard(QObject):
         if t == QEvent.Type.Polish and isinstance(obj, GUARDED):
             if obj.focusPolicy() == Qt.FocusPolicy.WheelFocus:
                 obj.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        elif t == QEvent.Type.Wheel and isinstance(obj, GUARDED) and not obj.hasFocus():
+        elif (
+            t == QEvent.Type.Wheel
+            and isinstance(obj, GUARDED)
+            and isinstance(ev, QWheelEvent)
+            and not obj.hasFocus()
+        ):
             _to_scroll_area(obj, ev)
             ev.accept()
             return True
@@ -58,14 +63,17 @@ def _to_scroll_area(widget, ev: QWheelEvent) -> None:
     QApplication.sendEvent(vp, copy)
 
 
-def install_wheel_guard(app: QApplication | None = None) -> WheelGuard | None:
-    """Install the guard on the application (once); returns it."""
-    app = app or QApplication.instance()
+_guards: dict[int, WheelGuard] = {}
+
+
+def install_wheel_guard() -> WheelGuard | None:
+    """Install the guard on the running application (once); returns it."""
+    app = QApplication.instance()
     if app is None:
         return None
-    guard = getattr(app, "_twtw_wheel_guard", None)
+    guard = _guards.get(id(app))
     if guard is None:
         guard = WheelGuard(app)
         app.installEventFilter(guard)
-        app._twtw_wheel_guard = guard
+        _guards[id(app)] = guard
     return guard

@@ -42,7 +42,7 @@ class Bubble(QGraphicsItem):
         vp = QRectF(view.viewport().rect())
         a = QPointF(view.mapFromScene(self.pos()))
         w, h, d = self._rect.width(), self._rect.height(), max(0.0, clear_px)
-        best, best_area = None, -1.0
+        best, best_area = QRectF(d, d, w, h), -1.0
         for dx, dy in ((d, d), (d, -d - h), (-d - w, d), (-d - w, -d - h)):
             r = QRectF(a.x() + dx, a.y() + dy, w, h)
             if vp.contains(r):
