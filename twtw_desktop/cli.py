@@ -1,59 +1,80 @@
 """Command line entry point: ``twtw-desktop``.
 
     twtw-desktop [FILE]                 open the app (on the bundled sample encounter by default)
-    twtw-desktop summary [FILE]         print an encounter's summary (no window)
+    twtw-desktop summary [FILE]         print an encounter's or a map's summary (no window)
     twtw-desktop validate FILE...       check maps and encounters; non-zero exit on any failure
     twtw-desktop export MAP --pdf OUT.pdf [--scale 1in] [--paper letter] [--no-coords] [--judge]
     twtw-desktop export MAP --png OUT.png [--scale 25mm] [--dpi 150]
                                         print a map (or an encounter's map) without a window
+    twtw-desktop party export ENCOUNTER -o PARTY.party.json [--who ID,…]
+    twtw-desktop party import PARTY ENCOUNTER -o OUT.encounter.json
+                                        carry the posse from one fight to the next
     twtw-desktop import IN.dd2vtt OUT.map.json [--hex-size SQUARES] [--material NAME]
     twtw-desktop export MAP --uvtt OUT.uvtt
                                         Universal VTT battle maps (.dd2vtt, .df2vtt, .uvtt)
-    twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
     twtw-desktop play ENCOUNTER --script ACTIONS.jsonl [--out RESULT.encounter.json]
                                         apply table actions headless; --actions lists them
-    twtw-desktop --version              print the version
+    twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
+    twtw-desktop help [SUBCOMMAND]      the list of subcommands, or one subcommand's options
+
+Every subcommand is one row of :data:`COMMANDS` (name, arguments, one-line summary,
+runner): ``--help`` and ``help`` list that table, so a new subcommand shows up there by
+being added to it. ``--version`` prints the version. Quiet by default (warnings and
+errors only); ``-v`` shows progress lines, ``-vv`` debugging detail.
 
 Qt is imported only when a window is opened or a map exported, so ``summary``,
-``validate`` and ``bench`` geometry work without a display; ``export`` starts Qt
-offscreen when there is no display.
+``validate``, ``party`` and ``bench`` geometry work without a display; ``export`` starts
+Qt offscreen when there is no display. Opening the window without a display (or
+without Qt's X libraries) prints what to do and exits with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import sys
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as dist_version
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__
 from .errors import TwtwError
-from .resources import maps_dir
+from .resources import maps_dir, version
 
 SAMPLE_ENCOUNTER = "main_street.encounter.json"
-COMMANDS = ("open", "summary", "validate", "bench", "export", "play", "import")
 
 
 def sample_encounter_path() -> Path:
     return maps_dir() / SAMPLE_ENCOUNTER
 
 
+def _map_line(m) -> str:
+    return (
+        f"{m.name}, {m.cols}×{m.rows} hexes ({m.orientation.value}-top), "
+        f"{len(m.features)} walls/cover features, {len(m.labels)} labels"
+    )
+
+
 def _summary(path: Path) -> int:
     # lazy: start-up (pydantic, numpy and shapely only for the commands that read files)
-    from .io import open_any
+    from .io import detect_kind, load_map, open_any
     from .rules.editions import load_edition
 
+    if detect_kind(path) == "map":
+        m = load_map(path)
+        print(f"{m.name}  ({path.name})")
+        print(f"  map: {_map_line(m)}")
+        print(f"  notes: {len(m.notes)}; markers: {len(m.markers)}")
+        if m.description:
+            print(f"  {m.description[:200]}")
+        return 0
     opened = open_any(path)  # the window's own open path: every check it makes
     enc = opened.encounter
     m = opened.map
     ed = load_edition(enc.edition)
     print(f"{enc.name}  ({path.name})")
     print(f"  edition: {ed.name}; mode: {enc.mode}")
-    print(
-        f"  map: {m.name}, {m.cols}×{m.rows} hexes ({m.orientation.value}-top), "
-        f"{len(m.features)} walls/cover features, {len(m.labels)} labels"
-    )
+    print(f"  map: {_map_line(m)}")
     sides: dict[str, list[str]] = {}
     for c in enc.characters:
         sides.setdefault(c.side, []).append(c.name)
@@ -73,10 +94,13 @@ def _without_path(msg: str, path: str) -> str:
     return f": {msg}"
 
 
-def _validate(paths: list[str]) -> int:
-    # lazy: start-up (pydantic, numpy and shapely only for the commands that read files)
-    from .io import validate_file
+def _validate(argv: list[str]) -> int:
+    from .io import validate_file  # lazy: start-up
 
+    if any(a in ("-h", "--help") for a in argv):
+        _simple_parser("validate", "FILE...").print_help()
+        return 0
+    paths = argv
     if not paths:
         print("validate: name at least one map or encounter file", file=sys.stderr)
         return 2
@@ -182,15 +206,6 @@ def _export(argv: list[str]) -> int:
     return 0
 
 
-def version() -> str:
-    """The installed distribution's version; a bundle without package metadata
-    (PyInstaller) falls back to ``twtw_desktop.__version__``."""
-    try:
-        return dist_version("twtw-desktop")
-    except PackageNotFoundError:
-        return __version__
-
-
 def _picture_to_png(data: bytes, fmt: str, width: int, height: int) -> bytes:
     """The Qt picture step of a battle-map import or export (Qt loads only here)."""
     # lazy: start-up (Qt only for the commands that draw)
@@ -278,51 +293,195 @@ def _export_uvtt(path: Path, out: Path) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["--version"]:
-        print(f"twtw-desktop {version()}")
-        return 0
-    command = "open"
-    if argv and argv[0] in COMMANDS:
-        command = argv.pop(0)
+def _file_parser(name: str, description: str) -> argparse.ArgumentParser:
+    p = _OneLineParser(prog=f"twtw-desktop {name}", description=description)
+    p.add_argument("file", nargs="?", help="encounter file (default: the bundled sample)")
+    return p
 
-    if command == "import":
-        return _import(argv)
 
-    if command == "validate":
-        return _validate(argv)
+def _simple_parser(name: str, args: str) -> argparse.ArgumentParser:
+    cmd = COMMANDS[name]
+    return _OneLineParser(
+        prog=f"twtw-desktop {name}", usage=f"%(prog)s {args}", description=cmd.summary
+    )
 
-    if command == "export":
-        return _export(argv)
 
-    if command == "play":
-        from .play.script import main as play_main  # lazy: start-up
+def _file_arg(name: str, argv: list[str]) -> Path | int:
+    """The optional FILE of ``open``/``summary`` (the sample when none), or an exit code."""
+    try:
+        args = _file_parser(name, COMMANDS[name].summary).parse_args(argv)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 2
+    return Path(args.file) if args.file else sample_encounter_path()
 
-        return play_main(argv)
 
-    if command == "bench":
-        # lazy: start-up (the benchmark only when asked for)
-        from .bench import main as bench_main
+def _open(argv: list[str]) -> int:
+    path = _file_arg("open", argv)
+    if isinstance(path, int):
+        return path
+    from .ui.display import display_problem  # lazy: start-up (standard library only)
 
-        return bench_main(argv)
-
-    parser = argparse.ArgumentParser(prog=f"twtw-desktop {command}".strip())
-    parser.add_argument("file", nargs="?", help="encounter file (default: the bundled sample)")
-    args = parser.parse_args(argv)
-    path = Path(args.file) if args.file else sample_encounter_path()
-
-    if command == "summary":
-        try:
-            return _summary(path)
-        except TwtwError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 1
-
-    # lazy: start-up (Qt only for the window)
-    from .ui.app import run_app
+    problem = display_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
+    from .ui.app import run_app  # lazy: start-up (Qt only for the window)
 
     return run_app(str(path))
+
+
+def _summary_cmd(argv: list[str]) -> int:
+    path = _file_arg("summary", argv)
+    if isinstance(path, int):
+        return path
+    try:
+        return _summary(path)
+    except TwtwError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
+def _bench(argv: list[str]) -> int:
+    from .bench import main as bench_main  # lazy: start-up (the benchmark only when asked for)
+
+    try:
+        return bench_main(argv)
+    except SystemExit as e:  # its --help, or a usage mistake argparse printed
+        return e.code if isinstance(e.code, int) else 2
+
+
+def _play(argv: list[str]) -> int:
+    from .play.script import main as play_main  # lazy: start-up
+
+    return play_main(argv)
+
+
+def _party(argv: list[str]) -> int:
+    from .party_cli import main as party_main  # lazy: start-up
+
+    return party_main(argv)
+
+
+def _help(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print(main_help())
+        return 0
+    name = argv[0]
+    if name not in COMMANDS:
+        print(
+            f"twtw-desktop help: no subcommand {name!r} (see twtw-desktop --help)", file=sys.stderr
+        )
+        return 2
+    return COMMANDS[name].run(["--help"])
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: how it is called, what it does in one line, and its runner."""
+
+    name: str
+    args: str
+    summary: str
+    run: Callable[[list[str]], int]
+
+
+#: Every subcommand, in the order ``--help`` lists them. Add a row to add a subcommand.
+COMMANDS: dict[str, Command] = {
+    c.name: c
+    for c in (
+        Command("open", "[FILE]", "open the window on an encounter or a map (default)", _open),
+        Command("summary", "[FILE]", "print an encounter's or a map's summary", _summary_cmd),
+        Command(
+            "validate", "FILE...", "check maps and encounters; non-zero exit on failure", _validate
+        ),
+        Command(
+            "export",
+            "MAP --pdf|--png|--uvtt OUT",
+            "print a map, or write it as a Universal VTT battle map, without a window",
+            _export,
+        ),
+        Command(
+            "import",
+            "IN.dd2vtt OUT.map.json",
+            "make a map from a Universal VTT battle map (Dungeondraft, DungeonFog…)",
+            _import,
+        ),
+        Command(
+            "play",
+            "ENCOUNTER --script A.jsonl",
+            "apply table actions without a window (the journal's format)",
+            _play,
+        ),
+        Command(
+            "party", "export|import ...", "carry the posse's sheets from fight to fight", _party
+        ),
+        Command("bench", "[--quick]", "run the speed benchmark (medians and ratios)", _bench),
+        Command("help", "[SUBCOMMAND]", "this list, or one subcommand's options", _help),
+    )
+}
+
+
+def main_help() -> str:
+    width = max(len(f"{c.name} {c.args}") for c in COMMANDS.values())
+    rows = [f"  {f'{c.name} {c.args}':<{width}}  {c.summary}" for c in COMMANDS.values()]
+    return "\n".join(
+        [
+            "usage: twtw-desktop [-v] [--version] [SUBCOMMAND] [ARGS...]",
+            "",
+            "TWTW Desktop: a rules-aware hex tactical map for Judges of The West That Wasnt.",
+            "Without a subcommand it opens the window (on FILE, or the sample encounter).",
+            "",
+            "subcommands:",
+            *rows,
+            "",
+            "options:",
+            "  -h, --help     this list",
+            "  --version      print the version",
+            "  -v, --verbose  progress lines on the terminal (-vv: debugging detail)",
+            "",
+            "twtw-desktop help SUBCOMMAND shows a subcommand's own options.",
+        ]
+    )
+
+
+def _quiet_logging(verbosity: int) -> None:
+    """Warnings and errors only, unless -v (progress) or -vv (debugging)."""
+    level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(verbosity, 2)]
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(level)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    verbosity = 0
+    rest: list[str] = []
+    for i, a in enumerate(argv):
+        if a == "--":
+            rest += argv[i:]
+            break
+        if a in ("-v", "--verbose"):
+            verbosity += 1
+        elif a == "-vv":
+            verbosity += 2
+        else:
+            rest.append(a)
+    argv = rest
+    _quiet_logging(verbosity)
+    if argv and argv[0] in ("-h", "--help"):
+        print(main_help())
+        return 0
+    if argv and argv[0] == "--version":
+        print(f"twtw-desktop {version()}")
+        return 0
+    name = "open"
+    if argv and argv[0] in COMMANDS:
+        name = argv.pop(0)
+    try:
+        return COMMANDS[name].run(argv)
+    except BrokenPipeError:  # the output went to `head` or a closed pager: not an error
+        with contextlib.suppress(OSError):
+            sys.stdout.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,7 +8,11 @@ packaged as ``twtw_desktop._resources``.
 from __future__ import annotations
 
 from functools import cache
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
 from pathlib import Path
+
+from . import __version__
 
 _REPO = Path(__file__).resolve().parent.parent
 
@@ -36,3 +40,12 @@ def maps_dir() -> Path:
     if here.is_dir():
         return here
     return resources_dir() / "maps"
+
+
+def version() -> str:
+    """The installed distribution's version; a bundle without package metadata
+    (PyInstaller) falls back to ``twtw_desktop.__version__``."""
+    try:
+        return dist_version("twtw-desktop")
+    except PackageNotFoundError:
+        return __version__

@@ -37,7 +37,7 @@ def _where(name: str, field: str) -> str:
     return f"character {name!r}, field {field}"
 
 
-def _check_sheet(path: Path, c: Character, gear: GearCatalog) -> None:
+def check_sheet(path: Path, c: Character, gear: GearCatalog) -> None:
     """Cross-checks the schema alone cannot make (needs the catalog / whole sheet)."""
     for i, carried in enumerate(c.weapons):
         if carried.weapon_id not in gear.weapons:
@@ -110,7 +110,7 @@ def load_characters(
         if c.id in seen:
             raise LoadError(path, "duplicate character id", _where(c.id, "id"))
         seen.add(c.id)
-        _check_sheet(path, c, gear)
+        check_sheet(path, c, gear)
         out.append(c)
     return out
 

@@ -113,7 +113,7 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
         win._fill_recent()
     if show:
         win.show()
-        win.map_view.zoom_fit()
+        win.open_view()
     if problem is not None:
         win.show_error(*problem)
     return win
@@ -121,7 +121,8 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
 
 def run_app(path: str | None = None) -> int:
     """Run the app on ``path`` (an encounter or a map) or the bundled sample."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # quiet unless the command line asked for more (twtw-desktop -v)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     t0 = time.perf_counter()
     app = make_app()
     install_excepthook()
@@ -134,6 +135,12 @@ def run_app(path: str | None = None) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     path = next((a for a in args if not a.startswith("-")), None)
+    from .display import display_problem
+
+    problem = display_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     return run_app(path)
 
 

@@ -26,7 +26,7 @@ from .datadir import data_dir
 
 log = logging.getLogger(__name__)
 
-#: seconds from the last unsaved map change to the recovery copy
+#: seconds from the last unsaved map change to the recovery copy (Preferences changes it)
 DEFAULT_INTERVAL_S = 60
 SUFFIX = ".autosave"
 
@@ -75,10 +75,16 @@ class Autosaver(QObject):
         self.timer.setInterval(int(interval_s * 1000))
         self.timer.timeout.connect(self.write_now)
         self.written: Path | None = None
+        self.enabled = True
+        self.set_interval(interval_s)
         doc.changed.connect(self._changed)
         doc.featureChanged.connect(lambda _fid: self._changed("map"))
 
     def set_interval(self, seconds: float) -> None:
+        """At most ``seconds`` from an unsaved change to the copy; 0 turns it off."""
+        self.enabled = seconds > 0
+        if not self.enabled:
+            self.timer.stop()
         self.timer.setInterval(int(max(1.0, seconds) * 1000))
 
     def _changed(self, area: str) -> None:
@@ -87,7 +93,7 @@ class Autosaver(QObject):
             return
         # the undo stack counts the change only after announcing it: start the clock on
         # any map change, and write_now checks that something is unsaved
-        if area in ("map", "all") and not self.timer.isActive():
+        if area in ("map", "all") and self.enabled and not self.timer.isActive():
             self.timer.start()  # at most one interval after the first unsaved change
 
     def write_now(self) -> Path | None:

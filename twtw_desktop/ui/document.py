@@ -288,6 +288,50 @@ class EncounterDocument(QObject):
         self.push(cmd)
         return cmd.event
 
+    def add_characters(
+        self, characters: list[Character], tokens: list[Token], text: str = ""
+    ) -> None:
+        """Add characters and their tokens as one undo step (library, party import).
+
+        Every id must be new and every token on a free hex of the map; otherwise a
+        ValueError names the problem and nothing changes. (In action time the track
+        gets no row from this; the track layer adds that.)
+        """
+        from .commands import SnapshotCommand
+
+        enc = self.encounter
+        ids = {c.id for c in enc.characters}
+        new_ids = [c.id for c in characters]
+        clash = sorted(ids & set(new_ids)) or sorted({i for i in new_ids if new_ids.count(i) > 1})
+        if clash:
+            raise ValueError(f"a character with the id {clash[0]!r} is already there")
+        tids = {t.id for t in enc.tokens}
+        taken = {tuple(t.hex) for t in enc.tokens}
+        for t in tokens:
+            if t.character_id not in set(new_ids) | ids:
+                raise ValueError(f"token {t.id!r} belongs to nobody being added")
+            if t.id in tids or tuple(t.hex) in taken or not self.map.contains(t.at):
+                raise ValueError(f"token {t.id!r} cannot stand at {list(t.hex)}")
+            tids.add(t.id)
+            taken.add(tuple(t.hex))
+
+        def add() -> None:
+            enc.characters.extend(c.model_copy(deep=True) for c in characters)
+            enc.tokens.extend(t.model_copy(deep=True) for t in tokens)
+            names = ", ".join(c.name for c in characters)
+            self.log(f"Added {names}.", "note")
+
+        label = text or (
+            f"Add {characters[0].name}"
+            if len(characters) == 1
+            else f"Add {len(characters)} characters"
+        )
+        self.push(
+            SnapshotCommand(
+                self, label, add, {"characters", "tokens"}, capture=("characters", "tokens")
+            )
+        )
+
     def ap_available(self, character_id: str) -> int | None:
         """Counters the character has out on the track now (None outside action time)."""
         return self.table.ap_available(character_id)

@@ -44,6 +44,8 @@ DOCK_SIDE_WIDTH = 300
 DOCK_BOTTOM_HEIGHT = 190
 #: below this available screen width the first-run layout keeps one side column
 LAPTOP_WIDTH = 1600
+#: a map opens zoomed so that token names are at least this tall (pixels)
+READABLE_NAME_PX = 9.0
 
 #: (overlay name, menu text, shortcut, tooltip)
 OVERLAY_ACTIONS = (
@@ -119,18 +121,30 @@ class MainWindow(QMainWindow):
     def _install_addons(self) -> None:
         """The add-ons that put their own menus, docks and toolbars on the window (each
         follows :attr:`documentReplaced`)."""
+        from .dock_rail import install_dock_rail
         from .editor import install_editor
         from .export_dialog import install_export
+        from .help_menu import install_help_menu
         from .icons import decorate
+        from .library import install_library
+        from .party_dialogs import install_party_dialogs
         from .players import install_players_screen
+        from .preferences import install_preferences
         from .samples_menu import install_samples_menu
         from .uvtt_dialog import install_uvtt
+        from .wheel import install_wheel_guard
 
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
         self.samples_menu = install_samples_menu(self)
+        self.party_dialogs = install_party_dialogs(self)
         self.export = install_export(self)
         self.uvtt = install_uvtt(self)
+        self.library = install_library(self)
+        self.preferences = install_preferences(self)
+        self.help_menu = install_help_menu(self)
+        install_wheel_guard()  # spin boxes take the wheel only when focused
+        self.dock_rail = install_dock_rail(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
@@ -175,7 +189,9 @@ class MainWindow(QMainWindow):
         self.act_undo.setShortcut(QKeySequence(S.Undo))
         self.act_undo.setObjectName("act_undo")
         self.act_redo = self.undo_group.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcuts([QKeySequence(S.Redo), QKeySequence("Ctrl+Y")])
+        # where the platform's Redo already is Ctrl+Y, one key sequence, not two
+        redo_keys = [QKeySequence(S.Redo), QKeySequence("Ctrl+Y")]
+        self.act_redo.setShortcuts(redo_keys[:1] if redo_keys[0] == redo_keys[1] else redo_keys)
         self.act_redo.setObjectName("act_redo")
         self.act_zoom_in = self._act(
             "Zoom &in", lambda: self.map_view.zoom_in(), "Ctrl++", "Zoom in", "act_zoom_in"
@@ -428,10 +444,11 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_mode()
         self.documentReplaced.emit(document)
+        self.open_view()
         if old is not None and old is not document:
             old.deleteLater()
         self._recover_or_journal(document)
-        self.autosaver = Autosaver(document)
+        self.autosaver = Autosaver(document, self.settings.autosave_minutes() * 60)
 
     def _recover_or_journal(self, doc: EncounterDocument) -> None:
         """Offer the steps a journal holds beyond the saved file (the app was killed),
@@ -532,7 +549,13 @@ class MainWindow(QMainWindow):
     def new_encounter(self) -> None:
         if not self.maybe_save():
             return
-        self.set_document(EncounterDocument.new())
+        doc = EncounterDocument.new()
+        edition = self.settings.default_edition()  # Edit ▸ Preferences
+        if edition != doc.encounter.edition:
+            enc = doc.encounter.model_copy(update={"edition": edition})
+            doc.deleteLater()
+            doc = EncounterDocument(enc)
+        self.set_document(doc)
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
@@ -768,11 +791,38 @@ class MainWindow(QMainWindow):
         if state is not None:
             self.restoreState(state)
         self.players_screen.sync_toggle()  # its toolbar shows only while it is open
+        self.dock_rail.sync()
         for name in self.settings.overlays_on():
             a = self.overlay_actions.get(name)
             if a is not None:
                 a.setChecked(True)
-        QTimer.singleShot(0, self.map_view.zoom_fit)
+        QTimer.singleShot(0, self.open_view)
+
+    def open_view(self) -> None:
+        """The view a map opens with: the whole map when its token names can be read
+        that way, else (a big map on a laptop) the smallest zoom step where they can,
+        centred on the figures."""
+        from .scene.grid_painter import bucket_scale
+        from .scene.token_item import TokenLook
+
+        mv = self.map_view
+        sc = mv.map_scene
+        doc = self.document
+        if sc is None or doc is None or mv.viewport().width() < 10:
+            return
+        mv.zoom_fit()
+        need = READABLE_NAME_PX / (TokenLook().name_size * sc.frame.unit)
+        if mv.zoom >= need:
+            return
+        k = mv.zoom_k
+        while bucket_scale(k) < need:
+            k += 1
+        mv.set_zoom_k(k)
+        tokens = [t for t in doc.encounter.tokens if not t.hidden]
+        if tokens:
+            pts = [sc.frame.center(t.at) for t in tokens]
+            xs, ys = [p.x() for p in pts], [p.y() for p in pts]
+            mv.centerOn((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
 
     def _first_run_size(self) -> None:
         """Most of the screen, and side panels narrow enough to leave the map room."""

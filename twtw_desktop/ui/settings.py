@@ -1,5 +1,6 @@
 """What the app remembers between runs (QSettings): recent files, window geometry and
-dock layout, which overlays were on.
+dock layout, which overlays were on, and the Judge's preferences (interface scale,
+side palette, default edition, autosave interval; Edit ▸ Preferences…).
 
 The organisation and application names are set by :func:`twtw_desktop.ui.app.run_app`
 (tests use their own names and a temporary folder, see :func:`use_ini_folder`).
@@ -22,6 +23,18 @@ KEY_LAST_DIR = "files/last_dir"
 KEY_GEOMETRY = "window/geometry"
 KEY_STATE = "window/state"
 KEY_OVERLAYS = "view/overlays"
+KEY_SCALE = "prefs/interface_scale"
+KEY_PALETTE = "prefs/side_palette"
+KEY_EDITION = "prefs/default_edition"
+KEY_AUTOSAVE = "prefs/autosave_minutes"
+
+#: interface scale range (1.0 = the system's font size)
+SCALE_RANGE = (0.75, 2.0)
+#: side palettes: "standard" or the colour-blind-safe Okabe–Ito colours
+PALETTES = ("standard", "okabe_ito")
+#: the map editor's recovery copy at most N minutes after a change (0 = off); default 1
+AUTOSAVE_DEFAULT = 1
+AUTOSAVE_MAX = 120
 
 
 def use_ini_folder(folder: str | os.PathLike) -> None:
@@ -95,3 +108,51 @@ class AppSettings:
     def set_overlays_on(self, names: list[str]) -> None:
         self.q.setValue(KEY_OVERLAYS, list(names))
         self.q.sync()
+
+    # -- preferences ---------------------------------------------------------------------
+
+    def _number(self, key: str, default: float, lo: float, hi: float) -> float:
+        raw = self.q.value(key, default)
+        try:
+            v = float(raw) if isinstance(raw, int | float | str) else default
+        except ValueError:
+            return default
+        return min(hi, max(lo, v)) if v == v else default
+
+    def _put(self, key: str, value) -> None:
+        self.q.setValue(key, value)
+        self.q.sync()
+
+    def interface_scale(self) -> float:
+        return self._number(KEY_SCALE, 1.0, *SCALE_RANGE)
+
+    def set_interface_scale(self, scale: float) -> None:
+        self._put(KEY_SCALE, min(SCALE_RANGE[1], max(SCALE_RANGE[0], float(scale))))
+
+    def side_palette(self) -> str:
+        v = str(self.q.value(KEY_PALETTE, "standard") or "standard")
+        return v if v in PALETTES else "standard"
+
+    def set_side_palette(self, name: str) -> None:
+        if name not in PALETTES:
+            raise ValueError(f"no side palette {name!r} ({', '.join(PALETTES)})")
+        self._put(KEY_PALETTE, name)
+
+    def default_edition(self) -> str:
+        from ..rules.editions import edition_ids
+
+        v = str(self.q.value(KEY_EDITION, "ap_v2") or "ap_v2")
+        return v if v in edition_ids() else "ap_v2"
+
+    def set_default_edition(self, edition_id: str) -> None:
+        from ..rules.editions import edition_ids
+
+        if edition_id not in edition_ids():
+            raise ValueError(f"no edition {edition_id!r}")
+        self._put(KEY_EDITION, edition_id)
+
+    def autosave_minutes(self) -> int:
+        return int(self._number(KEY_AUTOSAVE, AUTOSAVE_DEFAULT, 0, AUTOSAVE_MAX))
+
+    def set_autosave_minutes(self, minutes: int) -> None:
+        self._put(KEY_AUTOSAVE, int(min(AUTOSAVE_MAX, max(0, minutes))))

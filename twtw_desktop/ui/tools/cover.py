@@ -14,8 +14,17 @@ its public form: crossings of Judge-only features get no mark and no text there.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QAction, QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPen
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+)
 from PySide6.QtWidgets import QGraphicsItem
 
 from ...hexgrid import Hex
@@ -26,6 +35,8 @@ from .base import Tool
 from .labels import Bubble
 
 LINE_COLOUR = QColor(120, 20, 120)
+#: the callout keeps this many hex radii from the target's centre (token and name plate)
+BUBBLE_CLEAR = 1.35
 VISIBILITY_WORDS = {"visible": "visible", "partly": "partly visible", "not_visible": "not visible"}
 HIT_ORDER = ("head", "chest", "belly", "vitals", "left_arm", "right_arm", "left_leg", "right_leg")
 
@@ -114,6 +125,42 @@ class CoverLineItem(QGraphicsItem):
         self._rect = QRectF(
             min(xs) - 2 * u, min(ys) - 2 * u, max(xs) - min(xs) + 4 * u, max(ys) - min(ys) + 4 * u
         )
+        self._font = QFont()
+        self._font.setPixelSize(max(1, int(0.28 * u)))
+        self._font.setBold(True)
+        self.labels = self._layout_labels(u)
+        for r, _text, _covering in self.labels:
+            self._rect = self._rect.united(r.adjusted(-2, -2, 2, 2))
+
+    def _layout_labels(self, u: float) -> list[tuple[QRectF, str, bool]]:
+        """One label per material and AV at a spot (two walls crossed at the same place
+        say "×2" once instead of two labels on top of each other), each sized to its
+        text and moved down until it overlaps no other label."""
+        fm = QFontMetricsF(self._font)
+        merged: list[list] = []  # [point, text, covering, count]
+        for p, c in self._marks:
+            text = f"{MATERIAL_WORD.get(c.crossing.material, '')} AV{c.crossing.av}".strip()
+            for m in merged:
+                if m[1] == text and QLineF(m[0], p).length() < 0.6 * u:
+                    m[2] = m[2] or bool(c.covers)
+                    m[3] += 1
+                    break
+            else:
+                merged.append([p, text, bool(c.covers), 1])
+        out: list[tuple[QRectF, str, bool]] = []
+        for p, text, covering, n in merged:
+            if n > 1:
+                text += f" ×{n}"
+            r = QRectF(
+                p.x() + 0.2 * u,
+                p.y() - 0.55 * u,
+                fm.horizontalAdvance(text) + 0.14 * u,
+                fm.height(),
+            )
+            while any(r.intersects(o) for o, _t, _c in out):
+                r.translate(0, fm.height() + 1)
+            out.append((r, text, covering))
+        return out
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -132,25 +179,17 @@ class CoverLineItem(QGraphicsItem):
         painter.drawEllipse(self._a, 0.85 * u, 0.85 * u)
         painter.setPen(QPen(LINE_COLOUR, 0.06 * u, Qt.PenStyle.DashLine))
         painter.drawEllipse(self._b, 0.9 * u, 0.9 * u)
-        font = QFont()
-        font.setPixelSize(max(1, int(0.28 * u)))
-        font.setBold(True)
-        painter.setFont(font)
+        painter.setFont(self._font)
         for p, c in self._marks:
-            covering = bool(c.covers)
             painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
-            painter.setBrush(QColor(200, 30, 30) if covering else QColor(120, 120, 120))
+            painter.setBrush(QColor(200, 30, 30) if c.covers else QColor(120, 120, 120))
             painter.drawEllipse(p, 0.17 * u, 0.17 * u)
-            text = f"{MATERIAL_WORD.get(c.crossing.material, '')} AV{c.crossing.av}"
-            r = QRectF(p.x() + 0.2 * u, p.y() - 0.55 * u, 3 * u, 0.4 * u)
+        for r, text, covering in self.labels:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(255, 255, 255, 210))
-            fm = painter.fontMetrics()
-            painter.drawRoundedRect(
-                QRectF(r.left(), r.top(), fm.horizontalAdvance(text) + 0.1 * u, r.height()), 3, 3
-            )
+            painter.drawRoundedRect(r, 3, 3)
             painter.setPen(QColor(120, 10, 10) if covering else QColor(60, 60, 60))
-            painter.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            painter.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class CoverLineTool(Tool):
@@ -177,6 +216,14 @@ class CoverLineTool(Tool):
         self.show_players_action.setStatusTip(tip)
         self.show_players_action.setEnabled(False)
         self.show_players_action.triggered.connect(self.show_to_players)
+        view.viewportChanged.connect(self._place_bubble)
+
+    def _place_bubble(self, *_args) -> None:
+        """Keep the callout inside the view and off the target's token and name."""
+        b = self._bubble
+        if b is None or b.scene() is None or self.scene is None:
+            return
+        b.keep_in_view(self.view, BUBBLE_CLEAR * self.scene.frame.unit * self.view.zoom)
 
     def show_to_players(self) -> bool:
         """Push the last cover line to the players' screen; False when there is none."""
@@ -254,6 +301,7 @@ class CoverLineTool(Tool):
         self._bubble = Bubble("\n".join(self.last_lines), LINE_COLOUR)
         self._bubble.setPos(fr.center(target))
         self.scene.addItem(self._bubble)
+        self._place_bubble()
         tok = doc.encounter.token_at(target)
         if tok is not None:
             self.view.overlays.set_target(tok.id)

@@ -34,6 +34,38 @@ class Bubble(QGraphicsItem):
         self._rect = QRectF(14, 10, w, h)  # down-right of the anchor, clear of the cursor
         self.update()
 
+    def keep_in_view(self, view, clear_px: float = 14.0) -> None:
+        """Put the box on the side of its anchor where it fits in ``view``'s viewport
+        (down-right, up-right, down-left, up-left, in that order), clear of a square
+        of ``clear_px`` around the anchor (the token and its name under it); when no
+        side fits, the side showing most of it, pushed inside the view."""
+        vp = QRectF(view.viewport().rect())
+        a = QPointF(view.mapFromScene(self.pos()))
+        w, h, d = self._rect.width(), self._rect.height(), max(0.0, clear_px)
+        best, best_area = QRectF(d, d, w, h), -1.0
+        for dx, dy in ((d, d), (d, -d - h), (-d - w, d), (-d - w, -d - h)):
+            r = QRectF(a.x() + dx, a.y() + dy, w, h)
+            if vp.contains(r):
+                best = QRectF(dx, dy, w, h)
+                break
+            inter = vp.intersected(r)
+            area = inter.width() * inter.height()
+            if area > best_area:
+                best, best_area = QRectF(dx, dy, w, h), area
+        else:  # no side has room: inside the view matters more than off the token
+            r = best.translated(a)
+            sx = max(vp.left() - r.left(), 0.0) + min(vp.right() - r.right(), 0.0)
+            sy = max(vp.top() - r.top(), 0.0) + min(vp.bottom() - r.bottom(), 0.0)
+            best = best.translated(sx, sy)
+        self.prepareGeometryChange()
+        self._rect = best
+        self.update()
+
+    def screen_rect(self, view) -> QRectF:
+        """The box in ``view``'s viewport coordinates."""
+        a = QPointF(view.mapFromScene(self.pos()))
+        return self._rect.translated(a)
+
     @property
     def text(self) -> str:
         return "\n".join(self._lines)

@@ -1,0 +1,85 @@
+"""At 1366×768 the map opens where token names can be read, centred on the figures;
+a map that fits readably opens whole. The docks collapse to a rail and come back."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
+
+from twtw_desktop.resources import maps_dir
+from twtw_desktop.ui.main_window import READABLE_NAME_PX, MainWindow
+from twtw_desktop.ui.scene.token_item import TokenLook
+from twtw_desktop.ui.settings import AppSettings
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    ini = QSettings(str(tmp_path / f"s-{uuid.uuid4().hex[:8]}.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings=AppSettings(ini))
+    qtbot.addWidget(win)
+    monkeypatch.setattr(
+        QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard)
+    )
+    win.resize(1366, 768)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def _name_px(win) -> float:
+    return TokenLook().name_size * win.map_view.map_scene.frame.unit * win.map_view.zoom
+
+
+def test_a_big_map_opens_readable_and_centred_on_the_figures(window):
+    assert window.open_path(maps_dir() / "main_street.encounter.json", ask=False)
+    mv = window.map_view
+    assert _name_px(window) >= READABLE_NAME_PX
+    seen = mv.visible_scene_rect()
+    frame = mv.map_scene.frame
+    inside = [t for t in window.document.encounter.tokens if seen.contains(frame.center(t.at))]
+    assert len(inside) >= len(window.document.encounter.tokens) // 2
+
+
+def test_a_small_map_opens_whole(window):
+    from twtw_desktop.ui.document import EncounterDocument
+
+    window.set_document(EncounterDocument.new(6, 5))
+    mv = window.map_view
+    assert _name_px(window) >= READABLE_NAME_PX
+    assert mv.visible_scene_rect().contains(mv.map_scene.frame.bounds())
+
+
+def test_docks_collapse_to_a_rail_of_icons_and_come_back(window, qtbot):
+    rail = window.dock_rail
+    open_before = [n for n, d in window.docks.items() if d.isVisible()]
+    assert open_before and not rail.rail.isVisible()
+    width = window.map_view.width()
+    rail.act_collapse.trigger()
+    assert rail.collapsed and rail.rail.isVisible()
+    assert not any(d.isVisible() for d in window.docks.values())
+    assert len(rail.buttons) == len(window.docks)
+    assert all(not a.icon().isNull() and a.toolTip() for a in rail.buttons.values())
+    qtbot.waitUntil(lambda: window.map_view.width() > width)
+    # one panel back from the rail, the others stay folded
+    name = open_before[0]
+    rail.buttons[name].trigger()
+    assert window.docks[name].isVisible()
+    rail.act_collapse.trigger()
+    assert not rail.rail.isVisible()
+    assert sorted(n for n, d in window.docks.items() if d.isVisible()) == sorted(open_before)
+
+
+def test_the_collapsed_layout_survives_a_restart(window, qtbot, tmp_path):
+    window.dock_rail.set_collapsed(True)
+    window.save_layout()
+    again = MainWindow(settings=AppSettings(window.settings.q))
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    assert again.dock_rail.collapsed and again.dock_rail.rail.isVisible()
+    assert not any(d.isVisible() for d in again.docks.values())
+    again.dock_rail.set_collapsed(False)
+    assert any(d.isVisible() for d in again.docks.values())
