@@ -45,3 +45,15 @@ def test_counters_only_in_ap_v2_action_time(qtbot):
     dlg.reason.setText("she saw it coming")
     dlg.apply()
     assert doc.ap_available(MIRANDA) == before + 3
+
+
+def test_the_judge_is_one_right_click_away_on_a_token_and_a_track_row(qtbot):
+    from twtw_desktop.ui.token_menu import token_menu_actions
+
+    doc = _doc()
+    acts = token_menu_actions(None, doc, "token-hank_daggett", "hank_daggett")
+    assert [a.text() for a in acts] == ["Hide from the players", "Judge's override…"]
+    # a character without a token still has the override (counters)
+    assert [a.text() for a in token_menu_actions(None, doc, None, "hank_daggett")] == [
+        "Judge's override…"
+    ]

@@ -678,7 +678,7 @@ def test_hide_and_reveal_from_the_window(qtbot, win):
     pushed at the token comes down with it."""
     from PySide6.QtGui import QKeySequence
 
-    from twtw_desktop.ui.scene.token_item import token_menu_action
+    from twtw_desktop.ui.token_menu import token_menu_action
 
     ctl, pw = open_players(qtbot, win)
     doc = win.document
@@ -712,7 +712,7 @@ def test_hide_and_reveal_from_the_window(qtbot, win):
     table = panel.stack.currentWidget()
     row = panel._row_ids.index(doc.token("t-angus").character_id)
     pos = table.visualItemRect(table.item(row, 0)).center()
-    (entry,) = panel.row_menu_actions(table, pos, None)
-    assert entry.text() == "Reveal to the players"
+    entry, judge = panel.row_menu_actions(table, pos, None)  # and the Judge's override
+    assert entry.text() == "Reveal to the players" and judge.text() == "Judge's override…"
     entry.trigger()
     assert not doc.token("t-angus").hidden

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 
 from ..errors import RulesError
 from ..play.actions import Judge
-from .panels._common import USER_ERRORS, MessageLabel, error_text
 
 
 class JudgeDialog(QDialog):
@@ -65,7 +64,10 @@ class JudgeDialog(QDialog):
         note.setWordWrap(True)
         note.setStyleSheet("color: #555;")
         lay.addWidget(note)
-        self.message = MessageLabel()
+        #: a refusal, in red under the fields
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #a00;")
         lay.addWidget(self.message)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -90,8 +92,8 @@ class JudgeDialog(QDialog):
         """Apply the override as one undo step; a refusal stays in the dialog."""
         try:
             self.document.apply(self.action())
-        except USER_ERRORS as e:
-            self.message.error(error_text(e))
+        except (RulesError, ValueError, KeyError) as e:
+            self.message.setText(str(e).strip("'\""))
             return
         self.accept()
 

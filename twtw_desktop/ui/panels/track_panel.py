@@ -531,12 +531,16 @@ class TrackPanel(QWidget):
             menu.exec(table.viewport().mapToGlobal(pos))
 
     def row_menu_actions(self, table: QTableWidget, pos, parent) -> list:
-        """A row's menu: hide its character's token from the players, or reveal it."""
-        from ..scene.token_item import token_menu_action
+        """A row's menu: hide its character's token from the players or reveal it,
+        and the Judge's override."""
+        from ..token_menu import token_menu_actions  # lazy: the menu's dialogs on first use
 
         r = table.rowAt(pos.y())
-        tok = self.document.token_for(self._row_ids[r]) if 0 <= r < len(self._row_ids) else None
-        return [] if tok is None else [token_menu_action(parent, self.document, tok.id)]
+        if not 0 <= r < len(self._row_ids):
+            return []
+        cid = self._row_ids[r]
+        tok = self.document.token_for(cid)
+        return token_menu_actions(parent, self.document, tok.id if tok else None, cid)
 
     # -- state -----------------------------------------------------------------------
     @property

@@ -100,21 +100,6 @@ def badges_for(token: Token, character: Character | None) -> list[tuple[str, str
     return out
 
 
-def token_menu_action(parent, document, token_id: str):
-    """The "Hide from the players" / "Reveal to the players" entry for a token's
-    context menu (the map's and the track's)."""
-    from PySide6.QtGui import QAction, QKeySequence
-
-    from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
-
-    hidden = document.token(token_id).hidden
-    act = QAction("Reveal to the players" if hidden else "Hide from the players", parent)
-    act.setShortcut(QKeySequence(HIDE_TOKEN_SHORTCUT))
-    act.setObjectName("act_token_toggle_hidden")
-    act.triggered.connect(lambda: toggle_token_hidden(document, token_id))
-    return act
-
-
 def _end_pan(viewport) -> None:
     """The map pans while the right button is down; the menu took the release, so
     hand the view one (it stops panning)."""
@@ -239,16 +224,19 @@ class TokenItem(QGraphicsItem):
 
     def contextMenuEvent(self, ev) -> None:
         """Right-click on a token in the Judge's map: hide it from the players or
-        reveal it (one undoable, logged step; the same as Ctrl+Shift+H)."""
+        reveal it (one undoable, logged step; the same as Ctrl+Shift+H), or the
+        Judge's override."""
         sc = self.scene()
         if self.look.public or sc is None or getattr(sc, "public", False):
             ev.ignore()
             return
         from PySide6.QtWidgets import QMenu
 
+        from ..token_menu import token_menu_actions  # lazy: the menu's dialogs on first use
+
         menu = QMenu()
-        act = token_menu_action(menu, sc.document, self.token_id)
-        menu.addAction(act)
+        for act in token_menu_actions(menu, sc.document, self.token_id, self.token_id):
+            menu.addAction(act)
         menu.exec(ev.screenPos())
         ev.accept()
         _end_pan(ev.widget())
