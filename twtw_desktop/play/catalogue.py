@@ -196,3 +196,24 @@ def posture_mismatch(table: Any, character_id: str) -> list[str]:
         for t in table.encounter.tokens
         if t.character_id == character_id and t.posture is not c.posture
     ]
+
+
+def weapon_in_hand(table: Any, token_id: str):
+    """The weapon the token holds: ``weapon_in_hand``, else the first readied weapon,
+    else the first carried ranged weapon (None when it carries nothing known)."""
+    tok = table.token(token_id)
+    ch = table.character(tok.character_id)
+    ids = []
+    if tok.weapon_in_hand:
+        ids.append(tok.weapon_in_hand)
+    ids += [w.weapon_id for w in ch.weapons if w.readied]
+    ids += [w.weapon_id for w in ch.weapons]
+    for wid in ids:
+        w = table.gear.weapons.get(wid)
+        if w is not None and (w.is_ranged or w.throwable or w.kind in ("thrown", "explosive")):
+            return w
+    for wid in ids:
+        w = table.gear.weapons.get(wid)
+        if w is not None:
+            return w
+    return None

@@ -148,7 +148,9 @@ class MainWindow(QMainWindow):
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
-        from .tools import make_tools
+        from .tools import PickTargetTool, make_tools
+
+        self.map_view.pick_tool = PickTargetTool
 
         for tool in make_tools(self.map_view):
             self.map_view.register_tool(tool)

@@ -8,7 +8,7 @@ repeated edits of one field merge, Tiled's way.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -35,8 +35,9 @@ from ..scene.map_items import KIND_WORD, MATERIAL_WORD
 from .dialogs import MM_PER_INCH
 from .palette import NOTE_KINDS, scroll_pane
 
-if TYPE_CHECKING:
-    from .controller import EditorController
+#: the editor that owns these docks (ui.editor.controller, which imports this module:
+#: not imported back, so there is no cycle)
+EditorController = Any
 
 ERROR_STYLE = "color: #b3261e"
 

@@ -19,7 +19,7 @@ message.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
@@ -33,8 +33,9 @@ from .commands import GroundCommand, ObjectsCommand, SetFieldCommand, new_stroke
 from .items import BRUSH_COLOUR, HexSetItem, PolylineItem, remove
 from .palette import TERRAIN_WORDS
 
-if TYPE_CHECKING:
-    from .controller import EditorController
+#: the editor that owns these tools (ui.editor.controller, which imports this module:
+#: not imported back, so there is no cycle)
+EditorController = Any
 
 #: a press and release further apart than this (map units) is a drag, not a click
 DRAG_MIN = 0.35

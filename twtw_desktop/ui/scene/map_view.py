@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QTransform, QWheelEvent
@@ -126,16 +127,20 @@ class MapView(QGraphicsView):
             tool.activate()
         self.toolChanged.emit(tool)
 
+    #: the tool class that lets the Judge click a target (ui.tools.pick, handed over by
+    #: the window with the other tools: the tools import the scene, not the reverse)
+    pick_tool: Any = None
+
     def pick_target(self, callback: Callable[[str | None], None]) -> None:
         """Ask the Judge to click a token; ``callback(token_id)`` — or ``None`` when the
         pick is cancelled with Esc or another tool is chosen. Used by the attack panel."""
-        from ..tools.pick import PickTargetTool
-
         if self._pick_callback is not None:
             self._finish_pick(None)
-        picker = self._tools.get(PickTargetTool.name)
+        picker = self._tools.get("pick_target")
         if picker is None:
-            picker = PickTargetTool(self)
+            if self.pick_tool is None:
+                raise RuntimeError("no pick tool: the window gives the view its tools")
+            picker = self.pick_tool(self)
             self.register_tool(picker)
         self._pick_previous = self.tool
         self._pick_callback = callback

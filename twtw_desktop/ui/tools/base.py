@@ -7,15 +7,16 @@ True when it used the event (the view then stops there).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 
 from ...hexgrid import Hex
 
-if TYPE_CHECKING:
-    from ..scene.map_view import MapView
+#: the view a tool works in (ui.scene.map_view, which imports the tools: not imported
+#: here, so there is no cycle)
+MapView = Any
 
 
 class Tool(QObject):

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent
 
 from ...errors import RulesError
 from ...hexgrid import Hex
+from ...play.catalogue import weapon_in_hand
 from ..document import EncounterDocument
 from .base import Tool
 from .labels import Bubble, PathItem
@@ -29,27 +30,6 @@ class RangeReading:
         if self.tn is not None:
             head += f" · range TN {self.tn} ({self.weapon})"
         return "\n".join([head, *self.lines])
-
-
-def weapon_in_hand(doc: EncounterDocument, token_id: str):
-    """The weapon the token holds: ``weapon_in_hand``, else the first readied weapon,
-    else the first carried ranged weapon (None when it carries nothing known)."""
-    tok = doc.token(token_id)
-    ch = doc.character(tok.character_id)
-    ids = []
-    if tok.weapon_in_hand:
-        ids.append(tok.weapon_in_hand)
-    ids += [w.weapon_id for w in ch.weapons if w.readied]
-    ids += [w.weapon_id for w in ch.weapons]
-    for wid in ids:
-        w = doc.gear.weapons.get(wid)
-        if w is not None and (w.is_ranged or w.throwable or w.kind in ("thrown", "explosive")):
-            return w
-    for wid in ids:
-        w = doc.gear.weapons.get(wid)
-        if w is not None:
-            return w
-    return None
 
 
 def range_reading(doc: EncounterDocument, a: Hex, b: Hex, token_id: str | None) -> RangeReading:
