@@ -82,7 +82,7 @@ from pydantic import Field
 
 from ..errors import RulesError
 from .actions import ActionKind, ActionSpec
-from .base import Pool, Strict
+from .base import MAX_COUNT, CardNo, Count, Id, Name, Pool, SmallInt, Strict, Text
 from .card import Card
 from .character import Character
 from .checks import CheckResult
@@ -177,8 +177,8 @@ class SkillProgress(Strict):
     """AP paid so far toward a multi-round skill (000 Skills During Action Time)."""
 
     action: ActionSpec
-    paid: Annotated[int, Field(ge=0)]
-    started_round: int
+    paid: Count
+    started_round: Count
 
     @property
     def remaining(self) -> int:
@@ -188,31 +188,31 @@ class SkillProgress(Strict):
 class TrackRow(Strict):
     """One character's line of the action track for the current round."""
 
-    character_id: str
-    name: str
+    character_id: Id
+    name: Name
     quickness: Pool | None = None
     status: RowStatus = RowStatus.WAITING
-    status_reason: str = ""
-    initiative_card: int | None = None
-    initiative_result: int | None = None
+    status_reason: Text = ""
+    initiative_card: CardNo | None = None
+    initiative_result: SmallInt | None = None
     initiative_calamity: bool = False
     #: segment of the first counter (may be past 20: no counters this round)
-    first_segment: int | None = None
-    initiative_reasons: tuple[str, ...] = ()
-    round_ap: Annotated[int, Field(ge=0)] = 0
-    ap_reasons: tuple[str, ...] = ()
+    first_segment: Count | None = None
+    initiative_reasons: tuple[Text, ...] = ()
+    round_ap: Count = 0
+    ap_reasons: tuple[Text, ...] = ()
     #: counters placed on the track this round
-    placed: Annotated[int, Field(ge=0)] = 0
+    placed: Count = 0
     #: counters in front of the character now
-    counters: Annotated[int, Field(ge=0)] = 0
+    counters: Count = 0
     #: AP paid toward actions (counters and pool)
-    spent: Annotated[int, Field(ge=0)] = 0
+    spent: Count = 0
     #: AP lost: counters removed beyond an action's cost, and AP unused at round end
-    lost: Annotated[int, Field(ge=0)] = 0
+    lost: Count = 0
     #: AP taken straight from the pool (stack entry, stack bonus, rushing, tax)
-    pool_spent: Annotated[int, Field(ge=0)] = 0
+    pool_spent: Count = 0
     #: AP this round took from the next round's AP
-    borrowed: Annotated[int, Field(ge=0)] = 0
+    borrowed: Count = 0
     running: bool = False
     progress: SkillProgress | None = None
     #: "surprised": cannot act next initiative step; "bravery": needs the Easy check
@@ -238,38 +238,38 @@ class BonusItem(Strict):
 class QuickDrawRoll(Strict):
     """A Quick Draw check for a better place on the stack (000 Determine Bonus)."""
 
-    card_number: int
-    result: int | None
+    card_number: CardNo
+    result: SmallInt | None
     success: bool
-    bumps: int
+    bumps: Count
     calamity: bool
-    bonus: int
-    reasons: tuple[str, ...]
+    bonus: SmallInt
+    reasons: tuple[Text, ...]
 
 
 class StackEntry(Strict):
     """An action that resolves on a segment (the segment's initiative stack)."""
 
-    seq: int
-    character_id: str
-    segment: int
+    seq: Count
+    character_id: Id
+    segment: Count
     action: ActionSpec
-    paid_counters: Annotated[int, Field(ge=0)]
-    lost: Annotated[int, Field(ge=0)] = 0
+    paid_counters: Count
+    lost: Count = 0
     joined: bool = False
     join_borrowed: bool = False
-    rushed: Annotated[int, Field(ge=0)] = 0
+    rushed: Count = 0
     resolves_as_snap: bool = False
-    gear_modifier: int = 0
-    environment_modifier: int = 0
-    modifier_note: str = ""
+    gear_modifier: SmallInt = 0
+    environment_modifier: SmallInt = 0
+    modifier_note: Text = ""
     quick_draw: QuickDrawRoll | None = None
-    bonus_ap: Annotated[int, Field(ge=0)] = 0
+    bonus_ap: Count = 0
     card: Card | None = None
     card_from_deck: bool = False
-    rush_tax: int | None = None
-    rush_tax_borrowed: Annotated[int, Field(ge=0)] = 0
-    position: int | None = None
+    rush_tax: SmallInt | None = None
+    rush_tax_borrowed: Count = 0
+    position: Count | None = None
     resolved: bool = False
 
     def bonus_items(self) -> tuple[BonusItem, ...]:
@@ -308,9 +308,9 @@ class Mover(Strict):
     """Something moving continuously through the round (000 Continuous Action
     Movement): a rider, a wagon, a train."""
 
-    mover_id: str
-    name: str
-    paces: Annotated[int, Field(ge=0)]
+    mover_id: Id
+    name: Name
+    paces: Count
     automated: bool = False
     quickness: Pool | None = None
 
@@ -318,13 +318,13 @@ class Mover(Strict):
 class TrackState(Strict):
     """The whole action track: saved in encounter files, restored exactly by undo."""
 
-    round: Annotated[int, Field(ge=0)] = 0
-    segment: Annotated[int, Field(ge=0)] = 0
+    round: Count = 0
+    segment: Count = 0
     stage: TrackStage = TrackStage.IDLE
     rows: dict[str, TrackRow] = {}
     entries: tuple[StackEntry, ...] = ()
     movers: tuple[Mover, ...] = ()
-    next_seq: Annotated[int, Field(ge=1)] = 1
+    next_seq: Annotated[int, Field(ge=1, le=MAX_COUNT)] = 1
     ended_early: bool = False
     #: the deck after the track's last draw
     deck: DeckState | None = None

@@ -29,7 +29,7 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from ..errors import RulesError
-from .base import Speed, Strict
+from .base import Count, Id, Name, SmallInt, Speed, Strict, Text
 from .character import Character
 from .gear import Weapon
 
@@ -233,9 +233,9 @@ def simultaneous_speed(speeds: list[Speed] | tuple[Speed, ...]) -> Speed:
 class CostItem(Strict):
     """One line of an AP breakdown."""
 
-    label: str
-    ap: int
-    source: str
+    label: Text
+    ap: SmallInt
+    source: Text
 
 
 class ActionSpec(Strict):
@@ -248,22 +248,22 @@ class ActionSpec(Strict):
     """
 
     kind: ActionKind
-    ap: Annotated[int, Field(ge=0)]
-    weapon_id: str | None = None
+    ap: Count
+    weapon_id: Id | None = None
     #: the weapon's name for log lines (empty in specs saved before it existed)
-    weapon_name: str = ""
-    target_ids: tuple[str, ...] = ()
-    paces: Annotated[int, Field(ge=0)] = 0
-    note: str = ""
+    weapon_name: Name = ""
+    target_ids: tuple[Id, ...] = ()
+    paces: Count = 0
+    note: Text = ""
     speed: Speed = Speed.NORMAL
     aims: Annotated[int, Field(ge=0, le=MAX_AIMS)] = 0
     all_ap: bool = False
     multi_round: bool = False
     running: bool = False
     noncombat: bool = False
-    result_bonus: int = 0  # careful attacks (+1); aim bonuses are the combat model's
+    result_bonus: SmallInt = 0  # careful attacks (+1); aim bonuses are the combat model's
     breakdown: tuple[CostItem, ...] = ()
-    source: str = ""
+    source: Text = ""
 
     @model_validator(mode="after")
     def _breakdown_adds_up(self) -> ActionSpec:

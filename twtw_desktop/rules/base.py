@@ -66,6 +66,23 @@ class Mutable(BaseModel):
             object.__setattr__(self, name, value)
 
 
+# -- bounded values of saved state (a file cannot make the engines hold absurd numbers) --
+
+#: the largest count the game can mean (rounds, counters, AP spent, sequence numbers)
+MAX_COUNT = 100_000
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+#: a signed modifier or result
+SmallInt = Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)]
+#: an id (character, token, weapon)
+Id = Annotated[str, Field(max_length=64)]
+#: a name shown to the Judge
+Name = Annotated[str, Field(max_length=200)]
+#: a reason or a note in a log line
+Text = Annotated[str, Field(max_length=2000)]
+#: one of the 54 action cards, by number
+CardNo = Annotated[int, Field(ge=1, le=54)]
+
+
 #: The five die types, which are also the five columns of both card grids.
 DieType = Literal[4, 6, 8, 10, 12]
 DIE_TYPES: tuple[int, ...] = (4, 6, 8, 10, 12)

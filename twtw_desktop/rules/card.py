@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .base import CAUSE_ROWS, DIE_TYPES, EFFECT_ROWS, HitLocation, Speed, Strict
+from .base import CAUSE_ROWS, DIE_TYPES, EFFECT_ROWS, HitLocation, SmallInt, Speed, Strict
 
 #: One cause cell: a die face 1..N, or "CF" (critical failure / calamity).
 CauseFace = int | Literal["CF"]
@@ -45,9 +45,9 @@ class HitLocationEntry(Strict):
 class InitiativeBar(Strict):
     """TNs to act in phases I–IV for each declared speed (004)."""
 
-    fast: tuple[int, int, int, int]
-    normal: tuple[int, int, int, int]
-    slow: tuple[int, int, int, int]
+    fast: tuple[SmallInt, SmallInt, SmallInt, SmallInt]
+    normal: tuple[SmallInt, SmallInt, SmallInt, SmallInt]
+    slow: tuple[SmallInt, SmallInt, SmallInt, SmallInt]
 
     def tns(self, speed: Speed) -> tuple[int, int, int, int]:
         return getattr(self, speed.value)

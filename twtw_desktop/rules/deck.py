@@ -30,13 +30,13 @@ import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from ..errors import LoadError, RulesError
 from ..resources import resource_path
-from .base import DIE_TYPES, EFFECT_ROWS, Effect, Pool, Strict
+from .base import DIE_TYPES, EFFECT_ROWS, CardNo, Count, Effect, Name, Pool, Strict
 from .card import Card, CauseFace
 
 #: Deck file format this code reads and writes.
@@ -303,12 +303,12 @@ class DeckState(Strict):
     (typed in by the Judge) are kept whole, apart from the generated piles.
     """
 
-    seed: int
-    name: str = "standard"
-    draw_pile: tuple[int, ...]
-    discard: tuple[int, ...] = ()
-    in_play: tuple[int, ...] = ()
-    reshuffles: int = 0
+    seed: Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+    name: Name = "standard"
+    draw_pile: Annotated[tuple[CardNo, ...], Field(max_length=54)]
+    discard: Annotated[tuple[CardNo, ...], Field(max_length=54)] = ()
+    in_play: Annotated[tuple[CardNo, ...], Field(max_length=54)] = ()
+    reshuffles: Count = 0
     physical: bool = False
     physical_in_play: tuple[Card, ...] = ()
     physical_discard: tuple[Card, ...] = ()

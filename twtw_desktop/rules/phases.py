@@ -71,7 +71,7 @@ from .actions import (
     speed_name,
     speed_rank,
 )
-from .base import Pool, Speed, Strict
+from .base import CardNo, Count, Id, Name, Pool, SmallInt, Speed, Strict, Text
 from .card import Card
 from .character import Character
 from .checks import check_pool
@@ -148,28 +148,28 @@ class PhaseStage(StrEnum):
 class PhaseRow(Strict):
     """One character's initiative for the current round."""
 
-    character_id: str
-    name: str
-    side: str = "hombres"
+    character_id: Id
+    name: Name
+    side: Name = "hombres"
     reflex: Pool | None = None
     status: RowStatus = RowStatus.WAITING
-    status_reason: str = ""
+    status_reason: Text = ""
     #: the speed declared (combined speed of the intended actions)
     declared: Speed | None = None
-    declared_reasons: tuple[str, ...] = ()
+    declared_reasons: tuple[Text, ...] = ()
     #: a non-combat skill was declared together with combat actions (004 says "in
     #: general" they do not combine; flagged for the Judge, not refused)
     mixed_noncombat: bool = False
     #: the bar row read (one faster after a hesitation; Fast while keeping to wait)
     bar_speed: Speed | None = None
-    bar_reasons: tuple[str, ...] = ()
-    card_number: int | None = None
-    reflex_result: int | None = None
+    bar_reasons: tuple[Text, ...] = ()
+    card_number: CardNo | None = None
+    reflex_result: SmallInt | None = None
     reflex_cf: bool = False
-    reflex_reasons: tuple[str, ...] = ()
-    bar: tuple[int, int, int, int] | None = None
-    qualifying: tuple[int, ...] = ()
-    phase: int | None = None
+    reflex_reasons: tuple[Text, ...] = ()
+    bar: tuple[SmallInt, SmallInt, SmallInt, SmallInt] | None = None
+    qualifying: tuple[Count, ...] = ()
+    phase: Count | None = None
     hesitated: bool = False
     #: earned this round by hesitating without a CF; used in the next declaration
     bonus_next_round: bool = False
@@ -179,7 +179,7 @@ class PhaseRow(Strict):
     acted_speed: Speed | None = None
     passed: bool = False
     delayed: bool = False
-    waiting_for: str | None = None
+    waiting_for: Text | None = None
     #: continuing last round's wait: the waiting action's own speed
     waiting_speed: Speed | None = None
     preempting: bool = False
@@ -190,26 +190,26 @@ class ContinuousMover(Strict):
     """A continuous movement (002): automated (the Judge's train) or controlled (a
     rider with a skill level on a mount with a handling)."""
 
-    mover_id: str
-    name: str
-    paces: Annotated[int, Field(ge=0)]
+    mover_id: Id
+    name: Name
+    paces: Count
     automated: bool = False
     reflex: Pool | None = None
-    side: str = "hombres"
-    skill: Annotated[int, Field(ge=0)] = 0
-    handling: Annotated[int, Field(ge=0)] = 0
+    side: Name = "hombres"
+    skill: Count = 0
+    handling: Count = 0
 
 
 class PhaseState(Strict):
     """The whole Phases round: saved in encounter files, restored exactly by undo."""
 
-    round: Annotated[int, Field(ge=0)] = 0
+    round: Count = 0
     stage: PhaseStage = PhaseStage.IDLE
     phase: Annotated[int, Field(ge=0, le=PHASES)] = 0
     rows: dict[str, PhaseRow] = {}
     movers: tuple[ContinuousMover, ...] = ()
     #: initiative card numbers by "all" / side / character id
-    initiative_cards: dict[str, int] = {}
+    initiative_cards: dict[Name, CardNo] = {}
     #: the deck after this round's last draw
     deck: DeckState | None = None
 
