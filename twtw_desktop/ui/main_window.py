@@ -41,7 +41,7 @@ SAVE_FILTER = "Encounters (*.encounter.json);;All files (*)"
 MAP_SAVE_FILTER = "Maps (*.map.json);;Encounters (*.encounter.json);;All files (*)"
 #: first-run dock sizes (pixels): narrow side columns, a short bottom row
 DOCK_SIDE_WIDTH = 300
-DOCK_BOTTOM_HEIGHT = 190
+DOCK_BOTTOM_HEIGHT = 232  # the action track shows six rows and its message line
 #: below this available screen width the first-run layout keeps one side column
 LAPTOP_WIDTH = 1600
 #: a map opens zoomed so that token names are at least this tall (pixels)

@@ -438,8 +438,9 @@ class TrackPanel(QWidget):
         self.refresh()
 
     def sizeHint(self) -> QSize:
-        # short by default: the map keeps most of a laptop screen (rows scroll)
-        return QSize(900, 190)
+        # short by default, yet six rows and the message line: the map keeps most of a
+        # laptop screen (more rows scroll)
+        return QSize(900, 232)
 
     # -- buttons and shortcuts -----------------------------------------------------------
     def _button(self, text: str, tip: str, slot: Callable[[], Any]) -> QPushButton:
@@ -517,7 +518,10 @@ class TrackPanel(QWidget):
         t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        t.verticalHeader().setDefaultSectionSize(22)
+        row = max(18, t.fontMetrics().height() + 4)  # compact rows: six fit a laptop's dock
+        t.verticalHeader().setDefaultSectionSize(row)
+        t.verticalHeader().setMinimumSectionSize(row)
+        t.horizontalHeader().setFixedHeight(row + 2)
         t.itemSelectionChanged.connect(self._row_selected)
         t.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         t.customContextMenuRequested.connect(lambda p, t=t: self._row_menu(t, p))
