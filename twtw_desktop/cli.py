@@ -57,18 +57,18 @@ def _map_line(m) -> str:
 
 def _summary(path: Path) -> int:
     # lazy: start-up (pydantic, numpy and shapely only for the commands that read files)
-    from .io import detect_kind, load_map, open_any
+    from .io import open_any
     from .rules.editions import load_edition
 
-    if detect_kind(path) == "map":
-        m = load_map(path)
+    opened = open_any(path)  # the window's own open path: every check it makes
+    if opened.kind == "map":
+        m = opened.map
         print(f"{m.name}  ({path.name})")
         print(f"  map: {_map_line(m)}")
         print(f"  notes: {len(m.notes)}; markers: {len(m.markers)}")
         if m.description:
             print(f"  {m.description[:200]}")
         return 0
-    opened = open_any(path)  # the window's own open path: every check it makes
     enc = opened.encounter
     m = opened.map
     ed = load_edition(enc.edition)

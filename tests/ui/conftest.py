@@ -9,3 +9,27 @@ pytest.importorskip("PySide6.QtWidgets")
 def _own_data_dir(tmp_path, monkeypatch):
     """Each test keeps the app's data (untitled journals) in its own folder."""
     monkeypatch.setenv("TWTW_DATA_DIR", str(tmp_path / "app-data"))
+
+
+def fresh_window(qtbot, tmp_path, monkeypatch, *, size=(1366, 768), show: bool = True):
+    """A main window with its own settings file, "Discard" answered to questions, shown
+    at a laptop's size (the window tests' shared start)."""
+    import uuid
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QMessageBox
+
+    from twtw_desktop.ui.main_window import MainWindow
+    from twtw_desktop.ui.settings import AppSettings
+
+    ini = QSettings(str(tmp_path / f"s-{uuid.uuid4().hex[:8]}.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings=AppSettings(ini))
+    qtbot.addWidget(win)
+    monkeypatch.setattr(
+        QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard)
+    )
+    if show:
+        win.resize(*size)
+        win.show()
+        qtbot.waitExposed(win)
+    return win

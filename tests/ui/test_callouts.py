@@ -4,28 +4,16 @@ two walls crossed at one spot get one label."""
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings
+
+from .conftest import fresh_window
 
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    ini = QSettings(str(tmp_path / f"s-{uuid.uuid4().hex[:8]}.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=AppSettings(ini))
-    qtbot.addWidget(win)
-    monkeypatch.setattr(
-        QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard)
-    )
-    win.resize(1366, 768)
-    win.show()
-    qtbot.waitExposed(win)
+    win = fresh_window(qtbot, tmp_path, monkeypatch)
     assert win.open_path(maps_dir() / "main_street.encounter.json", ask=False)
     return win
 

@@ -3,30 +3,23 @@ each stored in QSettings and each taking effect."""
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from twtw_desktop import __version__
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.ui.help_menu import shortcut_rows
-from twtw_desktop.ui.main_window import MainWindow
 from twtw_desktop.ui.preferences import SIDE_PALETTES, apply_palette
 from twtw_desktop.ui.scene import style
 from twtw_desktop.ui.settings import AppSettings
 
+from .conftest import fresh_window
+
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    ini = QSettings(str(tmp_path / f"s-{uuid.uuid4().hex[:8]}.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=AppSettings(ini))
-    qtbot.addWidget(win)
-    monkeypatch.setattr(
-        QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard)
-    )
+    win = fresh_window(qtbot, tmp_path, monkeypatch, show=False)
     yield win
     # what these tests change is app-wide: put it back for the other tests
     apply_palette("standard")

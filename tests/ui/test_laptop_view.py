@@ -3,29 +3,19 @@ a map that fits readably opens whole. The docks collapse to a rail and come back
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.ui.main_window import READABLE_NAME_PX, MainWindow
 from twtw_desktop.ui.scene.token_item import TokenLook
 from twtw_desktop.ui.settings import AppSettings
 
+from .conftest import fresh_window
+
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    ini = QSettings(str(tmp_path / f"s-{uuid.uuid4().hex[:8]}.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=AppSettings(ini))
-    qtbot.addWidget(win)
-    monkeypatch.setattr(
-        QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard)
-    )
-    win.resize(1366, 768)
-    win.show()
-    qtbot.waitExposed(win)
+    win = fresh_window(qtbot, tmp_path, monkeypatch)
     return win
 
 

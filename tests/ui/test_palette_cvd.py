@@ -4,19 +4,14 @@ grab of the map."""
 
 from __future__ import annotations
 
-import uuid
-
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.main_window import MainWindow
 from twtw_desktop.ui.preferences import SIDE_PALETTES, apply_palette
-from twtw_desktop.ui.settings import AppSettings
 
 from .colour_vision import _qimage_to_array, distance, simulate_deuteranopia
+from .conftest import fresh_window
 
 SIDES = ("posse", "hombres", "neutral")
 
@@ -45,15 +40,7 @@ def test_okabe_ito_sides_stay_apart_under_deuteranopia():
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    ini = QSettings(str(tmp_path / f"s-{uuid.uuid4().hex[:8]}.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=AppSettings(ini))
-    qtbot.addWidget(win)
-    monkeypatch.setattr(
-        QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard)
-    )
-    win.resize(1366, 768)
-    win.show()
-    qtbot.waitExposed(win)
+    win = fresh_window(qtbot, tmp_path, monkeypatch)
     yield win
     apply_palette("standard")
 

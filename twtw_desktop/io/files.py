@@ -188,6 +188,12 @@ def _pydantic_problems(path: Path | str, e: ValidationError, prefix: str = "") -
     return out
 
 
+def validation_problem(path: Path | str, e: ValidationError, prefix: str = "") -> LoadError:
+    """A pydantic refusal as one LoadError naming the field, the limit and the value
+    found (and how many more problems there are): what every file's reader says."""
+    return _first(_pydantic_problems(path, e, prefix))
+
+
 def _kind_of(raw: Any, path: Path | str) -> Kind | None:
     if isinstance(raw, dict):
         if "terrain" in raw:

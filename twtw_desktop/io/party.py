@@ -20,25 +20,8 @@ from ..model.party import PARTY_FORMAT_VERSION, Party
 from ..rules.gear import GearCatalog, default_gear
 from ..rules.samples import check_sheet
 from .atomic import write_atomic
-from .files import SaveError
+from .files import SaveError, validation_problem
 from .jsonsafe import MAX_FILE_BYTES, clip, dumps_pretty, read_json
-
-
-def _problem(path: Path | str, e: ValidationError) -> LoadError:
-    errors = e.errors(include_url=False)
-    err = errors[0]
-    loc = ".".join(str(p) for p in err["loc"])
-    kind, msg = err["type"], err["msg"]
-    if kind == "extra_forbidden":
-        msg = "unknown field (not part of the format)"
-    elif kind == "missing":
-        msg = "required field is missing"
-    elif msg.startswith("Value error, "):
-        msg = msg[len("Value error, ") :]
-    if len(errors) > 1:
-        more = len(errors) - 1
-        msg += f" (and {more} more problem{'s' if more > 1 else ''})"
-    return LoadError(path, clip(msg, 300), clip(loc, 160))
 
 
 def party_from_data(path: Path | str, raw: object, gear: GearCatalog | None = None) -> Party:
@@ -59,7 +42,7 @@ def party_from_data(path: Path | str, raw: object, gear: GearCatalog | None = No
         text = json.dumps(raw, ensure_ascii=False, allow_nan=False)
         party = Party.model_validate_json(text, strict=True)
     except ValidationError as e:
-        raise _problem(path, e) from None
+        raise validation_problem(path, e) from None
     gear = gear if gear is not None else default_gear()
     for c in party.characters:
         check_sheet(Path(path), c, gear)

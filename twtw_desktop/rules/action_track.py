@@ -558,17 +558,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         drawn: list[int] = []
         for c in self._chars.values():
             old = st.rows.get(c.id)
-            debt = old.borrowed if old else 0
-            ap, ap_reasons = self._round_ap(c, debt)
-            row = TrackRow(
-                character_id=c.id,
-                name=c.name,
-                quickness=c.traits.get("quickness"),
-                round_ap=ap,
-                ap_reasons=ap_reasons,
-                progress=old.progress if old else None,
-                surprise=old.surprise if old else "none",
-            )
+            row = self._fresh_row(c, old)
+            ap = row.round_ap
             row, line, nums = self._round_status(row, c, cards.get(c.id))
             if nums:  # the Bravery check read the card given for this character
                 drawn += nums
@@ -593,6 +584,20 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         )
         event = self._start_event(round_no, f"Round {round_no}: initiative step", details, drawn)
         return new, event, True
+
+    def _fresh_row(self, c: Character, old: TrackRow | None) -> TrackRow:
+        """A character's row for a new round: the round's AP (less what last round
+        borrowed), a skill still in progress and a surprise carried over."""
+        ap, ap_reasons = self._round_ap(c, old.borrowed if old else 0)
+        return TrackRow(
+            character_id=c.id,
+            name=c.name,
+            quickness=c.traits.get("quickness"),
+            round_ap=ap,
+            ap_reasons=ap_reasons,
+            progress=old.progress if old else None,
+            surprise=old.surprise if old else "none",
+        )
 
     def _draw_initiative(
         self, row: TrackRow, c: Character, card: Card | None, not_before: int = 1
@@ -629,14 +634,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         c = self._sheet(character_id)
         if character_id in st.rows:
             raise RulesError(f"{c.name} already has a row on the action track.")
-        ap, ap_reasons = self._round_ap(c, 0)
-        row = TrackRow(
-            character_id=c.id,
-            name=c.name,
-            quickness=c.traits.get("quickness"),
-            round_ap=ap,
-            ap_reasons=ap_reasons,
-        )
+        row = self._fresh_row(c, None)
+        ap = row.round_ap
         details: list[str] = []
         drawn: tuple[int, ...] = ()
         touched = False
