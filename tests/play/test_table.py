@@ -406,3 +406,16 @@ def test_the_judge_gives_counters_and_takes_a_token_off_with_a_reason(table):
     assert all(t.id != HANK for t in table.encounter.tokens)
     table.undo()
     assert any(t.id == HANK for t in table.encounter.tokens)
+
+
+def test_a_journal_is_a_script_the_same_fight_replays_on_the_command_line(tmp_path):
+    path = _copy_sample(tmp_path)
+    table = open_table(path).table
+    journal = Journal(table, journal_path(path), path)
+    _some_play(table)
+    expected = table.state_fingerprint()
+    journal.close()
+    out = tmp_path / "replayed.encounter.json"
+    r = _run_cli("play", str(path), "--script", str(journal_path(path)), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert open_table(out).table.state_fingerprint() == expected

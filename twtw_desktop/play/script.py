@@ -5,7 +5,9 @@
 
 Each script line is one JSON object, the journal's own format: ``{"do": "move", "who":
 "t-hank", "to": [9, 12]}``; ``{"undo": 1}`` and ``{"redo": 1}`` take steps back and
-forth; blank lines and lines starting with ``#`` are skipped. The same one-line log
+forth; blank lines and lines starting with ``#`` are skipped, and so is a session
+journal's header line, so a journal (``NAME.encounter.journal.jsonl``) is a script:
+the same gunfight replays from it on the command line. The same one-line log
 the window shows is printed per line. An action that is not legal stops the script
 with exit status 1, the line number and the ``why_not`` sentence, and nothing is
 written. The encounter's seeded deck draws, so a script replayed on the same saved
@@ -64,6 +66,8 @@ def read_script(path: Path) -> list[dict[str, Any]]:
                 raise LoadError(path, f"line {n} is not JSON ({e.msg})") from None
             if not isinstance(obj, dict):
                 raise LoadError(path, f"line {n} is not a JSON object")
+            if n == 1 and "journal" in obj and "do" not in obj:
+                continue  # a session journal's header: its lines are a script as they are
             obj["_line"] = n
             lines.append(obj)
     return lines
