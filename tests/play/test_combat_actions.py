@@ -286,3 +286,48 @@ def test_reload_loads_the_carried_entry_named_by_its_slot(table):
     table.apply(Reload(who=MIRANDA, weapon="colt_peacemaker", slot=0))
     guns = table.character(MIRANDA).weapons
     assert (guns[0].loaded, guns[1].loaded) == (first + 1, second)
+
+
+def test_aim_ahead_then_shoot_is_an_aimed_shot_that_does_not_pay_the_aims_again(table):
+    """000 Aim and Snap Shots: an aimed shot is a normal shot followed by aim actions.
+    The ``aim`` action pays one aim now; the next normal shot at that target with that
+    gun resolves as an aimed shot with those aims and pays only the shot."""
+    from twtw_desktop.play.combat_actions import Aim
+
+    aim = Aim(who=MIRANDA, target=ANGUS)
+    assert "draw it first" in table.why_not(aim)
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    plain = table.cost(NormalShot(who=MIRANDA, target=ANGUS)).ap
+    one_aim = table.cost(AimedShot(who=MIRANDA, target=ANGUS, aims=1)).ap
+    aim_ap = table.cost(aim).ap
+    assert aim_ap == one_aim - plain > 0
+    for _ in range(20):
+        if table.why_not(aim) is None:
+            break
+        table.apply(EndSegment())
+    spent = table.track.row(MIRANDA).spent
+    ev = table.apply(aim)
+    assert "aim 1" in ev.text and table.track.row(MIRANDA).spent == spent + aim_ap
+    shot = NormalShot(who=MIRANDA, target=ANGUS)
+    p = table.preview(shot)
+    assert p["ap"] == plain  # the aim is paid already
+    assert any("already paid" in i for i in p["ap_items"])
+    for _ in range(20):
+        if table.why_not(shot) is None:
+            break
+        table.apply(EndSegment())
+    ev = table.apply(shot)
+    assert table.encounter.log[-1].kind == "attack"
+    # the aims were used: the next shot at him is a plain normal shot again
+    assert table.preview(NormalShot(who=MIRANDA, target=ANGUS))["ap"] == plain
+    # an aim at someone else does not count for a shot at him
+    for _ in range(20):
+        if table.why_not(Aim(who=MIRANDA, target=DAVE)) is None:
+            break
+        table.apply(EndSegment())
+    table.apply(Aim(who=MIRANDA, target=DAVE))
+    assert table.preview(NormalShot(who=MIRANDA, target=ANGUS))["ap"] == plain
+    at_dave = table.preview(NormalShot(who=MIRANDA, target=DAVE))
+    assert at_dave["ap"] == plain and any("already paid" in i for i in at_dave["ap_items"])

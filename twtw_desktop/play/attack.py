@@ -138,6 +138,9 @@ CORRIDOR_PACES = 1
 # Geometry (cached wall index per table)
 # =============================================================================
 
+#: where an aimed shot's aims come from
+SOURCE_AIMS = "000 Aim and Snap Shots"
+
 
 class Geometry:
     """Cover lines over the table's map, through the table's wall index (which the
@@ -200,6 +203,8 @@ class AttackRequest:
     weapon_index: int | None = None
     shot_kind: ShotKind = "snap"
     aims: int = 1
+    #: aims taken ahead with the ``aim`` action (already paid on the track)
+    prepaid_aims: int = 0
     cock_first: bool = False
     melee_attack: str = "standard"
     careful: bool = False
@@ -652,6 +657,10 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
         ),
     )
     plan.ap = shot_ap_cost(weapon, shot, ed, two_weapons_aimed=req.two_weapons and shot.aims > 0)
+    if shot.kind == "aimed" and req.prepaid_aims and weapon.aim_ap:
+        n = min(req.prepaid_aims, shot.aims)
+        paid = mod(f"{n} aim(s) taken before, already paid", -n * weapon.aim_ap, SOURCE_AIMS)
+        plan.ap = ApBreakdown.build((*plan.ap.items, paid))
     modes = weapon.burst_modes or ([weapon.burst] if weapon.burst else [])
     if modes and not thrown:
         burst = req.burst if req.burst is not None else weapon.default_burst

@@ -20,9 +20,11 @@ is the attack's full record (:func:`~twtw_desktop.play.attack.write_attack`).
 
 House readings (the pages are silent):
 
-* ``aim`` is not an action of its own: 000 prices aiming inside the aimed shot
-  (each aim's AP in the shot's cost, the aimed shot's speed from its aims), and the
-  rules model no aim carried over to a later shot, so ``aimed_shot`` takes ``aims``.
+* Aims are taken two ways: inside an ``aimed_shot`` (``aims``, each aim's AP in the
+  shot's cost, as 000 prices it), or ahead with the ``aim`` action, paid when taken;
+  the next normal or aimed shot with that gun at that target counts them (at most
+  two in all) and does not pay them again. Aims do not carry past a shot, nor to
+  another target or gun. (Phases aim and snap-shot rules are the rules issue's.)
 * ``melee_attack`` with no ``weapon`` is bare-handed.
 * ``block`` and ``dodge`` on their own are the defender's declarations: the dodge
   covers the round (every attack from its front), the block meets the next
@@ -415,7 +417,32 @@ class _Shot(_AttackAction):
         }
         if self.burst_second_target:
             out["burst_second_target"] = _token_id(table, self.burst_second_target)
+        out |= self._aims_taken(table)
         return out
+
+    def own_aims(self) -> int:
+        """Aims the shot itself pays for (an aimed shot's ``aims``)."""
+        return 0
+
+    def _aims_taken(self, table: Table) -> dict[str, Any]:
+        """A normal or aimed shot after ``aim`` actions at the same target with the same
+        gun is an aimed shot with those aims, already paid (000 Aim and Snap Shots)."""
+        if self.shot_kind not in ("normal", "aimed"):
+            return {}
+        stok = _token_id(table, self.who)
+        idx = self._slot(table, stok)
+        if idx is None:
+            return {}
+        cid = table.character_of(stok).id
+        wid = table.character(cid).weapons[idx].weapon_id
+        before = aims_taken(table, cid, _token_id(table, self.target), wid)
+        if not before:
+            return {}
+        return {
+            "shot_kind": "aimed",
+            "aims": min(A.MAX_AIMS, before + self.own_aims()),
+            "prepaid_aims": before,
+        }
 
     def _cock_first(self, table: Table) -> bool:
         if self.cock_first is not None:
@@ -449,8 +476,103 @@ class AimedShot(_Shot):
     shot_kind: ClassVar[str] = "aimed"
     summary: ClassVar[str] = "an aimed shot: each aim's AP in its cost (000 Aim and Snap Shots)"
 
+    def own_aims(self) -> int:
+        return self.aims
+
     def request_fields(self, table: Table) -> dict[str, Any]:
-        return super().request_fields(table) | {"aims": self.aims}
+        return {"aims": self.aims} | super().request_fields(table)
+
+
+def aims_taken(table: Table, character_id: str, target_token: str, weapon_id: str) -> int:
+    """Aims the character took at that target with that gun since their last attack
+    (this round in action time), read off the log so undo takes them back."""
+    rnd, _seg = table.now()
+    n = 0
+    for entry in reversed(table.encounter.log):
+        if table.in_action and entry.round != rnd:
+            break
+        detail = entry.detail or {}
+        if entry.kind == "attack" and (detail.get("record") or {}).get("attacker_id") == (
+            character_id
+        ):
+            break
+        if entry.kind == "aim" and detail.get("aim") == [character_id, target_token, weapon_id]:
+            n += 1
+    return n
+
+
+@register
+class Aim(Action):
+    """Aim at a target ahead of the shot (000 Aim and Snap Shots: an aimed shot is a
+    normal shot followed by aim actions): each aim is paid now; the next normal or
+    aimed shot with that gun at that target counts them and does not pay them again.
+    A shot at another target, or with another gun, does not use them."""
+
+    do: Literal["aim"] = "aim"
+    who: Who
+    target: Who
+    weapon: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    page: ClassVar[str] = "000 Aim and Snap Shots"
+    summary: ClassVar[str] = "aim at a target (paid now; the next shot there counts it)"
+
+    def label(self, table: Table) -> str:
+        c, _ = self.actor(table)
+        return f"{c.name} aims at {table.character_of(_token_id(table, self.target)).name}"
+
+    def capture(self) -> Iterable[str]:
+        return {"track", "log"}
+
+    def areas(self) -> Iterable[str]:
+        return {"track", "log"}
+
+    def gun(self, table: Table) -> tuple[int, Any]:
+        """The named gun, else the first aimable one in hand, else the first aimable
+        one carried (``why_not`` then names the draw)."""
+        c, _ = self.actor(table)
+        found = [
+            (i, cw.readied, w)
+            for i, cw in enumerate(c.weapons)
+            if (w := table.gear.weapons.get(cw.weapon_id)) is not None
+            and (self.weapon is None or cw.weapon_id == self.weapon)
+            and (self.weapon is not None or w.aim_ap is not None)
+        ]
+        if found:
+            i, _readied, w = min(found, key=lambda f: not f[1])  # one in hand first
+            return i, w
+        raise RulesError(f"{c.name} carries no gun that can be aimed ({SRC_READY}).")
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        _i, w = self.gun(table)
+        return A.aim_action(w, [_token_id(table, self.target)])
+
+    def why_not(self, table: Table) -> str | None:
+        c, tok = self.actor(table)
+        if c.out_of_action:
+            return f"{c.name} is out of action and cannot act (000 Wound Effects)."
+        target = _token_id(table, self.target)
+        if tok is not None and target == tok.id:
+            return f"{c.name} cannot aim at themselves."
+        i, w = self.gun(table)
+        if not c.weapons[i].readied:
+            draw = A.draw_action(w, c.quick_draw)
+            return f"{w.name} not in hand: draw it first, {draw.ap} AP ({SRC_READY})."
+        if aims_taken(table, c.id, target, w.id) >= A.MAX_AIMS:
+            return f"{c.name} has aimed {A.MAX_AIMS} times already: shoot (000 Aim and Snap Shots)."
+        return super().why_not(table)
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        _i, w = self.gun(table)
+        target = _token_id(table, self.target)
+        _details, event = self.pay(table)
+        n = aims_taken(table, c.id, target, w.id) + 1
+        name = table.character_of(target).name
+        text = f"{c.name} aims the {w.name} at {name} (aim {n} of at most {A.MAX_AIMS})"
+        detail: dict[str, Any] = {"aim": [c.id, target, w.id]}
+        if event is not None and getattr(event, "summary", None):
+            detail["track"] = event.summary
+        table.log(text, "aim", detail)
+        return TableEvent(text, {"aims": n})
 
 
 @register

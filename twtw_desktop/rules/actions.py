@@ -93,6 +93,7 @@ class ActionKind(StrEnum):
     NORMAL_SHOT = "normal_shot"
     AIMED_SHOT = "aimed_shot"
     FAN_FIRE = "fan_fire"
+    AIM = "aim"
     RELOAD = "reload"
     MOVE = "move"
     RUN = "run"
@@ -443,6 +444,22 @@ def aimed_shot(
         weapon_name=weapon.name,
         target_ids=tuple(target_ids),
         aims=aims,
+    )
+
+
+def aim_action(weapon: Weapon, target_ids: tuple[str, ...] | list[str] = ()) -> ActionSpec:
+    """One aim action taken ahead of the shot (000 Aim and Snap Shots: an aimed shot is a
+    normal shot followed by aim actions): the weapon's aim AP, its Phases aim speed."""
+    if weapon.normal_ap is None or weapon.aim_ap is None:
+        raise RulesError(f"The {weapon.name} cannot be aimed.")
+    return _spec(
+        ActionKind.AIM,
+        [CostItem(label=f"aim, {weapon.name}", ap=weapon.aim_ap, source=SOURCE_SHOTS)],
+        _handling_speed(weapon, "aim_speed"),
+        SOURCE_SHOTS,
+        weapon_id=weapon.id,
+        weapon_name=weapon.name,
+        target_ids=tuple(target_ids),
     )
 
 

@@ -110,6 +110,7 @@ _CODES = {
     A.ActionKind.NORMAL_SHOT: "N",
     A.ActionKind.AIMED_SHOT: "A",
     A.ActionKind.FAN_FIRE: "F",
+    A.ActionKind.AIM: "a",
     A.ActionKind.RELOAD: "L",
     A.ActionKind.MOVE: "M",
     A.ActionKind.RUN: "R",
