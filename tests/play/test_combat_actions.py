@@ -68,7 +68,8 @@ def _wounding_shot(table, limit: int = 5):
 def test_a_holstered_gun_names_the_draw_and_its_ap(table):
     shot = SnapShot(who=MIRANDA, target=ANGUS)
     assert table.why_not(shot) == (
-        "Colt Peacemaker (.45) not in hand: draw it first, 1 AP (000 Cocking and Readying)."
+        "Colt Peacemaker (.45) not in hand: draw it first, 1 AP, or draw and shoot in one "
+        "action (000 Cocking and Readying)."
     )
     with pytest.raises(RulesError, match="draw it first"):
         table.apply(shot)
@@ -331,3 +332,28 @@ def test_aim_ahead_then_shoot_is_an_aimed_shot_that_does_not_pay_the_aims_again(
     assert table.preview(NormalShot(who=MIRANDA, target=ANGUS))["ap"] == plain
     at_dave = table.preview(NormalShot(who=MIRANDA, target=DAVE))
     assert at_dave["ap"] == plain and any("already paid" in i for i in at_dave["ap_items"])
+
+
+def test_draw_and_shoot_is_one_action_with_the_combined_cost(table):
+    """A holstered gun: the shot may draw it first, the draw's AP added (000 Cocking and
+    Readying), one step; undo puts the gun back in the holster."""
+    plain = SnapShot(who=MIRANDA, target=ANGUS)
+    both = SnapShot(who=MIRANDA, target=ANGUS, draw_first=True)
+    assert table.why_not(plain) and table.why_not(both) is None
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    cost = table.cost(both)
+    assert any("draw the Colt Peacemaker" in b for b in cost.breakdown)
+    readied_cost = cost.ap - 1  # Miranda's Quick Draw makes the draw 1 AP
+    for _ in range(20):
+        if table.why_not(both) is None:
+            break
+        table.apply(EndSegment())
+    ev = table.apply(both)
+    assert table.character(MIRANDA).weapons[0].readied
+    assert "draws the Colt Peacemaker" in str(table.encounter.log[-1].detail)
+    assert any("draw the Colt" in i["label"] for i in ev.record["ap"]["items"])
+    assert ev.cards
+    table.undo()
+    assert not table.character(MIRANDA).weapons[0].readied
+    assert readied_cost > 0

@@ -950,3 +950,20 @@ def test_draw_and_apply_wait_for_a_shooter_and_a_target(qtbot):
     assert not panel.apply_button.isEnabled()
     panel.draw()
     assert panel.apply_button.isEnabled()
+
+
+def test_a_holstered_gun_offers_draw_and_shoot_in_one_action(qtbot):
+    """#16: shooting with a holstered gun is one flow: "draw first" is ticked, the draw's
+    AP is in the cost shown before the card, and Apply leaves the gun in hand."""
+    from twtw_desktop.resources import maps_dir
+    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.panels.attack_panel import AttackPanel
+
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    doc.select("token-miranda_valentine")
+    assert not doc.character("miranda_valentine").weapons[0].readied
+    assert panel.draw_check.isEnabled() and panel.draw_check.isChecked()
+    req = panel.request()
+    assert req is not None and req.draw_first

@@ -76,7 +76,14 @@ from ..geometry.sight import cover_line
 from ..geometry.speed import token_target_speed
 from ..hexgrid import Hex
 from ..model.encounter import Token
-from ..rules.actions import SHOT_KINDS, ActionKind, ActionSpec, CostItem, aimed_shot_speed
+from ..rules.actions import (
+    SHOT_KINDS,
+    ActionKind,
+    ActionSpec,
+    CostItem,
+    aimed_shot_speed,
+    draw_action,
+)
 from ..rules.base import EFFECT_ROWS, Effect, HitLocation, Pool, Speed
 from ..rules.card import Card
 from ..rules.character import CarriedWeapon, Character, Posture
@@ -206,6 +213,8 @@ class AttackRequest:
     #: aims taken ahead with the ``aim`` action (already paid on the track)
     prepaid_aims: int = 0
     cock_first: bool = False
+    #: draw the gun out of the holster as part of the shot ("draw and shoot")
+    draw_first: bool = False
     melee_attack: str = "standard"
     careful: bool = False
     kick: bool = False
@@ -297,12 +306,20 @@ class AttackPlan:
         return self.burst or 1
 
 
-def _shot_spec(plan_req: AttackRequest, weapon: Weapon, thrown: bool):
+def _shot_spec(plan_req: AttackRequest, weapon: Weapon, thrown: bool, shooter: Character):
     kind = plan_req.shot_kind
     if kind == "fan":
         return ShotSpec(kind="snap", fan=True)
     aims = plan_req.aims if kind == "aimed" else 0
-    return ShotSpec(kind=kind, aims=aims, cock_first=plan_req.cock_first, thrown=thrown)
+    draw = plan_req.draw_first and not thrown
+    return ShotSpec(
+        kind=kind,
+        aims=aims,
+        cock_first=plan_req.cock_first,
+        thrown=thrown,
+        draw_first=draw,
+        draw_ap=draw_action(weapon, shooter.quick_draw).ap if draw else 0,
+    )
 
 
 def _action_spec(
@@ -624,7 +641,7 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
     thrown = req.mode == "thrown"
     if thrown and req.shot_kind == "fan":
         raise RulesError("Only a single-action revolver fans its hammer; a throw cannot.")
-    shot = _shot_spec(req, weapon, thrown)
+    shot = _shot_spec(req, weapon, thrown, shooter)
     plan.shot = shot
     plan.pool, _ = attack_pool(shooter, weapon, use_acuity=shot.use_acuity)
     secondary = 0 if req.shot_kind == "fan" else req.secondary_index
@@ -1435,6 +1452,10 @@ def write_attack(
             rounds=max(1, min(plan.rounds, loaded)),
             carried_index=plan.request.weapon_index,
         )
+        if plan.request.draw_first and plan.request.weapon_index is not None:
+            drawn = fired.weapons[plan.request.weapon_index]  # drawn and fired in one go
+            drawn.readied = True
+            notes.append(f"{shooter.name} draws the {plan.weapon.name} and shoots")
         assign_character(shooter, fired)
     if plan.mode == "thrown" and plan.weapon is not None:
         gone = consume_thrown(

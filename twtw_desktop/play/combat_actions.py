@@ -313,10 +313,13 @@ class _AttackAction(Action):
         w = table.gear.weapons.get(cw.weapon_id)
         if w is None:
             return f"{c.name}'s {cw.weapon_id!r} is not in the gear list."
-        if not cw.readied:
+        if not cw.readied and not getattr(self, "draw_first", False):
             draw = A.draw_action(w, c.quick_draw)
             verb = "draw" if draw.kind is A.ActionKind.DRAW else "ready"
-            return f"{w.name} not in hand: {verb} it first, {draw.ap} AP ({SRC_READY})."
+            return (
+                f"{w.name} not in hand: {verb} it first, {draw.ap} AP, or draw and shoot "
+                f"in one action ({SRC_READY})."
+            )
         if self.mode == "ranged" and w.capacity and cw.loaded <= 0:
             reload = A.reload_action(w)
             return f"The {w.name} is not loaded: reload it first, {reload.ap} AP ({reload.source})."
@@ -408,12 +411,15 @@ class _Shot(_AttackAction):
     burst_second_hits: Annotated[int, Field(ge=0, le=100)] = 0
     #: None: cock first when the gun needs it and is not cocked
     cock_first: bool | None = None
+    #: draw the gun as part of the shot ("draw and shoot", the draw's AP added)
+    draw_first: bool = False
 
     def request_fields(self, table: Table) -> dict[str, Any]:
         out: dict[str, Any] = {
             "burst": self.burst,
             "burst_second_hits": self.burst_second_hits,
             "cock_first": self._cock_first(table),
+            "draw_first": self.draw_first,
         }
         if self.burst_second_target:
             out["burst_second_target"] = _token_id(table, self.burst_second_target)
@@ -917,6 +923,7 @@ def attack_action(
         burst_second_target=req.burst_second_target,
         burst_second_hits=req.burst_second_hits,
         cock_first=req.cock_first,
+        draw_first=req.draw_first,
     )
     if req.shot_kind == "aimed":
         return AimedShot(aims=req.aims, **fields)

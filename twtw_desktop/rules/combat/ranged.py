@@ -68,13 +68,18 @@ class ShotSpec(Strict):
     """What kind of shot the firer declares (000 Aim and Snap Shots).
 
     ``aims`` counts the aim actions of an aimed shot (1–2). ``cock_first`` pays to
-    cock the weapon as part of this action (cocking comes before aiming).
+    cock the weapon as part of this action (cocking comes before aiming);
+    ``draw_first`` pays to draw it out of the holster first ("draw and shoot").
     ``use_acuity`` is the optional aim-with-Acuity rule. ``thrown`` marks a throw.
     """
 
     kind: ShotKind = "normal"
     aims: Annotated[int, Field(ge=0)] = 0
     cock_first: bool = False
+    #: draw (or ready) the weapon as part of this action, for ``draw_ap`` AP (its draw
+    #: cost for the shooter's Quick Draw: 000 Cocking and Readying)
+    draw_first: bool = False
+    draw_ap: Annotated[int, Field(ge=0, le=40)] = 0
     thrown: bool = False
     use_acuity: bool = False
     #: one shot of a fan-firing series (always a snap shot; cocking ignored)
@@ -174,10 +179,12 @@ def check_shot(
     elif not weapon.is_ranged:
         raise RulesError(f"The {weapon.name} is not a firearm; throw it or use it hand to hand.")
     c = _carried(shooter, weapon, carried)
-    if not c.readied:
+    if not c.readied and not shot.draw_first:
         raise RulesError(
             f"{shooter.name}'s {weapon.name} is not readied; ready it first ({weapon.ready_ap} AP)."
         )
+    if c.readied and shot.draw_first:
+        raise RulesError(f"{shooter.name}'s {weapon.name} is in hand already; nothing to draw.")
     if shot.kind == "snap" and shot.aims:
         raise RulesError("A snap shot cannot be aimed; only a normal shot can be aimed.")
     if shot.kind == "normal" and shot.aims:
@@ -227,6 +234,8 @@ def shot_ap_cost(
     together costs :attr:`TwoWeapons.aim_extra_ap` more per aim.
     """
     items: list[Modifier] = []
+    if shot.draw_first:
+        items.append(mod(f"draw the {weapon.name}", shot.draw_ap, "000 Cocking and Readying"))
     if shot.cock_first and weapon.cock_ap is not None:
         items.append(mod(f"cock the {weapon.name}", weapon.cock_ap, "000 Cocking and Readying"))
     verb = "throw" if shot.thrown else "shot"

@@ -269,6 +269,11 @@ class AttackPanel(QWidget):
         self.cock_check = QCheckBox("cock first")
         self.cock_check.setToolTip("Cock the hammer as part of this action (its AP is added)")
         self.cock_check.toggled.connect(lambda _v: self._inputs_changed())
+        self.draw_check = QCheckBox("draw first")
+        self.draw_check.setToolTip(
+            "Draw and shoot: draw the gun as part of this action (the draw's AP is added)"
+        )
+        self.draw_check.toggled.connect(lambda _v: self._inputs_changed())
         self.burst_combo = QComboBox()
         self.burst_combo.setToolTip(
             "Burst fired: the card's burst section gives the hits; the rest are stray shots "
@@ -279,7 +284,11 @@ class AttackPanel(QWidget):
         state_row = QHBoxLayout()
         state_row.addWidget(self.weapon_state, 1)
         state_row.addWidget(self.burst_combo)
-        state_row.addWidget(self.cock_check)
+        checks = QVBoxLayout()  # stacked: a 300-pixel dock keeps them in view
+        checks.setSpacing(0)
+        checks.addWidget(self.draw_check)
+        checks.addWidget(self.cock_check)
+        state_row.addLayout(checks)
         g.addLayout(state_row, 4, 1, 1, 2)
         g.setColumnStretch(1, 1)
         lay.addLayout(g)
@@ -704,13 +713,19 @@ class AttackPanel(QWidget):
         """Tick "cock first" when the chosen gun needs its hammer cocked and is not."""
         plan_weapon = self._weapon()
         self.cock_check.blockSignals(True)
+        self.draw_check.blockSignals(True)
         if plan_weapon is None:
             self.cock_check.setChecked(False)
             self.cock_check.setEnabled(False)
+            self.draw_check.setChecked(False)
+            self.draw_check.setEnabled(False)
         else:
             w, cw = plan_weapon
             self.cock_check.setEnabled(w.cock_ap is not None and not cw.cocked)
             self.cock_check.setChecked(cock_first_needed(w, cw) and self.mode() == "ranged")
+            holstered = not cw.readied and self.mode() == "ranged"
+            self.draw_check.setEnabled(holstered)
+            self.draw_check.setChecked(holstered)  # draw and shoot: one action, one cost
             self._fill_bursts(w)
             self.shot_buttons["fan"].setEnabled(_fan_capable(w))
             state = []
@@ -725,6 +740,7 @@ class AttackPanel(QWidget):
             self.weapon_state.setText("")
             self._fill_bursts(None)
         self.cock_check.blockSignals(False)
+        self.draw_check.blockSignals(False)
 
     def _fill_bursts(self, weapon) -> None:
         """The burst choice, shown for a weapon with more than one burst (000)."""
@@ -792,6 +808,7 @@ class AttackPanel(QWidget):
             shot_kind=self.shot_kind() or "snap",  # type: ignore[arg-type]
             aims=self.aims_spin.value(),
             cock_first=self.cock_check.isChecked() and self.cock_check.isEnabled(),
+            draw_first=self.draw_check.isChecked() and self.draw_check.isEnabled(),
             melee_attack=self.melee_combo.currentData(),
             careful=self.careful_check.isChecked(),
             kick=self.kick_check.isChecked(),
