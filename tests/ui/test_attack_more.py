@@ -967,3 +967,43 @@ def test_a_holstered_gun_offers_draw_and_shoot_in_one_action(qtbot):
     assert panel.draw_check.isEnabled() and panel.draw_check.isChecked()
     req = panel.request()
     assert req is not None and req.draw_first
+
+
+def test_draw_waits_until_the_whole_action_is_payable(qtbot):
+    """#16: no card is shown for an attack the track cannot pay; the reason is shown."""
+    from twtw_desktop.play.actions import StartActionTime, StartRound
+    from twtw_desktop.resources import maps_dir
+    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.panels.attack_panel import AttackPanel
+
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.apply(StartActionTime())
+    doc.apply(StartRound())  # segment 0: nobody has counters yet
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    doc.select("token-miranda_valentine")
+    panel.shot_buttons["snap"].click()
+    assert panel.plan is not None and panel.refusal
+    assert not panel.draw_button.isEnabled()
+    assert panel.refusal in panel.draw_button.toolTip()
+
+
+def test_the_panel_follows_undo_of_an_applied_attack(qtbot):
+    """#16: after an applied shot is undone the panel no longer shows its card."""
+    from twtw_desktop.play.actions import Draw
+    from twtw_desktop.resources import maps_dir
+    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.panels.attack_panel import AttackPanel
+
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.apply(Draw(who="miranda_valentine", weapon="colt_peacemaker"))
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    doc.select("token-miranda_valentine")
+    panel.shot_buttons["normal"].click()
+    assert panel.draw() is not None
+    assert panel.apply() is not None
+    assert panel.card_view.card() is not None  # the result stays in view
+    doc.undo_stack.undo()
+    assert panel.card_view.card() is None and panel.current is None
+    assert "undone" in panel.message.text()

@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid as shiboken_valid
 
 from ...errors import RulesError
 from ...play.attack import (
@@ -206,6 +207,10 @@ class AttackPanel(QWidget):
         self.setObjectName("AttackPanel")
         self.plan: AttackPlan | None = None
         self.current: Preview | None = None
+        #: why the table would refuse the attack now (Draw waits until it is payable)
+        self.refusal: str | None = None
+        #: the undo stack's index right after the last Apply (its result is on show)
+        self._applied_at: int | None = None
         #: the spends of each shot of the previewed series (one for a single attack)
         self.series_spends: list[Spends] = [Spends()]
         self.shot_index = 0
@@ -598,6 +603,7 @@ class AttackPanel(QWidget):
 
         document.selectionChanged.connect(self._on_selection)
         document.changed.connect(self._on_changed)
+        document.undo_stack.indexChanged.connect(self._on_undo_index)
         self._on_selection(document.selected_token_id)
         self.recompute()  # no attacker yet: Draw and Apply start disabled, saying why
 
@@ -1039,10 +1045,11 @@ class AttackPanel(QWidget):
         self._show_plan(plan)
         # the TN stays in view; what the table would still refuse (the AP) is said
         why = action.refusal_before_draw(self.table)
+        self.refusal = why  # Draw waits: no card is shown for an attack the table refuses
         if why:
             self.tn_label.setText(
                 self.tn_label.text()
-                + f"<div style='color:#b00020'>Apply is refused now: {html.escape(why)}</div>"
+                + f"<div style='color:#b00020'>Not payable now: {html.escape(why)}</div>"
             )
         return plan
 
@@ -1098,9 +1105,12 @@ class AttackPanel(QWidget):
     def _update_buttons(self) -> None:
         has_plan = self.plan is not None
         missing = self._missing_choice()
-        self.draw_button.setEnabled(has_plan and self.current is None and missing is None)
+        refused = self.refusal if has_plan else None
+        self.draw_button.setEnabled(
+            has_plan and self.current is None and missing is None and not refused
+        )
         self.apply_button.setEnabled(self.current is not None and missing is None)
-        self.draw_button.setToolTip(missing or _DRAW_TIP)
+        self.draw_button.setToolTip(missing or refused or _DRAW_TIP)
         self.apply_button.setToolTip(missing or _APPLY_TIP)
         self.clear_button.setEnabled(self.current is not None)
         rec = self._shown_record()
@@ -1529,6 +1539,7 @@ class AttackPanel(QWidget):
         finally:
             self._busy = False
         self.last_outcome = outcome
+        self._applied_at = self.document.undo_stack.index()
         self.message.note("Applied (Ctrl+Z undoes it and puts the card back).")
         self.current = None  # the card and the result stay in view until the next change
         self._typed = None
@@ -1640,6 +1651,20 @@ class AttackPanel(QWidget):
         if token_id == self._shooter:
             return
         self.set_shooter(token_id)  # type: ignore[arg-type]
+
+    def _on_undo_index(self, index: int) -> None:
+        """The panel follows undo and redo: an applied attack taken back leaves the card
+        and result it showed (the card is back on the pile), and the plan is read
+        again for the state as it is now."""
+        if self._busy or self._applied_at is None or index >= self._applied_at:
+            return
+        if not shiboken_valid(self.document) or not shiboken_valid(self):
+            return  # the stack is being cleared as the document or the panel goes
+        self._applied_at = None
+        self.last_outcome = None
+        self.clear_preview()
+        self.message.note("The attack was undone; its card is back on the pile.")
+        self.recompute()
 
     def _on_changed(self, area: str) -> None:
         if self._busy:
