@@ -1007,3 +1007,29 @@ def test_the_panel_follows_undo_of_an_applied_attack(qtbot):
     doc.undo_stack.undo()
     assert panel.card_view.card() is None and panel.current is None
     assert "undone" in panel.message.text()
+
+
+def test_a_snap_shot_from_a_selected_shooter_takes_three_clicks_even_holstered(qtbot):
+    """#16 flow target: a snap shot in at most 4 clicks from a selected shooter with the
+    gun holstered (at most 3 readied). Snap, Draw, Apply: the nearest enemy is the
+    default target and "draw first" is ticked for the holstered gun."""
+    from PySide6.QtCore import Qt
+
+    from twtw_desktop.resources import maps_dir
+    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.panels.attack_panel import AttackPanel
+
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    doc.select("token-miranda_valentine")  # the selected shooter, holstered
+    applied = []
+    panel.attackApplied.connect(applied.append)
+    clicks = 0
+    for button in (panel.shot_buttons["snap"], panel.draw_button, panel.apply_button):
+        assert button.isEnabled(), button.text()
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        clicks += 1
+    assert applied and clicks <= 4
+    assert doc.character("miranda_valentine").weapons[0].readied
