@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
     def _install_addons(self) -> None:
         """The add-ons that put their own menus, docks and toolbars on the window (each
         follows :attr:`documentReplaced`)."""
+        from .check_dialog import install_check_dialog
         from .editor import install_editor
         from .export_dialog import install_export
         from .icons import decorate
@@ -131,6 +132,7 @@ class MainWindow(QMainWindow):
         self.samples_menu = install_samples_menu(self)
         self.export = install_export(self)
         self.uvtt = install_uvtt(self)
+        install_check_dialog(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:

@@ -49,6 +49,7 @@ from ...play.actions import Reload
 from ...play.catalogue import posture_mismatch
 from ...rules.base import Pool, WoundLocation
 from ...rules.character import TRAITS, CarriedWeapon, Character, Posture, SkillRating
+from ..check_dialog import open_check_dialog
 from ..commands import (
     ChangePostureCommand,
     ChangeValueCommand,
@@ -169,6 +170,13 @@ class SheetPanel(QWidget):
         self.remove_button.setText("Remove")
         self.remove_button.clicked.connect(lambda: self.remove_character())
         head.addWidget(self.remove_button)
+        self.check_button = QToolButton()
+        self.check_button.setText("Check…")
+        self.check_button.setToolTip("Make a check for this character (002; Ctrl+K)")
+        self.check_button.clicked.connect(
+            lambda: open_check_dialog(self.document, self._cid, self.window())
+        )
+        head.addWidget(self.check_button)
         outer.addLayout(head)
         self.message = MessageLabel()
         outer.addWidget(self.message)
