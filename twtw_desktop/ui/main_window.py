@@ -125,6 +125,7 @@ class MainWindow(QMainWindow):
         from .icons import decorate
         from .players import install_players_screen
         from .samples_menu import install_samples_menu
+        from .speed_dialog import install_speed_dialog
         from .uvtt_dialog import install_uvtt
 
         self.editor = install_editor(self)
@@ -133,6 +134,7 @@ class MainWindow(QMainWindow):
         self.export = install_export(self)
         self.uvtt = install_uvtt(self)
         install_check_dialog(self)
+        install_speed_dialog(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
