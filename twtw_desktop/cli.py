@@ -12,6 +12,7 @@
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
     twtw-desktop play ENCOUNTER --script ACTIONS.jsonl [--out RESULT.encounter.json]
                                         apply table actions headless; --actions lists them
+    twtw-desktop rules                  print the rules reference: each seed section and its handling
     twtw-desktop --version              print the version
 
 Qt is imported only when a window is opened or a map exported, so ``summary``,
@@ -32,7 +33,7 @@ from .errors import TwtwError
 from .resources import maps_dir
 
 SAMPLE_ENCOUNTER = "main_street.encounter.json"
-COMMANDS = ("open", "summary", "validate", "bench", "export", "play", "import")
+COMMANDS = ("open", "summary", "validate", "bench", "export", "play", "import", "rules")
 
 
 def sample_encounter_path() -> Path:
@@ -300,6 +301,11 @@ def main(argv: list[str] | None = None) -> int:
         from .play.script import main as play_main  # lazy: start-up
 
         return play_main(argv)
+
+    if command == "rules":
+        from .play.rules_reference import main as rules_main  # lazy: start-up
+
+        return rules_main(argv)
 
     if command == "bench":
         # lazy: start-up (the benchmark only when asked for)

@@ -12,6 +12,7 @@ from twtw_desktop.ui.check_dialog import CheckDialog
 from twtw_desktop.ui.document import EncounterDocument
 from twtw_desktop.ui.main_window import MainWindow
 from twtw_desktop.ui.panels import sheet_panel
+from twtw_desktop.ui.rules_reference import help_menu
 from twtw_desktop.ui.settings import AppSettings, use_ini_folder
 
 HANK = "hank_daggett"
@@ -82,6 +83,7 @@ def test_ctrl_k_and_the_sheet_button_reach_it(qtbot, qapp, monkeypatch, tmp_path
     qtbot.addWidget(win)
     assert win.act_check.shortcut().toString() == "Ctrl+K"
     assert win.act_check in win.encounter_menu.actions()
+    assert win.act_rules_reference in help_menu(win).actions()  # Help ▸ Rules reference
     win.document.select("token-hank_daggett")
     win.act_check.trigger()
     panel = win.findChild(sheet_panel.SheetPanel)

@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         from .export_dialog import install_export
         from .icons import decorate
         from .players import install_players_screen
+        from .rules_reference import install_rules_reference
         from .samples_menu import install_samples_menu
         from .speed_dialog import install_speed_dialog
         from .uvtt_dialog import install_uvtt
@@ -135,6 +136,7 @@ class MainWindow(QMainWindow):
         self.uvtt = install_uvtt(self)
         install_check_dialog(self)
         install_speed_dialog(self)
+        install_rules_reference(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:
