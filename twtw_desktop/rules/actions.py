@@ -109,6 +109,7 @@ class ActionKind(StrEnum):
     DODGE = "dodge"
     RECOVER = "recover"
     DISENGAGE = "disengage"
+    CLEAR_JAM = "clear_jam"
     OTHER = "other"
 
 
@@ -797,6 +798,28 @@ def recover() -> ActionSpec:
         speed=Speed.SLOW,
         source=SOURCE_STUN,
         note="takes all the round's AP",
+    )
+
+
+#: House: AP to clear a jammed weapon when its gear entry gives none (``clear_ap``).
+#: The pages say a weapon fails but not what freeing it costs; the cost of a simple
+#: skill action (000 Skills During Action Time) is used.
+CLEAR_JAM_AP = SKILL_AP
+SOURCE_FAILURE = "000 Ancillary Effects (equipment failure; clearing cost: house)"
+
+
+def clear_jam(weapon: Weapon) -> ActionSpec:
+    """Clear a jammed weapon: the gear's ``clear_ap``, else :data:`CLEAR_JAM_AP`
+    (house); a Normal action in the Phases edition (004's skill use)."""
+    ap = weapon.clear_ap if weapon.clear_ap is not None else CLEAR_JAM_AP
+    item = CostItem(label=f"clear the {weapon.name}'s jam", ap=ap, source=SOURCE_FAILURE)
+    return _spec(
+        ActionKind.CLEAR_JAM,
+        [item],
+        Speed.NORMAL,
+        SOURCE_FAILURE,
+        weapon_id=weapon.id,
+        weapon_name=weapon.name,
     )
 
 

@@ -83,6 +83,9 @@ class CarriedWeapon(Mutable):
     hand: Literal["main", "off"] | None = None
     #: carried with every chamber loaded (000: risks discharge on a calamity)
     fully_loaded: bool = False
+    #: equipment failure (000 Ancillary Effects, wrench against Rel): "jammed" until
+    #: cleared (the clear_jam action), "broken" until mended away from the fight
+    failure: Literal["jammed", "broken"] | None = None
 
 
 def _zero_wounds() -> dict[WoundLocation, int]:
