@@ -4,7 +4,9 @@ step and keeps a refusal in view without changing anything."""
 
 from __future__ import annotations
 
+import shutil
 import uuid
+from pathlib import Path
 
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.base import Pool
@@ -18,17 +20,21 @@ from twtw_desktop.ui.settings import AppSettings, use_ini_folder
 HANK = "hank_daggett"
 
 
-def _doc() -> EncounterDocument:
-    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+def _doc(tmp_path: Path) -> EncounterDocument:
+    """Main Street copied aside (a journal is written beside the file), Hank's
+    Dexterity at d10 (002 gives no pool; on a d8 an 8 reads on)."""
+    for name in ("main_street.encounter.json", "main_street.map.json"):
+        shutil.copy(maps_dir() / name, tmp_path / name)
+    doc = EncounterDocument.open(tmp_path / "main_street.encounter.json")
     hank = doc.character(HANK)
     hank.traits = {**hank.traits, "coordination": Pool(count=2, die=10)}
     return doc
 
 
-def test_the_dialog_previews_and_makes_hanks_complex_check(qtbot):
+def test_the_dialog_previews_and_makes_hanks_complex_check(qtbot, tmp_path):
     """002's worked example from the window: TN 7 Dexterity and Demolitions, 3
     victories; card 50 gives 8 and effect 13, two victories."""
-    doc = _doc()
+    doc = _doc(tmp_path)
     dlg = CheckDialog(doc, HANK)
     qtbot.addWidget(dlg)
     dlg.skill.setCurrentText("demolitions")
@@ -49,8 +55,8 @@ def test_the_dialog_previews_and_makes_hanks_complex_check(qtbot):
     assert doc.character(HANK).checks == []
 
 
-def test_a_refusal_stays_in_the_dialog(qtbot):
-    doc = _doc()
+def test_a_refusal_stays_in_the_dialog(qtbot, tmp_path):
+    doc = _doc(tmp_path)
     dlg = CheckDialog(doc, HANK)
     qtbot.addWidget(dlg)
     dlg.card.setText("ten")
@@ -79,7 +85,7 @@ def test_ctrl_k_and_the_sheet_button_reach_it(qtbot, qapp, monkeypatch, tmp_path
     monkeypatch.setattr(
         sheet_panel, "open_check_dialog", lambda doc, who=None, parent=None: opened.append((who,))
     )
-    win = MainWindow(_doc(), settings=AppSettings())
+    win = MainWindow(_doc(tmp_path), settings=AppSettings())
     qtbot.addWidget(win)
     assert win.act_check.shortcut().toString() == "Ctrl+K"
     assert win.act_check in win.encounter_menu.actions()

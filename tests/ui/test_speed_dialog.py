@@ -3,7 +3,9 @@ token's velocity as one undo step, and the attack's TN follows it."""
 
 from __future__ import annotations
 
+import shutil
 import uuid
+from pathlib import Path
 
 from twtw_desktop.play.actions import Draw
 from twtw_desktop.play.combat_actions import SnapShot
@@ -18,12 +20,15 @@ ANGUS = "angus_laroq"
 MIRANDA = "miranda_valentine"
 
 
-def _doc() -> EncounterDocument:
-    return EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+def _doc(tmp_path: Path) -> EncounterDocument:
+    """Main Street copied aside (a journal is written beside the file)."""
+    for name in ("main_street.encounter.json", "main_street.map.json"):
+        shutil.copy(maps_dir() / name, tmp_path / name)
+    return EncounterDocument.open(tmp_path / "main_street.encounter.json")
 
 
-def test_the_dialog_sets_the_velocity_and_the_tn_follows(qtbot):
-    doc = _doc()
+def test_the_dialog_sets_the_velocity_and_the_tn_follows(qtbot, tmp_path):
+    doc = _doc(tmp_path)
     doc.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
     shot = SnapShot(who=MIRANDA, target=ANGUS)
     still = doc.table.preview(shot)["result_modifier"]
@@ -46,7 +51,7 @@ def test_the_menu_entry_opens_it_for_the_selected_figure(qtbot, qapp, monkeypatc
     monkeypatch.setattr(
         speed_dialog, "open_speed_dialog", lambda doc, who=None, parent=None: opened.append(who)
     )
-    win = MainWindow(_doc(), settings=AppSettings())
+    win = MainWindow(_doc(tmp_path), settings=AppSettings())
     qtbot.addWidget(win)
     assert win.act_set_speed in win.encounter_menu.actions()
     win.document.select(f"token-{ANGUS}")

@@ -110,6 +110,8 @@ class ActionKind(StrEnum):
     RECOVER = "recover"
     DISENGAGE = "disengage"
     CLEAR_JAM = "clear_jam"
+    MOUNT = "mount"
+    DISMOUNT = "dismount"
     OTHER = "other"
 
 
@@ -821,6 +823,23 @@ def clear_jam(weapon: Weapon) -> ActionSpec:
         weapon_id=weapon.id,
         weapon_name=weapon.name,
     )
+
+
+#: House: the pages price no mounting. Getting into the saddle is read as a Half
+#: action like a simple skill use (4 AP); getting down as standing up (2 AP).
+MOUNT_AP = SKILL_AP
+DISMOUNT_AP = STAND_UP_AP
+SOURCE_MOUNT = "000 Modifiers (Firer is mounted); mounting cost: house"
+
+
+def mount() -> ActionSpec:
+    """Get on a horse or a wagon: :data:`MOUNT_AP` (house), a Normal action."""
+    return _simple(ActionKind.MOUNT, "mount", MOUNT_AP, Speed.NORMAL, SOURCE_MOUNT)
+
+
+def dismount() -> ActionSpec:
+    """Get down: :data:`DISMOUNT_AP` (house, as standing up), a Normal action."""
+    return _simple(ActionKind.DISMOUNT, "dismount", DISMOUNT_AP, Speed.NORMAL, SOURCE_MOUNT)
 
 
 def other_action(

@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         from .editor import install_editor
         from .export_dialog import install_export
         from .icons import decorate
+        from .mount_menu import install_mount_menu
         from .players import install_players_screen
         from .rules_reference import install_rules_reference
         from .samples_menu import install_samples_menu
@@ -136,6 +137,7 @@ class MainWindow(QMainWindow):
         self.uvtt = install_uvtt(self)
         install_check_dialog(self)
         install_speed_dialog(self)
+        install_mount_menu(self)
         install_rules_reference(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
