@@ -117,3 +117,18 @@ def test_a_printed_deck_needs_the_card_typed_in(table):
     assert "type in the card" in table.why_not(_demolitions())
     ev = table.apply(_demolitions(card=CARD_8_13))
     assert ev.record["victories"] == 2
+
+
+def test_a_typed_card_that_reads_on_asks_for_the_next_one(table):
+    """On Hank's sample 2d8 card 32 shows an 8, an exceptional cell: the next card is
+    needed before the check can be made (RULES.md: exceptional cells read on)."""
+    hank = table.character(HANK)
+    hank.traits = {**hank.traits, "coordination": Pool(count=2, die=8)}
+    act = _demolitions(card=32)
+    assert "more_cards" in (table.why_not(act) or "")
+    before = table.state_fingerprint()
+    with pytest.raises(RulesError, match="more_cards"):
+        table.apply(act)
+    assert table.state_fingerprint() == before
+    ev = table.apply(act.model_copy(update={"more_cards": (1,)}))
+    assert ev.record["result"] > 8 and ev.record["cards"][:2] == [32, 1]

@@ -61,6 +61,10 @@ def test_a_refusal_stays_in_the_dialog(qtbot, tmp_path):
     qtbot.addWidget(dlg)
     dlg.card.setText("ten")
     assert "not 'ten'" in dlg.message.text() and not dlg.make.isEnabled()
+    dlg.card.setText("32")  # on a d10 pool card 32 is plain; more cards must be numbers
+    dlg.more_cards.setText("1, x")
+    assert "separated by commas" in dlg.message.text()
+    dlg.more_cards.setText("")
     dlg.card.setText("")
     dlg.difficulty.setCurrentIndex(dlg.difficulty.findData(None))
     dlg.tn.setValue(9)

@@ -41,7 +41,7 @@ from ..rules.checks import (
 from ..rules.deck import read_effect
 from ..rules.editions import victory_threshold
 from .actions import Action, Who, _log_event, register
-from .cards import TypedCards
+from .cards import CardNeeded, TypedCards
 from .combat_actions import CardRef, card_of
 from .table import TableEvent
 
@@ -194,13 +194,29 @@ class Check(Action):
             self.pool(table)
             self.tn()
             self.complex_check(table)
-            if self.card is not None:
-                card_of(table, self.card)
+            why = self.card_refusal(table)
         except RulesError as e:
             return str(e)
         if self.card is None and table.deck.physical:
             return 'The deck is in physical-card mode: type in the card drawn ("card").'
-        return super().why_not(table)
+        return why or super().why_not(table)
+
+    def card_refusal(self, table: Table) -> str | None:
+        """With typed cards: the further card still to be typed in (an exceptional
+        cell or an increased effect reads on), found without touching the deck."""
+        if self.card is None:
+            return None
+        pool, _ = self.pool(table)
+        tn, _ = self.tn()
+        more = TypedCards([card_of(table, r) for r in self.more_cards])
+        first = card_of(table, self.card)
+        try:
+            res = check_pool(first, pool, tn, more, self.modifier, bump_every=self.bump_every())
+            if res.success and self.complex_check(table) is not None:
+                read_effect(first, self.effect_ref(pool), 0, more)
+        except CardNeeded as need:
+            return f'Type in the card drawn for {need.purpose} first ("more_cards").'
+        return None
 
     def preview(self, table: Table) -> dict[str, Any]:
         """The pool, the TN and the victories so far — before any card is drawn."""
@@ -257,6 +273,24 @@ class Check(Action):
         tn, tn_why = self.tn()
         cx = self.complex_check(table)
         _details, event = self.pay(table)
+        try:
+            return self._resolve(table, c, pool, pool_why, tn, tn_why, cx, event)
+        except CardNeeded as need:
+            raise RulesError(
+                f'Type in the card drawn for {need.purpose} first ("more_cards").'
+            ) from None
+
+    def _resolve(
+        self,
+        table: Table,
+        c: Character,
+        pool: Pool,
+        pool_why: list[str],
+        tn: int,
+        tn_why: str,
+        cx: ComplexCheck | None,
+        event: Any,
+    ) -> TableEvent:
         card, more, taken = self._cards(table)
         mods = [("modifier", self.modifier, "002 Applying Bonuses and Penalties")]
         try:

@@ -116,6 +116,10 @@ class CheckDialog(QDialog):
         self.card.setPlaceholderText("drawn from the deck")
         self.card.setToolTip("The number of the card drawn from a printed deck")
         card_form.addRow("Card", self.card)
+        self.more_cards = QLineEdit()
+        self.more_cards.setPlaceholderText("when an exceptional cell reads on: 12, 40")
+        self.more_cards.setToolTip("The further cards drawn from a printed deck, in order")
+        card_form.addRow("Further cards", self.more_cards)
         lay.addLayout(card_form)
 
         self.preview_label = QLabel()
@@ -150,6 +154,7 @@ class CheckDialog(QDialog):
             self.threshold.valueChanged,
             self.task.textChanged,
             self.card.textChanged,
+            self.more_cards.textChanged,
         ):
             sig.connect(self.refresh)
         self._fill_skills()
@@ -207,6 +212,11 @@ class CheckDialog(QDialog):
             if not card.isdigit():
                 raise ValueError(f"The card is a number from the printed deck, not {card!r}.")
             fields["card"] = int(card)
+        more = [m.strip() for m in self.more_cards.text().split(",") if m.strip()]
+        if more:
+            if not all(m.isdigit() for m in more):
+                raise ValueError("Further cards are card numbers separated by commas.")
+            fields["more_cards"] = [int(m) for m in more]
         return Check.model_validate(fields)
 
     def refresh(self) -> None:
