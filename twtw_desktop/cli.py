@@ -15,6 +15,7 @@
     twtw-desktop play ENCOUNTER --script ACTIONS.jsonl [--out RESULT.encounter.json]
                                         apply table actions headless; --actions lists them
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
+    twtw-desktop rules                  print the rules reference: each seed section and its handling
     twtw-desktop help [SUBCOMMAND]      the list of subcommands, or one subcommand's options
 
 Every subcommand is one row of :data:`COMMANDS` (name, arguments, one-line summary,
@@ -356,6 +357,12 @@ def _play(argv: list[str]) -> int:
     return play_main(argv)
 
 
+def _rules(argv: list[str]) -> int:
+    from .play.rules_reference import main as rules_main  # lazy: start-up
+
+    return rules_main(argv)
+
+
 def _party(argv: list[str]) -> int:
     from .party_cli import main as party_main  # lazy: start-up
 
@@ -414,6 +421,9 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "party", "export|import ...", "carry the posse's sheets from fight to fight", _party
+        ),
+        Command(
+            "rules", "", "print the rules reference: each seed section and its handling", _rules
         ),
         Command("bench", "[--quick]", "run the speed benchmark (medians and ratios)", _bench),
         Command("help", "[SUBCOMMAND]", "this list, or one subcommand's options", _help),

@@ -37,6 +37,7 @@ def test_help_menu_entries(window):
     assert _titles(window.help_menu.menu) == [
         "&Quick start",
         "&Keyboard shortcuts",
+        "&Rules reference…",
         "&About TWTW Desktop",
     ]
     keys = [k.toString() for k in window.help_menu.act_shortcuts.shortcuts()]

@@ -5,4 +5,11 @@ window, the players' screen and the command line all go through this layer.
 """
 
 # the track's and the attack's actions register themselves with the action catalogue
-from . import combat_actions, track_actions  # noqa: F401
+from . import (  # noqa: F401
+    check_actions,
+    combat_actions,
+    gear_actions,
+    mount_actions,
+    speed_actions,
+    track_actions,
+)

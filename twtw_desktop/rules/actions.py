@@ -110,6 +110,9 @@ class ActionKind(StrEnum):
     DODGE = "dodge"
     RECOVER = "recover"
     DISENGAGE = "disengage"
+    CLEAR_JAM = "clear_jam"
+    MOUNT = "mount"
+    DISMOUNT = "dismount"
     OTHER = "other"
 
 
@@ -815,6 +818,45 @@ def recover() -> ActionSpec:
         source=SOURCE_STUN,
         note="takes all the round's AP",
     )
+
+
+#: House: AP to clear a jammed weapon when its gear entry gives none (``clear_ap``).
+#: The pages say a weapon fails but not what freeing it costs; the cost of a simple
+#: skill action (000 Skills During Action Time) is used.
+CLEAR_JAM_AP = SKILL_AP
+SOURCE_FAILURE = "000 Ancillary Effects (equipment failure; clearing cost: house)"
+
+
+def clear_jam(weapon: Weapon) -> ActionSpec:
+    """Clear a jammed weapon: the gear's ``clear_ap``, else :data:`CLEAR_JAM_AP`
+    (house); a Normal action in the Phases edition (004's skill use)."""
+    ap = weapon.clear_ap if weapon.clear_ap is not None else CLEAR_JAM_AP
+    item = CostItem(label=f"clear the {weapon.name}'s jam", ap=ap, source=SOURCE_FAILURE)
+    return _spec(
+        ActionKind.CLEAR_JAM,
+        [item],
+        Speed.NORMAL,
+        SOURCE_FAILURE,
+        weapon_id=weapon.id,
+        weapon_name=weapon.name,
+    )
+
+
+#: House: the pages price no mounting. Getting into the saddle is read as a Half
+#: action like a simple skill use (4 AP); getting down as standing up (2 AP).
+MOUNT_AP = SKILL_AP
+DISMOUNT_AP = STAND_UP_AP
+SOURCE_MOUNT = "000 Modifiers (Firer is mounted); mounting cost: house"
+
+
+def mount() -> ActionSpec:
+    """Get on a horse or a wagon: :data:`MOUNT_AP` (house), a Normal action."""
+    return _simple(ActionKind.MOUNT, "mount", MOUNT_AP, Speed.NORMAL, SOURCE_MOUNT)
+
+
+def dismount() -> ActionSpec:
+    """Get down: :data:`DISMOUNT_AP` (house, as standing up), a Normal action."""
+    return _simple(ActionKind.DISMOUNT, "dismount", DISMOUNT_AP, Speed.NORMAL, SOURCE_MOUNT)
 
 
 def other_action(

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ..errors import RulesError
-from .base import Mutable, Pool, WoundLocation
+from .base import Mutable, Pool, Strict, WoundLocation
+from .checks import ComplexCheck
 
 if TYPE_CHECKING:
     from .editions import Edition
@@ -82,10 +83,25 @@ class CarriedWeapon(Mutable):
     hand: Literal["main", "off"] | None = None
     #: carried with every chamber loaded (000: risks discharge on a calamity)
     fully_loaded: bool = False
+    #: equipment failure (000 Ancillary Effects, wrench against Rel): "jammed" until
+    #: cleared (the clear_jam action), "broken" until mended away from the fight
+    failure: Literal["jammed", "broken"] | None = None
 
 
 def _zero_wounds() -> dict[WoundLocation, int]:
     return {loc: 0 for loc in WoundLocation}
+
+
+#: most complex checks one sheet keeps in progress at once
+MAX_CHECKS_IN_PROGRESS = 20
+
+
+class CheckInProgress(Strict):
+    """A complex check a character is working on (002 Complex Checks): its name and the
+    victories collected so far, kept on the sheet so it survives save, reopen and undo."""
+
+    task: Annotated[str, Field(min_length=1, max_length=80)]
+    check: ComplexCheck
 
 
 class Character(Mutable):
@@ -123,6 +139,8 @@ class Character(Mutable):
     out_of_scene: bool = False
     #: sheet fields whose numbers are invented (the pages never give them), with why
     house_values: dict[str, str] = {}
+    #: complex checks under way (002), by task name
+    checks: Annotated[list[CheckInProgress], Field(max_length=MAX_CHECKS_IN_PROGRESS)] = []
 
     @field_validator("traits")
     @classmethod

@@ -31,6 +31,10 @@ BUMP_EVERY = 4
 BUMP_EVERY_WITH_IMPETUS = 3
 #: 002 "Results and Effect": one victory per full 6 of effect.
 VICTORY_THRESHOLD = 6
+#: bounds of a complex check kept on a sheet (a broken file must not reach the arithmetic)
+MAX_TN = 50
+MAX_VICTORIES = 50
+MAX_THRESHOLD = 20
 #: 002 "Spending the Counter": a counter is worth +2, or +3 with As I planned!
 BONUS_VALUE = 2
 IMPETUS_BONUS_VALUE = 3
@@ -184,10 +188,16 @@ class ComplexCheck(Strict):
     """A complex check in progress (002 "Complex Checks"): a TN for progress and a
     number of victories for completion, collected over one or more actions."""
 
-    tn: int
-    needed: Annotated[int, Field(ge=1)]
-    threshold: Annotated[int, Field(ge=1)] = VICTORY_THRESHOLD
-    progress: Annotated[int, Field(ge=0)] = 0
+    tn: Annotated[int, Field(ge=0, le=MAX_TN)]
+    needed: Annotated[int, Field(ge=1, le=MAX_VICTORIES)]
+    threshold: Annotated[int, Field(ge=1, le=MAX_THRESHOLD)] = VICTORY_THRESHOLD
+    progress: Annotated[int, Field(ge=0, le=MAX_VICTORIES)] = 0
+
+    @model_validator(mode="after")
+    def _not_past_done(self) -> ComplexCheck:
+        if self.progress > self.needed:
+            raise ValueError("a complex check keeps no more victories than it needs")
+        return self
 
     @property
     def complete(self) -> bool:

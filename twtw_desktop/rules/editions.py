@@ -188,7 +188,9 @@ class OptionalRules(Strict):
     pushing_the_limit: bool = False  # fan firing raises a revolver's Rel by 1
     cause_effect_uncoupling: bool = False  # 000 card hacking
     hit_location_damage_draw: bool = False  # 000 card hacking
-    victory_threshold: int | None = None  # 002: set a threshold other than 6
+    #: 002 Setting Victory Threshold (optional): the encounter's complex checks count a
+    #: victory per this much effect instead of the edition's 6 (None: the edition's)
+    victory_threshold: Annotated[int, Field(ge=1, le=20)] | None = None
     unintended_targets: bool = True  # 000 calls them optional; on because Judges expect it
     # house: a dodge also counts against shots and throws from its front (000 puts the
     # dodge in Hand to Hand Combat; read narrowly by default)
@@ -198,6 +200,14 @@ class OptionalRules(Strict):
     #: adds 1 to the TN — harder to hit, as 003 says a prone hero is; "result" reads the
     #: signed entry as a result modifier, as RULES.md reads the table — easier to hit
     prone_reading: Literal["tn", "result"] = "tn"
+
+
+def victory_threshold(edition: Edition, options: OptionalRules | None = None) -> int:
+    """Effect per victory for this encounter's complex checks: the optional set
+    threshold (002 Setting Victory Threshold) or the edition's (002: 6)."""
+    if options is not None and options.victory_threshold is not None:
+        return options.victory_threshold
+    return edition.victory_threshold
 
 
 @cache

@@ -97,6 +97,8 @@ class Weapon(Strict):
     rd: Effect | None = None
     damage_kind: Literal["deadly", "impact"] = "deadly"
     rel: Annotated[int, Field(ge=1, le=13)] | None = None
+    #: AP to clear a jam (None: the house default, rules.actions.CLEAR_JAM_AP)
+    clear_ap: Annotated[int, Field(ge=0, le=40)] | None = None
     accurate: Annotated[int, Field(ge=0)] = 0
     capacity: Annotated[int, Field(ge=0)] = 0
     scatter: bool = False

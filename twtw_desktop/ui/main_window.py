@@ -121,16 +121,20 @@ class MainWindow(QMainWindow):
     def _install_addons(self) -> None:
         """The add-ons that put their own menus, docks and toolbars on the window (each
         follows :attr:`documentReplaced`)."""
+        from .check_dialog import install_check_dialog
         from .dock_rail import install_dock_rail
         from .editor import install_editor
         from .export_dialog import install_export
         from .help_menu import install_help_menu
         from .icons import decorate
         from .library import install_library
+        from .mount_menu import install_mount_menu
         from .party_dialogs import install_party_dialogs
         from .players import install_players_screen
         from .preferences import install_preferences
+        from .rules_reference import install_rules_reference
         from .samples_menu import install_samples_menu
+        from .speed_dialog import install_speed_dialog
         from .uvtt_dialog import install_uvtt
         from .wheel import install_wheel_guard
 
@@ -145,6 +149,10 @@ class MainWindow(QMainWindow):
         self.help_menu = install_help_menu(self)
         install_wheel_guard()  # spin boxes take the wheel only when focused
         self.dock_rail = install_dock_rail(self)
+        install_check_dialog(self)
+        install_speed_dialog(self)
+        install_mount_menu(self)
+        install_rules_reference(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 
     def _make_tools(self) -> None:

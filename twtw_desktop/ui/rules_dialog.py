@@ -33,12 +33,31 @@ SWITCHES: tuple[tuple[str, str, str], ...] = (
     ("rushing", "Rushing actions", "000 Rushing Actions: pay part of an action from the pool"),
     ("bleeding", "Bleeding", "001 Optional Bleeding: 3+ wounds lose Conc every round"),
     ("risk", "Risk rule", "001: a 5th head/torso wound only if the player declared the risk"),
-    ("total_speed", "Total target speed", "000 Target Speed: total instead of relative speed"),
-    ("weapon_length", "Weapon length", "000 Hand to Hand: the longer weapon's advantage"),
+    (
+        "total_speed",
+        "Total target speed",
+        "RULES.md option: the speed penalty (000 Target is moving) counts the firer's and "
+        "the target's speeds added, not their relative speed",
+    ),
+    (
+        "weapon_length",
+        "Weapon length",
+        "000 Optional Rule: Weapon Length: the longer weapon adds 1 to its side's advantage "
+        "until the shorter one has hit its wielder's torso or head",
+    ),
     ("fields_of_fire", "Fields of fire", "003 (advanced): arcs and the +1 AP switch rule"),
     ("arc_edges", "Arc edges by toggle", "003: a hex half inside an arc reads the card's toggle"),
-    ("aim_with_acuity", "Aim with Acuity", "000/001: aiming limited by the Acuity skill"),
-    ("pushing_the_limit", "Pushing the limit", "Fan firing raises a revolver's Rel by 1 (001)"),
+    (
+        "aim_with_acuity",
+        "Aim with Acuity",
+        "000/001 optional aiming rule: an aimed shot reads Acuity instead of "
+        "Coordination (Dexterity) when that pool is better",
+    ),
+    (
+        "pushing_the_limit",
+        "Pushing the limit",
+        "000 Pushing the Limit / 001 Advanced Rule: fan firing raises a revolver's Rel by 1",
+    ),
     (
         "cause_effect_uncoupling",
         "Card hacking: uncouple cause and effect",
@@ -109,7 +128,8 @@ class RulesDialog(QDialog):
         self.victory.setSpecialValueText("page default (6)")
         self.victory.setValue(enc.options.victory_threshold or 1)
         self.victory.setToolTip(
-            "002 Victories: bumps needed for a victory (the lowest value means the page's 6)"
+            "002 Setting Victory Threshold (optional): effect needed per victory of a "
+            "complex check (the lowest value means the page's 6)"
         )
         more.addRow("Victory threshold", self.victory)
         self.card_per = QComboBox()

@@ -363,8 +363,8 @@ def test_ganging_up(gear):
 def test_weapon_length_is_optional(gear):
     from twtw_desktop.rules.editions import OptionalRules
 
-    a = Fighter(name="A", length_advantage=True)
-    b = Fighter(name="B")
+    a = Fighter(name="A", weapon=gear.weapon("club"))
+    b = Fighter(name="B", weapon=gear.weapon("bowie_knife"))
     assert melee_advantage([a], [b]).winner is None
     assert melee_advantage([a], [b], OptionalRules(weapon_length=True)).winner == "a"
 

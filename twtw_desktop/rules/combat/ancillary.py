@@ -29,7 +29,7 @@ from typing import Literal, TypedDict
 
 from ..base import HitLocation
 from ..card import Card
-from ..character import Character
+from ..character import CarriedWeapon, Character
 from ..damage import apply_damage
 from ..deck import read_effect
 from ..editions import Edition, OptionalRules
@@ -49,6 +49,16 @@ DISCHARGE_DEFAULT_LOCATION = HitLocation.RIGHT_LEG
 DISCHARGE_OFF_HAND_LOCATION = HitLocation.LEFT_LEG
 
 DischargeCause = Literal["calamity_on_movement", "malfunction"]
+
+
+def after_failure(carried: CarriedWeapon, failure: FailureResult) -> CarriedWeapon:
+    """The carried weapon after an equipment-failure check: a failure leaves it
+    jammed (house: the pages say the equipment fails; a jam is the failure a Judge can
+    undo at the table, and the Judge marks a weapon broken on the sheet instead when
+    the story says so). A weapon already broken stays broken."""
+    if not failure.failed or carried.failure == "broken":
+        return carried
+    return carried.model_copy(update={"failure": "jammed"})
 
 
 def equipment_failure(

@@ -669,8 +669,9 @@ class Fighter(Strict):
     height: bool = False
     #: trapping the foe, mud, a corner… (000)
     position: bool = False
-    #: holds the weapon-length advantage right now (optional rule, 000)
-    length_advantage: bool = False
+    #: has closed the distance: hit the torso or head of a foe with a longer weapon,
+    #: so the weapon-length advantage switches to this fighter (optional rule, 000)
+    closed_in: bool = False
 
 
 class AdvantageResult(Strict):
@@ -684,6 +685,33 @@ class AdvantageResult(Strict):
         """+1 for the side with the advantage (to the result attacking, to Defense
         defending, 001 Advantage)."""
         return 1 if self.winner == side else 0
+
+
+#: 000 Optional Rule: Weapon Length
+SRC_WEAPON_LENGTH = "000 Optional Rule: Weapon Length"
+
+
+def weapon_reach(weapon: Weapon | None) -> int:
+    """How long a hand-to-hand weapon is, for the weapon-length rule: 0 for a short
+    weapon (or none: fists reach no further than a knife), 2 for a long one, 1 for
+    the rest. 001 counts length once, whatever the gap ("a long weapon has a single
+    advantage versus a normal weapon and a short weapon")."""
+    if weapon is None or "short" in weapon.attributes:
+        return 0
+    return 2 if "long" in weapon.attributes else 1
+
+
+def holds_length(f: Fighter, foe: Fighter) -> bool:
+    """Whether ``f`` holds the weapon-length advantage over ``foe`` (000 Optional Rule:
+    Weapon Length): the longer weapon holds it from the start of the engagement; it
+    switches to the shorter weapon once that fighter has closed in (hit the torso or
+    head of the longer weapon's wielder). Equal lengths give it to no one."""
+    mine, theirs = weapon_reach(f.weapon), weapon_reach(foe.weapon)
+    if mine == theirs:
+        return False
+    if mine > theirs:
+        return not foe.closed_in
+    return f.closed_in
 
 
 def _fighter_value(f: Fighter, foe: Fighter, options: OptionalRules, reasons: list[str]) -> int:
@@ -705,9 +733,10 @@ def _fighter_value(f: Fighter, foe: Fighter, options: OptionalRules, reasons: li
     if f.weapon is not None and foe.weapon is None:
         value += 1
         parts.append("armed vs unarmed +1")
-    if options.weapon_length and f.length_advantage:
+    if options.weapon_length and holds_length(f, foe):
         value += 1
-        parts.append("weapon length +1 (optional rule)")
+        how = "closed in on the longer weapon" if f.closed_in else "the longer weapon"
+        parts.append(f"weapon length +1: {how} ({SRC_WEAPON_LENGTH})")
     reasons.append(f"{f.name}: {value}" + (f" ({', '.join(parts)})" if parts else ""))
     return value
 

@@ -128,6 +128,42 @@ def attack_pool(
     return pool, [why]
 
 
+#: the seed pages of the optional aiming rule (000 calls the trait Coordination, 001
+#: Dexterity: the same sheet trait)
+SRC_AIM_ACUITY = "000 Aim and Snap Shots (optional rule) / 001 Optional Aiming Rule"
+
+
+def shot_pool(
+    attacker: Character,
+    weapon: Weapon,
+    shot: ShotSpec,
+    options: OptionalRules | None = None,
+) -> tuple[Pool, list[str]]:
+    """The cause pool of one shot, with the optional aiming rule applied.
+
+    With ``aim_with_acuity`` on, an aimed shot may read Acuity instead of the skill's
+    trait (000/001: the firer chooses, shot by shot). ``shot.use_acuity`` is the
+    Judge's explicit choice of Acuity; otherwise the firer is taken to choose the
+    better pool of the two (the larger die; house: a firer picks the trait that helps).
+    Off, or for a snap/normal shot, the pool is the skill's own (:func:`attack_pool`).
+    """
+    options = options or OptionalRules()
+    own, why = attack_pool(attacker, weapon, use_acuity=shot.use_acuity)
+    if shot.use_acuity or not options.aim_with_acuity or shot.kind != "aimed":
+        if shot.use_acuity:
+            why.append(f"aimed with Acuity, the Judge's choice ({SRC_AIM_ACUITY})")
+        return own, why
+    if "acuity" not in attacker.traits:
+        return own, why
+    acuity, acuity_why = attack_pool(attacker, weapon, use_acuity=True)
+    if (acuity.die, acuity.count) > (own.die, own.count):
+        return acuity, [
+            *acuity_why,
+            f"aimed: Acuity d{acuity.die} is better than {own} ({SRC_AIM_ACUITY})",
+        ]
+    return own, [*why, f"aimed: Acuity d{acuity.die} is no better ({SRC_AIM_ACUITY})"]
+
+
 def attack_limit(attacker: Character, weapon: Weapon | None, skill: str | None = None) -> int:
     """Most attacks in one series: the skill level, or the trait rank (dice in the
     trait pool) when unskilled (000 Multiple Attacks)."""

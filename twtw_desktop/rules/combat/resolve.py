@@ -65,6 +65,7 @@ from .ranged import (
     check_shot,
     fan_shot_tn,
     range_steps,
+    shot_pool,
 )
 from .records import (
     ApBreakdown,
@@ -159,7 +160,7 @@ def ranged_profile(
     """The profile of a ranged shot or a throw."""
     options = options or OptionalRules()
     s = situation
-    pool, _ = attack_pool(attacker, weapon, use_acuity=shot.use_acuity)
+    pool, _ = shot_pool(attacker, weapon, shot, options)
     free = 0
     free_reasons: list[str] = []
     if s.point_blank:

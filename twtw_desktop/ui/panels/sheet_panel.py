@@ -47,8 +47,10 @@ from ...model.encounter import Token
 from ...model.map import Terrain
 from ...play.actions import Reload
 from ...play.catalogue import posture_mismatch
+from ...play.gear_actions import ClearJam
 from ...rules.base import Pool, WoundLocation
 from ...rules.character import TRAITS, CarriedWeapon, Character, Posture, SkillRating
+from ..check_dialog import open_check_dialog
 from ..commands import (
     ChangePostureCommand,
     ChangeValueCommand,
@@ -169,6 +171,13 @@ class SheetPanel(QWidget):
         self.remove_button.setText("Remove")
         self.remove_button.clicked.connect(lambda: self.remove_character())
         head.addWidget(self.remove_button)
+        self.check_button = QToolButton()
+        self.check_button.setText("Check…")
+        self.check_button.setToolTip("Make a check for this character (002; Ctrl+K)")
+        self.check_button.clicked.connect(
+            lambda: open_check_dialog(self.document, self._cid, self.window())
+        )
+        head.addWidget(self.check_button)
         outer.addLayout(head)
         self.message = MessageLabel()
         outer.addWidget(self.message)
@@ -358,6 +367,10 @@ class SheetPanel(QWidget):
         )
         self.reload_button.clicked.connect(self._reload_selected)
         row.addWidget(self.reload_button)
+        self.clear_jam_button = QPushButton("Clear jam")
+        self.clear_jam_button.setToolTip("Clear the selected jammed weapon (000; the gear's AP)")
+        self.clear_jam_button.clicked.connect(self._clear_jam_selected)
+        row.addWidget(self.clear_jam_button)
         b = QPushButton("Remove weapon")
         b.setToolTip("Remove the selected weapon")
         b.clicked.connect(self._remove_selected_weapon)
@@ -643,7 +656,7 @@ class SheetPanel(QWidget):
 
     def _refresh_weapons(self, c: Character) -> None:
         t = self.weapons_table
-        key = (c.id, tuple(w.weapon_id for w in c.weapons))
+        key = (c.id, tuple((w.weapon_id, w.failure) for w in c.weapons))
         if key == getattr(self, "_weapons_key", None):
             # same rows: update in place (rebuilding would delete the box being clicked)
             for r, cw in enumerate(c.weapons):
@@ -666,6 +679,7 @@ class SheetPanel(QWidget):
         for r, cw in enumerate(c.weapons):
             w = gear.get(cw.weapon_id)
             name = w.name if w else f"{cw.weapon_id} (not in the gear catalog)"
+            name += f" — {cw.failure}" if cw.failure else ""  # 000 equipment failure
             item = QTableWidgetItem(name)
             tip = cw.weapon_id
             if w is not None:
@@ -911,6 +925,19 @@ class SheetPanel(QWidget):
             return False
         self.message.clear()
         return True
+
+    def _clear_jam_selected(self) -> None:
+        c = self.character()
+        rows = sorted({i.row() for i in self.weapons_table.selectedIndexes()})
+        if c is None or not rows:
+            self.message.error("Select a jammed weapon row to clear.")
+            return
+        try:
+            self.document.apply(ClearJam(who=c.id, slot=rows[0]))
+        except USER_ERRORS as e:
+            self._refuse("Clear jam", e, self.weapons_table)
+            return
+        self.message.clear()
 
     def _set_house_values(self) -> None:
         c = self.character()

@@ -1,0 +1,367 @@
+"""Checks at the table (002): one action for any simple or complex check.
+
+``check`` names who, the trait and (optionally) the skill, the difficulty by name
+(Easy 3 … Incredible 11, 002 Setting Difficulty) or as a TN, direct and row
+adjustments (002 Applying Bonuses and Penalties), impetus (a bump every 3), and for a
+complex check the victories needed and the victory threshold (002 Complex Checks,
+Setting Victory Threshold). A complex check's progress is kept on the character's
+sheet under its task name, so it carries over several actions, survives save and
+reopen, and undo takes it back with the step. With a printed deck the card drawn is
+typed in (``card``, ``more_cards``: a card by number or as typed).
+
+House readings (the pages are silent):
+
+* The effect grid a skill check reads is the check's own pool as ``(n)Y`` (the pool
+  ``2d8`` reads effect ``(2)8``); ``effect`` names another when the Judge rules so.
+* In action time a check costs what a skill costs (4 AP, 8 for a task needing full
+  attention, 000 Skills During Action Time); in narrative time it is free.
+* A complex check is taken off the sheet when it is complete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+
+from pydantic import Field, field_validator
+
+from ..errors import RulesError
+from ..rules import actions as A
+from ..rules.base import DIFFICULTIES, Effect, Pool
+from ..rules.card import Card
+from ..rules.character import TRAITS, Character, CheckInProgress
+from ..rules.checks import (
+    BUMP_EVERY,
+    BUMP_EVERY_WITH_IMPETUS,
+    CheckResult,
+    ComplexCheck,
+    apply_row_adjustment,
+    check_pool,
+)
+from ..rules.deck import read_effect
+from ..rules.editions import victory_threshold
+from .actions import Action, Who, _log_event, register
+from .cards import CardNeeded, TypedCards
+from .combat_actions import CardRef, card_of
+from .table import TableEvent
+
+if TYPE_CHECKING:
+    from .table import Table
+
+SRC_CHECKS = "002 Simple Checks / Complex Checks"
+#: 001/003 call 000's Coordination "Dexterity": the same sheet trait
+TRAIT_ALIASES = {"dexterity": "coordination"}
+Name = Annotated[str, Field(min_length=1, max_length=60)]
+
+
+def trait_key(name: str) -> str:
+    """The sheet's trait for a name as the pages write it ("Dexterity" → coordination)."""
+    key = name.strip().lower()
+    key = TRAIT_ALIASES.get(key, key)
+    if key not in TRAITS:
+        known = ", ".join(t.title() for t in TRAITS)
+        raise RulesError(f"{name!r} is not a trait; use one of {known} (or Dexterity).")
+    return key
+
+
+def difficulty_of(value: str | int) -> tuple[int, str]:
+    """(TN, how it was named): a difficulty name (002 Setting Difficulty) or a TN."""
+    if isinstance(value, int):
+        return value, f"TN {value}"
+    key = value.strip().lower()
+    if key.isdigit():
+        return int(key), f"TN {key}"
+    if key not in DIFFICULTIES:
+        known = ", ".join(f"{k.title()} {v}" for k, v in DIFFICULTIES.items())
+        raise RulesError(f"{value!r} is not a difficulty; use a TN or one of {known} (002).")
+    return DIFFICULTIES[key], f"{key.title()} ({DIFFICULTIES[key]})"
+
+
+def check_pool_for(
+    c: Character, trait: str, skill: str | None, rows: int = 0
+) -> tuple[Pool, list[str]]:
+    """The check's cause pool: skill level × the trait's die, the trait's pool when
+    unskilled (002), then any row adjustment (002: a row changes the pool size)."""
+    key = trait_key(trait)
+    tpool = c.trait_pool(key)
+    level = c.skill_level(skill) if skill else 0
+    if skill and level >= 1:
+        pool = Pool(count=level, die=tpool.die)
+        why = [f"{skill} {level} with {key.title()} d{tpool.die}: {pool}"]
+    else:
+        pool = tpool
+        why = [f"{key.title()} {pool}" + (f" (unskilled in {skill})" if skill else "")]
+    if rows:
+        pool = apply_row_adjustment(pool, rows)
+        why.append(f"row adjustment {rows:+d}: {pool} (002 Applying Bonuses and Penalties)")
+    return pool, why
+
+
+@register
+class Check(Action):
+    """Any check (002): simple, or one action on a complex check."""
+
+    do: Literal["check"] = "check"
+    who: Who
+    trait: Name
+    skill: Name | None = None
+    #: a difficulty name (Easy, Standard, Challenging, Difficult, Incredible) or a TN
+    difficulty: Annotated[int, Field(ge=0, le=50)] | Name = "standard"
+    #: a direct adjustment to the result (002)
+    modifier: Annotated[int, Field(ge=-20, le=20)] = 0
+    #: a row adjustment: dice added to or taken from the pool (002)
+    rows: Annotated[int, Field(ge=-4, le=4)] = 0
+    #: the player invokes an impetus: a bump per full 3 over the TN (002)
+    impetus: bool = False
+    #: a complex check: the victories needed (omit to go on with one under way)
+    victories: Annotated[int, Field(ge=1, le=50)] | None = None
+    #: effect per victory for this check (default: the encounter's, 002)
+    threshold: Annotated[int, Field(ge=1, le=20)] | None = None
+    #: the complex check's name on the sheet (default: the skill, or the trait)
+    task: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    #: the effect grid read for victories, as ``(n)Y`` (default: the pool's own)
+    effect: Annotated[str, Field(min_length=4, max_length=8)] | None = None
+    #: a task needing full attention (8 AP instead of 4 in action time)
+    full_attention: bool = False
+    card: CardRef | None = None
+    more_cards: Annotated[tuple[CardRef, ...], Field(max_length=20)] = ()
+    page: ClassVar[str] = "002 Simple Checks / Complex Checks / Setting Difficulty"
+    summary: ClassVar[str] = (
+        "any check: trait + skill vs a difficulty; complex checks collect victories"
+    )
+
+    @field_validator("effect")
+    @classmethod
+    def _effect_text(cls, v: str | None) -> str | None:
+        if v is not None:
+            Effect.model_validate(v)
+        return v
+
+    # -- what the check is ------------------------------------------------------------
+
+    def task_name(self) -> str:
+        return self.task or (self.skill or self.trait).replace("_", " ")
+
+    def tn(self) -> tuple[int, str]:
+        return difficulty_of(self.difficulty)
+
+    def pool(self, table: Table) -> tuple[Pool, list[str]]:
+        c, _ = self.actor(table)
+        return check_pool_for(c, self.trait, self.skill, self.rows)
+
+    def under_way(self, table: Table) -> CheckInProgress | None:
+        c, _ = self.actor(table)
+        name = self.task_name()
+        return next((p for p in c.checks if p.task == name), None)
+
+    def complex_check(self, table: Table) -> ComplexCheck | None:
+        """The complex check this action works on (None for a simple check)."""
+        current = self.under_way(table)
+        if self.victories is None and current is None:
+            return None
+        tn, _ = self.tn()
+        if current is None:
+            assert self.victories is not None
+            threshold = self.threshold or victory_threshold(table.edition, table.encounter.options)
+            return ComplexCheck(tn=tn, needed=self.victories, threshold=threshold)
+        if self.victories is not None and self.victories != current.check.needed:
+            raise RulesError(
+                f"{self.task_name()!r} is under way needing {current.check.needed} "
+                f"victories, not {self.victories}; name another task for a new check."
+            )
+        threshold = self.threshold or current.check.threshold
+        return current.check.model_copy(update={"tn": tn, "threshold": threshold})
+
+    def bump_every(self) -> int:
+        return BUMP_EVERY_WITH_IMPETUS if self.impetus else BUMP_EVERY
+
+    def effect_ref(self, pool: Pool) -> Effect:
+        if self.effect is not None:
+            return Effect.model_validate(self.effect)
+        return Effect(row=pool.count, die=pool.die)
+
+    # -- the questions ----------------------------------------------------------------
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: {self.task_name()} check"
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        ap = A.SKILL_FULL_ATTENTION_AP if self.full_attention else A.SKILL_AP
+        return A.skill_action(self.task_name(), ap)
+
+    def why_not(self, table: Table) -> str | None:
+        try:
+            self.pool(table)
+            self.tn()
+            self.complex_check(table)
+            why = self.card_refusal(table)
+        except RulesError as e:
+            return str(e)
+        if self.card is None and table.deck.physical:
+            return 'The deck is in physical-card mode: type in the card drawn ("card").'
+        return why or super().why_not(table)
+
+    def card_refusal(self, table: Table) -> str | None:
+        """With typed cards: the further card still to be typed in (an exceptional
+        cell or an increased effect reads on), found without touching the deck."""
+        if self.card is None:
+            return None
+        pool, _ = self.pool(table)
+        tn, _ = self.tn()
+        more = TypedCards([card_of(table, r) for r in self.more_cards])
+        first = card_of(table, self.card)
+        try:
+            res = check_pool(first, pool, tn, more, self.modifier, bump_every=self.bump_every())
+            if res.success and self.complex_check(table) is not None:
+                read_effect(first, self.effect_ref(pool), 0, more)
+        except CardNeeded as need:
+            return f'Type in the card drawn for {need.purpose} first ("more_cards").'
+        return None
+
+    def preview(self, table: Table) -> dict[str, Any]:
+        """The pool, the TN and the victories so far — before any card is drawn."""
+        out = super().preview(table)
+        try:
+            pool, pool_why = self.pool(table)
+            tn, tn_why = self.tn()
+            cx = self.complex_check(table)
+        except RulesError as e:
+            out["refused"] = str(e)
+            return out
+        out.update(pool=str(pool), pool_items=pool_why, tn=tn, tn_items=[tn_why])
+        if self.modifier:
+            out["result_modifier"] = self.modifier
+        out["bump_every"] = self.bump_every()
+        if cx is not None:
+            out.update(
+                victories_needed=cx.needed,
+                progress=cx.progress,
+                threshold=cx.threshold,
+                effect=str(self.effect_ref(pool)),
+            )
+        return out
+
+    # -- doing it ---------------------------------------------------------------------
+
+    def _cards(self, table: Table) -> tuple[Card, Callable[[], Card], list[Card]]:
+        """The card and the further-card source, and the list of every card taken."""
+        deck = table.deck
+        taken: list[Card] = []
+        if self.card is not None or deck.physical:
+            if self.card is None:
+                raise RulesError("The deck is in physical-card mode: type in the card drawn.")
+            first = deck.enter_physical(card_of(table, self.card))
+            typed = TypedCards(
+                [card_of(table, r) for r in self.more_cards], enter=deck.enter_physical
+            )
+            source: Callable[[], Card] = typed
+        else:
+            first = deck.draw()
+            source = deck.draw
+        taken.append(first)
+
+        def more() -> Card:
+            card = source()
+            taken.append(card)
+            return card
+
+        return first, more, taken
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        pool, pool_why = self.pool(table)
+        tn, tn_why = self.tn()
+        cx = self.complex_check(table)
+        _details, event = self.pay(table)
+        try:
+            return self._resolve(table, c, pool, pool_why, tn, tn_why, cx, event)
+        except CardNeeded as need:
+            raise RulesError(
+                f'Type in the card drawn for {need.purpose} first ("more_cards").'
+            ) from None
+
+    def _resolve(
+        self,
+        table: Table,
+        c: Character,
+        pool: Pool,
+        pool_why: list[str],
+        tn: int,
+        tn_why: str,
+        cx: ComplexCheck | None,
+        event: Any,
+    ) -> TableEvent:
+        card, more, taken = self._cards(table)
+        mods = [("modifier", self.modifier, "002 Applying Bonuses and Penalties")]
+        try:
+            res: CheckResult = check_pool(
+                card,
+                pool,
+                tn,
+                more,
+                mods if self.modifier else 0,
+                bump_every=self.bump_every(),
+            )
+            reasons = [*pool_why, tn_why, *res.reasons]
+            record: dict[str, Any] = {
+                "card": card.number,
+                "pool": str(pool),
+                "tn": tn,
+                "result": res.result,
+                "success": res.success,
+                "bumps": res.bumps,
+                "calamity": res.calamity,
+            }
+            text = self._outcome_text(c, pool, res)
+            if cx is not None:
+                effect_value = None
+                if res.success:
+                    eff = read_effect(card, self.effect_ref(pool), 0, more)
+                    effect_value = eff.value
+                    reasons += list(eff.reasons)
+                new, step = cx.advance(
+                    res.result, effect_value, res.calamity, bump_every=self.bump_every()
+                )
+                reasons += [r for r in step.reasons if r not in res.reasons]
+                record.update(
+                    task=self.task_name(),
+                    effect=effect_value,
+                    victories=step.victories_gained,
+                    progress=step.progress,
+                    needed=step.needed,
+                    threshold=cx.threshold,
+                    complete=step.complete,
+                )
+                self._keep(c, new)
+                text += (
+                    f"; {step.victories_gained} victory(ies), {step.progress} of {step.needed}"
+                    + (" — done" if step.complete else "")
+                )
+        finally:
+            for t in taken:
+                table.deck.discard(t)
+        record["cards"] = [t.number for t in taken]
+        record["reasons"] = reasons
+        _log_event(table, text, "check", event, record)
+        return TableEvent(text, record, tuple(t.number for t in taken))
+
+    def _outcome_text(self, c: Character, pool: Pool, res: CheckResult) -> str:
+        what = f"{c.name}: {self.task_name()} ({pool}) vs TN {res.tn}"
+        if res.calamity:
+            return f"{what} — CF, a calamity"
+        verdict = "success" if res.success else "failure"
+        bumps = f", {res.bumps} bump(s)" if res.bumps else ""
+        return f"{what} — {res.result}: {verdict}{bumps}"
+
+    def _keep(self, c: Character, new: ComplexCheck) -> None:
+        name = self.task_name()
+        rest = [p for p in c.checks if p.task != name]
+        if not new.complete:
+            rest.append(CheckInProgress(task=name, check=new))
+        c.checks = rest
+
+    def capture(self) -> Iterable[str]:
+        return {"characters", "deck", "log", "track"}
+
+    def areas(self) -> Iterable[str]:
+        return {"characters", "deck", "log", "track"}

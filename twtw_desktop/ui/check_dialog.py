@@ -1,0 +1,305 @@
+"""Encounter ▸ Make a check… (Ctrl+K): any check of 002 from the window.
+
+The dialog builds the table's ``check`` action (:mod:`twtw_desktop.play.check_actions`)
+— who, trait and skill, the difficulty by name or as a TN, direct and row
+adjustments, impetus, and for a complex check the victories needed, the victory
+threshold and the task's name — and shows the pool, the TN and the victories already
+collected before any card is drawn. With a printed deck the Judge types the card's
+number. Making the check is one undo step; the log line says what the card did. A
+refusal is shown in the dialog, which stays open, and nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..errors import RulesError
+from ..play.check_actions import Check
+from ..rules.base import DIFFICULTIES
+from ..rules.character import TRAITS
+from ..rules.editions import victory_threshold
+
+#: the difficulty box's last entry: a TN typed in the spin box beside it
+OTHER_TN = "Other TN"
+
+
+def _trait_label(trait: str) -> str:
+    return "Coordination (Dexterity)" if trait == "coordination" else trait.title()
+
+
+class CheckDialog(QDialog):
+    """Who checks what against which TN; the preview before the card."""
+
+    def __init__(self, document, who: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Make a check")
+        self.setObjectName("check_dialog")
+        self.document = document
+        self.event: Any = None
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        self.who = QComboBox()
+        for c in document.encounter.characters:
+            self.who.addItem(c.name, c.id)
+        if who is not None and self.who.findData(who) >= 0:
+            self.who.setCurrentIndex(self.who.findData(who))
+        form.addRow("Who", self.who)
+        self.trait = QComboBox()
+        for t in TRAITS:
+            self.trait.addItem(_trait_label(t), t)
+        form.addRow("Trait", self.trait)
+        self.skill = QComboBox()
+        self.skill.setEditable(True)
+        self.skill.setToolTip("A skill on the sheet, another name (unskilled: the trait's pool)")
+        form.addRow("Skill", self.skill)
+        self.difficulty = QComboBox()
+        for name, tn in DIFFICULTIES.items():
+            self.difficulty.addItem(f"{name.title()} ({tn})", name)
+        self.difficulty.addItem(OTHER_TN, None)
+        self.difficulty.setCurrentIndex(self.difficulty.findData("standard"))
+        self.tn = QSpinBox()
+        self.tn.setRange(0, 50)
+        self.tn.setValue(5)
+        self.tn.setToolTip("The TN when the difficulty is not one of 002's names")
+        form.addRow("Difficulty (002)", self.difficulty)
+        form.addRow("TN", self.tn)
+        self.modifier = QSpinBox()
+        self.modifier.setRange(-20, 20)
+        self.modifier.setToolTip("A direct adjustment to the result (002)")
+        form.addRow("Result modifier", self.modifier)
+        self.rows = QSpinBox()
+        self.rows.setRange(-4, 4)
+        self.rows.setToolTip("A row adjustment: dice added to or taken from the pool (002)")
+        form.addRow("Row adjustment", self.rows)
+        self.impetus = QCheckBox("Impetus invoked (a bump per 3 over the TN)")
+        form.addRow("", self.impetus)
+        self.full_attention = QCheckBox("Needs full attention (8 AP in action time)")
+        form.addRow("", self.full_attention)
+        lay.addLayout(form)
+
+        self.complex = QGroupBox("Complex check (002): victories over several actions")
+        self.complex.setCheckable(True)
+        self.complex.setChecked(False)
+        cform = QFormLayout(self.complex)
+        self.victories = QSpinBox()
+        self.victories.setRange(1, 50)
+        self.victories.setValue(3)
+        cform.addRow("Victories needed", self.victories)
+        self.threshold = QSpinBox()
+        self.threshold.setRange(0, 20)
+        self.threshold.setToolTip("Effect per victory (002 Setting Victory Threshold)")
+        cform.addRow("Victory threshold", self.threshold)
+        self.task = QLineEdit()
+        self.task.setPlaceholderText("the skill's name")
+        self.task.setToolTip("The check's name on the sheet: the same name goes on with it")
+        cform.addRow("Task", self.task)
+        lay.addWidget(self.complex)
+
+        card_form = QFormLayout()
+        self.card = QLineEdit()
+        self.card.setPlaceholderText("drawn from the deck")
+        self.card.setToolTip("The number of the card drawn from a printed deck")
+        card_form.addRow("Card", self.card)
+        self.more_cards = QLineEdit()
+        self.more_cards.setPlaceholderText("when an exceptional cell reads on: 12, 40")
+        self.more_cards.setToolTip("The further cards drawn from a printed deck, in order")
+        card_form.addRow("Further cards", self.more_cards)
+        lay.addLayout(card_form)
+
+        self.preview_label = QLabel()
+        self.preview_label.setObjectName("check_preview")
+        self.preview_label.setWordWrap(True)
+        lay.addWidget(self.preview_label)
+        self.message = QLabel()
+        self.message.setObjectName("check_message")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #a00000;")
+        lay.addWidget(self.message)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.make = QPushButton("Make the check")
+        self.make.setDefault(True)
+        buttons.addButton(self.make, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.make.clicked.connect(self.make_check)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+        self.who.currentIndexChanged.connect(self._fill_skills)
+        self.skill.currentTextChanged.connect(self._skill_chosen)
+        for sig in (
+            self.trait.currentIndexChanged,
+            self.difficulty.currentIndexChanged,
+            self.tn.valueChanged,
+            self.modifier.valueChanged,
+            self.rows.valueChanged,
+            self.impetus.toggled,
+            self.full_attention.toggled,
+            self.complex.toggled,
+            self.victories.valueChanged,
+            self.threshold.valueChanged,
+            self.task.textChanged,
+            self.card.textChanged,
+            self.more_cards.textChanged,
+        ):
+            sig.connect(self.refresh)
+        self._fill_skills()
+
+    # -- building the action ------------------------------------------------------------
+
+    def _fill_skills(self) -> None:
+        cid = self.who.currentData()
+        self.skill.blockSignals(True)
+        self.skill.clear()
+        self.skill.addItem("")
+        if cid is not None:
+            for name in self.document.character(cid).skills:
+                self.skill.addItem(name)
+        self.skill.blockSignals(False)
+        enc = self.document.encounter
+        self.threshold.setSpecialValueText(
+            f"the encounter's ({victory_threshold(self.document.edition, enc.options)})"
+        )
+        self.refresh()
+
+    def _skill_chosen(self, name: str) -> None:
+        cid = self.who.currentData()
+        if cid is not None:
+            rating = self.document.character(cid).skills.get(name.strip())
+            if rating is not None:
+                self.trait.setCurrentIndex(self.trait.findData(rating.trait))
+        self.refresh()
+
+    def action(self) -> Check:
+        """The check as the dialog shows it (ValueError naming a bad field)."""
+        cid = self.who.currentData()
+        if cid is None:
+            raise ValueError("There is no character to make the check.")
+        fields: dict[str, Any] = {"who": cid, "trait": self.trait.currentData()}
+        skill = self.skill.currentText().strip()
+        if skill:
+            fields["skill"] = skill
+        name = self.difficulty.currentData()
+        fields["difficulty"] = name if name is not None else self.tn.value()
+        if self.modifier.value():
+            fields["modifier"] = self.modifier.value()
+        if self.rows.value():
+            fields["rows"] = self.rows.value()
+        fields["impetus"] = self.impetus.isChecked()
+        fields["full_attention"] = self.full_attention.isChecked()
+        if self.complex.isChecked():
+            fields["victories"] = self.victories.value()
+            if self.threshold.value():
+                fields["threshold"] = self.threshold.value()
+            if self.task.text().strip():
+                fields["task"] = self.task.text().strip()
+        card = self.card.text().strip()
+        if card:
+            if not card.isdigit():
+                raise ValueError(f"The card is a number from the printed deck, not {card!r}.")
+            fields["card"] = int(card)
+        more = [m.strip() for m in self.more_cards.text().split(",") if m.strip()]
+        if more:
+            if not all(m.isdigit() for m in more):
+                raise ValueError("Further cards are card numbers separated by commas.")
+            fields["more_cards"] = [int(m) for m in more]
+        return Check.model_validate(fields)
+
+    def refresh(self) -> None:
+        """The pool, the TN and the progress so far, before the card."""
+        self.tn.setEnabled(self.difficulty.currentData() is None)
+        try:
+            act = self.action()
+        except ValueError as e:
+            self._show(None, _first_line(e))
+            return
+        p = self.document.table.preview(act)
+        if "refused" in p:
+            self._show(None, p["refused"])
+            return
+        parts = [f"Pool {p['pool']} against TN {p['tn']}"]
+        parts += [f"· {line}" for line in (*p["pool_items"], *p["tn_items"])]
+        if p.get("result_modifier"):
+            parts.append(f"· result modifier {p['result_modifier']:+d}")
+        parts.append(f"· a bump per full {p['bump_every']} over the TN")
+        if "victories_needed" in p:
+            parts.append(
+                f"Victories: {p['progress']} of {p['victories_needed']} so far, one per "
+                f"{p['threshold']} of effect {p['effect']}"
+            )
+        parts.append(f"Cost: {p['cost']}")
+        self._show("\n".join(parts), p.get("why_not"))
+
+    def _show(self, preview: str | None, why_not: str | None) -> None:
+        self.preview_label.setText(preview or "")
+        self.message.setText(why_not or "")
+        self.make.setEnabled(preview is not None and not why_not)
+
+    def make_check(self) -> None:
+        """Apply the check as one undo step; a refusal stays in the dialog."""
+        try:
+            self.event = self.document.apply(self.action())
+        except (RulesError, ValueError) as e:
+            self.message.setText(_first_line(e))
+            return
+        self.accept()
+
+
+def _first_line(e: Exception) -> str:
+    text = str(e)
+    if hasattr(e, "errors"):  # pydantic: the first complaint only
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        text = f"{where}: {first['msg']}"
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def open_check_dialog(document, who: str | None = None, parent: QWidget | None = None) -> bool:
+    """Show the dialog; True when a check was made."""
+    if document is None:
+        return False
+    dlg = CheckDialog(document, who, parent)
+    return dlg.exec() == QDialog.DialogCode.Accepted
+
+
+def _selected_character(document) -> str | None:
+    tok = document.selected_token_id
+    if tok is None:
+        return None
+    try:
+        return document.token(tok).character_id
+    except KeyError:
+        return None
+
+
+def install_check_dialog(window) -> QAction:
+    """Encounter ▸ Make a check… (Ctrl+K) for the window's document."""
+    act = QAction("Make a &check…", window)
+    act.setObjectName("act_check")
+    act.setShortcut(QKeySequence("Ctrl+K"))
+    act.setStatusTip("Any check of 002: trait + skill against a difficulty, complex checks")
+
+    def go() -> None:
+        doc = window.document
+        if doc is not None:
+            open_check_dialog(doc, _selected_character(doc), window)
+
+    act.triggered.connect(go)
+    window.addAction(act)
+    window.encounter_menu.addAction(act)
+    window.act_check = act
+    return act
