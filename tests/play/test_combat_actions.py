@@ -357,3 +357,45 @@ def test_draw_and_shoot_is_one_action_with_the_combined_cost(table):
     table.undo()
     assert not table.character(MIRANDA).weapons[0].readied
     assert readied_cost > 0
+
+
+def _card_on_top(table, number: int) -> None:
+    st = table.deck.snapshot()
+    pile = (number, *[n for n in st.draw_pile if n != number])
+    table.deck.restore(st.model_copy(update={"draw_pile": pile}))
+
+
+def test_a_wrench_below_the_guns_rel_jams_it_on_the_sheet_until_cleared(table):
+    """RULES.md's Rel rule at the table: the card's wrench below the weapon's Rel leaves
+    the gun jammed on the sheet; a jammed gun does not fire (why_not says so) until
+    ``clear_jam``."""
+    from twtw_desktop.play.gear_actions import ClearJam
+
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    rel = table.gear.weapons["colt_peacemaker"].rel
+    assert rel and rel > 1
+    low = next(n for n in range(1, 55) if (w := table.deck.card(n).wrench) is not None and w < rel)
+    _card_on_top(table, low)
+    table.apply(NormalShot(who=MIRANDA, target=ANGUS))
+    assert table.character(MIRANDA).weapons[0].failure == "jammed"
+    why = table.why_not(NormalShot(who=MIRANDA, target=ANGUS))
+    assert why and "jammed" in why
+    table.apply(ClearJam(who=MIRANDA))
+    assert table.character(MIRANDA).weapons[0].failure is None
+
+
+def test_aim_with_acuity_changes_the_pool_of_an_aimed_shot_at_the_table(table):
+    """The optional rule (000/001) reaches the attack: with it on, an aimed shot reads the
+    better of Acuity and Coordination."""
+    from twtw_desktop.play.actions import SetRules
+
+    cyril = "cyril_wellington"
+    c = table.character(cyril)
+    sharp = {**c.traits, "acuity": type(c.traits["acuity"]).model_validate("3d12")}
+    table.run("a sharp-eyed Cyril", lambda: setattr(c, "traits", sharp), {"characters"})
+    table.apply(Draw(who=cyril))
+    shot = AimedShot(who=cyril, target=ANGUS, aims=1)
+    off = table.preview(shot)["pool"]
+    on = table.encounter.options.model_copy(update={"aim_with_acuity": True})
+    table.apply(SetRules(edition=table.encounter.edition, options=on))
+    assert table.preview(shot)["pool"] != off

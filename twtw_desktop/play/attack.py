@@ -87,7 +87,7 @@ from ..rules.actions import (
 from ..rules.base import EFFECT_ROWS, Effect, HitLocation, Pool, Speed
 from ..rules.card import Card
 from ..rules.character import CarriedWeapon, Character, Posture
-from ..rules.combat.ancillary import apply_discharges, discharge_candidates
+from ..rules.combat.ancillary import after_failure, apply_discharges, discharge_candidates
 from ..rules.combat.bumps import BumpSpends, StraySpend
 from ..rules.combat.melee import (
     DodgeSpec,
@@ -104,11 +104,11 @@ from ..rules.combat.melee import (
 )
 from ..rules.combat.ranged import (
     ShotSpec,
-    attack_pool,
     fan_shot_tn,
     plan_fan_fire,
     ranged_tn,
     shot_ap_cost,
+    shot_pool,
 )
 from ..rules.combat.records import ApBreakdown, AttackRecord, TnBreakdown, mod
 from ..rules.combat.resolve import (
@@ -643,7 +643,8 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
         raise RulesError("Only a single-action revolver fans its hammer; a throw cannot.")
     shot = _shot_spec(req, weapon, thrown, shooter)
     plan.shot = shot
-    plan.pool, _ = attack_pool(shooter, weapon, use_acuity=shot.use_acuity)
+    # the pool as the rules read it: an aimed shot may use Acuity (optional rule, 000/001)
+    plan.pool, _ = shot_pool(shooter, weapon, shot, table.encounter.options)
     secondary = 0 if req.shot_kind == "fan" else req.secondary_index
     plan.situation, plan.cover, geo = _situation(
         table,
@@ -1452,6 +1453,20 @@ def write_attack(
             rounds=max(1, min(plan.rounds, loaded)),
             carried_index=plan.request.weapon_index,
         )
+        idx = plan.request.weapon_index
+        failed = [
+            r.equipment_failure
+            for r in out.records
+            if r.equipment_failure is not None and r.equipment_failure.failed
+        ]
+        if failed and idx is not None:
+            # the wrench beat the gun's Rel: it is jammed on the sheet until cleared
+            fired.weapons[idx] = after_failure(fired.weapons[idx], failed[0])
+            if fired.weapons[idx].failure:
+                notes.append(
+                    f"{shooter.name}'s {plan.weapon.name} is {fired.weapons[idx].failure} "
+                    "(equipment failure): clear it before it fires again"
+                )
         if plan.request.draw_first and plan.request.weapon_index is not None:
             drawn = fired.weapons[plan.request.weapon_index]  # drawn and fired in one go
             drawn.readied = True

@@ -313,6 +313,10 @@ class _AttackAction(Action):
         w = table.gear.weapons.get(cw.weapon_id)
         if w is None:
             return f"{c.name}'s {cw.weapon_id!r} is not in the gear list."
+        if cw.failure == "broken":
+            return f"{c.name}'s {w.name} is broken (equipment failure): it cannot be used."
+        if cw.failure == "jammed":
+            return f"{c.name}'s {w.name} is jammed: clear the jam first (clear_jam, RULES.md Rel)."
         if not cw.readied and not getattr(self, "draw_first", False):
             draw = A.draw_action(w, c.quick_draw)
             verb = "draw" if draw.kind is A.ActionKind.DRAW else "ready"
