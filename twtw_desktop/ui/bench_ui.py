@@ -161,6 +161,8 @@ def _startup_code(body: str) -> str:
     return (
         "import time; t0 = time.perf_counter()\n"
         "import os, tempfile; os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
+        # its own data folder: no journal of an earlier session is offered (a dialog)
+        "os.environ['TWTW_DATA_DIR'] = tempfile.mkdtemp()\n"
         + PEAK_MIB
         + body
         + "print(time.perf_counter() - t0)\n"
