@@ -154,7 +154,10 @@ def test_fire_across_a_window(qtbot, street):
     assert panel.card_view.card() is not None and panel.card_view.card().number == n
     hl = panel.card_view.highlights()
     assert hl.cause and hl.cause_chosen is not None and "shield" in hl.sections
-    assert doc.deck.draw_count == 54  # a preview: nothing drawn for real yet
+    # Draw deals the card for real (no card is shown the deck has not dealt): it is in
+    # play, and Apply joins the draw's undo step
+    assert doc.deck.draw_count == 53
+    assert [c.number for c in doc.deck.in_play] == [n]
 
     with qtbot.waitSignal(doc.featureChanged, timeout=1000) as sig:
         qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
@@ -457,3 +460,55 @@ def test_a_throw_uses_the_same_flow_and_leaves_the_hand(qtbot):
         assert rec.scatter is not None
     doc.undo_stack.undo()
     assert any(w.weapon_id == "dynamite" for w in doc.character("cyril_wellington").weapons)
+
+
+def test_draw_deals_the_card_for_real_and_put_back_undoes_the_draw(qtbot, street):
+    """No card is shown that the deck has not dealt (#16): Draw is a table step (the
+    journal keeps it); Put back undoes it and the card is on top again."""
+    doc, panel = street
+    doc.select("token-miranda_valentine")
+    _choose_target(panel, "token-felicia_laroq")
+    qtbot.mouseClick(panel.shot_buttons["snap"], Qt.MouseButton.LeftButton)
+    top = doc.deck.snapshot().draw_pile[0]
+    steps = doc.undo_stack.count()
+    qtbot.mouseClick(panel.draw_button, Qt.MouseButton.LeftButton)
+    assert panel.card_view.card().number == top
+    assert [c.number for c in doc.deck.in_play] == [top]
+    assert doc.undo_stack.count() == steps + 1
+    assert "draws card" in doc.encounter.log[-1].text
+    assert panel.clear_button.isEnabled()
+    qtbot.mouseClick(panel.clear_button, Qt.MouseButton.LeftButton)
+    assert panel.card_view.card() is None and panel.current is None
+    assert doc.deck.snapshot().draw_pile[0] == top and not doc.deck.in_play
+    assert panel.draw_button.isEnabled()
+
+
+def test_the_card_flipped_on_the_stack_resolves_the_shot_in_the_window(qtbot, street):
+    """000 Initiative Stack: the card flipped for Miranda's declared snap shot is the
+    card the attack panel reads; Draw takes nothing off the deck."""
+    from twtw_desktop.play.actions import EndSegment, StartActionTime, StartRound
+    from twtw_desktop.play.track_actions import DeclareAction, Resolve
+
+    doc, panel = street
+    doc.apply(StartActionTime())
+    doc.apply(StartRound())
+    m = DeclareAction(who="miranda_valentine", action="snap_shot")
+    f = DeclareAction(who="felicia_laroq", action="snap_shot")
+    for _ in range(20):
+        if doc.table.why_not(m) is None and doc.table.why_not(f) is None:
+            break
+        doc.apply(EndSegment())
+    doc.apply(m)
+    doc.apply(f)
+    doc.apply(Resolve())
+    flipped = {e.character_id: e.card for e in doc.table.track.stack()}["miranda_valentine"]
+    doc.select("token-miranda_valentine")
+    _choose_target(panel, "token-felicia_laroq")
+    qtbot.mouseClick(panel.shot_buttons["snap"], Qt.MouseButton.LeftButton)
+    assert f"Card {flipped.number}, flipped for this action" in panel.tn_label.text()
+    drawn = doc.deck.draw_count
+    qtbot.mouseClick(panel.draw_button, Qt.MouseButton.LeftButton)
+    assert panel.card_view.card().number == flipped.number
+    assert doc.deck.draw_count == drawn  # nothing drawn: the stack's card is read
+    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    assert doc.encounter.log[-1].detail["record"]["cards"][0] == flipped.number

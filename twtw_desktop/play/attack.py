@@ -1339,19 +1339,29 @@ def preview(
     shot: int = 0,
     typed_block: Card | None = None,
     typed_more: Sequence[Card] = (),
+    held: Card | None = None,
 ) -> Preview:
-    """Draw on a copy of the deck (or read a typed-in card) and resolve; the card
+    """Read the attack's card and resolve; the card
     highlights follow shot ``shot`` of a series. ``typed_block`` is the card typed
     in for the defender's block and ``typed_more`` the further cards typed in, in
     the order drawn (physical-card mode). When the resolution needs a card not yet
     typed in, the outcome's ``card_needed`` says what for and the records shown are
-    provisional (read as if no further card could be drawn)."""
+    provisional (read as if no further card could be drawn). The card read is
+    :func:`resolution_card`'s; only when there is none (no stack card, no card held
+    or typed) is it drawn on a copy of the deck — the window never does that: its
+    Draw commits the card first (:class:`~twtw_desktop.play.combat_actions.AttackCard`)."""
     deck = table.deck
     discard = deck.discard_pile()
-    if typed is not None or deck.physical:
-        if typed is None:
+    first = resolution_card(table, plan, typed, held)
+    typed_path = deck.physical or (first is not None and first is typed)
+    if first is not None and not typed_path:
+        scratch = scratch_deck(deck)
+        card = first
+        out = resolve(table, plan, card, spends, scratch.draw, discard, typed_block)
+    elif typed_path:
+        if first is None:
             raise RulesError("The deck is in physical-card mode: type in the card drawn.")
-        card = typed
+        card = first
         numbers = [card.number] + ([typed_block.number] if typed_block is not None else [])
         for c in typed_more:
             if c.number in numbers:
@@ -1405,6 +1415,7 @@ def write_attack(
     typed: Card | None = None,
     typed_block: Card | None = None,
     typed_more: Sequence[Card] = (),
+    held: Card | None = None,
 ) -> Outcome:
     """Resolve for real — call it inside one table step (the attack actions'
     ``apply``, :mod:`.combat_actions`): draw (or enter the typed cards), pay the AP,
@@ -1413,18 +1424,25 @@ def write_attack(
     AV and log one line per shot with the whole record as its detail.
     ``typed_block`` is the typed-in card of the defender's block and ``typed_more``
     the further cards typed in, in the order drawn (physical mode); a resolution
-    that needs a card not typed in is refused (and the step changes nothing)."""
+    that needs a card not typed in is refused (and the step changes nothing).
+    ``held`` is the card the window's Draw took off the deck for this attack
+    (in play until now). The card read first is :func:`resolution_card`'s."""
     deck = table.deck
     discard = deck.discard_pile()
     in_play_before = {c.number for c in deck.in_play}
-    if typed is not None or deck.physical:
+    first = resolution_card(table, plan, typed, held)
+    typed_path = deck.physical or (first is not None and first is typed)
+    more: Any = TypedCards(typed_more, enter=deck.enter_physical) if typed_path else deck.draw
+    if first is not None and first is not typed:
+        card = first  # on the table already: the stack's card, or the one Draw took
+        if held is not None and first is held:
+            in_play_before.discard(card.number)  # read now: discarded with the others
+    elif typed_path:
         if typed is None:
             raise RulesError("The deck is in physical-card mode: type in the card drawn.")
         card = deck.enter_physical(typed)
-        more: Any = TypedCards(typed_more, enter=deck.enter_physical)
     else:
         card = deck.draw()
-        more = deck.draw
     if expected_card is not None and card.number != expected_card:
         raise RulesError(
             f"The deck has changed since the draw (card {card.number}, not "
@@ -1587,6 +1605,46 @@ def declared_shot(table, plan: AttackPlan) -> tuple[Any, tuple[int, int, int]] |
         if same and (e.action.weapon_id in (None, plan.spec.weapon_id)):
             return e, key
     return None
+
+
+def stack_card(table, plan: AttackPlan) -> Card | None:
+    """The card flipped for the shooter's declared action when this segment's stack
+    resolved (000 Initiative Stack: a character's card "will determine the order in
+    the stack they will perform their action, as well as the effects of that
+    action"), or None: no declared action, an unresolved stack (a single action
+    needs no flip) or AP not charged (the declaration is then not used)."""
+    if not plan.request.charge_ap or getattr(table, "time", None) is None:
+        return None  # (a window document stands in for its table in some callers)
+    found = declared_shot(table, plan)
+    if found is None:
+        return None
+    e, _key = found
+    return e.card if e.resolved and e.card is not None else None
+
+
+def resolution_card(
+    table, plan: AttackPlan, typed: Card | None = None, held: Card | None = None
+) -> Card | None:
+    """The card that resolves the attack, when it is already known: the initiative
+    stack's card (see :func:`stack_card`), else the card the window's Draw took off
+    the deck (``held``, in play), else the card typed in. None: the deck deals it.
+    A typed or held card that is not the stack's is refused, naming the stack's."""
+    flipped = stack_card(table, plan)
+    if flipped is not None:
+        other = held if held is not None else typed
+        if other is not None and other.number != flipped.number:
+            raise RulesError(
+                f"Card {flipped.number} was flipped for this action on the initiative "
+                f"stack and resolves it (000 Initiative Stack), not card {other.number}."
+            )
+        return flipped
+    if held is not None:
+        if held.number not in {c.number for c in table.deck.in_play}:
+            raise RulesError(
+                f"Card {held.number} is not in play: it was not drawn for this attack; draw again."
+            )
+        return held
+    return typed
 
 
 def track_refusal(table, plan: AttackPlan) -> str | None:

@@ -66,6 +66,8 @@ from .attack import (
     dodging_this_round,
     plan_attack,
     preview,
+    resolution_card,
+    stack_card,
     track_refusal,
     write_attack,
 )
@@ -183,6 +185,8 @@ class _AttackAction(Action):
     card: CardRef | None = None
     block_card: CardRef | None = None
     more_cards: tuple[CardRef, ...] = ()
+    #: the card ``attack_card`` drew for this attack (in play until the attack reads it)
+    held_card: Annotated[int, Field(ge=1, le=1000)] | None = None
 
     mode: ClassVar[str] = "ranged"
     shot_kind: ClassVar[str] = "snap"
@@ -271,6 +275,10 @@ class _AttackAction(Action):
         """The attack before the draw (RulesError with the reason when refused)."""
         return plan_attack(table, self.request(table), geometry)
 
+    def held(self, table: Table) -> Card | None:
+        """The card ``attack_card`` drew for this attack, or None."""
+        return table.deck.card(self.held_card) if self.held_card is not None else None
+
     def cards(self, table: Table) -> tuple[Card | None, Card | None, list[Card]]:
         typed = card_of(table, self.card) if self.card is not None else None
         block = card_of(table, self.block_card) if self.block_card is not None else None
@@ -351,6 +359,11 @@ class _AttackAction(Action):
         why = track_refusal(table, plan)
         if why:
             return f"{plan.spec.describe()}: {why}"
+        if self.held_card is not None:
+            try:
+                resolution_card(table, plan, None, self.held(table))
+            except RulesError as e:
+                return str(e)
         return None
 
     def card_refusal(self, table: Table, plan: AttackPlan) -> str | None:
@@ -358,11 +371,11 @@ class _AttackAction(Action):
         the deck), or None."""
         if self.card is None and not table.deck.physical:
             return None
-        if self.card is None:
+        if self.card is None and stack_card(table, plan) is None:
             return 'The deck is in physical-card mode: type in the card drawn ("card").'
         typed, block, more = self.cards(table)
         try:
-            p = preview(table, plan, self.spend_list(), typed, 0, block, more)
+            p = preview(table, plan, self.spend_list(), typed, 0, block, more, self.held(table))
         except CardNeeded as need:
             return f"Type in the card drawn for {need.purpose} first."
         if p.outcome.needs_block_card:
@@ -400,7 +413,9 @@ class _AttackAction(Action):
     def apply(self, table: Table) -> TableEvent:
         plan = self.plan(table)
         typed, block, more = self.cards(table)
-        out = write_attack(table, plan, self.spend_list(), self.expect_card, typed, block, more)
+        out = write_attack(
+            table, plan, self.spend_list(), self.expect_card, typed, block, more, self.held(table)
+        )
         texts = [e.text for e in table.encounter.log[-len(out.records) :]]
         record = out.record.model_dump(mode="json")
         return TableEvent(" · ".join(texts), record, tuple(out.drawn), (out, plan))
@@ -871,6 +886,53 @@ class Throw(_AttackAction):
         return TableEvent(out.text, dict(out.detail), tuple(out.detail["cards"]), (out,))
 
 
+@register
+class AttackCard(Action):
+    """Draw the card that will resolve an attack, before its bumps are spent: the
+    window's Draw. The card is committed from then on (in play, in the journal) —
+    the Judge never sees a card the deck has not dealt. The attack that follows
+    reads it (``held_card``) and joins this step, so one Ctrl+Z takes back the
+    attack and puts the card back; with a printed deck the card is typed in
+    instead, and a stack's own card needs no draw (000 Initiative Stack)."""
+
+    do: Literal["attack_card"] = "attack_card"
+    who: Who
+    page: ClassVar[str] = "000 Action Cards in Combat"
+    summary: ClassVar[str] = (
+        "draw the card that resolves an attack; the attack (held_card) reads it after"
+    )
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name} draws a card for an attack"
+
+    def capture(self) -> Iterable[str]:
+        # what the attack joining this step may change (the joined step's undo restores it)
+        return {"characters", "tokens", "deck", "log", "track", "map"}
+
+    def areas(self) -> Iterable[str]:
+        return {"deck", "log"}
+
+    def why_not(self, table: Table) -> str | None:
+        try:
+            self.actor(table)
+        except RulesError as e:
+            return str(e)
+        if table.deck.physical:
+            return (
+                "The deck is in physical-card mode: the card drawn from the printed deck "
+                'is typed in with the attack ("card").'
+            )
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _tok = self.actor(table)
+        card = table.deck.draw()
+        text = f"{c.name} draws card {card.number} for an attack"
+        detail = {"card": card.number, "for": c.id}
+        table.log(text, "deck", detail)
+        return TableEvent(text, detail, (card.number,))
+
+
 def attack_action(
     table: Table,
     req: AttackRequest,
@@ -880,6 +942,7 @@ def attack_action(
     typed_block: Card | None = None,
     typed_more: Iterable[Card] = (),
     expect_card: int | None = None,
+    held_card: int | None = None,
 ) -> _AttackAction:
     """The typed action for an attack request as the attack panel builds it (with
     the bump spends and the typed cards of its preview)."""
@@ -903,6 +966,7 @@ def attack_action(
         "card": card_ref(table, typed) if typed is not None else None,
         "block_card": card_ref(table, typed_block) if typed_block is not None else None,
         "more_cards": tuple(card_ref(table, x) for x in typed_more),
+        "held_card": held_card,
     }
     if req.weapon_index is not None:
         fields["weapon"] = c.weapons[req.weapon_index].weapon_id
@@ -938,6 +1002,7 @@ def attack_action(
 
 __all__ = [
     "AimedShot",
+    "AttackCard",
     "Block",
     "Disengage",
     "Dodge",

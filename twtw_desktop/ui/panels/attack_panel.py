@@ -70,10 +70,11 @@ from ...play.attack import (
     named_summary,
     nearest_enemy,
     preview,
+    stack_card,
     usable_weapons,
 )
 from ...play.cards import already_typed
-from ...play.combat_actions import attack_action
+from ...play.combat_actions import AttackCard, attack_action
 from ...play.throw import blast_lines
 from ...rules.base import HitLocation
 from ...rules.card import Card
@@ -113,7 +114,12 @@ _MELEE_TYPES = (
 )
 
 
-_DRAW_TIP = "Draw the action card and read it (nothing is applied yet)"
+_DRAW_TIP = (
+    "Draw the action card: it leaves the deck now (the journal keeps it) and the result "
+    "is read; spend the bumps, then Apply. The card the initiative stack flipped for "
+    "this action is read instead of drawing (000 Initiative Stack)."
+)
+_PUT_BACK_TIP = "Undo the draw: the card goes back on top of the deck (the journal keeps both)"
 _APPLY_TIP = "Write the result to the sheets, the map, the track and the log (undoable)"
 
 
@@ -224,6 +230,9 @@ class AttackPanel(QWidget):
         self._typed_block: Card | None = None
         #: the further typed-in cards (stun checks, fan shots' locations…), in order
         self._typed_more: list[Card] = []
+        #: the card Draw took off the deck for this attack, and its step's merge key
+        self._held: Card | None = None
+        self._held_key: str | None = None
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
@@ -479,8 +488,8 @@ class AttackPanel(QWidget):
         self.apply_button = _button("Apply", _APPLY_TIP)
         self.apply_button.setStyleSheet("font-weight: bold;")
         self.apply_button.clicked.connect(self.apply)
-        self.clear_button = _button("Put back", "Forget the drawn card (nothing was applied)")
-        self.clear_button.clicked.connect(self.clear_preview)
+        self.clear_button = _button("Put back", _PUT_BACK_TIP)
+        self.clear_button.clicked.connect(self.put_back)
         row.addWidget(self.draw_button)
         row.addWidget(self.apply_button)
         row.addWidget(self.clear_button)
@@ -871,6 +880,10 @@ class AttackPanel(QWidget):
 
     # ======================================================================= actions
     def set_shooter(self, token_id: str | None) -> None:
+        if token_id != self._shooter and self._held is not None and self.current is not None:
+            self.put_back()  # another figure chosen before Apply: that attack is not made
+        self._held = None
+        self._held_key = None
         self._shooter = token_id
         doc = self.document
         name = "— select a token on the map —"
@@ -1046,6 +1059,13 @@ class AttackPanel(QWidget):
         # the TN stays in view; what the table would still refuse (the AP) is said
         why = action.refusal_before_draw(self.table)
         self.refusal = why  # Draw waits: no card is shown for an attack the table refuses
+        flipped = stack_card(self.table, plan)
+        if flipped is not None and not why:
+            self.tn_label.setText(
+                self.tn_label.text()
+                + f"<div>Card {flipped.number}, flipped for this action on the initiative "
+                "stack, resolves it: Draw reads it (000 Initiative Stack).</div>"
+            )
         if why:
             self.tn_label.setText(
                 self.tn_label.text()
@@ -1124,7 +1144,9 @@ class AttackPanel(QWidget):
         if self.plan is None and self.recompute() is None:
             return None
         self._typed_block = None
-        if self.document.deck.physical:
+        assert self.plan is not None
+        stacked = stack_card(self.table, self.plan)
+        if self.document.deck.physical and stacked is None:
             dlg = PhysicalCardDialog(self, title="Type the card drawn for this attack")
             dlg.accepted.connect(lambda: self._typed_card(dlg.card))
             dlg.open()
@@ -1133,7 +1155,49 @@ class AttackPanel(QWidget):
         self._typed = None
         self._reset_spends()
         self._strays_hit_shown = False
+        if stacked is None and not self._draw_held():
+            return None
         return self._preview()
+
+    def _draw_held(self) -> bool:
+        """Take the attack's card off the deck as a table step (``attack_card``): no
+        card is shown that the deck has not dealt. Apply joins that step."""
+        if self._held is not None and self._held_in_play():
+            return True  # drawn already for this attack (a respend, a changed choice)
+        shooter = self.shooter_token()
+        assert shooter is not None
+        key = f"attack-card:{shooter}:{self.document.undo_stack.index()}"
+        self._busy = True
+        try:
+            event = self.document.apply(AttackCard(who=shooter), merge_key=key)
+        except USER_ERRORS as e:
+            self.message.error(error_text(e))
+            return False
+        finally:
+            self._busy = False
+        self._held = self.table.deck.card(event.cards[0])
+        self._held_key = key
+        return True
+
+    def _held_in_play(self) -> bool:
+        held = self._held
+        return held is not None and any(c.number == held.number for c in self.table.deck.in_play)
+
+    def put_back(self) -> None:
+        """Forget the preview; a card Draw took is put back by undoing its step."""
+        stack = self.document.undo_stack
+        if self._held is not None and self._held_in_play() and stack.index() > 0:
+            top = stack.command(stack.index() - 1)
+            if isinstance(getattr(top, "action", None), AttackCard):
+                self._busy = True
+                try:
+                    stack.undo()
+                finally:
+                    self._busy = False
+        self._held = None
+        self._held_key = None
+        self.clear_preview()
+        self.recompute()
 
     def _typed_card(self, card: Card | None) -> None:
         if card is None:
@@ -1154,6 +1218,7 @@ class AttackPanel(QWidget):
             self.shot_index,
             self._typed_block,
             self._typed_more,
+            self._held,
         )
 
     def _preview(self) -> Preview | None:
@@ -1531,8 +1596,10 @@ class AttackPanel(QWidget):
                 typed_block=self._typed_block,
                 typed_more=self._typed_more,
                 expect_card=expected,
+                held_card=self._held.number if self._held is not None else None,
             )
-            outcome = self.document.apply(action).raw[0]
+            key = self._held_key if self._held is not None else None
+            outcome = self.document.apply(action, merge_key=key).raw[0]
         except USER_ERRORS as e:
             self.message.error(error_text(e))
             return None
@@ -1542,6 +1609,8 @@ class AttackPanel(QWidget):
         self._applied_at = self.document.undo_stack.index()
         self.message.note("Applied (Ctrl+Z undoes it and puts the card back).")
         self.current = None  # the card and the result stay in view until the next change
+        self._held = None
+        self._held_key = None
         self._typed = None
         self._typed_block = None
         self._typed_more = []
