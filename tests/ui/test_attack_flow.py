@@ -512,3 +512,23 @@ def test_the_card_flipped_on_the_stack_resolves_the_shot_in_the_window(qtbot, st
     assert doc.deck.draw_count == drawn  # nothing drawn: the stack's card is read
     qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
     assert doc.encounter.log[-1].detail["record"]["cards"][0] == flipped.number
+
+
+def test_the_judges_situation_calls_are_itemised_before_the_draw(qtbot, street):
+    """000 Modifiers from the TN panel: the firer called running (−4) and a small
+    target (Size 2: +2 TN) show in the itemised TN before any card is drawn."""
+    doc, panel = street
+    doc.select("token-miranda_valentine")
+    _choose_target(panel, "token-felicia_laroq")
+    qtbot.mouseClick(panel.shot_buttons["snap"], Qt.MouseButton.LeftButton)
+    base_tn = panel.plan.tn.tn
+    base_mod = panel.plan.tn.result_modifier
+    panel.situation_toggle.setChecked(True)
+    i = panel.firer_move_combo.findData("running")
+    panel.firer_move_combo.setCurrentIndex(i)
+    panel.firer_move_combo.activated.emit(i)
+    panel.size_spin.setValue(2)
+    assert panel.plan.tn.tn == base_tn + 2
+    assert panel.plan.tn.result_modifier == base_mod - 4
+    assert any("Judge calls the firer running" in g for g in panel.plan.geometry)
+    assert doc.deck.draw_count == 54 and not doc.deck.in_play

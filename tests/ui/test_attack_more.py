@@ -525,6 +525,9 @@ def test_routine_snap_shot_in_five_clicks_in_the_window(window, qtbot):
     click(panel.apply_button)
     assert clicks <= 5
     assert doc.encounter.log[-1].kind == "attack" and doc.undo_stack.count() == 1
+    # back to the selection: the shooter stays selected and the keys go to the map
+    assert doc.selected_token().id == MIRANDA
+    assert window.focusWidget() is window.map_view
 
 
 @pytest.mark.parametrize("mode", ["fan", "burst", "melee", "thrown"])

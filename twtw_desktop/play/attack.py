@@ -228,6 +228,10 @@ class AttackRequest:
     off_hand: bool = False
     #: None: decided from the map (another figure next to the target)
     target_in_melee: bool | None = None
+    #: the Judge's call on the firer's movement (None: read off the token this round)
+    firer_movement: Literal["still", "walking", "running"] | None = None
+    #: the Judge's call on the target's Size (None: the target's sheet)
+    target_size: int | None = None
     charge_ap: bool = True
     #: a burst weapon's mode (None: its smallest, 000 Burst Fire)
     burst: int | None = None
@@ -584,8 +588,16 @@ def _situation(
     movement: Literal["still", "walking", "running"] = (
         "running" if stok.running else ("walking" if stok.moved > 0 else "still")
     )
-    if movement != "still":
+    if req.firer_movement is not None and req.firer_movement != movement:
+        movement = req.firer_movement
+        geo_lines.append(f"the Judge calls the firer {movement} (000 Modifiers: Move and Fire)")
+    elif movement != "still":
         geo_lines.append(f"firer moved {stok.moved} pace(s) this round: {movement}")
+    if req.target_size is not None and req.target_size != target.size:
+        geo_lines.append(
+            f"the Judge calls the target's Size {req.target_size} (the sheet says "
+            f"{target.size}; 000 Target Size)"
+        )
     candidates: tuple[str, ...] = ()
     near_melee: bool | None = None
     if not thrown:
@@ -629,6 +641,7 @@ def _situation(
         called_location=called_location,
         unintended_candidates=candidates,
         target_in_melee=in_melee,
+        target_size=req.target_size,
     )
     return situation, cover, geo_lines
 

@@ -167,6 +167,10 @@ class _AttackAction(Action):
     appearing: bool = False
     #: None: read off the map (another figure beside the target)
     target_in_melee: bool | None = None
+    #: the Judge's call on the firer's movement (None: how the token moved this round)
+    firer_movement: Literal["still", "walking", "running"] | None = None
+    #: the Judge's call on the target's Size (None: the target's sheet; 000 Target Size)
+    target_size: Annotated[int, Field(ge=0, le=100)] | None = None
     secondary_index: Annotated[int, Field(ge=0, le=10)] = 0
     two_weapons: bool = False
     off_hand: bool = False
@@ -252,6 +256,8 @@ class _AttackAction(Action):
             two_weapons=self.two_weapons,
             off_hand=self.off_hand,
             target_in_melee=self.target_in_melee,
+            firer_movement=self.firer_movement,
+            target_size=self.target_size,
             charge_ap=self.charge_ap,
             defense=self.defense or self.declared_defense(table, ttok),
             block_arm=self.block_arm,
@@ -953,6 +959,8 @@ def attack_action(
         "point_blank": req.point_blank,
         "appearing": req.appearing,
         "target_in_melee": req.target_in_melee,
+        "firer_movement": req.firer_movement,
+        "target_size": req.target_size,
         "secondary_index": req.secondary_index,
         "two_weapons": req.two_weapons,
         "off_hand": req.off_hand,

@@ -436,6 +436,29 @@ class AttackPanel(QWidget):
         self.called_loc_combo.hide()
         self.secondary_spin = _spin(0, 9, prefix="target #")
         self.secondary_spin.setSpecialValueText("first target")
+        self.firer_move_combo = _combo(
+            8,
+            "The firer's movement this round: −1 walking, −4 running (000 Modifiers: Move "
+            "and Fire). As moved: read off the token",
+        )
+        for text, key in (
+            ("firer: as moved", None),
+            ("firer: still", "still"),
+            ("firer: walking (−1)", "walking"),
+            ("firer: running (−4)", "running"),
+        ):
+            self.firer_move_combo.addItem(text, key)
+        self.firer_move_combo.activated.connect(lambda _i: self._inputs_changed())
+        self.size_spin = _spin(
+            -1,
+            40,
+            prefix="target Size ",
+            tip="The target's Size: 4 or less +1 TN, 2 or less +2; +1 to the result per 2 "
+            "above 6 (000 Target Size). Lowest: the target's sheet",
+        )
+        self.size_spin.setSpecialValueText("Size: the sheet's")
+        self.size_spin.setValue(-1)
+        self.size_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         for i, w in enumerate(
             (
                 self.point_blank_check,
@@ -452,6 +475,8 @@ class AttackPanel(QWidget):
         sw.addWidget(self.called_combo, 3, 0)
         sw.addWidget(self.called_loc_combo, 3, 1)
         sw.addWidget(self.secondary_spin, 4, 0)
+        sw.addWidget(self.firer_move_combo, 5, 0)
+        sw.addWidget(self.size_spin, 5, 1)
         self.called_combo.activated.connect(lambda _i: self._called_changed())
         self.secondary_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         self.situation_widgets.hide()
@@ -834,6 +859,8 @@ class AttackPanel(QWidget):
             two_weapons=self.two_weapons_check.isChecked(),
             off_hand=self.off_hand_check.isChecked(),
             target_in_melee=in_melee,
+            firer_movement=self.firer_move_combo.currentData(),
+            target_size=self.size_spin.value() if self.size_spin.value() >= 0 else None,
             charge_ap=self.charge_check.isChecked(),
             called_location=self.called_loc_combo.currentData()
             if self.called_combo.currentData()
@@ -1619,8 +1646,19 @@ class AttackPanel(QWidget):
         self.recompute()
         self._flag_strays(outcome)
         self._update_buttons()
+        self._back_to_the_map()
         self.attackApplied.emit(outcome.record)
         return outcome.record
+
+    def _back_to_the_map(self) -> None:
+        """After Apply the keyboard goes back to the map with the shooter still
+        selected, so the next key (a turn, F6, F7) or click acts on the table at once."""
+        view = find_map_view(self.document)
+        if view is None:
+            return
+        if self._shooter is not None and self.document.selected_token() is None:
+            self.document.select(self._shooter)
+        view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ======================================================================= the map
     def _overlays(self):
