@@ -1036,3 +1036,29 @@ def test_a_snap_shot_from_a_selected_shooter_takes_three_clicks_even_holstered(q
         clicks += 1
     assert applied and clicks <= 4
     assert doc.character("miranda_valentine").weapons[0].readied
+
+
+def test_a_stray_hit_is_resolved_against_the_unintended_target(window, qtbot):
+    """#14 Unintended targets: a stray shot that hits Cyril is resolved against him —
+    its own card, his own line of fire — and his sheet and the log say so."""
+    doc, panel, _ov = _snap_at_felicia(window)
+    n = card_that(
+        doc, panel.plan, lambda p: p.record.strays is not None and p.record.strays.candidates_hit
+    )
+    put_on_top(doc.deck, n)
+    cyril_id = doc.character_of(CYRIL).id
+    before = doc.character(cyril_id).model_copy(deep=True)
+    p = panel.draw()
+    strays = [r for r in p.outcome.records if r.stray_of is not None]
+    assert [r.target_id for r in strays] == [cyril_id]
+    rec = strays[0]
+    assert rec.cards and rec.cards[0] != n  # a card of its own
+    assert any("unintended target" in x for x in rec.notes)
+    panel.apply()
+    lines = [e for e in doc.encounter.log if e.kind == "attack"]
+    assert any("stray shot" in e.text and "Cyril" in e.text for e in lines)
+    after = doc.character(cyril_id)
+    if rec.damage is not None and rec.damage.wounds_added + rec.damage.conc_dealt:
+        assert after != before
+    doc.undo_stack.undo()
+    assert doc.character(cyril_id) == before

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..errors import RulesError
@@ -117,6 +117,7 @@ from ..rules.combat.resolve import (
     resolve_attack,
     resolve_fan,
     resolve_spread_hits,
+    resolve_stray_hits,
 )
 from ..rules.combat.situation import CALLED_SHOT_LOCATIONS, ShotSituation
 from ..rules.combat.thrown import is_throwable
@@ -1073,6 +1074,7 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         )
         out.records += recs
         out.characters.update(hurt)
+    _resolve_strays(table, plan, rec, card, more, out)
     if plan.mode != "thrown":
         return out
 
@@ -1097,6 +1099,51 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         out.records[0] = rec.model_copy(update={"blast": blast})
         out.characters.update(hurt)
     return out
+
+
+def _resolve_strays(table, plan: AttackPlan, rec: AttackRecord, card, more, out: Outcome) -> None:
+    """The unintended targets the shot's stray shots hit, resolved against them
+    (:func:`~twtw_desktop.rules.combat.resolve.resolve_stray_hits`): each from the
+    shooter's hex, over its own line of fire and cover."""
+    hit = rec.strays.candidates_hit if rec.strays is not None else ()
+    if not hit or plan.mode != "ranged" or plan.weapon is None:
+        return
+    geometry = Geometry(table)
+    victims = []
+    for tid in hit:
+        try:
+            vtok = table.encounter.token(tid)
+        except KeyError:
+            continue
+        base = table.character(vtok.character_id)
+        victim = out.characters.get(base.id, base)
+        req = replace(
+            plan.request,
+            target_token=tid,
+            called_shot=None,
+            called_location=None,
+            point_blank=False,
+            appearing=False,
+            target_in_melee=False,
+            target_size=None,
+        )
+        sit, _cover, _lines = _situation(
+            table, req, plan.shooter_token, vtok, victim, geometry, thrown=False, secondary_index=0
+        )
+        victims.append((victim, sit))
+    recs, hurt = resolve_stray_hits(
+        plan.shooter,
+        plan.weapon,
+        table.edition,
+        rec,
+        card,
+        victims,
+        shot=plan.shot,
+        more=more,
+        options=table.encounter.options,
+    )
+    out.records += recs
+    out.characters.update(hurt)
 
 
 def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Outcome:

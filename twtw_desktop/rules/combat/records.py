@@ -330,6 +330,8 @@ class AttackRecord(Strict):
     discharges: tuple[DischargeResult, ...] = ()
     #: an explosive's blast on everyone else within its radius
     blast: BlastResult | None = None
+    #: a stray shot of another record hit this unintended target (000 Unintended Targets)
+    stray_of: str | None = None
     notes: tuple[str, ...] = ()
 
     def summary(self) -> str:
@@ -338,8 +340,11 @@ class AttackRecord(Strict):
         parts = [f"{self.attacker_id} → {self.target_id}"]
         if self.weapon_id:
             parts.append(f"({self.weapon_id})")
-        verdict = "CF" if h.cf else ("hit" if h.success else "miss")
-        parts.append(f"TN {h.tn}, result {h.result}: {verdict}")
+        if self.stray_of is not None:
+            parts.append(f"a stray shot aimed at {self.stray_of} hits (unintended target)")
+        else:
+            verdict = "CF" if h.cf else ("hit" if h.success else "miss")
+            parts.append(f"TN {h.tn}, result {h.result}: {verdict}")
         if h.success and h.bumps:
             parts.append(f"{h.bumps} bump{'s' if h.bumps != 1 else ''}")
         if self.burst:

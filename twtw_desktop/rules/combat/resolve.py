@@ -1216,6 +1216,52 @@ def resolve_spread_hits(
     return records, hurt
 
 
+def resolve_stray_hits(
+    attacker: Character,
+    weapon: Weapon,
+    edition: Edition,
+    first: AttackRecord,
+    card: Card,
+    victims: Sequence[tuple[Character, ShotSituation]],
+    *,
+    shot: ShotSpec | None = None,
+    more: CardSource | None = None,
+    options: OptionalRules | None = None,
+) -> tuple[list[AttackRecord], dict[str, Character]]:
+    """The unintended targets ``first``'s stray shots hit (000/001 Unintended
+    Targets: a figure number at or below the stray shots is a hit, the closest or
+    most obvious target first), resolved against them in that order.
+
+    House reading (the pages say only that the target "is hit"): the figures decided
+    the hit, so there is no check of its own; each victim takes one hit at the
+    standard location of a card of its own — the next card, as a burst's other
+    targets and successive fan shots read theirs (the shot's card when there is no
+    deck to draw from) — meeting the cover of its own line of fire, with the
+    weapon's damage and no bumps. Returns one record per victim and the damaged
+    copies by id."""
+    options = options or OptionalRules()
+    shot = shot or ShotSpec()
+    records: list[AttackRecord] = []
+    hurt: dict[str, Character] = {}
+    ride = _RideAlong(attacker, weapon, edition, options, first, more)
+    for victim, situation in victims:
+        tgt = hurt.get(victim.id, victim)
+        profile = ranged_profile(attacker, weapon, edition, situation, shot, options=options)
+        loc_card = draw_for(more, f"the stray shot on {tgt.name}") if more is not None else card
+        notes = [
+            f"a stray shot hits {tgt.name}, an unintended target (000 Unintended Targets); "
+            "house reading: one hit at the standard location of its own card, no check"
+        ]
+        if loc_card is card:
+            notes.append("no card to draw: the shot's card is read for this hit")
+        rec, new = ride.hit(profile, tgt, loc_card, hits=1, notes=notes)
+        rec = rec.model_copy(update={"stray_of": first.target_id})
+        records.append(rec)
+        if rec.damage is not None:
+            hurt[new.id] = new
+    return records, hurt
+
+
 def _secondary_hit(
     attacker: Character,
     target: Character,

@@ -106,6 +106,13 @@ _LOCATION_ORDER = (
     HitLocation.LEFT_LEG,
     HitLocation.RIGHT_LEG,
 )
+#: the Judge's call on the firer's movement (None: read off the token)
+_FIRER_MOVES: tuple[tuple[str, str | None], ...] = (
+    ("firer: as moved", None),
+    ("firer: still", "still"),
+    ("firer: walking (−1)", "walking"),
+    ("firer: running (−4)", "running"),
+)
 _MELEE_TYPES = (
     ("Quick attack", "quick"),
     ("Standard attack", "standard"),
@@ -441,13 +448,8 @@ class AttackPanel(QWidget):
             "The firer's movement this round: −1 walking, −4 running (000 Modifiers: Move "
             "and Fire). As moved: read off the token",
         )
-        for text, key in (
-            ("firer: as moved", None),
-            ("firer: still", "still"),
-            ("firer: walking (−1)", "walking"),
-            ("firer: running (−4)", "running"),
-        ):
-            self.firer_move_combo.addItem(text, key)
+        for text, move in _FIRER_MOVES:
+            self.firer_move_combo.addItem(text, move)
         self.firer_move_combo.activated.connect(lambda _i: self._inputs_changed())
         self.size_spin = _spin(
             -1,
