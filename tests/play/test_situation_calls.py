@@ -53,3 +53,16 @@ def test_a_small_target_raises_the_tn_and_a_big_one_adds_to_the_result(table):
         base["result_modifier"],
         base["tn_items"],
     )
+
+
+def test_two_weapons_aimed_together_pay_the_extra_aim_ap(table):
+    """000 Two Weapons: −1 to each attack; aiming the two together at one target
+    costs the edition's extra AP per aim action (000: +2)."""
+    from twtw_desktop.play.combat_actions import AimedShot
+
+    one = table.preview(AimedShot(who=MIRANDA, target=ANGUS, aims=1))
+    two = table.preview(AimedShot(who=MIRANDA, target=ANGUS, aims=1, two_weapons=True))
+    extra = table.edition.two_weapons.aim_extra_ap
+    assert extra == 2 and two["ap"] == one["ap"] + extra
+    assert any("two weapons aimed together" in i for i in two["ap_items"])
+    assert two["result_modifier"] == one["result_modifier"] - 1
