@@ -1062,3 +1062,31 @@ def test_a_stray_hit_is_resolved_against_the_unintended_target(window, qtbot):
         assert after != before
     doc.undo_stack.undo()
     assert doc.character(cyril_id) == before
+
+
+def test_a_series_from_one_pool_is_declared_in_the_panel(window, qtbot):
+    """000 Multiple Attacks from the window: Cyril declares a normal shot at Angus,
+    then a snap at Felicia; one card, the pool's second result for the second
+    attack, one undo step."""
+    doc = window.document
+    panel = _window_panel(window)
+    for w in doc.character_of(CYRIL).weapons:
+        w.readied = True
+    doc.select(CYRIL)
+    panel.set_target(ANGUS)
+    panel.set_shot("normal")
+    assert panel.series_row.isVisibleTo(panel)
+    panel.series_combo.setCurrentIndex(panel.series_combo.findData(FELICIA))
+    panel.series_kind.setCurrentIndex(panel.series_kind.findData("snap"))
+    _click(qtbot, panel.series_add)
+    assert "snap at Felicia" in panel.series_label.text()
+    assert panel.plan is not None and len(panel.plan.series) == 2, panel.tn_label.text()
+    assert any("switch target" in ln for ln in panel.tn_items())
+    steps = doc.undo_stack.count()
+    p = panel.draw()
+    assert len(p.outcome.records) == 2 and panel.shot_spin.isVisibleTo(panel)
+    panel.apply()
+    assert doc.undo_stack.count() == steps + 1
+    attacks = [e for e in doc.encounter.log if e.kind == "attack"][-2:]
+    assert [e.detail["record"]["hit"]["rank"] for e in attacks] == [1, 2]
+    assert panel.series_label.text() == ""  # made: the next attack is declared anew

@@ -71,7 +71,7 @@ from typing import Any, Literal
 
 from ..errors import RulesError
 from ..geometry.corridor import unintended_targets
-from ..geometry.fields import dodge_front
+from ..geometry.fields import dodge_front, in_field_of_fire
 from ..geometry.sight import cover_line
 from ..geometry.speed import token_target_speed
 from ..hexgrid import Hex
@@ -103,8 +103,11 @@ from ..rules.combat.melee import (
     resolve_melee,
 )
 from ..rules.combat.ranged import (
+    PlannedShot,
     ShotSpec,
+    attack_limit,
     fan_shot_tn,
+    plan_attacks,
     plan_fan_fire,
     ranged_tn,
     shot_ap_cost,
@@ -116,6 +119,7 @@ from ..rules.combat.resolve import (
     firer_moves,
     resolve_attack,
     resolve_fan,
+    resolve_series,
     resolve_spread_hits,
     resolve_stray_hits,
 )
@@ -246,6 +250,9 @@ class AttackRequest:
     #: a burst's hits sent on to a second target (000 Hitting Multiple Targets)
     burst_second_target: str | None = None
     burst_second_hits: int = 0
+    #: the further attacks of a series from one pool (000 Multiple Attacks), in order:
+    #: (target token, "snap" | "normal")
+    more_attacks: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -298,6 +305,9 @@ class AttackPlan:
     #: a burst's second target (000 Hitting Multiple Targets): token, character,
     #: the situation of a shot at them, and the hits the Judge wants sent there
     burst_second: tuple[Token, Character, ShotSituation, int] | None = None
+    #: a series of attacks from one pool (000 Multiple Attacks): each attack's shot
+    #: and the weapon as the attacks before it leave it; ``series`` has the rest
+    multi: list[tuple[Any, CarriedWeapon]] | None = None
 
     @property
     def mode(self) -> Mode:
@@ -308,6 +318,8 @@ class AttackPlan:
         """Rounds the attack takes from the gun."""
         if self.fan is not None:
             return self.fan.shots
+        if self.multi is not None:
+            return len(self.multi)
         return self.burst or 1
 
 
@@ -708,6 +720,9 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
         raise RulesError(f"The {weapon.name} fires single shots, not bursts.")
     if req.burst_second_target and req.burst_second_hits > 0:
         _plan_burst_second(table, plan, geometry)
+    if req.more_attacks:
+        _plan_series(table, plan, geometry)
+        return
     if weapon.kind == "explosive":
         plan.geometry.append(
             f"explosive: everyone within {weapon.blast_radius} paces of where it lands takes "
@@ -792,6 +807,123 @@ def _plan_fan(table, plan: AttackPlan, geometry: Geometry) -> None:
         )
     plan.spec = _action_spec(
         ActionKind.FAN_FIRE, plan.ap, weapon.speed, weapon, [s.target.id for s in plan.series]
+    )
+
+
+def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
+    """Plan a series of attacks from one pool (000 Multiple Attacks): the first is the
+    planned shot, the rest ``more_attacks``. At most the skill level (trait rank
+    unskilled); 1 AP per switch of target, +1 when the new target is outside the
+    weapon's field of fire (fields-of-fire rule); each new target after the first
+    −1 more (Secondary targets, cumulative). All are declared before the card."""
+    req, ed, options = plan.request, table.edition, table.encounter.options
+    weapon, carried = plan.weapon, plan.carried
+    assert weapon is not None and carried is not None and plan.situation is not None
+    if req.mode != "ranged" or req.shot_kind not in ("snap", "normal"):
+        raise RulesError(
+            "A series from one pool is declared as snap or normal shots (000 Multiple "
+            "Attacks); aim, fan or throw as actions of their own."
+        )
+    if plan.burst is not None or req.burst_second_target:
+        raise RulesError("A burst weapon spreads its burst instead (000 Hitting Multiple Targets).")
+    if req.secondary_index:
+        raise RulesError("The series counts its own secondary targets; leave 'target #' first.")
+    limit = attack_limit(plan.shooter, weapon)
+    if 1 + len(req.more_attacks) > limit:
+        raise RulesError(
+            f"{plan.shooter.name} may make at most {limit} attack(s) with the {weapon.name} "
+            f"in one series (skill level, or trait rank unskilled: 000 Multiple Attacks)."
+        )
+    stok = plan.shooter_token
+    order: list[str] = [plan.target_token.id]
+    tokens = [plan.target_token]
+    kinds: list[Any] = [req.shot_kind]
+    for tid, kind in req.more_attacks:
+        if kind not in ("snap", "normal"):
+            raise RulesError(f"Attack {len(tokens) + 1}: a series takes snap or normal shots.")
+        try:
+            tok = table.encounter.token(tid)
+        except KeyError:
+            raise RulesError(f"Attack {len(tokens) + 1}: {tid!r} is not on the map.") from None
+        if tok.id == stok.id:
+            raise RulesError("The shooter cannot be a target of the series.")
+        tokens.append(tok)
+        kinds.append(kind)
+        if tok.id not in order:
+            order.append(tok.id)
+    planned = []
+    state = carried
+    multi: list[tuple[Any, CarriedWeapon]] = []
+    for i, (tok, kind) in enumerate(zip(tokens, kinds, strict=True)):
+        if i == 0:
+            shot = plan.shot
+        else:
+            cock = weapon.cock_ap is not None and not state.cocked
+            shot = ShotSpec(kind=kind, cock_first=cock)
+        outside = False
+        if i and tok.id != tokens[i - 1].id and weapon.field_of_fire:
+            arc = in_field_of_fire(
+                stok.at,
+                stok.facing,
+                weapon.field_of_fire,
+                tok.at,
+                arc_edges=options.arc_edges,
+                orientation=table.map.orientation,
+            )
+            outside = not arc.inside
+        planned.append(
+            PlannedShot(
+                target_id=table.character(tok.character_id).name,
+                shot=shot,
+                outside_field_of_fire=outside,
+            )
+        )
+        multi.append((shot, state))
+        update: dict[str, object] = {"cocked": False}
+        if weapon.is_ranged:
+            update["loaded"] = max(state.loaded - 1, 0)
+        state = state.model_copy(update=update)
+    series_plan = plan_attacks(plan.shooter, weapon, planned, ed, carried=carried, options=options)
+    plan.series = []
+    for i, tok in enumerate(tokens):
+        ch = table.character(tok.character_id)
+        nth = order.index(tok.id)
+        if i == 0:
+            sit = plan.situation.model_copy(update={"secondary_target_index": 0})
+        else:
+            sit, _cover, geo = _situation(
+                table, req, stok, tok, ch, geometry, thrown=False, secondary_index=nth
+            )
+            if nth and tok.id not in [t.id for t in tokens[:i]]:
+                plan.geometry += [f"{ch.name}: {g}" for g in geo]
+        if i == 0:
+            tn = plan.tn  # the first attack as planned (a declared dodge included)
+        else:
+            tn = ranged_tn(
+                plan.shooter,
+                weapon,
+                ed,
+                sit,
+                multi[i][0],
+                target=ch,
+                options=options,
+                carried=multi[i][1],
+            )
+        plan.series.append(SeriesShot(tok, ch, sit, tn, tn))
+    plan.multi = multi
+    plan.tn = plan.series[0].tn
+    plan.ap = series_plan.ap
+    if req.prepaid_aims:
+        raise RulesError("Aims taken ahead go with one aimed shot, not a series.")
+    plan.geometry += list(series_plan.reasons)
+    for i, sh in enumerate(plan.series[1:], 2):
+        plan.geometry.append(
+            f"attack {i} ({kinds[i - 1]}) at {sh.target.name}: TN {sh.tn.tn}, "
+            f"result {sh.tn.result_modifier:+d}, the pool's result number {i}"
+        )
+    kind = ActionKind.SNAP_SHOT if req.shot_kind == "snap" else ActionKind.NORMAL_SHOT
+    plan.spec = _action_spec(
+        kind, plan.ap, weapon.speed, weapon, [sh.target.id for sh in plan.series]
     )
 
 
@@ -961,6 +1093,27 @@ def resolve(
     sp = _spends_list(spends)
     if plan.mode == "melee":
         out = _resolve_melee(table, plan, card, sp, more, discard, block_card)
+    elif plan.multi is not None:
+        assert plan.weapon is not None
+        records, hurt = resolve_series(
+            plan.shooter,
+            [s.target for s in plan.series],
+            plan.weapon,
+            ed,
+            [s.tn for s in plan.series],
+            card,
+            situations=[s.situation for s in plan.series],
+            shots=[shot for shot, _c in plan.multi],
+            carried=[c for _shot, c in plan.multi],
+            spends=[s.to_bump_spends() for s in sp],
+            more=more,
+            ap=plan.ap,
+            options=options,
+            discard=discard,
+            discharge_weapons=plan.discharge,
+            action_moves=firer_moves(plan.series[0].situation),
+        )
+        out = Outcome(records, dict(hurt))
     elif plan.fan is not None:
         assert plan.weapon is not None
         secondary = []
@@ -1324,11 +1477,10 @@ def bumps_left(record: AttackRecord) -> tuple[int, int]:
 
 def checked_shots(plan: AttackPlan, records: int) -> int:
     """How many of a resolution's ``records`` are checked shots that take bump
-    spends of their own: a Phases fan's secondary targets and a burst's second
-    target take hits bought or sent on, with no bumps of their own."""
-    if plan.fan is not None or plan.burst_second is not None:
-        return min(records, max(len(plan.series), 1))
-    return records
+    spends of their own: a Phases fan's secondary targets, a burst's second
+    target and the unintended targets of stray shots take hits bought or sent on,
+    with no bumps of their own."""
+    return min(records, max(len(plan.series), 1))
 
 
 def fan_secondary_choices(plan: AttackPlan) -> list[tuple[str, list[str]]]:

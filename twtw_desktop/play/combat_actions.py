@@ -427,6 +427,15 @@ class _AttackAction(Action):
         return TableEvent(" · ".join(texts), record, tuple(out.drawn), (out, plan))
 
 
+class SeriesAttack(BaseModel):
+    """One further attack of a series from one pool: at whom, and which shot."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    target: Who
+    shot: Literal["snap", "normal"] = "snap"
+
+
 class _Shot(_AttackAction):
     """A shot with a gun (000 Combat Actions: snap, normal, aimed)."""
 
@@ -438,6 +447,8 @@ class _Shot(_AttackAction):
     cock_first: bool | None = None
     #: draw the gun as part of the shot ("draw and shoot", the draw's AP added)
     draw_first: bool = False
+    #: further attacks of a series from the same pool, in order (000 Multiple Attacks)
+    then: Annotated[tuple[SeriesAttack, ...], Field(max_length=9)] = ()
 
     def request_fields(self, table: Table) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -448,6 +459,8 @@ class _Shot(_AttackAction):
         }
         if self.burst_second_target:
             out["burst_second_target"] = _token_id(table, self.burst_second_target)
+        if self.then:
+            out["more_attacks"] = tuple((_token_id(table, a.target), a.shot) for a in self.then)
         out |= self._aims_taken(table)
         return out
 
@@ -1000,6 +1013,7 @@ def attack_action(
         burst_second_hits=req.burst_second_hits,
         cock_first=req.cock_first,
         draw_first=req.draw_first,
+        then=tuple(SeriesAttack(target=t, shot=k) for t, k in req.more_attacks),  # type: ignore[arg-type]
     )
     if req.shot_kind == "aimed":
         return AimedShot(aims=req.aims, **fields)
@@ -1017,6 +1031,7 @@ __all__ = [
     "FanFire",
     "MeleeAttack",
     "NormalShot",
+    "SeriesAttack",
     "SnapShot",
     "SpendRef",
     "SwitchTarget",

@@ -1159,6 +1159,86 @@ def resolve_fan(
     return records, current
 
 
+def resolve_series(
+    attacker: Character,
+    targets: Sequence[Character],
+    weapon: Weapon,
+    edition: Edition,
+    tns: Sequence[TnBreakdown],
+    card: Card,
+    *,
+    situations: Sequence[ShotSituation],
+    shots: Sequence[ShotSpec],
+    carried: Sequence[CarriedWeapon],
+    spends: Sequence[BumpSpends | None] = (),
+    more: CardSource | None = None,
+    ap: ApBreakdown | None = None,
+    discharge_weapons: Mapping[int, Weapon] | None = None,
+    **kw: Unpack[FanKw],
+) -> tuple[list[AttackRecord], dict[str, Character]]:
+    """A declared series of attacks from one pool (000 Multiple Attacks, Resolving
+    Multiple Attacks: "flip the card and use the highest result in the pool for the
+    first attack, the second highest for the second, etc.").
+
+    ``targets[i]``, ``situations[i]``, ``tns[i]`` (each with its own secondary-target
+    penalty), ``shots[i]`` and ``carried[i]`` (the weapon as the earlier shots
+    left it) belong to attack ``i``. One pool read; attack ``i`` reads result
+    ``i``. As successive fan shots (000), each later attack that hits reads its
+    hit location and damage on a fresh card (the first card with no deck to draw
+    from); a cover an earlier attack ablated meets the later ones lowered; a
+    target hit twice takes the second attack on its wounded sheet. Only the first
+    record carries the AP and the equipment-failure check (one card, one wrench),
+    and only the first can set off a stowed gun. Returns the records in order and
+    each target's damaged copy by id."""
+    n = len(targets)
+    if not n or not (len(situations) == len(tns) == len(shots) == len(carried) == n):
+        raise RulesError("Give a target, a situation, a TN and a shot for every attack.")
+    pool, _ = attack_pool(attacker, weapon)
+    if n > pool.count:
+        raise RulesError(
+            f"A {pool} pool has {pool.count} result(s): not enough for {n} attacks "
+            "(000 Resolving Multiple Attacks)."
+        )
+    pool_read = read_pool(card, pool, more)
+    current: dict[str, Character] = {}
+    records: list[AttackRecord] = []
+    lowered: dict[str, int] = {}
+    for i in range(n):
+        tgt = current.get(targets[i].id, targets[i])
+        loc_card = None
+        if i and more is not None and _shot_hits(pool_read, tns[i], i):
+            loc_card = draw_for(more, f"attack {i + 1}'s hit location on {tgt.name}")
+        rec, new = resolve_attack(
+            attacker,
+            tgt,
+            weapon,
+            edition,
+            tns[i],
+            card,
+            situation=_with_ablation(situations[i], lowered),
+            shot=shots[i],
+            carried=carried[i],
+            spends=spends[i] if i < len(spends) else None,
+            more=more,
+            rank=i,
+            pool_read=pool_read,
+            location_card=loc_card,
+            ap=ap if i == 0 else None,
+            discharge_weapons=discharge_weapons if i == 0 else None,
+            **kw,
+        )
+        if i:
+            notes = [f"attack {i + 1} of the series: result number {i + 1} of the pool (000)"]
+            if loc_card is None and rec.hit.success:
+                notes.append("no card to draw: the first card's location is read")
+            rec = rec.model_copy(update={"notes": (*rec.notes, *notes), "equipment_failure": None})
+        for fid, av in rec.ablated_covers:
+            lowered[fid] = av
+        records.append(rec)
+        current[new.id] = new
+    return records, current
+
+
 def resolve_spread_hits(
     attacker: Character,
     weapon: Weapon,

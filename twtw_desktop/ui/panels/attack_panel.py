@@ -369,6 +369,33 @@ class AttackPanel(QWidget):
         lay.addWidget(self.burst_row)
         self.burst_row.hide()
 
+        # several attacks from one pool (000 Multiple Attacks), declared before the card
+        self._series: list[tuple[str, str]] = []
+        self.series_row, h = _row(3)
+        self.series_combo = _combo(
+            4,
+            "000 Multiple Attacks: a further attack from the same pool, declared before the "
+            "card; it reads the pool's next best result (1 AP per switch of target, −1 per "
+            "target after the first; at most the skill level)",
+        )
+        self.series_kind = QComboBox()
+        self.series_kind.addItem("snap", "snap")
+        self.series_kind.addItem("normal", "normal")
+        self.series_add = _button("+", "Add this attack to the series")
+        self.series_add.clicked.connect(self._add_series_attack)
+        self.series_clear = _button("×", "No further attacks: a single shot")
+        self.series_clear.clicked.connect(lambda: self.set_series([]))
+        h.addWidget(QLabel("then"))
+        h.addWidget(self.series_combo, 1)
+        h.addWidget(self.series_kind)
+        h.addWidget(self.series_add)
+        h.addWidget(self.series_clear)
+        self.series_label = QLabel()
+        self.series_label.setWordWrap(True)
+        self.series_label.hide()
+        lay.addWidget(self.series_row)
+        lay.addWidget(self.series_label)
+
         self.melee_row, h = _row()
         self.melee_combo = QComboBox()
         for text, key in _MELEE_TYPES:
@@ -727,6 +754,7 @@ class AttackPanel(QWidget):
         self.target_combo.blockSignals(False)
         _fill_second(self.fan_second_combo, self.target_combo, "then nobody", "then ")
         _fill_second(self.burst_second_combo, self.target_combo, "nobody")
+        _fill_second(self.series_combo, self.target_combo, "— next target —")
 
     def _fill_weapons(self, keep: int | None = None) -> None:
         doc = self.document
@@ -809,6 +837,38 @@ class AttackPanel(QWidget):
         """The 2nd-target row, for a burst weapon's normal shots (not a fan)."""
         show = self.mode() == "ranged" and self.shot_kind() != "fan" and self._has_burst()
         self.burst_row.setVisible(show)
+        self._sync_series_row()
+
+    def _series_open(self) -> bool:
+        """A series from one pool: snap or normal shots with a single-shot gun."""
+        return (
+            self.mode() == "ranged"
+            and self.shot_kind() in ("snap", "normal")
+            and not self._has_burst()
+        )
+
+    def _sync_series_row(self) -> None:
+        show = self._series_open()
+        self.series_row.setVisible(show)
+        names = [f"{kind} at {self._name(tid)}" for tid, kind in self._series]
+        self.series_label.setText(
+            ("Then, from the same pool: " + "; ".join(names)) if names else ""
+        )
+        self.series_label.setVisible(show and bool(names))
+        self.series_clear.setEnabled(bool(self._series))
+
+    def _add_series_attack(self) -> None:
+        tid = self.series_combo.currentData()
+        if tid is None:
+            self.message.error("Choose the target of the next attack first.")
+            return
+        self.set_series([*self._series, (tid, self.series_kind.currentData())])
+
+    def set_series(self, attacks: list[tuple[str, str]]) -> None:
+        """Declare the further attacks of a series: (target token, "snap" | "normal")."""
+        self._series = list(attacks)
+        self._sync_series_row()
+        self._inputs_changed()
 
     def _burst_second_chosen(self) -> None:
         _first_second(self.burst_second_combo, self.burst_second_spin)
@@ -877,6 +937,7 @@ class AttackPanel(QWidget):
             if self.burst_row.isVisibleTo(self)
             else None,
             burst_second_hits=self.burst_second_spin.value(),
+            more_attacks=tuple(self._series) if self._series_open() else (),
         )
 
     def _dodge_vs_ranged(self) -> bool:
@@ -913,6 +974,8 @@ class AttackPanel(QWidget):
             self.put_back()  # another figure chosen before Apply: that attack is not made
         self._held = None
         self._held_key = None
+        if token_id != self._shooter:
+            self._series = []  # another shooter: a new declaration
         self._shooter = token_id
         doc = self.document
         name = "— select a token on the map —"
@@ -931,6 +994,7 @@ class AttackPanel(QWidget):
         self._fill_weapons()
         self._strays_hit_shown = False
         self.last_outcome = None
+        self._sync_series_row()
         self.clear_preview()
         self.recompute()
 
@@ -1643,6 +1707,8 @@ class AttackPanel(QWidget):
         self._typed = None
         self._typed_block = None
         self._typed_more = []
+        self._series = []  # the series is made: the next attack is declared anew
+        self._sync_series_row()
         self._reset_spends()
         self._refill()
         self.recompute()
