@@ -132,3 +132,27 @@ def test_a_typed_card_that_reads_on_asks_for_the_next_one(table):
     assert table.state_fingerprint() == before
     ev = table.apply(act.model_copy(update={"more_cards": (1,)}))
     assert ev.record["result"] > 8 and ev.record["cards"][:2] == [32, 1]
+
+
+def test_a_secondary_action_reads_the_primary_cards_second_highest_die(table):
+    """000 Combining Combat and Non-Combat Actions: the secondary action reads the
+    primary action's card with the second highest die of its own pool."""
+    from twtw_desktop.play.actions import Draw
+    from twtw_desktop.play.combat_actions import SnapShot
+    from twtw_desktop.rules.checks import check_pool
+
+    why = table.why_not(Check(who=HANK, trait="acuity", secondary=True))
+    assert why and "000 Combining Combat and Non-Combat Actions" in why
+    table.apply(Draw(who=HANK, weapon="colt_thunderer"))
+    shot = table.apply(SnapShot(who=HANK, target="angus_laroq"))
+    card = table.deck.card(shot.cards[0])
+    check = Check(who=HANK, trait="acuity", secondary=True)
+    pool, _ = check.pool(table)
+    ev = table.apply(check)
+    assert ev.record["card"] == card.number
+    expected = check_pool(card, pool, ev.record["tn"], lambda: card, 0, 1)
+    if not expected.calamity and ev.record["result"] is not None:
+        assert ev.record["result"] == expected.result
+    assert "second highest die" in ev.text
+    with pytest.raises(RulesError):
+        table.apply(Check(who=HANK, trait="acuity", secondary=True, card=5))

@@ -99,3 +99,28 @@ def test_ctrl_k_and_the_sheet_button_reach_it(qtbot, qapp, monkeypatch, tmp_path
     panel = win.findChild(sheet_panel.SheetPanel)
     panel.check_button.click()
     assert opened == [(HANK,), (panel._cid,)]
+
+
+def test_a_secondary_action_reads_the_last_actions_card(qtbot, tmp_path):
+    """000 Combining Combat and Non-Combat Actions from the dialog: after Hank's shot,
+    a secondary check reads the shot's card with the second highest die; no card is
+    drawn. With no action to combine with, the dialog says why."""
+    from twtw_desktop.play.actions import Draw
+    from twtw_desktop.play.combat_actions import SnapShot
+
+    doc = _doc(tmp_path)
+    dlg = CheckDialog(doc, HANK)
+    qtbot.addWidget(dlg)
+    dlg.secondary.setChecked(True)
+    assert "no action just resolved" in dlg.message.text() and not dlg.make.isEnabled()
+    doc.apply(Draw(who=HANK, weapon="colt_thunderer"))
+    shot = doc.apply(SnapShot(who=HANK, target="angus_laroq"))
+    card = shot.cards[0]
+    dlg.refresh()
+    draws = doc.deck.draw_count
+    assert dlg.make.isEnabled(), dlg.message.text()
+    dlg.make.click()
+    rec = dlg.event.record
+    assert rec["card"] == card and doc.deck.draw_count >= draws - len(rec["cards"]) + 1
+    assert "second highest die" in doc.encounter.log[-1].text
+    assert any("Combining Combat" in r for r in rec["reasons"])

@@ -97,6 +97,21 @@ def check_pool_for(
     return pool, why
 
 
+def last_action_card(table: Table, character_id: str) -> int | None:
+    """The card that resolved the character's last attack or check this scene (the
+    log's most recent one), or None."""
+    for entry in reversed(table.encounter.log[-200:]):
+        d = entry.detail or {}
+        if entry.kind == "attack":
+            rec = d.get("record") or {}
+            mine = rec.get("attacker_id") == character_id and rec.get("stray_of") is None
+            if mine and rec.get("cards"):
+                return int(rec["cards"][0])
+        elif entry.kind == "check" and d.get("who") == character_id and d.get("card"):
+            return int(d["card"])
+    return None
+
+
 @register
 class Check(Action):
     """Any check (002): simple, or one action on a complex check."""
@@ -125,6 +140,9 @@ class Check(Action):
     full_attention: bool = False
     card: CardRef | None = None
     more_cards: Annotated[tuple[CardRef, ...], Field(max_length=20)] = ()
+    #: a secondary action combined with the character's last one (000 Combining
+    #: Combat and Non-Combat Actions): read on that action's card, second-best result
+    secondary: bool = False
     page: ClassVar[str] = "002 Simple Checks / Complex Checks / Setting Difficulty"
     summary: ClassVar[str] = (
         "any check: trait + skill vs a difficulty; complex checks collect victories"
@@ -197,13 +215,45 @@ class Check(Action):
             why = self.card_refusal(table)
         except RulesError as e:
             return str(e)
-        if self.card is None and table.deck.physical:
+        if self.card is None and table.deck.physical and not self.secondary:
             return 'The deck is in physical-card mode: type in the card drawn ("card").'
         return why or super().why_not(table)
+
+    def primary_card(self, table: Table) -> Card:
+        """The card of the character's last action, which a secondary action reads
+        (000 Combining Combat and Non-Combat Actions); RulesError when there is none."""
+        c, _ = self.actor(table)
+        found = last_action_card(table, c.id)
+        if found is None:
+            raise RulesError(
+                f"{c.name} has no action just resolved to combine with: a secondary action "
+                "reads the card of the primary one (000 Combining Combat and Non-Combat "
+                "Actions)."
+            )
+        number = found
+        card = next((k for k in table.deck.last_cards(54) if k.number == number), None)
+        if card is None:
+            raise RulesError(f"Card {number} of {c.name}'s last action is no longer on the table.")
+        return card
+
+    def rank(self) -> int:
+        """Which result of the pool the check reads (0 = best)."""
+        return 1 if self.secondary else 0
 
     def card_refusal(self, table: Table) -> str | None:
         """With typed cards: the further card still to be typed in (an exceptional
         cell or an increased effect reads on), found without touching the deck."""
+        if self.secondary:
+            if self.card is not None:
+                return "A secondary action reads its primary action's card: type no card."
+            pool, _ = self.pool(table)
+            if pool.count < 2:
+                return (
+                    f"A {pool} pool has one result: a secondary action needs the second "
+                    "highest die (000 Combining Combat and Non-Combat Actions)."
+                )
+            self.primary_card(table)
+            return None
         if self.card is None:
             return None
         pool, _ = self.pool(table)
@@ -247,6 +297,20 @@ class Check(Action):
         """The card and the further-card source, and the list of every card taken."""
         deck = table.deck
         taken: list[Card] = []
+        if self.secondary:
+            first = self.primary_card(table)  # read again, not drawn: not discarded again
+            source: Callable[[], Card] = (
+                TypedCards([card_of(table, r) for r in self.more_cards], enter=deck.enter_physical)
+                if deck.physical
+                else deck.draw
+            )
+
+            def further() -> Card:
+                card = source()
+                taken.append(card)
+                return card
+
+            return first, further, taken
         if self.card is not None or deck.physical:
             if self.card is None:
                 raise RulesError("The deck is in physical-card mode: type in the card drawn.")
@@ -254,7 +318,7 @@ class Check(Action):
             typed = TypedCards(
                 [card_of(table, r) for r in self.more_cards], enter=deck.enter_physical
             )
-            source: Callable[[], Card] = typed
+            source = typed
         else:
             first = deck.draw()
             source = deck.draw
@@ -300,10 +364,18 @@ class Check(Action):
                 tn,
                 more,
                 mods if self.modifier else 0,
+                self.rank(),
                 bump_every=self.bump_every(),
             )
             reasons = [*pool_why, tn_why, *res.reasons]
+            if self.secondary:
+                reasons.insert(
+                    0,
+                    f"a secondary action on card {card.number}, its primary action's card: "
+                    "the second highest die (000 Combining Combat and Non-Combat Actions)",
+                )
             record: dict[str, Any] = {
+                "who": c.id,
                 "card": card.number,
                 "pool": str(pool),
                 "tn": tn,
@@ -340,13 +412,15 @@ class Check(Action):
         finally:
             for t in taken:
                 table.deck.discard(t)
-        record["cards"] = [t.number for t in taken]
+        record["cards"] = ([card.number] if self.secondary else []) + [t.number for t in taken]
         record["reasons"] = reasons
         _log_event(table, text, "check", event, record)
         return TableEvent(text, record, tuple(t.number for t in taken))
 
     def _outcome_text(self, c: Character, pool: Pool, res: CheckResult) -> str:
         what = f"{c.name}: {self.task_name()} ({pool}) vs TN {res.tn}"
+        if self.secondary:
+            what += " (secondary action, second highest die)"
         if res.calamity:
             return f"{what} — CF, a calamity"
         verdict = "success" if res.success else "failure"

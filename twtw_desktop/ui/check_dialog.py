@@ -91,6 +91,12 @@ class CheckDialog(QDialog):
         form.addRow("", self.impetus)
         self.full_attention = QCheckBox("Needs full attention (8 AP in action time)")
         form.addRow("", self.full_attention)
+        self.secondary = QCheckBox("Secondary action: on the card of this character's last action")
+        self.secondary.setToolTip(
+            "000 Combining Combat and Non-Combat Actions: the secondary action reads the "
+            "primary action's card, using the second highest die (no card is drawn)"
+        )
+        form.addRow("", self.secondary)
         lay.addLayout(form)
 
         self.complex = QGroupBox("Complex check (002): victories over several actions")
@@ -149,6 +155,7 @@ class CheckDialog(QDialog):
             self.rows.valueChanged,
             self.impetus.toggled,
             self.full_attention.toggled,
+            self.secondary.toggled,
             self.complex.toggled,
             self.victories.valueChanged,
             self.threshold.valueChanged,
@@ -201,6 +208,8 @@ class CheckDialog(QDialog):
             fields["rows"] = self.rows.value()
         fields["impetus"] = self.impetus.isChecked()
         fields["full_attention"] = self.full_attention.isChecked()
+        if self.secondary.isChecked():
+            fields["secondary"] = True
         if self.complex.isChecked():
             fields["victories"] = self.victories.value()
             if self.threshold.value():
