@@ -66,3 +66,26 @@ def test_two_weapons_aimed_together_pay_the_extra_aim_ap(table):
     assert extra == 2 and two["ap"] == one["ap"] + extra
     assert any("two weapons aimed together" in i for i in two["ap_items"])
     assert two["result_modifier"] == one["result_modifier"] - 1
+
+
+def test_trying_to_miss_fails_unless_a_calamity(table):
+    """000 Action Sabotage: a shot meant to miss fails unless the card is a calamity,
+    when the target is hit after all."""
+    from twtw_desktop.play.attack import Spends, preview
+
+    shot = NormalShot(who=MIRANDA, target=ANGUS, sabotage=True)
+    plan = shot.plan(table)
+    start = table.deck.snapshot()
+    seen_cf = seen_plain = False
+    for n in range(1, 55):
+        st = table.deck.snapshot()
+        table.deck.restore(
+            st.model_copy(update={"draw_pile": (n, *[k for k in st.draw_pile if k != n])})
+        )
+        rec = preview(table, plan, Spends()).record
+        table.deck.restore(start)
+        assert rec.hit.success == rec.hit.cf
+        assert any("000 Action Sabotage" in r for r in rec.hit.reasons)
+        seen_cf |= rec.hit.cf
+        seen_plain |= not rec.hit.cf
+    assert seen_cf and seen_plain

@@ -532,3 +532,18 @@ def test_the_judges_situation_calls_are_itemised_before_the_draw(qtbot, street):
     assert panel.plan.tn.result_modifier == base_mod - 4
     assert any("Judge calls the firer running" in g for g in panel.plan.geometry)
     assert doc.deck.draw_count == 54 and not doc.deck.in_play
+
+
+def test_trying_to_miss_from_the_situation_box(qtbot, street):
+    """000 Action Sabotage from the window: the shot fails unless a calamity."""
+    doc, panel = street
+    doc.select("token-miranda_valentine")
+    _choose_target(panel, "token-felicia_laroq")
+    qtbot.mouseClick(panel.shot_buttons["snap"], Qt.MouseButton.LeftButton)
+    panel.situation_toggle.setChecked(True)
+    panel.sabotage_check.setChecked(True)
+    assert panel.plan.request.sabotage
+    p = panel.draw()
+    rec = p.outcome.records[0]
+    assert rec.hit.success == rec.hit.cf
+    assert any("000 Action Sabotage" in r for r in rec.hit.reasons)

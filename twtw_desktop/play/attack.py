@@ -237,6 +237,8 @@ class AttackRequest:
     firer_movement: Literal["still", "walking", "running"] | None = None
     #: the Judge's call on the target's Size (None: the target's sheet)
     target_size: int | None = None
+    #: the attacker means to miss (000 Action Sabotage)
+    sabotage: bool = False
     charge_ap: bool = True
     #: a burst weapon's mode (None: its smallest, 000 Burst Fire)
     burst: int | None = None
@@ -1206,6 +1208,7 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         discard=discard,
         ap=plan.ap,
         discharge_weapons=plan.discharge,
+        sabotage=plan.request.sabotage,
         **extra,
     )
     if split_notes:

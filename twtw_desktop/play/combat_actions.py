@@ -171,6 +171,8 @@ class _AttackAction(Action):
     firer_movement: Literal["still", "walking", "running"] | None = None
     #: the Judge's call on the target's Size (None: the target's sheet; 000 Target Size)
     target_size: Annotated[int, Field(ge=0, le=100)] | None = None
+    #: the attacker means to miss: it fails unless a calamity (000 Action Sabotage)
+    sabotage: bool = False
     secondary_index: Annotated[int, Field(ge=0, le=10)] = 0
     two_weapons: bool = False
     off_hand: bool = False
@@ -258,6 +260,7 @@ class _AttackAction(Action):
             target_in_melee=self.target_in_melee,
             firer_movement=self.firer_movement,
             target_size=self.target_size,
+            sabotage=self.sabotage,
             charge_ap=self.charge_ap,
             defense=self.defense or self.declared_defense(table, ttok),
             block_arm=self.block_arm,
@@ -974,6 +977,7 @@ def attack_action(
         "target_in_melee": req.target_in_melee,
         "firer_movement": req.firer_movement,
         "target_size": req.target_size,
+        "sabotage": req.sabotage,
         "secondary_index": req.secondary_index,
         "two_weapons": req.two_weapons,
         "off_hand": req.off_hand,

@@ -423,6 +423,8 @@ class FanKw(TypedDict, total=False):
     auto_hit: bool
     effect_bonus: int
     risking_death: bool
+    #: the attacker tries to miss (000 Action Sabotage)
+    sabotage: bool
     #: the action involves movement (a discharge needs it); resolve_attack reads it
     #: off the situation, resolve_melee takes hand to hand as movement
     action_moves: bool
@@ -467,6 +469,7 @@ def resolve_profile(
     auto_hit: bool = False,
     effect_bonus: int = 0,
     risking_death: bool = False,
+    sabotage: bool = False,
     discharge_weapons: Mapping[int, Weapon] | None = None,
     action_moves: bool = False,
     chosen_location: HitLocation | None = None,
@@ -516,6 +519,15 @@ def resolve_profile(
         reasons += list(check.reasons)
         bumps = check.bumps
     success = check.success
+    if sabotage and not auto_hit:
+        # 000 Action Sabotage: trying to fail, the attempt fails unless a calamity (the
+        # target is hit after all) or the unintended targets show someone who is there
+        success = cf
+        bumps = 0
+        reasons.append(
+            "trying to fail (000 Action Sabotage): "
+            + ("a calamity, so the target is hit after all" if cf else "it fails, as intended")
+        )
     hit = HitCheck(
         cells=_cells(pool_read),
         rank=rank + 1,

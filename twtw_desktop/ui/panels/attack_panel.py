@@ -463,6 +463,11 @@ class AttackPanel(QWidget):
         )
         self.two_weapons_check = QCheckBox("two weapons")
         self.off_hand_check = QCheckBox("off hand")
+        self.sabotage_check = QCheckBox("trying to miss")
+        self.sabotage_check.setToolTip(
+            "Action Sabotage (000): the shot fails unless the card is a calamity (the "
+            "target is hit after all) or a stray shot finds an unintended target"
+        )
         self.charge_check = QCheckBox("charge AP")
         self.charge_check.setToolTip("Spend the attack's AP on the action track (action time)")
         self.charge_check.setChecked(True)
@@ -500,16 +505,17 @@ class AttackPanel(QWidget):
                 self.two_weapons_check,
                 self.off_hand_check,
                 self.charge_check,
+                self.sabotage_check,
             )
         ):
             sw.addWidget(w, i // 2, i % 2)
             w.toggled.connect(lambda _v: self._inputs_changed())
         self.melee_target_check.stateChanged.connect(lambda _v: self._inputs_changed())
-        sw.addWidget(self.called_combo, 3, 0)
-        sw.addWidget(self.called_loc_combo, 3, 1)
-        sw.addWidget(self.secondary_spin, 4, 0)
-        sw.addWidget(self.firer_move_combo, 5, 0)
-        sw.addWidget(self.size_spin, 5, 1)
+        sw.addWidget(self.called_combo, 4, 0)
+        sw.addWidget(self.called_loc_combo, 4, 1)
+        sw.addWidget(self.secondary_spin, 5, 0)
+        sw.addWidget(self.firer_move_combo, 6, 0)
+        sw.addWidget(self.size_spin, 6, 1)
         self.called_combo.activated.connect(lambda _i: self._called_changed())
         self.secondary_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         self.situation_widgets.hide()
@@ -927,6 +933,7 @@ class AttackPanel(QWidget):
             target_in_melee=in_melee,
             firer_movement=self.firer_move_combo.currentData(),
             target_size=self.size_spin.value() if self.size_spin.value() >= 0 else None,
+            sabotage=self.sabotage_check.isChecked() and self.mode() == "ranged",
             charge_ap=self.charge_check.isChecked(),
             called_location=self.called_loc_combo.currentData()
             if self.called_combo.currentData()
