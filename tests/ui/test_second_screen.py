@@ -1,0 +1,106 @@
+"""The players' window on a second display (#16 "Fits a laptop"): a 1366×768 laptop
+with a 1920×1080 display beside it, as Qt's offscreen platform can model two
+screens. The Judge's window stays on the laptop; the players' window, sent to the
+second display, fills it, and both render (the PNGs are kept for a person to look
+at in the test's temporary folder)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+SCRIPT = r"""
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
+from twtw_desktop.ui.app import make_app, open_window, sample_path
+from twtw_desktop.ui.players.controller import PlayersController
+
+out = sys.argv[1]
+app = make_app([])
+win = open_window(sample_path())
+found = {}
+
+def go():
+    ctl = win.findChild(PlayersController)
+    ctl.open()
+    ctl.choose_screen("HDMI-1")
+    pw = ctl.players_window
+    def shoot():
+        g, j = pw.geometry(), win.geometry()
+        found.update(
+            screens=[(s.name(), s.geometry().width(), s.geometry().height())
+                     for s in QGuiApplication.screens()],
+            players=[pw.screen().name(), g.x(), g.y(), g.width(), g.height(), pw.isFullScreen()],
+            judge=[win.screen().name(), j.width(), j.height()],
+        )
+        for name, w in (("players", pw), ("judge", win)):
+            img = w.grab().toImage()
+            img.save(f"{out}/{name}.png")
+            found[name + "_colours"] = len({img.pixel(x, y)
+                                            for x in range(0, img.width(), 37)
+                                            for y in range(0, img.height(), 37)})
+        json.dump(found, open(f"{out}/found.json", "w"))
+        app.quit()
+    QTimer.singleShot(1500, shoot)
+
+QTimer.singleShot(500, go)
+QTimer.singleShot(20000, app.quit)
+app.exec()
+"""
+
+
+def test_the_players_window_fills_a_1920_display_beside_a_1366_laptop(tmp_path: Path):
+    screens = {
+        "screens": [
+            {
+                "name": "laptop",
+                "x": 0,
+                "y": 0,
+                "width": 1366,
+                "height": 768,
+                "logicalDpi": 96,
+                "logicalBaseDpi": 96,
+                "dpr": 1,
+            },
+            {
+                "name": "HDMI-1",
+                "x": 1366,
+                "y": 0,
+                "width": 1920,
+                "height": 1080,
+                "logicalDpi": 96,
+                "logicalBaseDpi": 96,
+                "dpr": 1,
+            },
+        ]
+    }
+    config = tmp_path / "screens.json"
+    config.write_text(json.dumps(screens))
+    script = tmp_path / "second_screen.py"
+    script.write_text(SCRIPT)
+    env = dict(os.environ)
+    env["QT_QPA_PLATFORM"] = f"offscreen:configfile={config}"
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    env.pop("TWTW_BLOCK_QT", None)
+    run = subprocess.run(
+        [sys.executable, str(script), str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    found = json.loads((tmp_path / "found.json").read_text())
+    assert ["HDMI-1", 1920, 1080] in [list(s) for s in found["screens"]]
+    assert found["players"] == ["HDMI-1", 1366, 0, 1920, 1080, True]
+    assert found["judge"][0] == "laptop" and found["judge"][1] <= 1366
+    assert found["players_colours"] > 5 and found["judge_colours"] > 5  # drawn, not blank
