@@ -124,3 +124,24 @@ def test_a_secondary_action_reads_the_last_actions_card(qtbot, tmp_path):
     assert rec["card"] == card and doc.deck.draw_count >= draws - len(rec["cards"]) + 1
     assert "second highest die" in doc.encounter.log[-1].text
     assert any("Combining Combat" in r for r in rec["reasons"])
+
+
+def test_the_dialog_spends_a_bonus_counter(qtbot, tmp_path):
+    """002 Spending the Counter from the check dialog: Right on! on a check; without a
+    counter held the dialog says so."""
+    from twtw_desktop.play.actions import SetRules
+    from twtw_desktop.play.bonus_actions import TakeCounter
+
+    doc = _doc(tmp_path)
+    dlg = CheckDialog(doc, HANK)
+    qtbot.addWidget(dlg)
+    dlg.counter.setCurrentIndex(dlg.counter.findData("right_on"))
+    assert "holds no bonus counter" in dlg.message.text() and not dlg.make.isEnabled()
+    options = doc.encounter.options.model_copy(update={"bonus_pool": 1})
+    doc.apply(SetRules(edition=doc.encounter.edition, options=options))
+    doc.apply(TakeCounter(who=HANK))
+    dlg.refresh()
+    assert dlg.make.isEnabled(), dlg.message.text()
+    dlg.make.click()
+    assert not doc.character(HANK).bonus_counter
+    assert "Right on!" in doc.encounter.log[-1].text

@@ -127,6 +127,7 @@ from ..rules.combat.situation import CALLED_SHOT_LOCATIONS, ShotSituation
 from ..rules.combat.thrown import is_throwable
 from ..rules.deck import read_pool
 from ..rules.gear import Weapon
+from .bonus_actions import SPENDS, spend_counter_on
 from .cards import CardNeeded, TypedCards, scratch_deck
 from .throw import (
     ablate_covers,
@@ -239,6 +240,8 @@ class AttackRequest:
     target_size: int | None = None
     #: the attacker means to miss (000 Action Sabotage)
     sabotage: bool = False
+    #: a held bonus counter spent on this attack (002 Spending the Counter)
+    counter: Literal["right_on", "aces", "as_i_planned"] | None = None
     charge_ap: bool = True
     #: a burst weapon's mode (None: its smallest, 000 Burst Fire)
     burst: int | None = None
@@ -1209,6 +1212,7 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         ap=plan.ap,
         discharge_weapons=plan.discharge,
         sabotage=plan.request.sabotage,
+        **_counter_bonus(plan.request.counter),
         **extra,
     )
     if split_notes:
@@ -1255,6 +1259,15 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         out.records[0] = rec.model_copy(update={"blast": blast})
         out.characters.update(hurt)
     return out
+
+
+def _counter_bonus(spend: str | None) -> dict[str, int]:
+    """A bonus counter's value where it goes (002 Spending the Counter): Right on! +2
+    in the cause grid (bumps only), Aces! +2 and As I planned! +3 on the effect."""
+    if spend is None:
+        return {}
+    value = SPENDS[spend][1]
+    return {"cause_bonus": value} if spend == "right_on" else {"effect_bonus": value}
 
 
 def _resolve_strays(table, plan: AttackPlan, rec: AttackRecord, card, more, out: Outcome) -> None:
@@ -1711,6 +1724,8 @@ def write_attack(
         )
         if gone:
             notes.append(gone)
+    if plan.request.counter is not None:  # spent: back in the pool (002)
+        notes.append(spend_counter_on(table.character(plan.shooter.id), plan.request.counter))
     if table.edition.ablation_lowers_av:
         covers: list[tuple[str, int]] = []
         for r in out.records:

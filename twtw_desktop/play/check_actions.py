@@ -37,10 +37,12 @@ from ..rules.checks import (
     ComplexCheck,
     apply_row_adjustment,
     check_pool,
+    simple_check,
 )
 from ..rules.deck import read_effect
 from ..rules.editions import victory_threshold
 from .actions import Action, Who, _log_event, register
+from .bonus_actions import SPENDS, CounterSpend, counter_refusal, spend_counter_on
 from .cards import CardNeeded, TypedCards
 from .combat_actions import CardRef, card_of
 from .table import TableEvent
@@ -143,6 +145,8 @@ class Check(Action):
     #: a secondary action combined with the character's last one (000 Combining
     #: Combat and Non-Combat Actions): read on that action's card, second-best result
     secondary: bool = False
+    #: a held bonus counter spent on the result (002 Spending the Counter)
+    counter: CounterSpend | None = None
     page: ClassVar[str] = "002 Simple Checks / Complex Checks / Setting Difficulty"
     summary: ClassVar[str] = (
         "any check: trait + skill vs a difficulty; complex checks collect victories"
@@ -215,6 +219,15 @@ class Check(Action):
             why = self.card_refusal(table)
         except RulesError as e:
             return str(e)
+        if self.counter is not None:
+            why = counter_refusal(table, self.who, self.counter)
+            if why:
+                return why
+            if self.counter != "right_on" and self.complex_check(table) is None:
+                return (
+                    f"{SPENDS[self.counter][0]} adds to an effect grid result, and a simple "
+                    "check reads none: spend it on a complex check, or Right on! for bumps."
+                )
         if self.card is None and table.deck.physical and not self.secondary:
             return 'The deck is in physical-card mode: type in the card drawn ("card").'
         return why or super().why_not(table)
@@ -384,6 +397,17 @@ class Check(Action):
                 "bumps": res.bumps,
                 "calamity": res.calamity,
             }
+            if self.counter == "right_on":
+                if res.success and res.result is not None:
+                    better = simple_check(res.result + 2, tn, bump_every=self.bump_every())
+                    reasons.append(
+                        f"bonus counter (Right on!, 002): +2 in the cause grid, "
+                        f"{better.bumps - res.bumps} more bump(s)"
+                    )
+                    res = res.model_copy(update={"bumps": better.bumps})
+                    record["bumps"] = res.bumps
+                else:
+                    reasons.append("bonus counter (Right on!, 002): a failure stays a failure")
             text = self._outcome_text(c, pool, res)
             if cx is not None:
                 effect_value = None
@@ -391,6 +415,10 @@ class Check(Action):
                     eff = read_effect(card, self.effect_ref(pool), 0, more)
                     effect_value = eff.value
                     reasons += list(eff.reasons)
+                    if self.counter in ("aces", "as_i_planned"):
+                        name, value, _where = SPENDS[self.counter]
+                        effect_value += value
+                        reasons.append(f"bonus counter ({name}, 002): effect +{value}")
                 new, step = cx.advance(
                     res.result, effect_value, res.calamity, bump_every=self.bump_every()
                 )
@@ -413,6 +441,9 @@ class Check(Action):
             for t in taken:
                 table.deck.discard(t)
         record["cards"] = ([card.number] if self.secondary else []) + [t.number for t in taken]
+        if self.counter is not None:
+            record["counter"] = spend_counter_on(c, self.counter)
+            text += f"; {SPENDS[self.counter][0]} (bonus counter)"
         record["reasons"] = reasons
         _log_event(table, text, "check", event, record)
         return TableEvent(text, record, tuple(t.number for t in taken))

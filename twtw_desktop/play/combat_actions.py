@@ -71,6 +71,7 @@ from .attack import (
     track_refusal,
     write_attack,
 )
+from .bonus_actions import CounterSpend, counter_refusal
 from .table import TableEvent
 from .throw import apply_throw, check_throw_cards, plan_throw, throw_cost_applies
 
@@ -173,6 +174,8 @@ class _AttackAction(Action):
     target_size: Annotated[int, Field(ge=0, le=100)] | None = None
     #: the attacker means to miss: it fails unless a calamity (000 Action Sabotage)
     sabotage: bool = False
+    #: a held bonus counter spent on the result (002 Spending the Counter)
+    counter: CounterSpend | None = None
     secondary_index: Annotated[int, Field(ge=0, le=10)] = 0
     two_weapons: bool = False
     off_hand: bool = False
@@ -261,6 +264,7 @@ class _AttackAction(Action):
             firer_movement=self.firer_movement,
             target_size=self.target_size,
             sabotage=self.sabotage,
+            counter=self.counter,
             charge_ap=self.charge_ap,
             defense=self.defense or self.declared_defense(table, ttok),
             block_arm=self.block_arm,
@@ -350,6 +354,15 @@ class _AttackAction(Action):
         why = self.refusal_before_draw(table)
         if why:
             return why
+        if self.counter is not None:
+            if self.mode == "melee":
+                return (
+                    "In hand to hand, spend the bonus counter on its own (spend_counter); "
+                    "the blow's resolution does not take it yet."
+                )
+            why = counter_refusal(table, self.who, self.counter)
+            if why:
+                return why
         return self.card_refusal(table, self.plan(table))
 
     def refusal_before_draw(self, table: Table) -> str | None:
@@ -978,6 +991,7 @@ def attack_action(
         "firer_movement": req.firer_movement,
         "target_size": req.target_size,
         "sabotage": req.sabotage,
+        "counter": req.counter,
         "secondary_index": req.secondary_index,
         "two_weapons": req.two_weapons,
         "off_hand": req.off_hand,

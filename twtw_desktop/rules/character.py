@@ -137,6 +137,8 @@ class Character(Mutable):
     notes: Annotated[str, Field(max_length=50_000)] = ""
     #: out of action for the rest of the scene (001's optional risk rule)
     out_of_scene: bool = False
+    #: holds a bonus counter from the group's pool (002 The Bonus Counter: one at most)
+    bonus_counter: bool = False
     #: sheet fields whose numbers are invented (the pages never give them), with why
     house_values: dict[str, str] = {}
     #: complex checks under way (002), by task name

@@ -200,6 +200,9 @@ class OptionalRules(Strict):
     #: adds 1 to the TN — harder to hit, as 003 says a prone hero is; "result" reads the
     #: signed entry as a result modifier, as RULES.md reads the table — easier to hit
     prone_reading: Literal["tn", "result"] = "tn"
+    #: 002 The Bonus Counter: the counters the Judge puts in the group's shared pool
+    #: for the session (generally one less than the number of players; 0: not used)
+    bonus_pool: Annotated[int, Field(ge=0, le=20)] = 0
 
 
 def victory_threshold(edition: Edition, options: OptionalRules | None = None) -> int:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import RulesError
+from ..play.bonus_actions import SPENDS
 from ..play.check_actions import Check
 from ..rules.base import DIFFICULTIES
 from ..rules.character import TRAITS
@@ -97,6 +98,15 @@ class CheckDialog(QDialog):
             "primary action's card, using the second highest die (no card is drawn)"
         )
         form.addRow("", self.secondary)
+        self.counter = QComboBox()
+        self.counter.addItem("keep it", None)
+        for key, (name, value, where) in SPENDS.items():
+            self.counter.addItem(f"{name} +{value} ({where})", key)
+        self.counter.setToolTip(
+            "002 Spending the Counter: the character's bonus counter on this check's result "
+            "(Aces! and As I planned! need an effect read: a complex check)"
+        )
+        form.addRow("Bonus counter", self.counter)
         lay.addLayout(form)
 
         self.complex = QGroupBox("Complex check (002): victories over several actions")
@@ -156,6 +166,7 @@ class CheckDialog(QDialog):
             self.impetus.toggled,
             self.full_attention.toggled,
             self.secondary.toggled,
+            self.counter.currentIndexChanged,
             self.complex.toggled,
             self.victories.valueChanged,
             self.threshold.valueChanged,
@@ -210,6 +221,8 @@ class CheckDialog(QDialog):
         fields["full_attention"] = self.full_attention.isChecked()
         if self.secondary.isChecked():
             fields["secondary"] = True
+        if self.counter.currentData() is not None:
+            fields["counter"] = self.counter.currentData()
         if self.complex.isChecked():
             fields["victories"] = self.victories.value()
             if self.threshold.value():

@@ -148,6 +148,18 @@ class RulesDialog(QDialog):
             "'much harder to hit'); RULES.md reads signed entries as result modifiers"
         )
         more.addRow("Prone target (AP v2)", self.prone)
+        self.bonus_pool = QSpinBox()
+        self.bonus_pool.setRange(0, 20)
+        self.bonus_pool.setSpecialValueText("none")
+        self.bonus_pool.setSuffix(" counter(s)")
+        self.bonus_pool.setValue(enc.options.bonus_pool)
+        posse = sum(1 for c in enc.characters if getattr(c, "side", "") == "posse")
+        self.bonus_pool.setToolTip(
+            "002 The Bonus Counter: the group's shared counters for the session, generally "
+            f"one less than the number of players ({max(posse - 1, 0)} for this posse). "
+            "A player holds one at most; spent ones go back at once."
+        )
+        more.addRow("Bonus pool (002)", self.bonus_pool)
         lay.addLayout(more)
         note = QLabel("Changes are one undo step (Ctrl+Z) and are saved with the encounter.")
         note.setWordWrap(True)
@@ -161,11 +173,12 @@ class RulesDialog(QDialog):
 
     def chosen(self) -> tuple[str, OptionalRules]:
         """(edition id, options) as the dialog shows them."""
-        values = {name: cb.isChecked() for name, cb in self.checks.items()}
+        values: dict[str, object] = {name: cb.isChecked() for name, cb in self.checks.items()}
         v = self.victory.value()
         values["victory_threshold"] = None if v == self.victory.minimum() else v
         values["phases_card_per"] = self.card_per.currentData()
         values["prone_reading"] = self.prone.currentData()
+        values["bonus_pool"] = self.bonus_pool.value()
         options = self.document.encounter.options.model_copy(update=values)
         return self.edition.currentData(), OptionalRules.model_validate(options.model_dump())
 

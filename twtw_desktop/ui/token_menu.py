@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
 
+from ..play.bonus_actions import SPENDS, GiveCounter, SpendCounter, TakeCounter, counters_free
 from .commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
 from .judge_dialog import judge_override
 
@@ -34,8 +36,48 @@ def judge_action(parent: Any, document: Any, who: str) -> QAction:
     return act
 
 
+def _table_entry(menu: QMenu, document: Any, text: str, action: Any) -> QAction:
+    """A menu entry applying a table action; disabled, saying why, when refused."""
+    act = menu.addAction(text)
+    why = document.table.why_not(action)
+    if why:
+        act.setEnabled(False)
+        act.setToolTip(why)
+        act.setStatusTip(why)
+    act.triggered.connect(lambda: document.apply(action))
+    return act
+
+
+def bonus_menu(parent: Any, document: Any, who: str) -> QMenu:
+    """The "Bonus counter" submenu (002): take one with a bump, spend it on a result,
+    or hand it to another player (I've got your back!)."""
+    c = document.table.actor(who)[0]
+    held = "holds one" if c.bonus_counter else "holds none"
+    menu = QMenu(f"Bonus counter ({held}; {counters_free(document.table)} in the pool)", parent)
+    menu.setObjectName("menu_bonus_counter")
+    menu.setToolTipsVisible(True)
+    _table_entry(menu, document, "Take one (a bump spent on it)", TakeCounter(who=c.id))
+    for key, (name, value, where) in SPENDS.items():
+        _table_entry(
+            menu,
+            document,
+            f"Spend: {name} +{value} ({where})",
+            SpendCounter.model_validate({"who": c.id, "spend": key}),
+        )
+    give = menu.addMenu("I've got your back! — hand it to")
+    for other in document.encounter.characters:
+        if other.id != c.id and other.side == c.side:
+            _table_entry(give, document, other.name, GiveCounter(who=c.id, to=other.id))
+    return menu
+
+
 def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: str) -> list:
     """Every entry of a token's (or a token-less character's) menu."""
     out = [] if token_id is None else [token_menu_action(parent, document, token_id)]
     out.append(judge_action(parent, document, token_id or who))
+    if document.encounter.options.bonus_pool:
+        menu = bonus_menu(parent, document, token_id or who)
+        act = menu.menuAction()
+        act.bonus_menu = menu  # type: ignore[attr-defined]  # alive with its entry
+        out.append(act)
     return out

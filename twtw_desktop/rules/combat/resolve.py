@@ -425,6 +425,8 @@ class FanKw(TypedDict, total=False):
     risking_death: bool
     #: the attacker tries to miss (000 Action Sabotage)
     sabotage: bool
+    #: a bonus counter's +2 on the cause grid: more bumps, never a success (002 Right on!)
+    cause_bonus: int
     #: the action involves movement (a discharge needs it); resolve_attack reads it
     #: off the situation, resolve_melee takes hand to hand as movement
     action_moves: bool
@@ -470,6 +472,7 @@ def resolve_profile(
     effect_bonus: int = 0,
     risking_death: bool = False,
     sabotage: bool = False,
+    cause_bonus: int = 0,
     discharge_weapons: Mapping[int, Weapon] | None = None,
     action_moves: bool = False,
     chosen_location: HitLocation | None = None,
@@ -519,6 +522,16 @@ def resolve_profile(
         reasons += list(check.reasons)
         bumps = check.bumps
     success = check.success
+    if cause_bonus and success and result is not None and not auto_hit:
+        # 002 Right on!: +2 in the cause grid only adds bumps; it never makes a success
+        more_bumps = simple_check(result + cause_bonus, tn.tn, bump_every=edition.bump_every)
+        reasons.append(
+            f"bonus counter (Right on!, 002): +{cause_bonus} in the cause grid, "
+            f"{more_bumps.bumps - bumps} more bump(s)"
+        )
+        bumps = more_bumps.bumps
+    elif cause_bonus and not auto_hit:
+        reasons.append("bonus counter (Right on!, 002): a failure stays a failure")
     if sabotage and not auto_hit:
         # 000 Action Sabotage: trying to fail, the attempt fails unless a calamity (the
         # target is hit after all) or the unintended targets show someone who is there

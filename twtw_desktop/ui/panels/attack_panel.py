@@ -73,6 +73,7 @@ from ...play.attack import (
     stack_card,
     usable_weapons,
 )
+from ...play.bonus_actions import SPENDS
 from ...play.cards import already_typed
 from ...play.combat_actions import AttackCard, attack_action
 from ...play.throw import blast_lines
@@ -664,6 +665,22 @@ class AttackPanel(QWidget):
         sp.addWidget(self.secondary_combo, 6, 1, 1, 3)
         self.secondary_label.hide()
         self.secondary_combo.hide()
+        # a held bonus counter spent on this result (002 Spending the Counter)
+        self._counter: str | None = None
+        self.counter_label = QLabel("Bonus counter")
+        self.counter_combo = _combo(
+            8,
+            "002 Spending the Counter: the attacker's bonus counter on this result; it goes "
+            "back to the pool on Apply",
+        )
+        self.counter_combo.addItem("keep it", None)
+        for key, (name, value, where) in SPENDS.items():
+            self.counter_combo.addItem(f"{name} +{value} ({where})", key)
+        self.counter_combo.activated.connect(lambda _i: self._counter_chosen())
+        sp.addWidget(self.counter_label, 7, 0)
+        sp.addWidget(self.counter_combo, 7, 1, 1, 3)
+        self.counter_label.hide()
+        self.counter_combo.hide()
         lay.addWidget(self.spend_box)
 
         self.card_view = CardView()
@@ -934,6 +951,7 @@ class AttackPanel(QWidget):
             firer_movement=self.firer_move_combo.currentData(),
             target_size=self.size_spin.value() if self.size_spin.value() >= 0 else None,
             sabotage=self.sabotage_check.isChecked() and self.mode() == "ranged",
+            counter=self._counter if self._holds_counter() else None,  # type: ignore[arg-type]
             charge_ap=self.charge_check.isChecked(),
             called_location=self.called_loc_combo.currentData()
             if self.called_combo.currentData()
@@ -1226,6 +1244,26 @@ class AttackPanel(QWidget):
             return "Choose a target first (the list or Pick…)."
         return None
 
+    def _holds_counter(self) -> bool:
+        """The attacker holds a bonus counter and the attack can take it (shots, throws)."""
+        if self._shooter is None or self.mode() == "melee":
+            return False
+        try:
+            return bool(self.document.character_of(self._shooter).bonus_counter)
+        except KeyError:
+            return False
+
+    def _counter_chosen(self) -> None:
+        """Spend (or keep) the attacker's bonus counter on the card on show."""
+        self._counter = self.counter_combo.currentData()
+        if self.current is None:
+            return
+        old = self.spends.copy()
+        self.plan = self._plan()
+        if self.plan is None or not self._respend(old):
+            self._counter = None
+            self.counter_combo.setCurrentIndex(0)
+
     def _update_buttons(self) -> None:
         has_plan = self.plan is not None
         missing = self._missing_choice()
@@ -1239,6 +1277,9 @@ class AttackPanel(QWidget):
         self.clear_button.setEnabled(self.current is not None)
         rec = self._shown_record()
         self.spend_box.setEnabled(self.current is not None and rec is not None and rec.hit.success)
+        show_counter = self._holds_counter()
+        self.counter_label.setVisible(show_counter)
+        self.counter_combo.setVisible(show_counter)
         self.show_card_button.setEnabled(self.card_view.card() is not None)
         self.show_scatter_button.setEnabled(self._scatter_payload() is not None)
 
@@ -1591,6 +1632,8 @@ class AttackPanel(QWidget):
     def clear_preview(self) -> None:
         self.tn_toggle.setChecked(True)
         self.current = None
+        self._counter = None
+        self.counter_combo.setCurrentIndex(0)
         self._typed = None
         self._typed_block = None
         self._typed_more = []
