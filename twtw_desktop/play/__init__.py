@@ -6,6 +6,7 @@ window, the players' screen and the command line all go through this layer.
 
 # the track's and the attack's actions register themselves with the action catalogue
 from . import (  # noqa: F401
+    care_actions,
     check_actions,
     combat_actions,
     gear_actions,
