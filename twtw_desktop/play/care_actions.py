@@ -207,7 +207,13 @@ class FirstAid(Action):
         out.update(pool=str(pool), pool_items=pool_why, tn=tn, tn_items=[tn_why])
         if loc is not None:
             n = patient.wounds[loc]
-            out.update(location=loc.value, wounds=n, on_success=f"{H.where(loc)} {n} → {n - 1}")
+            bind = table.edition.healing.first_aid_binds and n > 1
+            out.update(
+                location=loc.value,
+                wounds=n,
+                on_success=f"{H.where(loc)} {n} → {n - 1}"
+                + (", bound: it stops bleeding (house)" if bind else ""),
+            )
         elif self.treat == "conc":
             out["on_success"] = f"Conc {patient.conc} → {patient.conc_max}"
         else:
@@ -394,7 +400,7 @@ class Rest(_BetweenFights):
     needs_actor: ClassVar[bool] = False
 
     def label(self, table: Table) -> str:
-        return f"Rest {_duration(self.minutes)}"
+        return f"Rest {duration_text(self.minutes)}"
 
     def the_healer(self, table: Table) -> Character | None:
         return _patient(table, self.healer) if self.healer else None
@@ -416,7 +422,7 @@ class Rest(_BetweenFights):
         if healer is not None:
             heal_lines, records, cards = self.heal_into(table, healer, patients)
             lines.append(f"{healer.name} tends the wounded: " + ("; ".join(heal_lines) or "none"))
-        text = f"The posse rests {_duration(self.minutes)} ({SRC_REST}). " + " · ".join(lines)
+        text = f"The posse rests {duration_text(self.minutes)} ({SRC_REST}). " + " · ".join(lines)
         summary = {
             p.id: {
                 "wound_level": [before[p.id][0], p.wound_level],
@@ -428,7 +434,8 @@ class Rest(_BetweenFights):
         return TableEvent(text, {"characters": summary, "checks": records}, tuple(cards))
 
 
-def _duration(minutes: int) -> str:
+def duration_text(minutes: int) -> str:
+    """A rest's length as a Judge says it ("1 hour", "90 minutes")."""
     if minutes % (24 * 60) == 0:
         d = minutes // (24 * 60)
         return f"{d} day{'s' if d > 1 else ''}"

@@ -1,8 +1,8 @@
 """The right-click menu of a token, on the map and on its track row.
 
-Hide it from the players or reveal it (one undoable, logged step; Ctrl+Shift+H), and
+Hide it from the players or reveal it (one undoable, logged step; Ctrl+Shift+H),
 the Judge's override (counters given or taken, the token taken off the map, with a
-reason the log keeps).
+reason the log keeps), and first aid for the character (001 Healing).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 from PySide6.QtGui import QAction, QKeySequence
 
+from .care_dialog import first_aid_action
 from .commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
 from .judge_dialog import judge_override
 
@@ -38,4 +39,5 @@ def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: st
     """Every entry of a token's (or a token-less character's) menu."""
     out = [] if token_id is None else [token_menu_action(parent, document, token_id)]
     out.append(judge_action(parent, document, token_id or who))
+    out.append(first_aid_action(parent, document, token_id or who))
     return out
