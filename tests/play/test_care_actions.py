@@ -67,7 +67,7 @@ def test_a_success_takes_a_wound_off_and_stops_the_bleeding(table):
     hank = _wound(table, HANK, torso=3, left_arm=1)
     hank.bleeding = bleed_rate(hank)[0]
     assert hank.bleeding == 1  # 001 Optional Bleeding: a heavy wound bleeds 1
-    ev = table.apply(FirstAid(who=DOC, patient=HANK, cards=(CARD_7,)))  # 7 vs TN 7
+    ev = table.apply(FirstAid(who=DOC, patient=HANK, typed_cards=(CARD_7,)))  # 7 vs TN 7
     assert ev.record["success"] and ev.record["location"] == "torso"
     assert hank.wounds["torso"] == 2 and hank.wound_care == {"torso": "bound"}
     assert hank.bleeding == 0 and "torso: 3 → 2" in ev.text
@@ -83,7 +83,7 @@ def test_a_success_takes_a_wound_off_and_stops_the_bleeding(table):
 
 def test_a_failure_uses_the_areas_one_check_until_it_is_wounded_again(table):
     hank = _wound(table, HANK, right_leg=2)
-    ev = table.apply(FirstAid(who=DOC, patient=HANK, cards=(CARD_2,)))  # 2 vs TN 5
+    ev = table.apply(FirstAid(who=DOC, patient=HANK, typed_cards=(CARD_2,)))  # 2 vs TN 5
     assert not ev.record["success"] and hank.wounds["right_leg"] == 2
     assert hank.wound_care == {"right_leg": "tried"}
     assert "every wounded area has had its first aid" in table.why_not(
@@ -114,13 +114,13 @@ def test_only_the_skilled_treat_wounds_but_anyone_cares_for_conc_or_revives(tabl
     why = table.why_not(FirstAid(who=HANK, patient=MIRANDA))
     assert "Only a character skilled in Medicine treats wounds (001 Healing)" in why
     hank.conc, hank.concussed = -2, True
-    act = FirstAid(who=MIRANDA, patient=HANK, treat="conc", cards=(CARD_7,))
+    act = FirstAid(who=MIRANDA, patient=HANK, treat="conc", typed_cards=(CARD_7,))
     p = table.preview(act)
     assert (p["tn"], p["pool"]) == (3, "3d8")  # 001: Simple (3), Miranda's Acuity
     table.apply(act)
     assert hank.conc == hank.conc_max and not hank.concussed
     hank.unconscious = True
-    act = FirstAid(who=MIRANDA, patient=HANK, treat="revive", cards=(CARD_5,))
+    act = FirstAid(who=MIRANDA, patient=HANK, treat="revive", typed_cards=(CARD_5,))
     assert table.preview(act)["tn"] == 5  # 000/001: Standard (5)
     table.apply(act)
     assert not hank.unconscious
@@ -170,7 +170,7 @@ def test_a_printed_deck_needs_the_cards_typed_in(table):
     _wound(table, HANK, torso=2)
     table.deck.physical = True
     assert "physical-card mode" in table.why_not(FirstAid(who=DOC, patient=HANK))
-    ev = table.apply(FirstAid(who=DOC, patient=HANK, cards=(CARD_6,)))
+    ev = table.apply(FirstAid(who=DOC, patient=HANK, typed_cards=(CARD_6,)))
     assert ev.record["cards"] == [CARD_6] and ev.record["success"]
 
 
@@ -210,7 +210,9 @@ def test_rest_with_a_healer_checks_every_wounded_area_once(table):
     _wound(table, HANK, torso=3, left_arm=1)
     _wound(table, MIRANDA, head=2)
     # Hank's torso TN 7 (card 5: 7), his arm TN 3 (card 8: 2), Miranda's head TN 5 (card 6: 6)
-    act = Rest(patients=(HANK, MIRANDA), minutes=480, healer=DOC, cards=(CARD_7, CARD_2, CARD_6))
+    act = Rest(
+        patients=(HANK, MIRANDA), minutes=480, healer=DOC, typed_cards=(CARD_7, CARD_2, CARD_6)
+    )
     ev = table.apply(act)
     checks = [(c["patient"], c["location"], c["tn"], c["success"]) for c in ev.record["checks"]]
     assert checks == [
@@ -226,12 +228,50 @@ def test_rest_with_a_healer_checks_every_wounded_area_once(table):
 
 def test_heal_alone_and_its_refusals(table):
     _wound(table, HANK, torso=2)
-    ev = table.apply(Heal(who=DOC, patients=(HANK,), cards=(CARD_5,)))
+    ev = table.apply(Heal(who=DOC, patients=(HANK,), typed_cards=(CARD_5,)))
     assert table.character(HANK).wounds["torso"] == 1 and "2 → 1" in ev.text
     assert "only the skilled heal wounds" in table.why_not(Heal(who=HANK))
-    too_few = Rest(patients=(HANK,), healer=DOC, cards=())
+    too_few = Rest(patients=(HANK,), healer=DOC, typed_cards=())
     table.deck.physical = True
     assert "physical-card mode" in table.why_not(too_few)
     table.deck.physical = False
     table.apply(StartActionTime())
     assert "between fights" in table.why_not(Rest())
+
+
+# -- from the command line ----------------------------------------------------------
+
+
+def test_play_lists_the_care_actions_with_their_page(capsys):
+    from twtw_desktop.play.script import main
+
+    assert main(["--actions"]) == 0
+    out = capsys.readouterr().out
+    for name in ("first_aid", "heal", "rest"):
+        assert name in out
+    assert "001 Healing" in out
+
+
+def test_a_play_script_treats_and_rests_the_posse(table, tmp_path, capsys):
+    import json
+
+    from twtw_desktop.play.script import main
+    from twtw_desktop.play.session import OpenTable, save_table
+
+    _wound(table, HANK, torso=3)
+    table.character(HANK).conc = 2
+    enc = tmp_path / "wounded.encounter.json"
+    save_table(OpenTable(table, SAMPLE, None), enc)
+    script = tmp_path / "care.jsonl"
+    lines = [
+        {"do": "first_aid", "who": DOC, "patient": HANK, "typed_cards": [CARD_7]},
+        {"do": "rest", "patients": [HANK], "minutes": 60},
+    ]
+    script.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    out = tmp_path / "after.encounter.json"
+    assert main([str(enc), "--script", str(script), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "torso: 3 → 2" in printed and "Conc 2 → 14" in printed
+    after = open_table(out).table.character(HANK)
+    assert after.wounds["torso"] == 2 and after.conc == 14
+    assert after.wound_care == {"torso": "bound"}

@@ -16,7 +16,8 @@
 
 The numbers come from the edition's ``healing`` block; the house readings are
 listed in its ``house_values`` (and the rules reference). Cards come off the deck,
-or are typed in (``cards``, in the order drawn) with a printed deck.
+or are typed in (``typed_cards``, in the order drawn) with a printed deck. (``cards``
+in a journal line is the record of the cards drawn, as for every action.)
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ SRC_REST = "001 Healing (Conc a minute, healing every scene)"
 #: the longest rest one step takes: a week
 MAX_REST_MINUTES = 7 * 24 * 60
 Cards = Annotated[tuple[CardRef, ...], Field(max_length=60)]
-PHYSICAL = 'The deck is in physical-card mode: type in the cards drawn ("cards"), in order.'
+PHYSICAL = 'The deck is in physical-card mode: type in the cards drawn ("typed_cards"), in order.'
 
 
 class _Draw:
@@ -87,7 +88,7 @@ def _refusal_for_cards(table: Table, refs: tuple[CardRef, ...], run: Callable[[_
     try:
         run(_Draw(table, refs, dry=True))
     except CardNeeded as need:
-        return f'Type in the card drawn for {need.purpose} too ("cards").'
+        return f'Type in the card drawn for {need.purpose} too ("typed_cards").'
     return None
 
 
@@ -126,7 +127,7 @@ class FirstAid(Action):
     patient: Who
     treat: H.Treatment = "wound"
     location: WoundLocation | None = None
-    cards: Cards = ()
+    typed_cards: Cards = ()
     page: ClassVar[str] = SRC_FIRST_AID
     summary: ClassVar[str] = (
         "treat a wound (Medicine vs the location's TN, takes a wound off and binds it), "
@@ -190,7 +191,7 @@ class FirstAid(Action):
                     f"within {h.first_aid_reach} pace (house); move next to them first."
                 )
         why = _refusal_for_cards(
-            table, self.cards, lambda d: d.check(self.pool(table)[0], self.tn(table)[0])
+            table, self.typed_cards, lambda d: d.check(self.pool(table)[0], self.tn(table)[0])
         )
         return why or super().why_not(table)
 
@@ -229,11 +230,13 @@ class FirstAid(Action):
         tn, tn_why = self.tn(table)
         loc = self.target(table)
         _details, event = self.pay(table)
-        draw = _Draw(table, self.cards)
+        draw = _Draw(table, self.typed_cards)
         try:
             res = draw.check(pool, tn)
         except CardNeeded as need:
-            raise RulesError(f'Type in the card drawn for {need.purpose} too ("cards").') from None
+            raise RulesError(
+                f'Type in the card drawn for {need.purpose} too ("typed_cards").'
+            ) from None
         finally:
             draw.discard(table)
         if self.treat == "wound":
@@ -303,7 +306,7 @@ class _BetweenFights(Action):
     """An action of narrative time over several characters."""
 
     patients: Annotated[tuple[Who, ...], Field(max_length=500)] = ()
-    cards: Cards = ()
+    typed_cards: Cards = ()
 
     def capture(self) -> Iterable[str]:
         return {"characters", "deck", "log"}
@@ -334,18 +337,20 @@ class _BetweenFights(Action):
                     f"skilled heal wounds ({H.SOURCE_HEALING})."
                 )
             return _refusal_for_cards(
-                table, self.cards, lambda d: _scene_healing(table, healer, patients, d)
+                table, self.typed_cards, lambda d: _scene_healing(table, healer, patients, d)
             )
         return None
 
     def heal_into(
         self, table: Table, healer: Character, patients: list[Character]
     ) -> tuple[list[str], list[dict[str, Any]], list[int]]:
-        draw = _Draw(table, self.cards)
+        draw = _Draw(table, self.typed_cards)
         try:
             sheets, lines, records = _scene_healing(table, healer, patients, draw)
         except CardNeeded as need:
-            raise RulesError(f'Type in the card drawn for {need.purpose} too ("cards").') from None
+            raise RulesError(
+                f'Type in the card drawn for {need.purpose} too ("typed_cards").'
+            ) from None
         finally:
             draw.discard(table)
         for p in patients:

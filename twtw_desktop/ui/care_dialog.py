@@ -227,7 +227,7 @@ class FirstAidDialog(_CareDialog):
             fields["location"] = self.location.currentData()
         cards = _cards_typed(self.cards.text())
         if cards:
-            fields["cards"] = cards
+            fields["typed_cards"] = cards
         return FirstAid.model_validate(fields)
 
     def refresh(self) -> None:
@@ -373,7 +373,7 @@ class RestDialog(_CareDialog):
             fields["healer"] = self.healer.currentData()
         cards = _cards_typed(self.cards.text())
         if cards:
-            fields["cards"] = cards
+            fields["typed_cards"] = cards
         return Rest.model_validate(fields)
 
     def _row_of(self, cid: str) -> int:
