@@ -353,14 +353,14 @@ class RestDialog(_CareDialog):
     def chosen(self) -> list[str]:
         out = []
         for row in range(self.grid.rowCount()):
-            item = self.grid.item(row, 0)
+            item = self._item(row, 0)
             if item.checkState() == Qt.CheckState.Checked:
                 out.append(item.data(Qt.ItemDataRole.UserRole))
         return out
 
     def set_chosen(self, ids: list[str]) -> None:
         for row in range(self.grid.rowCount()):
-            item = self.grid.item(row, 0)
+            item = self._item(row, 0)
             on = item.data(Qt.ItemDataRole.UserRole) in ids
             item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
 
@@ -376,15 +376,20 @@ class RestDialog(_CareDialog):
             fields["typed_cards"] = cards
         return Rest.model_validate(fields)
 
+    def _item(self, row: int, col: int) -> QTableWidgetItem:
+        item = self.grid.item(row, col)
+        assert item is not None  # every cell is filled in _fill
+        return item
+
     def _row_of(self, cid: str) -> int:
         for row in range(self.grid.rowCount()):
-            if self.grid.item(row, 0).data(Qt.ItemDataRole.UserRole) == cid:
+            if self._item(row, 0).data(Qt.ItemDataRole.UserRole) == cid:
                 return row
         return -1
 
     def _set(self, row: int, col: int, text: str) -> None:
         self.grid.blockSignals(True)
-        self.grid.item(row, col).setText(text)
+        self._item(row, col).setText(text)
         self.grid.blockSignals(False)
 
     def refresh(self) -> None:
@@ -397,7 +402,7 @@ class RestDialog(_CareDialog):
         healer = self.healer.currentData()
         minutes = self.minutes.value()
         for row in range(self.grid.rowCount()):
-            cid = self.grid.item(row, 0).data(Qt.ItemDataRole.UserRole)
+            cid = self._item(row, 0).data(Qt.ItemDataRole.UserRole)
             c = self.document.character(cid)
             self._set(row, 1, wound_text(c, ed))
             if cid not in chosen:
@@ -450,7 +455,7 @@ class RestDialog(_CareDialog):
             w.setEnabled(False)
         self.grid.blockSignals(True)
         for row in range(self.grid.rowCount()):  # the ticks are spent: read-only now
-            item = self.grid.item(row, 0)
+            item = self._item(row, 0)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
         self.grid.blockSignals(False)
 
