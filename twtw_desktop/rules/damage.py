@@ -41,7 +41,9 @@ Decisions where the pages are vague (also listed in the lead's README):
 * Bleeding (001, optional): the worst location bleeds — 3 wounds (Heavy) 1 Conc a
   round, 4 (Serious) 2, 5 (Critical) 3; 001 only names critical *limbs*, and a
   critical head/torso that left the character alive (AP v2 impact, toggle NO) bleeds
-  like one (house). Conc at or below −(maximum Conc) is death by bleeding.
+  like one (house). Conc at or below −(maximum Conc) is death by bleeding. A location
+  bound by first aid or a rest (``Character.wound_care``, :mod:`.healing`) does not
+  bleed; a new wound there opens it again.
 """
 
 from __future__ import annotations
