@@ -275,3 +275,16 @@ def test_a_play_script_treats_and_rests_the_posse(table, tmp_path, capsys):
     after = open_table(out).table.character(HANK)
     assert after.wounds["torso"] == 2 and after.conc == 14
     assert after.wound_care == {"torso": "bound"}
+
+
+def test_a_rested_posse_carries_its_bound_wounds_in_a_party_file(table):
+    """Between fights (issue: the posse carried from fight to fight): the party keeps
+    the bound wounds, and the import's difference list names them."""
+    from twtw_desktop.model.party import party_differences, party_from
+
+    _wound(table, HANK, torso=3)
+    table.apply(Rest(patients=(HANK,), minutes=30))
+    party = party_from(table.encounter, [HANK])
+    assert party.characters[0].wound_care == {"torso": "bound"}
+    fresh = open_table(SAMPLE).table
+    assert "wound_care" in " ".join(party_differences(fresh.encounter, party.characters)[HANK])
