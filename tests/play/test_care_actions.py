@@ -288,3 +288,20 @@ def test_a_rested_posse_carries_its_bound_wounds_in_a_party_file(table):
     assert party.characters[0].wound_care == {"torso": "bound"}
     fresh = open_table(SAMPLE).table
     assert "wound_care" in " ".join(party_differences(fresh.encounter, party.characters)[HANK])
+
+
+def test_a_journal_line_of_first_aid_replays_to_the_same_cards(table):
+    """The journal keeps the action and the cards it drew; replaying the line on the
+    same encounter draws them again."""
+    from twtw_desktop.play.journal import replay_line
+
+    _wound(table, HANK, torso=2)
+    act = FirstAid(who=DOC, patient=HANK)
+    ev = table.apply(act)
+    line = act.journal_form() | {"cards": list(ev.cards)}
+    again = open_table(SAMPLE).table
+    doc = again.character(DOC)
+    doc.skills = {**doc.skills, "medicine": SkillRating(level=2, trait="acuity")}
+    _wound(again, HANK, torso=2)
+    text = replay_line(again, line)
+    assert text == ev.text and again.character(HANK).wounds == table.character(HANK).wounds

@@ -152,3 +152,40 @@ def test_the_rest_dialog_offers_nobody_when_no_one_has_medicine(qtbot, tmp_path)
     assert dlg.healer.count() == 1 and dlg.healer.currentData() is None
     item = dlg.grid.item(dlg._row_of(HANK), 0)
     assert item.checkState() == Qt.CheckState.Checked
+
+
+def test_a_track_rows_menu_offers_first_aid(qtbot, qapp, monkeypatch, tmp_path):
+    from twtw_desktop.ui.panels.track_panel import TrackPanel
+
+    use_ini_folder(tmp_path / "settings")
+    qapp.setApplicationName(f"twtw-{uuid.uuid4().hex[:8]}")
+    opened: list[str | None] = []
+    monkeypatch.setattr(
+        care_dialog, "open_first_aid", lambda doc, who=None, parent=None: opened.append(who)
+    )
+    win = MainWindow(_doc(tmp_path), settings=AppSettings())
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    qtbot.waitExposed(win)
+    panel = win.findChild(TrackPanel)
+    table = panel.stack.currentWidget()
+    row = panel._row_ids.index(HANK)
+    pos = table.visualItemRect(table.item(row, 0)).center()
+    entries = panel.row_menu_actions(table, pos, None)
+    next(a for a in entries if a.text() == "First aid…").trigger()
+    assert opened == ["token-hank_daggett"]
+
+
+def test_first_aid_in_action_time_costs_8_ap_next_to_the_patient(qtbot, tmp_path):
+    from twtw_desktop.play.actions import StartActionTime, StartRound
+
+    doc = _doc(tmp_path)
+    doc.apply(StartActionTime())
+    doc.apply(StartRound())
+    dlg = FirstAidDialog(doc, HANK)
+    qtbot.addWidget(dlg)
+    assert "Cost: 8 AP" in dlg.preview_label.text()
+    assert "paces from Hank Daggett" in dlg.message.text() and not dlg.go.isEnabled()
+    dlg.treat.setCurrentIndex(dlg.treat.findData("conc"))
+    assert "about 2 minutes" in dlg.message.text()
