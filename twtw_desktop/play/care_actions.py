@@ -172,8 +172,11 @@ class FirstAid(Action):
     # -- the questions --------------------------------------------------------------
 
     def why_not(self, table: Table) -> str | None:
-        healer, tok = self.actor(table)
-        patient, ptok = table.actor(self.patient)
+        try:
+            healer, tok = self.actor(table)
+            patient, ptok = table.actor(self.patient)
+        except RulesError as e:
+            return str(e)
         h = table.edition.healing
         if table.in_action and self.treat == "conc":
             return (
