@@ -189,3 +189,16 @@ def test_first_aid_in_action_time_costs_8_ap_next_to_the_patient(qtbot, tmp_path
     assert "paces from Hank Daggett" in dlg.message.text() and not dlg.go.isEnabled()
     dlg.treat.setCurrentIndex(dlg.treat.findData("conc"))
     assert "about 2 minutes" in dlg.message.text()
+
+
+def test_choosing_another_patient_picks_what_they_need(qtbot, tmp_path):
+    doc = _doc(tmp_path)
+    doc.character(MIRANDA).unconscious = True
+    dlg = FirstAidDialog(doc, HANK)
+    qtbot.addWidget(dlg)
+    assert dlg.treat.currentData() == "wound"
+    dlg.patient.setCurrentIndex(dlg.patient.findData(MIRANDA))
+    assert dlg.treat.currentData() == "revive" and "against TN 5" in dlg.preview_label.text()
+    dlg.patient.setCurrentIndex(dlg.patient.findData("jonah_benton"))
+    assert dlg.treat.currentData() == "conc"
+    assert "all Conc already" in dlg.message.text()  # unhurt: nothing to do

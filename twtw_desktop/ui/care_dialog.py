@@ -178,6 +178,7 @@ class FirstAidDialog(_CareDialog):
         lay.addLayout(form)
         self._finish(lay, "Give first aid")
         self.go.clicked.connect(self.give)
+        self.patient.currentIndexChanged.connect(self._pick_treatment)
         self.patient.currentIndexChanged.connect(self._fill_locations)
         for sig in (
             self.healer.currentIndexChanged,
