@@ -52,8 +52,13 @@ def test_the_judge_is_one_right_click_away_on_a_token_and_a_track_row(qtbot):
 
     doc = _doc()
     acts = token_menu_actions(None, doc, "token-hank_daggett", "hank_daggett")
-    assert [a.text() for a in acts] == ["Hide from the players", "Judge's override…"]
+    assert [a.text() for a in acts] == [
+        "Hide from the players",
+        "Judge's override…",
+        "First aid…",
+    ]
     # a character without a token still has the override (counters)
     assert [a.text() for a in token_menu_actions(None, doc, None, "hank_daggett")] == [
-        "Judge's override…"
+        "Judge's override…",
+        "First aid…",
     ]

@@ -712,7 +712,7 @@ def test_hide_and_reveal_from_the_window(qtbot, win):
     table = panel.stack.currentWidget()
     row = panel._row_ids.index(doc.token("t-angus").character_id)
     pos = table.visualItemRect(table.item(row, 0)).center()
-    entry, judge = panel.row_menu_actions(table, pos, None)  # and the Judge's override
+    entry, judge, *_rest = panel.row_menu_actions(table, pos, None)  # the override, first aid
     assert entry.text() == "Reveal to the players" and judge.text() == "Judge's override…"
     entry.trigger()
     assert not doc.token("t-angus").hidden

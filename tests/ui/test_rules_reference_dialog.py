@@ -16,7 +16,7 @@ def test_the_dialog_filters_the_sections(qtbot):
     dlg = RulesReferenceDialog()
     qtbot.addWidget(dlg)
     full = dlg.view.toPlainText()
-    assert "Cocking and Readying" in full and "Healing — not handled" in full
+    assert "Cocking and Readying" in full and "Healing — table action" in full
     dlg.filter.setText("victory")
     some = dlg.view.toPlainText()
     assert "Setting Victory Threshold" in some and "Cocking and Readying" not in some

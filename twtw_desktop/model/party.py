@@ -54,6 +54,7 @@ _COMPARED = (
     "conc_max",
     "wounds",
     "bleeding",
+    "wound_care",
     "stunned",
     "unconscious",
     "concussed",

@@ -7,6 +7,7 @@ window, the players' screen and the command line all go through this layer.
 # the track's and the attack's actions register themselves with the action catalogue
 from . import (  # noqa: F401
     bonus_actions,
+    care_actions,
     check_actions,
     combat_actions,
     gear_actions,

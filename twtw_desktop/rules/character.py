@@ -130,6 +130,10 @@ class Character(Mutable):
     concussed: bool = False
     dead: bool = False
     bleeding: Annotated[int, Field(ge=0, le=999)] = 0  # Conc lost per round (optional rule)
+    #: first aid given to a location's present wounds (001 Healing: one check per
+    #: wounded area): "tried" (failed) or "bound" (dressed: it bleeds no more until it
+    #: is wounded again, a house value). A new wound there clears the entry.
+    wound_care: dict[WoundLocation, Literal["tried", "bound"]] = {}
     weapons: Annotated[list[CarriedWeapon], Field(max_length=100)] = []
     posture: Posture = Posture.STANDING
     behind_cover: bool = False

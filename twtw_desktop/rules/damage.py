@@ -41,7 +41,9 @@ Decisions where the pages are vague (also listed in the lead's README):
 * Bleeding (001, optional): the worst location bleeds — 3 wounds (Heavy) 1 Conc a
   round, 4 (Serious) 2, 5 (Critical) 3; 001 only names critical *limbs*, and a
   critical head/torso that left the character alive (AP v2 impact, toggle NO) bleeds
-  like one (house). Conc at or below −(maximum Conc) is death by bleeding.
+  like one (house). Conc at or below −(maximum Conc) is death by bleeding. A location
+  bound by first aid or a rest (``Character.wound_care``, :mod:`.healing`) does not
+  bleed; a new wound there opens it again.
 """
 
 from __future__ import annotations
@@ -332,6 +334,8 @@ def apply_damage(
 
     new = character.model_copy(deep=True)
     new.wounds = {**new.wounds, loc: new_count}
+    if dealt:  # a new wound opens the location again (first aid may be tried anew)
+        new.wound_care = {k: v for k, v in new.wound_care.items() if k is not loc}
     new.conc = conc_after
     new.concussed = concussed
     if killed_now:
@@ -530,11 +534,17 @@ def recovery_check(
 def bleed_rate(character: Character, edition: Edition | str | None = None) -> tuple[int, str]:
     """Conc a character loses per round to bleeding, and why (001 Optional Bleeding).
 
-    The worst location decides: 3 wounds 1 Conc, 4 wounds 2, 5 wounds 3.
+    The worst location decides: 3 wounds 1 Conc, 4 wounds 2, 5 wounds 3. A location
+    bound by first aid or a rest (``wound_care``, :mod:`.healing`) does not bleed.
     """
-    worst_loc, worst = max(character.wounds.items(), key=lambda kv: kv[1])
+    open_wounds = [
+        (loc, n) for loc, n in character.wounds.items() if character.wound_care.get(loc) != "bound"
+    ]
+    worst_loc, worst = max(open_wounds or [(WoundLocation.TORSO, 0)], key=lambda kv: kv[1])
     rate = BLEED_PER_ROUND.get(min(worst, MAX_WOUNDS), 0)
     if not rate:
+        if len(open_wounds) < len(character.wounds) and character.wound_level >= 3:
+            return 0, "its bad wounds are bound: no bleeding (house, first aid or rest)"
         return 0, "no wound bad enough to bleed (001: from 3 wounds)"
     name = ""
     if edition is not None:

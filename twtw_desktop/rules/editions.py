@@ -101,6 +101,35 @@ class ProneTarget(Strict):
     ignore_within: int = 0
 
 
+class Healing(Strict):
+    """First aid, rest and healing (001 Healing, 000/001 Wound Effects and Recovery).
+
+    ``wound_tn`` is the Medicine TN to treat a location by its wound count (index 0 =
+    one wound); ``conc_care_tn`` the check that gives back all Conc in
+    ``conc_care_minutes``; ``conc_per_minute`` the Conc a resting character gets back
+    without care; ``revive_tn`` the check that wakes an unconscious character;
+    ``unconscious_hours`` how long one stays down at most (1d6). The rest are house
+    values (the edition's ``house_values`` say why).
+    """
+
+    skill: str = "medicine"
+    wound_tn: Annotated[list[Annotated[int, Field(ge=0, le=50)]], Field(min_length=5, max_length=5)]
+    wounds_need_skill: bool = True
+    conc_care_tn: Annotated[int, Field(ge=0, le=50)]
+    conc_care_minutes: Annotated[int, Field(ge=1)]
+    conc_per_minute: Annotated[int, Field(ge=0)]
+    revive_tn: Annotated[int, Field(ge=0, le=50)]
+    unconscious_hours: Annotated[int, Field(ge=1)]
+    #: house: AP of a first aid in action time (a skill needing full attention, 000)
+    first_aid_ap: Literal[4, 8]
+    #: house: the healer's token must stand within this many paces of the patient's
+    first_aid_reach: Annotated[int, Field(ge=0)]
+    #: house: a successful first aid binds the location (it stops bleeding until hit again)
+    first_aid_binds: bool
+    #: house: a rest binds every wound (the posse dresses its wounds between fights)
+    rest_binds: bool
+
+
 class Edition(Strict):
     """All the numbers of one edition."""
 
@@ -152,6 +181,8 @@ class Edition(Strict):
     #: fan firing: ``per_shot`` (000: one downgrade per shot and per extra target, each
     #: shot its own resolution) or ``burst3`` (003: one check at TN + shots, read burst 3)
     fan_firing: Literal["per_shot", "burst3"]
+    #: first aid, rest and healing (001 Healing)
+    healing: Healing
     house_values: dict[str, str] = {}
 
     def wound_row(self, level: int) -> WoundRow | None:

@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
     def _install_addons(self) -> None:
         """The add-ons that put their own menus, docks and toolbars on the window (each
         follows :attr:`documentReplaced`)."""
+        from .care_dialog import install_care_dialogs
         from .check_dialog import install_check_dialog
         from .dock_rail import install_dock_rail
         from .editor import install_editor
@@ -150,6 +151,7 @@ class MainWindow(QMainWindow):
         install_wheel_guard()  # spin boxes take the wheel only when focused
         self.dock_rail = install_dock_rail(self)
         install_check_dialog(self)
+        install_care_dialogs(self)  # First aid…, Rest and heal… (001 Healing)
         install_speed_dialog(self)
         install_mount_menu(self)
         install_rules_reference(self)

@@ -1,8 +1,8 @@
 """The right-click menu of a token, on the map and on its track row.
 
-Hide it from the players or reveal it (one undoable, logged step; Ctrl+Shift+H), and
+Hide it from the players or reveal it (one undoable, logged step; Ctrl+Shift+H),
 the Judge's override (counters given or taken, the token taken off the map, with a
-reason the log keeps).
+reason the log keeps), and first aid for the character (001 Healing).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from ..play.bonus_actions import SPENDS, GiveCounter, SpendCounter, TakeCounter, counters_free
+from .care_dialog import first_aid_action
 from .commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
 from .judge_dialog import judge_override
 
@@ -75,6 +76,7 @@ def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: st
     """Every entry of a token's (or a token-less character's) menu."""
     out = [] if token_id is None else [token_menu_action(parent, document, token_id)]
     out.append(judge_action(parent, document, token_id or who))
+    out.append(first_aid_action(parent, document, token_id or who))
     if document.encounter.options.bonus_pool:
         menu = bonus_menu(parent, document, token_id or who)
         act = menu.menuAction()

@@ -50,6 +50,7 @@ from ...play.catalogue import posture_mismatch
 from ...play.gear_actions import ClearJam
 from ...rules.base import Pool, WoundLocation
 from ...rules.character import TRAITS, CarriedWeapon, Character, Posture, SkillRating
+from ..care_dialog import open_first_aid
 from ..check_dialog import open_check_dialog
 from ..commands import (
     ChangePostureCommand,
@@ -316,6 +317,12 @@ class SheetPanel(QWidget):
             g.addWidget(QLabel(_WOUND_NAMES[loc]), r, c * 2)
             g.addWidget(s, r, c * 2 + 1)
         right.addLayout(g)
+        self.first_aid_button = QPushButton("First aid…")
+        self.first_aid_button.setToolTip("Treat this character's wounds, Conc or a faint (001)")
+        self.first_aid_button.clicked.connect(
+            lambda: open_first_aid(self.document, self._cid, self.window())
+        )
+        right.addWidget(self.first_aid_button)
         right.addStretch(1)
         h.addLayout(right, 1)
         return box
