@@ -109,7 +109,9 @@ def test_phases_aims_cost_one_more_each(gear, phases, ap_v2):
     # aims taken ahead are listed and taken off again at their own price
     paid = shot_ap_cost(scho, _aimed(3), phases, prepaid_aims=2)
     assert paid.total == scho.normal_ap + 3
-    assert any(m.label == "2 aim(s) taken before, already paid" and m.value == -3 for m in paid.items)
+    assert any(
+        m.label == "2 aim(s) taken before, already paid" and m.value == -3 for m in paid.items
+    )
 
 
 @pytest.mark.parametrize("edition_name", ["ap_v2", "phases"])
