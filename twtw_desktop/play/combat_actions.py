@@ -949,7 +949,8 @@ def attack_action(
         draw_first=req.draw_first,
     )
     if req.shot_kind == "aimed":
-        return AimedShot(aims=req.aims, **fields)
+        own = req.aims - req.prepaid_aims  # the aims taken ahead are counted again
+        return AimedShot(aims=own, **fields) if own > 0 else NormalShot(**fields)
     if req.shot_kind == "normal":
         return NormalShot(**fields)
     return SnapShot(**fields)
