@@ -146,7 +146,7 @@ def test_ap_v2_a_target_leaving_the_rifles_field_makes_it_a_snap_shot():
     table.apply(_aim())
     assert _numbers(table)[1] == 3  # 000: +1 aim, +2 Accurate
     table.apply(Move(who=ANGUS, to=ASIDE))
-    tn, res, items = _numbers(table)
+    _tn, res, items = _numbers(table)
     assert res == -3
     assert "snap shot penalty (SP): result -3 (000 Aim and Snap Shots)" in items
     assert any("left the field of fire during the aim" in i for i in items)
