@@ -199,3 +199,24 @@ def test_seed_003_fields_of_fire(tmp_path, capsys, paces, walker_keeps_aim):
     assert ("snap shot penalty (SP)" not in items(walker)) == walker_keeps_aim
     lost = [e["text"] for e in log if "is lost: the target left the field of fire" in e["text"]]
     assert len(lost) == (1 if walker_keeps_aim else 2)
+
+
+def test_rules_11_initiative_bar(tmp_path, capsys):
+    """004 Initiative examples: card 42 — Jonah's 6 on Fast goes in phase II, the
+    brothers' CF hesitates; card 28 — Miranda's 8 on 3d10 Fast goes in phase I, the
+    hombres' 7 on Normal in phase III (Fast: phase I), Hank's 2 on Normal in phase IV."""
+    log = play("rules_11_initiative_bar", tmp_path, capsys)
+    first, second = (e["detail"]["details"] for e in log if "initiative resolved" in e["text"])
+    assert first[0] == "card 42 for everyone"
+    assert "Jonah Benton: 6 on the fast bar 7/5/3/1 → phase II (may choose II, III, IV)" in first
+    assert "Dave Perkins: CF, hesitates (no bonus next round)" in first
+    assert "Clem Perkins: CF, hesitates (no bonus next round)" in first
+    assert second[0] == "card 28 for everyone"
+    for line in (
+        "Miranda Valentine: 8 on the fast bar 7/5/3/1 → phase I (may choose I, II, III, IV)",
+        "Angus Laroq: 7 on the normal bar 10/8/5/2 → phase III (may choose III, IV)",
+        "Felicia Laroq: 7 on the normal bar 10/8/5/2 → phase III (may choose III, IV)",
+        "Octavio (vaquero): 7 on the fast bar 7/5/3/1 → phase I (may choose I, II, III, IV)",
+        "Hank Daggett: 2 on the normal bar 10/8/5/2 → phase IV (may choose IV)",
+    ):
+        assert line in second
