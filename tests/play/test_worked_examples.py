@@ -220,3 +220,11 @@ def test_rules_11_initiative_bar(tmp_path, capsys):
         "Hank Daggett: 2 on the normal bar 10/8/5/2 → phase IV (may choose IV)",
     ):
         assert line in second
+
+
+def test_seed_001_chasing_a_bandit(tmp_path, capsys):
+    """001/003 Target Speed: 12 after 8 is 4 relative, no penalty; both running (24
+    after 16) is 8, −1."""
+    walking, running = records(play("seed_001_chasing_a_bandit", tmp_path, capsys))
+    assert not any("relative speed" in label for label in items(walking))
+    assert items(running)["relative speed 8 paces"] == -1

@@ -583,7 +583,8 @@ def _aim_items(
         )
         kind, aims = "snap", 0
     if kind == "normal" and rule.unaimed_is_snap:
-        notes.append(f"no aim action before the shot: a snap shot ({src})")
+        if weapon.snap_penalty:
+            notes.append(f"no aim action before the shot: a snap shot ({src})")
         kind = "snap"
     if shot.fan and fan_mode(edition) == "burst3":
         notes.append("fan firing (003): the page's TN counts the shots and no snap penalty")
