@@ -151,6 +151,10 @@ def test_rules_8_miranda_vs_miners(tmp_path, capsys):
     assert shot["location"]["location"] == "left_leg"
     assert (shot["effect"]["effect"], shot["effect"]["value"]) == ("(5)8", 14)
     assert (shot["damage"]["wounds_added"], shot["damage"]["conc_dealt"]) == (2, 2)
+    # the conclusion: no wrench on the card, and a single hit leaves no stray shot
+    assert shot["equipment_failure"]["wrench"] is None
+    assert not shot["equipment_failure"]["failed"]
+    assert shot["strays"] is None or shot["strays"]["stray_shots"] == 0
 
 
 def test_rules_9_angus_quick_attack(tmp_path, capsys):
