@@ -153,7 +153,11 @@ def test_ap_v2_a_target_leaving_the_rifles_field_makes_it_a_snap_shot():
     p = table.preview(_shot())
     assert any("left the field — the shot becomes a snap shot" in s for s in p["situation"])
     assert p["ap"] == 7  # the normal shot; the aim stays paid
-    # a new aim now starts over from where he stands
+    # a new aim now starts over from where he stands (its preview says so first)
+    assert table.preview(_aim())["note"] == (
+        "aim 1 of at most 2: +1, Accurate(2) now counts (000 Aim and Snap Shots); the earlier "
+        "aim is lost: Angus Laroq left the field of fire (003)"
+    )
     ev = table.apply(_aim())
     assert "aim 1 of at most 2" in ev.text and "the earlier aim is lost" in ev.text
     assert _numbers(table)[1] == 3

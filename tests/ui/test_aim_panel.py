@@ -24,6 +24,7 @@ def test_aim_from_the_window_follows_the_phases_ladder(qtbot, qapp, tmp_path, mo
     assert panel.plan.tn.result_modifier == -2  # the Peacemaker's snap penalty
     assert any("no aim action before the shot: a snap shot" in ln for ln in panel.tn_items())
     assert panel.aims_spin.maximum() == 3  # the first aim and two more (001)
+    assert "aim 1 of at most 3: removes the snap penalty (-2)" in panel.aim_button.toolTip()
     steps = doc.undo_stack.count()
     for modifier in (0, 1, 2):
         assert panel.aim_button.isEnabled(), panel.aim_button.toolTip()

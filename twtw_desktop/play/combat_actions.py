@@ -579,6 +579,25 @@ class Aim(Action):
             return f"{c.name} has aimed {rule.max} times already: shoot ({rule.source})."
         return super().why_not(table)
 
+    def note(self, table: Table) -> str:
+        """What this aim would do, in words (the preview's and the panel's)."""
+        w, target, ahead, exit_ = self._ahead(table)
+        n = ahead.count + 1
+        rule = table.edition.aim
+        text = f"aim {n} of at most {rule.max}: {aim_effect(table, n, w)} ({rule.source})"
+        if exit_ is not None and exit_.left:
+            name = table.character_of(target.id).name
+            text += f"; the earlier aim is lost: {name} left the field of fire (003)"
+        return text
+
+    def preview(self, table: Table) -> dict[str, Any]:
+        out = super().preview(table)
+        try:
+            out["note"] = self.note(table)
+        except RulesError as e:
+            out["note"] = str(e)
+        return out
+
     def apply(self, table: Table) -> TableEvent:
         c, tok = self.actor(table)
         w, target, ahead, exit_ = self._ahead(table)

@@ -1157,6 +1157,8 @@ class AttackPanel(QWidget):
             except USER_ERRORS as e:
                 why = error_text(e)
         self.aim_button.setEnabled(why is None)
+        if why is None and action is not None:
+            why = f"{_AIM_TIP}. Now: {self.table.preview(action)['note']}"
         self.aim_button.setToolTip(why or _AIM_TIP)
 
     def _update_buttons(self) -> None:
