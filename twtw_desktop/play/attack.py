@@ -151,9 +151,6 @@ CORRIDOR_PACES = 1
 # Geometry (cached wall index per table)
 # =============================================================================
 
-#: where an aimed shot's aims come from
-SOURCE_AIMS = "000 Aim and Snap Shots"
-
 
 class Geometry:
     """Cover lines over the table's map, through the table's wall index (which the
@@ -218,6 +215,10 @@ class AttackRequest:
     aims: int = 1
     #: aims taken ahead with the ``aim`` action (already paid on the track)
     prepaid_aims: int = 0
+    #: the target left the field of fire since the aim ahead (003): a snap shot
+    target_left_field_of_fire: bool = False
+    #: how the aims ahead were read off the map (shown with the situation)
+    aim_notes: tuple[str, ...] = ()
     cock_first: bool = False
     #: draw the gun out of the holster as part of the shot ("draw and shoot")
     draw_first: bool = False
@@ -629,6 +630,7 @@ def _situation(
         )
     if in_melee:
         geo_lines.append("someone stands beside the target: it counts as in a melee")
+    aimed_at = ttok.id == req.target_token  # the aims ahead were at the first target
     if candidates:
         names = ", ".join(display_name(table, t) for t in candidates)
         geo_lines.append(f"possible unintended targets near the line of fire: {names}")
@@ -660,8 +662,9 @@ def _situation(
         unintended_candidates=candidates,
         target_in_melee=in_melee,
         target_size=req.target_size,
+        target_left_field_of_fire=req.target_left_field_of_fire and aimed_at,
     )
-    return situation, cover, geo_lines
+    return situation, cover, [*geo_lines, *(req.aim_notes if aimed_at else ())]
 
 
 def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
@@ -705,11 +708,13 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
             carried=carried,
         ),
     )
-    plan.ap = shot_ap_cost(weapon, shot, ed, two_weapons_aimed=req.two_weapons and shot.aims > 0)
-    if shot.kind == "aimed" and req.prepaid_aims and weapon.aim_ap:
-        n = min(req.prepaid_aims, shot.aims)
-        paid = mod(f"{n} aim(s) taken before, already paid", -n * weapon.aim_ap, SOURCE_AIMS)
-        plan.ap = ApBreakdown.build((*plan.ap.items, paid))
+    plan.ap = shot_ap_cost(
+        weapon,
+        shot,
+        ed,
+        two_weapons_aimed=req.two_weapons and shot.aims > 0,
+        prepaid_aims=req.prepaid_aims,
+    )
     modes = weapon.burst_modes or ([weapon.burst] if weapon.burst else [])
     if modes and not thrown:
         burst = req.burst if req.burst is not None else weapon.default_burst
@@ -741,8 +746,8 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
     if thrown:
         kind = ActionKind.OTHER
     speed = weapon.speed
-    if shot.kind == "aimed":
-        speed = aimed_shot_speed(weapon, shot.aims)
+    if shot.kind == "aimed" and shot.aims > req.prepaid_aims:
+        speed = aimed_shot_speed(weapon, shot.aims - req.prepaid_aims)
     plan.spec = _action_spec(kind, plan.ap, speed, weapon, [plan.target.id], shot.aims)
 
 

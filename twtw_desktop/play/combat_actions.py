@@ -22,9 +22,11 @@ House readings (the pages are silent):
 
 * Aims are taken two ways: inside an ``aimed_shot`` (``aims``, each aim's AP in the
   shot's cost, as 000 prices it), or ahead with the ``aim`` action, paid when taken;
-  the next normal or aimed shot with that gun at that target counts them (at most
-  two in all) and does not pay them again. Aims do not carry past a shot, nor to
-  another target or gun. (Phases aim and snap-shot rules are the rules issue's.)
+  the next shot with that gun at that target counts them as the edition says
+  (:mod:`.aim`: 000's normal shot, or any shot in the Phases edition, where a shot
+  without aim is the snap shot) and does not pay them again. Aims do not carry past
+  a shot, nor to another target or gun; a target that leaves the field of fire
+  makes the shot a snap shot.
 * ``melee_attack`` with no ``weapon`` is bare-handed.
 * ``block`` and ``dodge`` on their own are the defender's declarations: the dodge
   covers the round (every attack from its front), the block meets the next
@@ -50,6 +52,7 @@ from ..rules.combat.melee import dodge_allowed
 from ..rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
 from ..rules.deck import parse_card
 from .actions import SRC_READY, Action, Cost, HexRef, Who, _log_event, hex_of, register
+from .aim import AIM_KIND, AimsAhead, aim_detail, aim_effect, aim_request, aims_ahead, field_exit
 from .attack import (
     AttackPlan,
     AttackRequest,
@@ -435,6 +438,13 @@ class _AttackAction(Action):
     def apply(self, table: Table) -> TableEvent:
         plan = self.plan(table)
         typed, block, more = self.cards(table)
+        if plan.request.target_left_field_of_fire:
+            table.log(
+                f"{plan.shooter.name}'s aim at {plan.target.name} is lost: the target left "
+                "the field of fire, the shot is a snap shot (003 Advanced Rule: Fields of Fire)",
+                AIM_KIND,
+                {"aim_lost": [plan.shooter.id, plan.target_token.id]},
+            )
         out = write_attack(
             table, plan, self.spend_list(), self.expect_card, typed, block, more, self.held(table)
         )
@@ -485,24 +495,19 @@ class _Shot(_AttackAction):
         return 0
 
     def _aims_taken(self, table: Table) -> dict[str, Any]:
-        """A normal or aimed shot after ``aim`` actions at the same target with the same
-        gun is an aimed shot with those aims, already paid (000 Aim and Snap Shots)."""
-        if self.shot_kind not in ("normal", "aimed"):
-            return {}
+        """A shot after ``aim`` actions at the same target with the same gun is an
+        aimed shot with those aims, already paid, or a snap shot when the target has
+        left the field of fire since (:func:`~twtw_desktop.play.aim.aim_request`)."""
         stok = _token_id(table, self.who)
         idx = self._slot(table, stok)
         if idx is None:
             return {}
         cid = table.character_of(stok).id
-        wid = table.character(cid).weapons[idx].weapon_id
-        before = aims_taken(table, cid, _token_id(table, self.target), wid)
-        if not before:
+        w = table.gear.weapons.get(table.character(cid).weapons[idx].weapon_id)
+        if w is None:
             return {}
-        return {
-            "shot_kind": "aimed",
-            "aims": min(A.MAX_AIMS, before + self.own_aims()),
-            "prepaid_aims": before,
-        }
+        target = table.token(_token_id(table, self.target))
+        return aim_request(table, cid, target, w, self.shot_kind, self.own_aims())
 
     def _cock_first(self, table: Table) -> bool:
         if self.cock_first is not None:
@@ -543,36 +548,20 @@ class AimedShot(_Shot):
         return {"aims": self.aims} | super().request_fields(table)
 
 
-def aims_taken(table: Table, character_id: str, target_token: str, weapon_id: str) -> int:
-    """Aims the character took at that target with that gun since their last attack
-    (this round in action time), read off the log so undo takes them back."""
-    rnd, _seg = table.now()
-    n = 0
-    for entry in reversed(table.encounter.log):
-        if table.in_action and entry.round != rnd:
-            break
-        detail = entry.detail or {}
-        if entry.kind == "attack" and (detail.get("record") or {}).get("attacker_id") == (
-            character_id
-        ):
-            break
-        if entry.kind == "aim" and detail.get("aim") == [character_id, target_token, weapon_id]:
-            n += 1
-    return n
-
-
 @register
 class Aim(Action):
-    """Aim at a target ahead of the shot (000 Aim and Snap Shots: an aimed shot is a
-    normal shot followed by aim actions): each aim is paid now; the next normal or
-    aimed shot with that gun at that target counts them and does not pay them again.
-    A shot at another target, or with another gun, does not use them."""
+    """Aim at a target ahead of the shot, paid now (000 Aim and Snap Shots: an aimed
+    shot is a normal shot followed by aim actions; 001/003: a shot with no aim action
+    before it is a snap shot). The next shot with that gun at that target counts the
+    aims (:mod:`~twtw_desktop.play.aim`); a shot at another target, or with another
+    gun, does not use them, and a target that has left the field of fire since the
+    first aim makes this aim start afresh."""
 
     do: Literal["aim"] = "aim"
     who: Who
     target: Who
     weapon: Annotated[str, Field(min_length=1, max_length=64)] | None = None
-    page: ClassVar[str] = "000 Aim and Snap Shots"
+    page: ClassVar[str] = "000 Aim and Snap Shots; 001/003 Aim and Snap Shots"
     summary: ClassVar[str] = "aim at a target (paid now; the next shot there counts it)"
 
     def label(self, table: Table) -> str:
@@ -601,9 +590,28 @@ class Aim(Action):
             return i, w
         raise RulesError(f"{c.name} carries no gun that can be aimed ({SRC_READY}).")
 
-    def spec(self, table: Table) -> A.ActionSpec | None:
+    def _ahead(self, table: Table) -> tuple[Any, Any, AimsAhead, Any]:
+        """The gun, the target's token, the aims at it so far (none when the target
+        has left the field of fire since the first of them) and that field test."""
+        c, _ = self.actor(table)
         _i, w = self.gun(table)
-        return A.aim_action(w, [_token_id(table, self.target)])
+        target = table.token(_token_id(table, self.target))
+        ahead = aims_ahead(table, c.id, target.id, w.id)
+        exit_ = field_exit(table, ahead, target, w)
+        if exit_ is not None and exit_.left:
+            ahead = AimsAhead()
+        return w, target, ahead, exit_
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        w, target, ahead, _exit = self._ahead(table)
+        rule = table.edition.aim
+        return A.aim_action(
+            w,
+            [target.id],
+            nth=min(ahead.count + 1, rule.max),
+            extra_ap_each=rule.extra_ap_each,
+            source=rule.source,
+        )
 
     def why_not(self, table: Table) -> str | None:
         c, tok = self.actor(table)
@@ -616,22 +624,52 @@ class Aim(Action):
         if not c.weapons[i].readied:
             draw = A.draw_action(w, c.quick_draw)
             return f"{w.name} not in hand: draw it first, {draw.ap} AP ({SRC_READY})."
-        if aims_taken(table, c.id, target, w.id) >= A.MAX_AIMS:
-            return f"{c.name} has aimed {A.MAX_AIMS} times already: shoot (000 Aim and Snap Shots)."
+        rule = table.edition.aim
+        if self._ahead(table)[2].count >= rule.max:
+            return f"{c.name} has aimed {rule.max} times already: shoot ({rule.source})."
         return super().why_not(table)
 
+    def note(self, table: Table) -> str:
+        """What this aim would do, in words (the preview's and the panel's)."""
+        w, target, ahead, exit_ = self._ahead(table)
+        n = ahead.count + 1
+        rule = table.edition.aim
+        text = f"aim {n} of at most {rule.max}: {aim_effect(table, n, w)} ({rule.source})"
+        if exit_ is not None and exit_.left:
+            name = table.character_of(target.id).name
+            text += f"; the earlier aim is lost: {name} left the field of fire (003)"
+        return text
+
+    def preview(self, table: Table) -> dict[str, Any]:
+        out = super().preview(table)
+        try:
+            out["note"] = self.note(table)
+        except RulesError as e:
+            out["note"] = str(e)
+        return out
+
     def apply(self, table: Table) -> TableEvent:
-        c, _ = self.actor(table)
-        _i, w = self.gun(table)
-        target = _token_id(table, self.target)
+        c, tok = self.actor(table)
+        w, target, ahead, exit_ = self._ahead(table)
         _details, event = self.pay(table)
-        n = aims_taken(table, c.id, target, w.id) + 1
-        name = table.character_of(target).name
-        text = f"{c.name} aims the {w.name} at {name} (aim {n} of at most {A.MAX_AIMS})"
-        detail: dict[str, Any] = {"aim": [c.id, target, w.id]}
+        n = ahead.count + 1
+        name = table.character_of(target.id).name
+        rule = table.edition.aim
+        text = (
+            f"{c.name} aims the {w.name} at {name} (aim {n} of at most {rule.max}: "
+            f"{aim_effect(table, n, w)})"
+        )
+        assert tok is not None  # _token_id found the target, gun() the shooter's sheet
+        detail: dict[str, Any] = aim_detail(c.id, target.id, w.id, tok.at, target.at)
+        if exit_ is not None and exit_.left:
+            detail["fresh"] = True
+            text += (
+                f"; the earlier aim is lost: {name} left the field of fire "
+                "(003 Advanced Rule: Fields of Fire)"
+            )
         if event is not None and getattr(event, "summary", None):
             detail["track"] = event.summary
-        table.log(text, "aim", detail)
+        table.log(text, AIM_KIND, detail)
         return TableEvent(text, {"aims": n})
 
 
@@ -1034,7 +1072,8 @@ def attack_action(
         then=tuple(SeriesAttack(target=t, shot=k) for t, k in req.more_attacks),  # type: ignore[arg-type]
     )
     if req.shot_kind == "aimed":
-        return AimedShot(aims=req.aims, **fields)
+        own = req.aims - req.prepaid_aims  # the aims taken ahead are counted again
+        return AimedShot(aims=own, **fields) if own > 0 else NormalShot(**fields)
     if req.shot_kind == "normal":
         return NormalShot(**fields)
     return SnapShot(**fields)

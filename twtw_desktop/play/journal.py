@@ -29,7 +29,9 @@ def line_for(step: Step, merged: bool = False) -> dict[str, Any]:
         line = dict(step.action)
     else:
         line = Judge(reason=step.label or "a change by hand", patch=step.patch()).journal_form()
-    if step.event is not None and step.event.cards:
+    if step.event is not None and step.event.cards and "cards" not in line:
+        # the cards drawn, checked on replay (an action typing its own ``cards``,
+        # such as start_round_cards, keeps them: they are its input)
         line["cards"] = list(step.event.cards)
     if step.merge_key is not None:
         line["key"] = str(step.merge_key)
@@ -115,11 +117,15 @@ def replay_line(
             redo()
             return "redo"
         return f"redo: {table.redo().label}"
-    data = {k: v for k, v in line.items() if k not in ("cards", "key", "merge", "_line")}
+    # a list of card numbers is what the step drew (checked below); a mapping is the
+    # action's own typed cards (start_round_cards, resolve)
+    drawn_cards = isinstance(line.get("cards"), list)
+    skip = ("cards", "key", "merge", "_line") if drawn_cards else ("key", "merge", "_line")
+    data = {k: v for k, v in line.items() if k not in skip}
     action = parse_action(data)
     key = line.get("key")
     merge = bool(line.get("merge"))
-    expected = tuple(line.get("cards") or ())
+    expected = tuple(line["cards"]) if drawn_cards else ()
     event = do(action, key) if do is not None else table.apply(action, merge_key=key, merge=merge)
     drawn = tuple(getattr(event, "cards", ()) or ())
     if expected and drawn != expected:

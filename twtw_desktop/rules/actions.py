@@ -67,6 +67,9 @@ OUTSIDE_FIELD_OF_FIRE_AP = 1
 FAN_SHOT_AP = 1
 #: 000 Aim and Snap Shots: at most two aim actions (the edition file holds the same value)
 MAX_AIMS = 2
+#: the most aim actions any edition allows for one shot (001/003: the first, which
+#: removes the snap penalty, and two more); ``Edition.aim.max`` is the encounter's own
+MOST_AIMS = 3
 
 SOURCE_MOVE = "000 Movement AP Cost"
 SOURCE_SHOTS = "000 Aim and Snap Shots"
@@ -260,7 +263,7 @@ class ActionSpec(Strict):
     paces: Count = 0
     note: Text = ""
     speed: Speed = Speed.NORMAL
-    aims: Annotated[int, Field(ge=0, le=MAX_AIMS)] = 0
+    aims: Annotated[int, Field(ge=0, le=MOST_AIMS)] = 0
     all_ap: bool = False
     multi_round: bool = False
     running: bool = False
@@ -450,16 +453,27 @@ def aimed_shot(
     )
 
 
-def aim_action(weapon: Weapon, target_ids: tuple[str, ...] | list[str] = ()) -> ActionSpec:
+def aim_action(
+    weapon: Weapon,
+    target_ids: tuple[str, ...] | list[str] = (),
+    *,
+    nth: int = 1,
+    extra_ap_each: int = 0,
+    source: str = SOURCE_SHOTS,
+) -> ActionSpec:
     """One aim action taken ahead of the shot (000 Aim and Snap Shots: an aimed shot is a
-    normal shot followed by aim actions): the weapon's aim AP, its Phases aim speed."""
+    normal shot followed by aim actions; 001/003: the aim before a shot): the weapon's
+    aim AP, its Phases aim speed. The ``nth`` aim at the target costs ``extra_ap_each``
+    more per aim before it (001: each aim after the first costs one more AP)."""
     if weapon.normal_ap is None or weapon.aim_ap is None:
         raise RulesError(f"The {weapon.name} cannot be aimed.")
+    ap = weapon.aim_ap + (nth - 1) * extra_ap_each
+    label = f"aim, {weapon.name}" if nth == 1 else f"aim {nth}, {weapon.name}"
     return _spec(
         ActionKind.AIM,
-        [CostItem(label=f"aim, {weapon.name}", ap=weapon.aim_ap, source=SOURCE_SHOTS)],
+        [CostItem(label=label, ap=ap, source=source)],
         _handling_speed(weapon, "aim_speed"),
-        SOURCE_SHOTS,
+        source,
         weapon_id=weapon.id,
         weapon_name=weapon.name,
         target_ids=tuple(target_ids),

@@ -130,6 +130,38 @@ class Healing(Strict):
     rest_binds: bool
 
 
+class AimRules(Strict):
+    """How aim actions change a shot (000 / 001 / 003 Aim and Snap Shots).
+
+    * AP v2 (000): a normal shot has no snap penalty; each aim action after it adds
+      ``bonus_each`` (at most ``max``), and Accurate(n) counts once aimed at all.
+    * Phases (001/003): a shot with no aim action before it is a snap shot
+      (``unaimed_is_snap``); the first ``penalty_aims`` aim(s) only remove the
+      penalty, each further one adds ``bonus_each`` (``max`` = 1 + 2); Accurate(n)
+      counts from ``accurate_from`` aims ("aimed more than once", 001); aim *k*
+      costs the weapon's aim AP + (k − 1) × ``extra_ap_each`` (001's Schofield: 2
+      aims 3 AP, 3 aims 6 AP); an aim may be carried into the next round (003).
+    """
+
+    max: Annotated[int, Field(ge=1, le=3)]
+    bonus_each: Annotated[int, Field(ge=0)]
+    penalty_aims: Annotated[int, Field(ge=0, le=1)] = 0
+    accurate_from: Annotated[int, Field(ge=1)] = 1
+    extra_ap_each: Annotated[int, Field(ge=0)] = 0
+    unaimed_is_snap: bool = False
+    across_rounds: bool = False
+    #: the seed page the edition's aim rule comes from (for the TN panel)
+    source: str = "000 Aim and Snap Shots"
+
+    def bonus(self, aims: int) -> int:
+        """The result bonus of ``aims`` aim actions (the penalty aims give none)."""
+        return self.bonus_each * max(0, aims - self.penalty_aims)
+
+    def aim_ap(self, weapon_aim_ap: int, k: int) -> int:
+        """AP of the ``k``-th aim action (1-based) at a weapon's aim AP."""
+        return weapon_aim_ap + (k - 1) * self.extra_ap_each
+
+
 class Edition(Strict):
     """All the numbers of one edition."""
 
@@ -176,8 +208,7 @@ class Edition(Strict):
     surprise_recover_tn: int
     victory_threshold: int
     bump_every: int
-    aim_max: int
-    aim_bonus_each: int
+    aim: AimRules
     #: fan firing: ``per_shot`` (000: one downgrade per shot and per extra target, each
     #: shot its own resolution) or ``burst3`` (003: one check at TN + shots, read burst 3)
     fan_firing: Literal["per_shot", "burst3"]

@@ -38,6 +38,11 @@ def _tn(
     )
 
 
+#: the Phases edition's shot without a snap penalty: one aim action before it removes
+#: the penalty and adds nothing (001/003 Aim and Snap Shots); its unaimed shot is a snap
+AIMED_ONCE = ShotSpec(kind="aimed", aims=1)
+
+
 def _items(tn, which="result"):
     items = tn.result_items if which == "result" else tn.tn_items
     return {m.label: m.value for m in items}
@@ -132,7 +137,7 @@ def test_target_size_ap_v2(gear, ap_v2, size, tn_add, result):
 )
 def test_target_size_phases(gear, phases, size, tn_add, result):
     """001/003 Target Size: size 3 +1 TN, 2 +2 …; size 12 +1, 18 +2."""
-    tn = _tn(gear, phases, "sw_schofield", target_size=size)
+    tn = _tn(gear, phases, "sw_schofield", AIMED_ONCE, target_size=size)
     assert tn.tn == 5 + tn_add
     assert tn.result_modifier == result
 
@@ -174,7 +179,8 @@ def test_appearing_and_not_visible(gear, ap_v2, phases):
     """000 Modifiers (appearing −1); not visible behind cover −3 (000) / −4 (001)."""
     assert _tn(gear, ap_v2, "sw_schofield", appearing_disappearing=True).result_modifier == -1
     assert _tn(gear, ap_v2, "sw_schofield", visibility="not_visible").result_modifier == -3
-    assert _tn(gear, phases, "sw_schofield", visibility="not_visible").result_modifier == -4
+    hidden = _tn(gear, phases, "sw_schofield", AIMED_ONCE, visibility="not_visible")
+    assert hidden.result_modifier == -4
     partly = _tn(gear, ap_v2, "sw_schofield", visibility="partly")
     assert partly.result_modifier == 0 and any("partly" in n for n in partly.notes)
 
@@ -216,7 +222,8 @@ def test_two_weapons_and_off_hand(gear, ap_v2, phases):
     """000 Two Weapons: −1 each, off hand −2 more; 001: −1 and −3 more."""
     assert _tn(gear, ap_v2, "sw_schofield", two_weapons=True).result_modifier == -1
     assert _tn(gear, ap_v2, "sw_schofield", two_weapons=True, off_hand=True).result_modifier == -3
-    assert _tn(gear, phases, "sw_schofield", two_weapons=True, off_hand=True).result_modifier == -4
+    both = _tn(gear, phases, "sw_schofield", AIMED_ONCE, two_weapons=True, off_hand=True)
+    assert both.result_modifier == -4
 
 
 def test_two_handed_in_one_hand(gear, ap_v2):

@@ -227,8 +227,11 @@ def check_shot(
         raise RulesError("A shot with aim actions is an aimed shot; declare it as aimed.")
     if shot.kind == "aimed" and not shot.aims:
         raise RulesError("An aimed shot needs at least one aim action.")
-    if shot.aims > edition.aim_max:
-        raise RulesError(f"No more than {edition.aim_max} aim actions may be taken for one shot.")
+    if shot.aims > edition.aim.max:
+        raise RulesError(
+            f"No more than {edition.aim.max} aim actions may be taken for one shot "
+            f"({edition.aim.source})."
+        )
     if shot.use_acuity and not options.aim_with_acuity:
         raise RulesError("Aiming with Acuity is an optional rule that is off for this encounter.")
     if shot.use_acuity and shot.kind != "aimed":
@@ -262,12 +265,16 @@ def shot_ap_cost(
     edition: Edition,
     *,
     two_weapons_aimed: bool = False,
+    prepaid_aims: int = 0,
 ) -> ApBreakdown:
     """AP of one shot (000 Aim and Snap Shots; Cocking and Readying; Two Weapons).
 
     Sharps: snap 3, normal 7, aimed with one aim 11. Schofield: normal 3 plus two
-    aims of 2 = 7. Cocking first adds the weapon's cock cost. Aiming two weapons
-    together costs :attr:`TwoWeapons.aim_extra_ap` more per aim.
+    aims of 2 = 7. In the Phases edition each aim after the first costs one more
+    (001: a Schofield's aims at 1 AP cost 3 for two, 6 for three). Cocking first adds
+    the weapon's cock cost. Aiming two weapons together costs
+    :attr:`TwoWeapons.aim_extra_ap` more per aim. ``prepaid_aims`` aims were taken
+    ahead with the aim action and paid then: they are listed and taken off again.
     """
     items: list[Modifier] = []
     if shot.draw_first:
@@ -275,6 +282,7 @@ def shot_ap_cost(
     if shot.cock_first and weapon.cock_ap is not None:
         items.append(mod(f"cock the {weapon.name}", weapon.cock_ap, "000 Cocking and Readying"))
     verb = "throw" if shot.thrown else "shot"
+    src = edition.aim.source
     if shot.kind == "snap":
         if weapon.snap_ap is None:
             raise RulesError(f"The {weapon.name} cannot fire a snap shot.")
@@ -286,8 +294,12 @@ def shot_ap_cost(
         if shot.aims:
             if weapon.aim_ap is None:
                 raise RulesError(f"The {weapon.name} cannot be aimed.")
+            paid = 0
             for i in range(1, shot.aims + 1):
-                items.append(mod(f"aim action {i}", weapon.aim_ap, "000 Aim and Snap Shots"))
+                ap = edition.aim.aim_ap(weapon.aim_ap, i)
+                items.append(mod(f"aim action {i}", ap, src))
+                if i <= prepaid_aims:
+                    paid += ap
                 if two_weapons_aimed:
                     items.append(
                         mod(
@@ -296,6 +308,9 @@ def shot_ap_cost(
                             "000 Two Weapons",
                         )
                     )
+            if paid:
+                n = min(prepaid_aims, shot.aims)
+                items.append(mod(f"{n} aim(s) taken before, already paid", -paid, src))
     return ApBreakdown.build(items)
 
 
@@ -534,37 +549,71 @@ def ranged_tn(
             )
         )
 
-    # -- shot type --------------------------------------------------------------------
-    kind = shot.kind
-    if kind == "aimed" and s.target_left_field_of_fire and options.fields_of_fire:
-        notes.append("the target left the field of fire during the aim: a snap shot (003)")
-        kind = "snap"
+    # -- shot type: snap penalty, aim and Accurate ----------------------------------------
     cocked = _uses_cock(weapon, c, shot)
+    a_res, a_notes = _aim_items(weapon, edition, s, shot, options, cocked)
+    res += a_res
+    notes += a_notes
+
+    return TnBreakdown.build(base, base_label, base_src, tn_items, res, notes)
+
+
+def _aim_items(
+    weapon: Weapon,
+    edition: Edition,
+    s: ShotSituation,
+    shot: ShotSpec,
+    options: OptionalRules,
+    cocked: bool,
+) -> tuple[list[Modifier], list[str]]:
+    """The snap penalty, the aim bonus and Accurate of one shot, as the edition's aim
+    rule reads them (``Edition.aim``: 000's normal shot is unpenalised and each aim
+    adds +1; 001/003's shot with no aim before it is a snap shot, the first aim only
+    removes the penalty and Accurate needs two aims)."""
+    rule = edition.aim
+    src = rule.source
+    res: list[Modifier] = []
+    notes: list[str] = []
+    kind = shot.kind
+    aims = shot.aims if kind == "aimed" else 0
+    if aims and s.target_left_field_of_fire and options.fields_of_fire:
+        notes.append(
+            "the target left the field of fire during the aim: the aim is lost and the shot "
+            "is a snap shot (003 Advanced Rule: Fields of Fire)"
+        )
+        kind, aims = "snap", 0
+    if kind == "normal" and rule.unaimed_is_snap:
+        if weapon.snap_penalty:
+            notes.append(f"no aim action before the shot: a snap shot ({src})")
+        kind = "snap"
     if shot.fan and fan_mode(edition) == "burst3":
         notes.append("fan firing (003): the page's TN counts the shots and no snap penalty")
     elif kind == "snap" and weapon.snap_penalty:
-        res.append(mod("snap shot penalty (SP)", weapon.snap_penalty, "000 Aim and Snap Shots"))
+        res.append(mod("snap shot penalty (SP)", weapon.snap_penalty, src))
         da, da_notes = _double_action_items(weapon, cocked)
         res += da
         notes += da_notes
     elif weapon.action == "double":
         notes += _double_action_items(weapon, cocked)[1]
-    if kind == "aimed":
-        res.append(
-            mod(
-                f"{shot.aims} aim action(s)",
-                shot.aims * edition.aim_bonus_each,
-                "000 Aim and Snap Shots",
-            )
+    if not aims:
+        return res, notes
+    if rule.penalty_aims:
+        notes.append(
+            f"aim action 1 removes the snap penalty ({weapon.snap_penalty:+d}) and adds "
+            f"nothing ({src})"
         )
-        if weapon.accurate:
-            res.append(
-                mod(f"Accurate({weapon.accurate})", weapon.accurate, "000 Aim and Snap Shots")
-            )
-        if shot.use_acuity:
-            notes.append("aimed with Acuity (optional rule)")
-
-    return TnBreakdown.build(base, base_label, base_src, tn_items, res, notes)
+    bonus = rule.bonus(aims)
+    if bonus:
+        more = aims - rule.penalty_aims
+        label = f"{more} more aim action(s)" if rule.penalty_aims else f"{aims} aim action(s)"
+        res.append(mod(label, bonus, src))
+    if weapon.accurate and aims >= rule.accurate_from:
+        res.append(mod(f"Accurate({weapon.accurate})", weapon.accurate, src))
+    elif weapon.accurate:
+        notes.append(f"Accurate({weapon.accurate}) counts only when aimed more than once ({src})")
+    if shot.use_acuity:
+        notes.append("aimed with Acuity (optional rule)")
+    return res, notes
 
 
 # =============================================================================

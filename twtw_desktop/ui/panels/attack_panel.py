@@ -75,7 +75,7 @@ from ...play.attack import (
 )
 from ...play.bonus_actions import SPENDS
 from ...play.cards import already_typed
-from ...play.combat_actions import AttackCard, attack_action
+from ...play.combat_actions import Aim, AttackCard, attack_action
 from ...play.throw import blast_lines
 from ...rules.base import HitLocation
 from ...rules.card import Card
@@ -129,6 +129,10 @@ _DRAW_TIP = (
 )
 _PUT_BACK_TIP = "Undo the draw: the card goes back on top of the deck (the journal keeps both)"
 _APPLY_TIP = "Write the result to the sheets, the map, the track and the log (undoable)"
+_AIM_TIP = (
+    "Aim at the target with this gun now (paid now); the next shot at them counts it "
+    "(000 / 001 / 003 Aim and Snap Shots)"
+)
 
 
 def _fan_capable(weapon) -> bool:
@@ -322,7 +326,12 @@ class AttackPanel(QWidget):
         for kind, text, tip in (
             ("snap", "Snap", "Snap shot: fewer AP, the weapon's snap penalty (000)"),
             ("normal", "Normal", "Normal shot (000)"),
-            ("aimed", "Aimed", "Normal shot after 1–2 aim actions (000)"),
+            (
+                "aimed",
+                "Aimed",
+                "Aim actions paid in the shot: 000, a normal shot after 1–2 aims, +1 each; "
+                "001/003, the first aim removes the snap penalty, up to two more +1 each",
+            ),
             ("fan", "Fan", "Fan firing a single-action revolver: 1 AP a shot (000 Fan Firing)"),
         ):
             b = QToolButton()
@@ -338,6 +347,14 @@ class AttackPanel(QWidget):
         self.aims_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         h.addWidget(self.aims_spin)
         lay.addWidget(self.shot_row)
+        # an aim action taken now, ahead of the shot (its own row: the dock is narrow)
+        self.aim_row, h = _row(3)
+        self.aim_button = QToolButton()
+        self.aim_button.setText("Aim at the target now")
+        self.aim_button.clicked.connect(lambda _=False: self.aim_ahead())
+        h.addWidget(self.aim_button)
+        h.addStretch(1)
+        lay.addWidget(self.aim_row)
 
         self.fan_shots_spin = _spin(
             1, 6, tip="Shots fanned at the target (at most the pistol skill)"
@@ -1035,6 +1052,7 @@ class AttackPanel(QWidget):
     def set_mode(self, mode: str) -> None:
         self.mode_buttons[mode].setChecked(True)
         self.shot_row.setVisible(mode != "melee")
+        self.aim_row.setVisible(mode == "ranged")
         self.melee_row.setVisible(mode == "melee")
         self._sync_defense_row()
         self.fan_row.setVisible(mode == "ranged" and self.shot_kind() == "fan")
@@ -1264,7 +1282,49 @@ class AttackPanel(QWidget):
             self._counter = None
             self.counter_combo.setCurrentIndex(0)
 
+    def _aim_action(self) -> Aim | None:
+        """The aim ahead at the chosen target with the chosen gun (None: no ranged
+        attacker, target or gun chosen)."""
+        req = self.request()
+        if req is None or req.mode != "ranged" or req.weapon_index is None:
+            return None
+        try:
+            gun = self.document.character_of(req.shooter_token).weapons[req.weapon_index]
+        except (KeyError, IndexError):
+            return None
+        return Aim(who=req.shooter_token, target=req.target_token, weapon=gun.weapon_id)
+
+    def aim_ahead(self):
+        """Take one aim action at the target now (one undo step); the shot previewed
+        next counts it. Returns the table's event, or None when refused."""
+        action = self._aim_action()
+        if action is None:
+            return None
+        try:
+            event = self.document.apply(action)
+        except USER_ERRORS as e:
+            self.message.error(error_text(e))
+            return None
+        self.message.note(event.text)
+        self.recompute()
+        return event
+
+    def _update_aim_button(self) -> None:
+        self.aims_spin.setMaximum(self.table.edition.aim.max)
+        action = self._aim_action()
+        why = "Choose a ranged attacker, a gun and a target." if action is None else None
+        if action is not None:
+            try:
+                why = self.table.why_not(action)
+            except USER_ERRORS as e:
+                why = error_text(e)
+        self.aim_button.setEnabled(why is None)
+        if why is None and action is not None:
+            why = f"{_AIM_TIP}. Now: {self.table.preview(action)['note']}"
+        self.aim_button.setToolTip(why or _AIM_TIP)
+
     def _update_buttons(self) -> None:
+        self._update_aim_button()
         has_plan = self.plan is not None
         missing = self._missing_choice()
         refused = self.refusal if has_plan else None
