@@ -102,7 +102,8 @@ situations = st.builds(
     range_paces=st.integers(0, 60),
     point_blank=st.booleans(),
     visibility=st.sampled_from(["visible", "partly", "not_visible"]),
-    covers=st.lists(covers, max_size=2).map(tuple),
+    # one feature has one AV: a line crossing it twice meets the same material twice
+    covers=st.lists(covers, max_size=2, unique_by=lambda c: c.feature_id).map(tuple),
     target_size=st.one_of(st.none(), st.integers(1, 20)),
     target_prone=st.booleans(),
     target_relative_speed=st.integers(0, 40),
