@@ -156,3 +156,24 @@ def test_a_secondary_action_reads_the_primary_cards_second_highest_die(table):
     assert "second highest die" in ev.text
     with pytest.raises(RulesError):
         table.apply(Check(who=HANK, trait="acuity", secondary=True, card=5))
+
+
+def test_a_column_adjustment_shifts_the_effect_grid_only(table):
+    """002 Applying Bonuses and Penalties: a column shift moves the effect grid's die
+    type (a higher one must beat the unshifted result); a simple check, which reads
+    no effect, refuses it."""
+    from twtw_desktop.rules.deck import read_effect
+
+    why = table.why_not(Check(who=HANK, trait="acuity", columns=1))
+    assert why and "column adjustment" in why and "002" in why
+    card = table.deck.card(CARD_8_13)
+    plain = read_effect(card, "(2)10", 0, None).value
+    shifted = read_effect(card, "(2)10", 0, None, 1).value
+    assert shifted > plain
+    st = table.deck.snapshot()  # the generated deck deals card 50 next
+    pile = (CARD_8_13, *[n for n in st.draw_pile if n != CARD_8_13])
+    table.deck.restore(st.model_copy(update={"draw_pile": pile}))
+    ev = table.apply(_demolitions(columns=1))
+    assert ev.record["card"] == CARD_8_13
+    assert ev.record["effect"] > 13  # the page's 13 on (2)10, one column up: more
+    assert any("column" in r for r in ev.record["reasons"])

@@ -145,3 +145,18 @@ def test_the_dialog_spends_a_bonus_counter(qtbot, tmp_path):
     dlg.make.click()
     assert not doc.character(HANK).bonus_counter
     assert "Right on!" in doc.encounter.log[-1].text
+
+
+def test_the_dialog_takes_a_column_adjustment_for_a_complex_check(qtbot, tmp_path):
+    """002 column adjustments from the dialog: refused on a simple check, taken by a
+    complex check's effect read."""
+    doc = _doc(tmp_path)
+    dlg = CheckDialog(doc, HANK)
+    qtbot.addWidget(dlg)
+    dlg.columns.setValue(1)
+    assert "column adjustment" in dlg.message.text() and not dlg.make.isEnabled()
+    dlg.skill.setCurrentText("demolitions")
+    dlg.complex.setChecked(True)
+    dlg.victories.setValue(3)
+    assert dlg.make.isEnabled(), dlg.message.text()
+    assert dlg.action().columns == 1

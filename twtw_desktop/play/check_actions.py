@@ -128,6 +128,8 @@ class Check(Action):
     modifier: Annotated[int, Field(ge=-20, le=20)] = 0
     #: a row adjustment: dice added to or taken from the pool (002)
     rows: Annotated[int, Field(ge=-4, le=4)] = 0
+    #: a column adjustment: the effect grid's die type shifted (002; never the cause grid)
+    columns: Annotated[int, Field(ge=-4, le=4)] = 0
     #: the player invokes an impetus: a bump per full 3 over the TN (002)
     impetus: bool = False
     #: a complex check: the victories needed (omit to go on with one under way)
@@ -228,6 +230,11 @@ class Check(Action):
                     f"{SPENDS[self.counter][0]} adds to an effect grid result, and a simple "
                     "check reads none: spend it on a complex check, or Right on! for bumps."
                 )
+        if self.columns and self.complex_check(table) is None:
+            return (
+                "A column adjustment shifts an effect grid result, and a simple check reads "
+                "none; the cause grid never takes one (002 Applying Bonuses and Penalties)."
+            )
         if self.card is None and table.deck.physical and not self.secondary:
             return 'The deck is in physical-card mode: type in the card drawn ("card").'
         return why or super().why_not(table)
@@ -276,7 +283,7 @@ class Check(Action):
         try:
             res = check_pool(first, pool, tn, more, self.modifier, bump_every=self.bump_every())
             if res.success and self.complex_check(table) is not None:
-                read_effect(first, self.effect_ref(pool), 0, more)
+                read_effect(first, self.effect_ref(pool), 0, more, self.columns)
         except CardNeeded as need:
             return f'Type in the card drawn for {need.purpose} first ("more_cards").'
         return None
@@ -412,7 +419,7 @@ class Check(Action):
             if cx is not None:
                 effect_value = None
                 if res.success:
-                    eff = read_effect(card, self.effect_ref(pool), 0, more)
+                    eff = read_effect(card, self.effect_ref(pool), 0, more, self.columns)
                     effect_value = eff.value
                     reasons += list(eff.reasons)
                     if self.counter in ("aces", "as_i_planned"):

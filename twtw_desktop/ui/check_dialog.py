@@ -88,6 +88,14 @@ class CheckDialog(QDialog):
         self.rows.setRange(-4, 4)
         self.rows.setToolTip("A row adjustment: dice added to or taken from the pool (002)")
         form.addRow("Row adjustment", self.rows)
+        self.columns = QSpinBox()
+        self.columns.setRange(-4, 4)
+        self.columns.setToolTip(
+            "A column adjustment (002): the effect grid's die type shifted for the victories "
+            "of a complex check — a lower result stays below the unshifted one, a higher one "
+            "above it; never on the cause grid"
+        )
+        form.addRow("Column adjustment", self.columns)
         self.impetus = QCheckBox("Impetus invoked (a bump per 3 over the TN)")
         form.addRow("", self.impetus)
         self.full_attention = QCheckBox("Needs full attention (8 AP in action time)")
@@ -163,6 +171,7 @@ class CheckDialog(QDialog):
             self.tn.valueChanged,
             self.modifier.valueChanged,
             self.rows.valueChanged,
+            self.columns.valueChanged,
             self.impetus.toggled,
             self.full_attention.toggled,
             self.secondary.toggled,
@@ -217,6 +226,8 @@ class CheckDialog(QDialog):
             fields["modifier"] = self.modifier.value()
         if self.rows.value():
             fields["rows"] = self.rows.value()
+        if self.columns.value():
+            fields["columns"] = self.columns.value()
         fields["impetus"] = self.impetus.isChecked()
         fields["full_attention"] = self.full_attention.isChecked()
         if self.secondary.isChecked():
