@@ -833,7 +833,7 @@ def test_a_burst_spreads_its_hits_over_two_targets(qtbot):
     panel.set_burst(5)
     panel.set_burst_second(MIRANDA, 2)
     plan = panel.plan
-    assert plan.burst_second is not None and plan.burst_second[3] == 2
+    assert len(plan.burst_others) == 1 and plan.burst_others[0][3] == 2
     assert any("go on to Miranda Valentine" in g for g in plan.geometry)
     n = card_that(doc, plan, lambda p: len(p.records) == 2)
     put_on_top(doc.deck, n)
@@ -1090,3 +1090,34 @@ def test_a_series_from_one_pool_is_declared_in_the_panel(window, qtbot):
     attacks = [e for e in doc.encounter.log if e.kind == "attack"][-2:]
     assert [e.detail["record"]["hit"]["rank"] for e in attacks] == [1, 2]
     assert panel.series_label.text() == ""  # made: the next attack is declared anew
+
+
+def test_a_third_success_sends_hits_to_a_third_target(qtbot):
+    """000 Hitting Multiple Targets: one other target per success after the first. A
+    third target is offered once a second is named; a card with three successes
+    sends hits to both, one with two only to the second (and says why)."""
+    doc, panel = _gatling(qtbot)
+    panel.set_burst(5)
+    panel.set_burst_second(MIRANDA, 1)
+    assert panel.burst_third_row.isVisibleTo(panel)
+    panel.set_burst_third(FELICIA, 1)
+    assert [o[0].id for o in panel.plan.burst_others] == [MIRANDA, FELICIA]
+    assert panel.plan.pool.count >= 3
+    n = card_that(doc, panel.plan, lambda p: len(p.records) == 3)
+    put_on_top(doc.deck, n)
+    p = panel.draw()
+    assert [r.target_id for r in p.records] == [
+        "cyril_wellington",
+        "miranda_valentine",
+        "felicia_laroq",
+    ]
+    assert p.records[0].hits - p.records[0].hits_for_other_targets >= 1
+    panel.put_back()
+    two = card_that(
+        doc,
+        panel.plan,
+        lambda p: (
+            len(p.records) == 2 and any("no success number 3" in x for x in p.records[0].notes)
+        ),
+    )
+    assert two

@@ -256,6 +256,9 @@ class AttackRequest:
     #: a burst's hits sent on to a second target (000 Hitting Multiple Targets)
     burst_second_target: str | None = None
     burst_second_hits: int = 0
+    #: more targets after the second, each with the hits sent there (a pool with three
+    #: successes or more: one other target per success after the first)
+    burst_more: tuple[tuple[str, int], ...] = ()
     #: the further attacks of a series from one pool (000 Multiple Attacks), in order:
     #: (target token, "snap" | "normal")
     more_attacks: tuple[tuple[str, str], ...] = ()
@@ -310,7 +313,7 @@ class AttackPlan:
     fan_secondary: dict[str, tuple[Character, ShotSituation]] = field(default_factory=dict)
     #: a burst's second target (000 Hitting Multiple Targets): token, character,
     #: the situation of a shot at them, and the hits the Judge wants sent there
-    burst_second: tuple[Token, Character, ShotSituation, int] | None = None
+    burst_others: list[tuple[Token, Character, ShotSituation, int]] = field(default_factory=list)
     #: a series of attacks from one pool (000 Multiple Attacks): each attack's shot
     #: and the weapon as the attacks before it leave it; ``series`` has the rest
     multi: list[tuple[Any, CarriedWeapon]] | None = None
@@ -728,7 +731,7 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
         )
     elif req.burst is not None and not thrown:
         raise RulesError(f"The {weapon.name} fires single shots, not bursts.")
-    if req.burst_second_target and req.burst_second_hits > 0:
+    if (req.burst_second_target and req.burst_second_hits > 0) or req.burst_more:
         _plan_burst_second(table, plan, geometry)
     if req.more_attacks:
         _plan_series(table, plan, geometry)
@@ -834,7 +837,7 @@ def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
             "A series from one pool is declared as snap or normal shots (000 Multiple "
             "Attacks); aim, fan or throw as actions of their own."
         )
-    if plan.burst is not None or req.burst_second_target:
+    if plan.burst is not None or req.burst_second_target or req.burst_more:
         raise RulesError("A burst weapon spreads its burst instead (000 Hitting Multiple Targets).")
     if req.secondary_index:
         raise RulesError("The series counts its own secondary targets; leave 'target #' first.")
@@ -939,36 +942,45 @@ def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
 
 def _plan_burst_second(table, plan: AttackPlan, geometry: Geometry) -> None:
     """A burst weapon spreading its hits (000 Hitting Multiple Targets): each
-    success after the first may send a hit to another target instead, the total
-    still the card's burst hits. The Judge names the second target and how many
-    hits go there before the draw; the card then decides how many can."""
+    success after the first may send hits to another target instead, the total
+    still the card's burst hits. The Judge names the other targets and how many
+    hits go to each before the draw; the card then decides how many can."""
     req = plan.request
     if plan.burst is None:
         raise RulesError(
             f"The {plan.weapon.name if plan.weapon else 'weapon'} fires no burst; only a "
             "burst can spread its hits over several targets."
         )
-    try:
-        tok = table.encounter.token(req.burst_second_target)
-    except KeyError:
-        raise RulesError("The burst's second target is no longer on the map.") from None
-    if tok.id in (plan.shooter_token.id, plan.target_token.id):
-        raise RulesError("Choose a second target other than the shooter and the first.")
-    if req.burst_second_hits >= plan.burst:
+    wanted = [(req.burst_second_target, req.burst_second_hits), *req.burst_more]
+    seen = {plan.shooter_token.id, plan.target_token.id}
+    for n, (tid, hits) in enumerate(wanted, 2):
+        if not tid or hits < 1:
+            continue
+        try:
+            tok = table.encounter.token(tid)
+        except KeyError:
+            raise RulesError(f"The burst's target {n} is no longer on the map.") from None
+        if tok.id in seen:
+            raise RulesError(
+                f"Choose a target {n} other than the shooter and the burst's other targets."
+            )
+        seen.add(tok.id)
+        ch = table.character(tok.character_id)
+        sit, _cover, geo = _situation(
+            table, req, plan.shooter_token, tok, ch, geometry, thrown=False, secondary_index=0
+        )
+        plan.geometry += [f"{ch.name}: {g}" for g in geo]
+        plan.burst_others.append((tok, ch, sit, hits))
+        plan.geometry.append(
+            f"up to {hits} of the burst's hits go on to {ch.name} if the pool shows success "
+            f"number {n} and the card hits enough (000 Hitting Multiple Targets)"
+        )
+    sent = sum(h for *_rest, h in plan.burst_others)
+    if sent >= plan.burst:
         raise RulesError(
             f"A burst of {plan.burst} keeps at least one hit for the first target; "
             f"send at most {plan.burst - 1} on."
         )
-    ch = table.character(tok.character_id)
-    sit, _cover, geo = _situation(
-        table, req, plan.shooter_token, tok, ch, geometry, thrown=False, secondary_index=0
-    )
-    plan.geometry += [f"{ch.name}: {g}" for g in geo]
-    plan.burst_second = (tok, ch, sit, req.burst_second_hits)
-    plan.geometry.append(
-        f"up to {req.burst_second_hits} of the burst's hits go on to {ch.name} if the pool "
-        "shows a second success and the card that many hits (000 Hitting Multiple Targets)"
-    )
 
 
 def fan_secondary_candidates(table, plan: AttackPlan) -> list[Token]:
@@ -1162,14 +1174,16 @@ def resolve(
     return out
 
 
-def _burst_split(plan: AttackPlan, card: Card, more) -> tuple[int | None, Any, list[str]]:
-    """How many of a burst's hits stay on the first target when the Judge sends
-    some on (000 Hitting Multiple Targets): (hits on the first target or None, the
-    pool read to resolve with, notes). The card decides: a second success in the
-    pool, and more than one burst hit on the card."""
-    if plan.burst_second is None or plan.burst is None:
-        return None, None, []
-    _tok, ch, _sit, wanted = plan.burst_second
+def _burst_split(
+    plan: AttackPlan, card: Card, more
+) -> tuple[int | None, Any, list[str], list[tuple[Character, ShotSituation, int]]]:
+    """How a burst's hits spread when the Judge sends some on (000 Hitting Multiple
+    Targets): (hits on the first target or None, the pool read to resolve with,
+    notes, each other target with the hits it takes). The card decides: one other
+    target per success after the first, and the card's burst hits in all, one kept
+    for the first target."""
+    if not plan.burst_others or plan.burst is None:
+        return None, None, [], []
     tn = plan.tn
     read = read_pool(card, plan.pool, more)
     successes = 0
@@ -1178,22 +1192,33 @@ def _burst_split(plan: AttackPlan, card: Card, more) -> tuple[int | None, Any, l
             1 for c in read.cells if c.total is not None and c.total + tn.result_modifier >= tn.tn
         )
     if successes == 0:
-        return None, read, []
+        return None, read, [], []
     hits = min(card.burst_hits(plan.burst), plan.burst)
-    if successes < 2:
-        return None, read, [f"only one success in the pool: no hit goes on to {ch.name}"]
-    k = min(wanted, hits - 1)
-    if k < 1:
-        return None, read, [f"the card shows {hits} hit(s): none left over for {ch.name}"]
-    notes = []
-    if k < wanted:
-        notes.append(f"the card shows {hits} hit(s): {k} of the {wanted} asked go on to {ch.name}")
-    return hits - k, read, notes
+    left = hits - 1
+    notes: list[str] = []
+    given: list[tuple[Character, ShotSituation, int]] = []
+    for n, (_tok, ch, sit, wanted) in enumerate(plan.burst_others, 2):
+        if n > successes:
+            notes.append(f"no success number {n} in the pool: no hit goes on to {ch.name}")
+            continue
+        k = min(wanted, left)
+        if k < 1:
+            notes.append(f"the card shows {hits} hit(s): none left over for {ch.name}")
+            continue
+        if k < wanted:
+            notes.append(
+                f"the card shows {hits} hit(s): {k} of the {wanted} asked go on to {ch.name}"
+            )
+        given.append((ch, sit, k))
+        left -= k
+    if not given:
+        return None, read, notes, []
+    return hits - sum(k for *_rest, k in given), read, notes, given
 
 
 def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
     assert plan.weapon is not None and plan.situation is not None
-    on_target, pool_read, split_notes = _burst_split(plan, card, more)
+    on_target, pool_read, split_notes, spread = _burst_split(plan, card, more)
     extra: dict[str, Any] = {}
     if pool_read is not None:
         extra["pool_read"] = pool_read
@@ -1223,15 +1248,14 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
     if split_notes:
         rec = rec.model_copy(update={"notes": (*rec.notes, *split_notes)})
     out = Outcome([rec], {new_target.id: new_target})
-    if rec.hits_for_other_targets and plan.burst_second is not None:
-        _tok, ch, sit, _wanted = plan.burst_second
+    if rec.hits_for_other_targets and spread:
         recs, hurt = resolve_spread_hits(
             plan.shooter,
             plan.weapon,
             table.edition,
             rec,
             card,
-            [(out.characters.get(ch.id, ch), sit, rec.hits_for_other_targets)],
+            [(out.characters.get(ch.id, ch), sit, k) for ch, sit, k in spread],
             shot=plan.shot,
             burst=plan.burst,
             more=more,

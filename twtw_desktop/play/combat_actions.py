@@ -453,6 +453,15 @@ class _AttackAction(Action):
         return TableEvent(" · ".join(texts), record, tuple(out.drawn), (out, plan))
 
 
+class BurstTarget(BaseModel):
+    """Another target for some of a burst's hits (000 Hitting Multiple Targets)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    target: Who
+    hits: Annotated[int, Field(ge=1, le=100)] = 1
+
+
 class SeriesAttack(BaseModel):
     """One further attack of a series from one pool: at whom, and which shot."""
 
@@ -469,6 +478,8 @@ class _Shot(_AttackAction):
     #: a burst's hits sent on to a second target (000 Hitting Multiple Targets)
     burst_second_target: Who | None = None
     burst_second_hits: Annotated[int, Field(ge=0, le=100)] = 0
+    #: more targets for the burst's hits, after the second (one per further success)
+    burst_more: Annotated[tuple[BurstTarget, ...], Field(max_length=9)] = ()
     #: None: cock first when the gun needs it and is not cocked
     cock_first: bool | None = None
     #: draw the gun as part of the shot ("draw and shoot", the draw's AP added)
@@ -485,6 +496,8 @@ class _Shot(_AttackAction):
         }
         if self.burst_second_target:
             out["burst_second_target"] = _token_id(table, self.burst_second_target)
+        if self.burst_more:
+            out["burst_more"] = tuple((_token_id(table, b.target), b.hits) for b in self.burst_more)
         if self.then:
             out["more_attacks"] = tuple((_token_id(table, a.target), a.shot) for a in self.then)
         out |= self._aims_taken(table)
@@ -1067,6 +1080,7 @@ def attack_action(
         burst=req.burst,
         burst_second_target=req.burst_second_target,
         burst_second_hits=req.burst_second_hits,
+        burst_more=tuple(BurstTarget(target=t, hits=k) for t, k in req.burst_more),
         cock_first=req.cock_first,
         draw_first=req.draw_first,
         then=tuple(SeriesAttack(target=t, shot=k) for t, k in req.more_attacks),  # type: ignore[arg-type]
@@ -1083,6 +1097,7 @@ __all__ = [
     "AimedShot",
     "AttackCard",
     "Block",
+    "BurstTarget",
     "Disengage",
     "Dodge",
     "FanFire",

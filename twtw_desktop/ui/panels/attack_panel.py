@@ -386,6 +386,18 @@ class AttackPanel(QWidget):
         self.burst_second_spin.valueChanged.connect(lambda _v: self._inputs_changed())
         lay.addWidget(self.burst_row)
         self.burst_row.hide()
+        self.burst_third_label = QLabel("3rd target")
+        self.burst_third_row, self.burst_third_combo, self.burst_third_spin = _second_target_row(
+            self.burst_third_label,
+            "000 Hitting Multiple Targets: a third success in the pool may send hits to a "
+            "third target",
+            9,
+            "Hits to send on to the third target (at most)",
+        )
+        self.burst_third_combo.activated.connect(lambda _i: self._burst_third_chosen())
+        self.burst_third_spin.valueChanged.connect(lambda _v: self._inputs_changed())
+        lay.addWidget(self.burst_third_row)
+        self.burst_third_row.hide()
 
         # several attacks from one pool (000 Multiple Attacks), declared before the card
         self._series: list[tuple[str, str]] = []
@@ -798,6 +810,7 @@ class AttackPanel(QWidget):
         self.target_combo.blockSignals(False)
         _fill_second(self.fan_second_combo, self.target_combo, "then nobody", "then ")
         _fill_second(self.burst_second_combo, self.target_combo, "nobody")
+        _fill_second(self.burst_third_combo, self.target_combo, "nobody")
         _fill_second(self.series_combo, self.target_combo, "— next target —")
 
     def _fill_weapons(self, keep: int | None = None) -> None:
@@ -881,6 +894,8 @@ class AttackPanel(QWidget):
         """The 2nd-target row, for a burst weapon's normal shots (not a fan)."""
         show = self.mode() == "ranged" and self.shot_kind() != "fan" and self._has_burst()
         self.burst_row.setVisible(show)
+        # a third target once a second is named (each needs a success of its own)
+        self.burst_third_row.setVisible(show and self.burst_second_combo.currentData() is not None)
         self._sync_series_row()
 
     def _series_open(self) -> bool:
@@ -916,6 +931,24 @@ class AttackPanel(QWidget):
 
     def _burst_second_chosen(self) -> None:
         _first_second(self.burst_second_combo, self.burst_second_spin)
+        self._sync_burst_row()
+        self._inputs_changed()
+
+    def _burst_third_chosen(self) -> None:
+        _first_second(self.burst_third_combo, self.burst_third_spin)
+        self._inputs_changed()
+
+    def set_burst_third(self, token_id: str | None, hits: int = 1) -> None:
+        """Send up to ``hits`` more of the burst's hits on to a third target (a third
+        success in the pool needed); None: no third target."""
+        self._busy = True
+        try:
+            i = self.burst_third_combo.findData(token_id) if token_id else 0
+            self.burst_third_combo.setCurrentIndex(max(i, 0))
+            self.burst_third_spin.setValue(hits if token_id else 0)
+        finally:
+            self._busy = False
+        self._sync_burst_row()
         self._inputs_changed()
 
     def set_burst_second(self, token_id: str | None, hits: int = 1) -> None:
@@ -928,6 +961,7 @@ class AttackPanel(QWidget):
             self.burst_second_spin.setValue(hits if token_id else 0)
         finally:
             self._busy = False
+        self._sync_burst_row()
         self._inputs_changed()
 
     def _weapon(self):
@@ -983,6 +1017,13 @@ class AttackPanel(QWidget):
             if self.burst_row.isVisibleTo(self)
             else None,
             burst_second_hits=self.burst_second_spin.value(),
+            burst_more=(
+                ((self.burst_third_combo.currentData(), self.burst_third_spin.value()),)
+                if self.burst_third_row.isVisibleTo(self)
+                and self.burst_third_combo.currentData() is not None
+                and self.burst_third_spin.value() > 0
+                else ()
+            ),
             more_attacks=tuple(self._series) if self._series_open() else (),
         )
 
@@ -1576,11 +1617,14 @@ class AttackPanel(QWidget):
         self._fill_secondary(rec)
         records = p.records
         parts = []
-        spread = self.plan is not None and self.plan.burst_second is not None
+        spread = self.plan is not None and bool(self.plan.burst_others)
+        shots = checked_shots(self.plan, len(records)) if self.plan is not None else len(records)
         for i, r in enumerate(records):
-            head = f"<u>Shot {i + 1} of {len(records)}</u><br>" if len(records) > 1 else ""
+            head = f"<u>Shot {i + 1} of {shots}</u><br>" if shots > 1 and i < shots else ""
             if spread and len(records) > 1:
                 head = "<u>The burst</u><br>" if i == 0 else "<u>Sent on</u><br>"
+            if r.stray_of is not None:
+                head = "<u>A stray shot</u><br>"
             parts.append(head + self._result_html(r))
         if p.outcome.card_needed and self.document.deck.physical:
             parts.insert(
