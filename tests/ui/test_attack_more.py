@@ -1121,3 +1121,25 @@ def test_a_third_success_sends_hits_to_a_third_target(qtbot):
         ),
     )
     assert two
+
+
+def test_the_routine_snap_shot_is_two_clicks_from_a_selected_shooter(qtbot):
+    """#16 flow: Snap is chosen from the start and the nearest enemy is the target, so
+    a selected shooter's snap shot, holstered gun included, is Draw then Apply."""
+    from PySide6.QtCore import Qt
+
+    from twtw_desktop.resources import maps_dir
+    from twtw_desktop.ui.document import EncounterDocument
+
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    doc.select("token-miranda_valentine")
+    assert panel.shot_kind() == "snap" and panel.target_token() is not None
+    applied = []
+    panel.attackApplied.connect(applied.append)
+    for button in (panel.draw_button, panel.apply_button):
+        assert button.isEnabled(), button.toolTip()
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert applied and doc.character("miranda_valentine").weapons[0].readied
