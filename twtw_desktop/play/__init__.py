@@ -8,6 +8,7 @@ window, the players' screen and the command line all go through this layer.
 from . import (  # noqa: F401
     check_actions,
     combat_actions,
+    cover_actions,
     gear_actions,
     mount_actions,
     speed_actions,

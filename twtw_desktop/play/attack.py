@@ -241,6 +241,9 @@ class AttackRequest:
     #: a burst's hits sent on to a second target (000 Hitting Multiple Targets)
     burst_second_target: str | None = None
     burst_second_hits: int = 0
+    #: covering fire's automatic hit (002: a CF on the target's Bravery check), resolved
+    #: with that CF card
+    auto_hit: bool = False
 
 
 @dataclass
@@ -1039,6 +1042,7 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         discard=discard,
         ap=plan.ap,
         discharge_weapons=plan.discharge,
+        auto_hit=plan.request.auto_hit,
         **extra,
     )
     if split_notes:
