@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
         """The add-ons that put their own menus, docks and toolbars on the window (each
         follows :attr:`documentReplaced`)."""
         from .check_dialog import install_check_dialog
+        from .cover_overlay import install_cover_fire
         from .dock_rail import install_dock_rail
         from .editor import install_editor
         from .export_dialog import install_export
@@ -152,6 +153,7 @@ class MainWindow(QMainWindow):
         install_check_dialog(self)
         install_speed_dialog(self)
         install_mount_menu(self)
+        install_cover_fire(self)
         install_rules_reference(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtGui import QAction, QKeySequence
 
 from .commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
+from .cover_menu import cover_menu_actions
 from .judge_dialog import judge_override
 
 
@@ -38,4 +39,5 @@ def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: st
     """Every entry of a token's (or a token-less character's) menu."""
     out = [] if token_id is None else [token_menu_action(parent, document, token_id)]
     out.append(judge_action(parent, document, token_id or who))
+    out += cover_menu_actions(parent, document, token_id or who)
     return out
