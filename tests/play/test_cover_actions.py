@@ -29,6 +29,8 @@ from twtw_desktop.play.cover_actions import (
     ReactionShot,
     StopCoveringFire,
     active_covers,
+    aim_lost,
+    bravery_due,
     cover_state,
     covered_hexes,
     ended_why,
@@ -169,6 +171,9 @@ def test_the_bravery_check_numbers_follow_the_page(table):
     p = t.preview(BraveryCheck(who=ANGUS, cover_av=3))
     assert p["result_modifier"] == -1 + -2 * hits + 3
     assert any("000 Aim and Cover" in i for i in p["tn_items"])
+    assert "Bravery check before aiming" in bravery_due(t, ANGUS)
+    t.apply(BraveryCheck(who=ANGUS))
+    assert bravery_due(t, ANGUS) is None  # made; a new shot at him makes it due again
 
 
 def test_phases_melee_tn_is_the_pages_nine():
@@ -200,8 +205,12 @@ def _stack(t, n):
 def test_a_failed_check_in_the_area_opens_one_free_snap_shot(table):
     t = _ap_v2_running(table)
     assert "No reaction shot is open" in t.why_not(ReactionShot(who=MIRANDA, target=ANGUS))
+    t.apply(CoveringFire(who=MIRANDA, target=ANGUS))
+    assert bravery_due(t, ANGUS) is None  # no marker down: not covered yet
+    t.undo()
     ev = _reaction_ready(t, LOW_BRAVERY)
     assert "nerve breaks" in ev.text and "Reaction shot" in ev.text
+    assert aim_lost(t, ANGUS) and bravery_due(t, ANGUS) is None
     [r] = pending_reactions(t)
     assert r.shooter == MIRANDA and r.target_token == f"token-{ANGUS}" and r.auto_hit_card is None
     shot = ReactionShot(who=MIRANDA, target=ANGUS)

@@ -402,6 +402,49 @@ def threat_for(table: Table, character_id: str) -> tuple[AimThreat, list[str]]:
     return threat, reasons
 
 
+def _this_round(table: Table) -> Iterable[LogEntry]:
+    """The log entries of the current round, newest first."""
+    if not table.in_action:
+        return
+    rnd, _ = table.now()
+    for e in reversed(table.encounter.log):
+        if e.round != rnd:
+            return
+        yield e
+
+
+def _bravery_of(e: LogEntry, character_id: str) -> dict | None:
+    d = e.detail or {}
+    if e.kind == "check" and d.get("character_id") == character_id and "bravery" in d:
+        return d["bravery"]
+    return None
+
+
+def bravery_due(table: Table, character_id: str) -> str | None:
+    """Why the character must make the Bravery check before aiming now: targeted this
+    round (or standing in a covered area) since their last check. None: no check due."""
+    threat, why = threat_for(table, character_id)
+    if not threat.any:
+        return None
+    for e in _this_round(table):
+        if _bravery_of(e, character_id) is not None:
+            return None
+        rec = (e.detail or {}).get("record") or {}
+        if e.kind == "attack" and rec.get("target_id") == character_id:
+            break
+    return f"Under fire ({'; '.join(why)}): a Bravery check before aiming ({SRC_TACTICAL})."
+
+
+def aim_lost(table: Table, character_id: str) -> bool:
+    """A failed Bravery check this round: the aim is lost, any shot is a snap shot and
+    no more aiming this round (000/001 Tactical Aiming)."""
+    for e in _this_round(table):
+        b = _bravery_of(e, character_id)
+        if b is not None and b.get("no_more_aim_this_round"):
+            return True
+    return False
+
+
 def _write(table: Table, text: str, st: CoverState, event: Any = None, **extra: Any) -> None:
     detail = {"covering": st.model_dump(mode="json", exclude_none=True), **extra}
     _log_event(table, text, LOG_KIND, event, detail)
@@ -935,6 +978,7 @@ class BraveryCheck(Action):
                 "more aiming this round"
             )
         record = {
+            "character_id": c.id,
             "bravery": check.model_dump(mode="json", exclude_none=True),
             "threat": why,
             "cards": [t.number for t in taken],
@@ -1150,6 +1194,8 @@ __all__ = [
     "ReactionShot",
     "StopCoveringFire",
     "active_covers",
+    "aim_lost",
+    "bravery_due",
     "cover_state",
     "cover_states",
     "covered_hexes",
