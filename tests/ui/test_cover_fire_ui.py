@@ -176,3 +176,28 @@ def test_the_window_offers_nothing_without_a_selection(qtbot, qapp, monkeypatch,
     [only] = win.cover_menu.actions()
     assert not only.isEnabled()
     win.close()
+
+
+def test_risk_death_from_the_token_menu(qtbot, qapp, monkeypatch, tmp_path):
+    from twtw_desktop.play.actions import SetRules
+    from twtw_desktop.play.risk_actions import risking_death
+    from twtw_desktop.ui.token_menu import token_menu_actions
+
+    win, doc, shown = _window(qtbot, qapp, monkeypatch, tmp_path)
+    atok = doc.token_for(ANGUS).id
+    names = [a.objectName() for a in token_menu_actions(win, doc, atok, atok)]
+    assert "act_risk_death" not in names  # the risk rule is off
+    doc.apply(
+        SetRules(
+            edition=doc.encounter.edition,
+            options=doc.encounter.options.model_copy(update={"risk": True}),
+        )
+    )
+    acts = {a.objectName(): a for a in token_menu_actions(win, doc, atok, atok)}
+    acts["act_risk_death"].trigger()
+    assert risking_death(doc.table, ANGUS), shown
+    acts = {a.objectName(): a for a in token_menu_actions(win, doc, atok, atok)}
+    assert not acts["act_risk_death"].isEnabled()
+    doc.undo_stack.undo()
+    assert not risking_death(doc.table, ANGUS)
+    win.close()

@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     cover_actions,
     gear_actions,
     mount_actions,
+    risk_actions,
     speed_actions,
     track_actions,
 )

@@ -123,6 +123,7 @@ from ..rules.combat.thrown import is_throwable
 from ..rules.deck import read_pool
 from ..rules.gear import Weapon
 from .cards import CardNeeded, TypedCards, scratch_deck
+from .risk_actions import risking_death
 from .throw import (
     ablate_covers,
     assign_character,
@@ -1043,6 +1044,7 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         ap=plan.ap,
         discharge_weapons=plan.discharge,
         auto_hit=plan.request.auto_hit,
+        risking_death=risking_death(table, plan.target.id),
         **extra,
     )
     if split_notes:
@@ -1142,6 +1144,7 @@ def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Ou
         ap=plan.ap,
         distance_paces=plan.distance,
         discharge_weapons=plan.discharge,
+        risking_death=risking_death(table, plan.target.id),
     )
     notes = list(rec.notes)
     if block_card is not None:

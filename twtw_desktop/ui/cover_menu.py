@@ -7,6 +7,9 @@ round, stop it, the Bravery check of a figure under fire, and the reaction shot 
 failed check opens. Each builds the table's action (:mod:`twtw_desktop.play.cover_actions`)
 and applies it as one undo step; a refusal is shown and nothing changes.
 
+With the risk rule on, the menu also has the player's declaration that their Hero
+risks death (001 Risk, :mod:`twtw_desktop.play.risk_actions`).
+
 The map's hex picking is handed over at run time (``map_view.pick_hexes``, set by
 :mod:`.cover_overlay`): this module is imported by the token menu, which the scene
 imports, so it imports neither the scene nor the tools.
@@ -43,6 +46,7 @@ from ..play.cover_actions import (
     pending_reactions,
     threat_for,
 )
+from ..play.risk_actions import SRC_RISK, RiskDeath
 
 
 def _apply(document: Any, action: Any, parent: QWidget | None = None) -> bool:
@@ -261,3 +265,25 @@ def cover_menu_actions(parent: Any, document: Any, who: str) -> list[QAction]:
                 f"Before an aimed shot while targeted ({SRC_TACTICAL})",
             )
     return out
+
+
+def risk_action(parent: Any, document: Any, who: str) -> QAction | None:
+    """ "Risks death (001 Risk)…" when the risk rule is on: the player's declaration
+    that lifts the rule's protection for their Hero (one undo step)."""
+    table = document.table
+    if not table.encounter.options.risk:
+        return None
+    try:
+        c, _tok = table.actor(who)
+    except RulesError:
+        return None
+    act = QAction(f"{c.name} risks death ({SRC_RISK})", parent)
+    act.setObjectName("act_risk_death")
+    action = RiskDeath(who=c.id)
+    why = table.why_not(action)
+    act.setStatusTip(
+        why or "A critical head or torso wound is no longer held at serious for this Hero"
+    )
+    act.setEnabled(why is None)
+    act.triggered.connect(lambda: _apply(document, action, parent))
+    return act

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtGui import QAction, QKeySequence
 
 from .commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
-from .cover_menu import cover_menu_actions
+from .cover_menu import cover_menu_actions, risk_action
 from .judge_dialog import judge_override
 
 
@@ -40,4 +40,7 @@ def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: st
     out = [] if token_id is None else [token_menu_action(parent, document, token_id)]
     out.append(judge_action(parent, document, token_id or who))
     out += cover_menu_actions(parent, document, token_id or who)
+    risk = risk_action(parent, document, token_id or who)
+    if risk is not None:
+        out.append(risk)
     return out
