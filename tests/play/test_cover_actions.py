@@ -20,7 +20,7 @@ from twtw_desktop.play.actions import (
     StartRound,
     parse_action,
 )
-from twtw_desktop.play.combat_actions import SnapShot, card_of
+from twtw_desktop.play.combat_actions import NormalShot, SnapShot, card_of
 from twtw_desktop.play.cover_actions import (
     AREA_MAX_HEXES,
     BraveryCheck,
@@ -375,3 +375,24 @@ def test_phases_a_cf_on_the_reflex_read_ends_it_in_hesitation(phases):
     assert t.track.row(MIRANDA).hesitated
     st = cover_state(t, MIRANDA)
     assert "hesitate" in ended_why(t, st)
+
+
+def test_an_aim_taken_while_a_check_was_owed_is_pointed_out(table):
+    t = _ap_v2_running(table, segments=8)
+    t.apply(Draw(who=ANGUS, weapon="colt_walker"))
+    t.apply(SnapShot(who=MIRANDA, target=ANGUS, charge_ap=False))
+    if t.character(ANGUS).out_of_action:
+        pytest.skip("the deck put Angus down")
+    ev = t.apply(NormalShot(who=ANGUS, target=MIRANDA, charge_ap=False))
+    assert ev is not None
+    told = [e for e in t.encounter.log if (e.detail or {}).get("tactical_aiming") == "unchecked"]
+    assert len(told) == 1 and "made no Bravery check" in told[0].text
+    t.undo()
+    t.apply(BraveryCheck(who=ANGUS, card=36))  # 3d8 reads 3: the nerve breaks
+    assert aim_lost(t, ANGUS)
+    t.apply(NormalShot(who=ANGUS, target=MIRANDA, charge_ap=False))
+    told = [e for e in t.encounter.log if (e.detail or {}).get("tactical_aiming") == "unchecked"]
+    assert len(told) == 1 and "only a snap shot" in told[0].text
+    t.apply(SnapShot(who=ANGUS, target=MIRANDA, charge_ap=False))  # a snap shot is fine
+    told = [e for e in t.encounter.log if (e.detail or {}).get("tactical_aiming") == "unchecked"]
+    assert len(told) == 1

@@ -1146,11 +1146,70 @@ def _announced(table: Table) -> set[tuple[str, str, int]]:
     return out
 
 
+#: the actions that aim (000: "normal or aimed shots may require a bravery check")
+AIMING_ACTIONS = frozenset({"aim", "aimed_shot", "normal_shot"})
+
+
+def _aimed_unchecked(table: Table, action: Any) -> None:
+    """An aim or a normal/aimed shot by a character who owed a Bravery check: say so
+    (the attack panel does not ask for the check yet; the Judge may undo and check)."""
+    if getattr(action, "do", None) not in AIMING_ACTIONS:
+        return
+    who = getattr(action, "who", None)
+    if not isinstance(who, str):
+        return
+    try:
+        c, _tok = table.actor(who)
+    except RulesError:
+        return
+    # the shot's own log lines are the newest: read the threat as it was before them
+    if aim_lost(table, c.id):
+        why = "their aim was lost to a failed Bravery check this round: only a snap shot"
+    else:
+        before = _before_last_step_threat(table, c.id)
+        if before is None:
+            return
+        why = f"they were under fire ({before}) and made no Bravery check"
+    table.log(
+        f"{c.name} aimed although {why} ({SRC_TACTICAL}): undo and make the check first "
+        "if the table plays it",
+        "check",
+        {"character_id": c.id, "tactical_aiming": "unchecked"},
+    )
+
+
+def _before_last_step_threat(table: Table, character_id: str) -> str | None:
+    """Whether a Bravery check was due just before the running step's own lines."""
+    step = getattr(table, "_running", None)
+    cut = step.before.log_len if step is not None else len(table.encounter.log)
+    rnd, _ = table.now()
+    shots = 0
+    for e in reversed(table.encounter.log[:cut]):
+        if e.round != rnd:
+            break
+        if _bravery_of(e, character_id) is not None:
+            return None
+        rec = (e.detail or {}).get("record") or {}
+        mine = rec.get("target_id") == character_id != rec.get("attacker_id")
+        if e.kind == "attack" and mine:
+            shots += 1
+    tok = table.token_for(character_id)
+    covered = bool(tok is not None and under_fire(table, tok.id))
+    if not shots and not covered:
+        return None
+    bits = [f"shot at {shots} time(s)"] if shots else []
+    if covered:
+        bits.append("in a covered area")
+    return ", ".join(bits)
+
+
 def watch(table: Table, action: Any, event: Any) -> None:
     """After an action (inside its step): log each token newly under covering fire —
-    standing in a covered hex, or the covered target — once per marker placed."""
+    standing in a covered hex, or the covered target — once per marker placed; and
+    an aim taken by a character who owed a Bravery check."""
     if not table.in_action:
         return
+    _aimed_unchecked(table, action)
     covers = active_covers(table)
     if not covers:
         return
