@@ -164,6 +164,8 @@ def open_bravery_dialog(document: Any, who: str, parent: QWidget | None = None) 
 def cover_menu_actions(parent: Any, document: Any, who: str) -> list[QAction]:
     """The covering-fire entries for one figure (a token or character id)."""
     table = document.table
+    if not table.in_action:
+        return []  # covering fire and the check under fire belong to action time
     try:
         c, tok = table.actor(who)
     except RulesError:
@@ -254,21 +256,20 @@ def cover_menu_actions(parent: Any, document: Any, who: str) -> list[QAction]:
             None,
             SRC_COVER,
         )
-    if table.in_action:
-        threat, _why = threat_for(table, c.id)
-        if threat.any:
-            add(
-                "Bravery check under fire…",
-                "act_bravery_check",
-                lambda: open_bravery_dialog(document, c.id, parent),
-                None,
-                f"Before an aimed shot while targeted ({SRC_TACTICAL})",
-            )
+    threat, _why = threat_for(table, c.id)
+    if threat.any:
+        add(
+            "Bravery check under fire…",
+            "act_bravery_check",
+            lambda: open_bravery_dialog(document, c.id, parent),
+            None,
+            f"Before an aimed shot while targeted ({SRC_TACTICAL})",
+        )
     return out
 
 
 def risk_action(parent: Any, document: Any, who: str) -> QAction | None:
-    """ "Risks death (001 Risk)…" when the risk rule is on: the player's declaration
+    """The "… risks death (001 Risk)" entry when the risk rule is on: the player's declaration
     that lifts the rule's protection for their Hero (one undo step)."""
     table = document.table
     if not table.encounter.options.risk:
