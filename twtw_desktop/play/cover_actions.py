@@ -146,6 +146,18 @@ class _Scan:
     length: int = 0
     last: Any = None
     found: list[tuple[int, Any]] = field(default_factory=list)
+    #: the covering state each found entry carries (None: none), parsed once
+    states: list[CoverState | None] = field(default_factory=list)
+
+
+def _parse_state(e: LogEntry) -> CoverState | None:
+    data = (e.detail or {}).get("covering")
+    if not isinstance(data, dict):
+        return None
+    try:
+        return CoverState.model_validate(data)
+    except ValueError:
+        return None  # a hand-edited log line: not ours to read
 
 
 _SCANS: weakref.WeakKeyDictionary[Any, _Scan] = weakref.WeakKeyDictionary()
@@ -171,6 +183,7 @@ def _entries(table: Table) -> list[tuple[int, LogEntry]]:
         e = log[i]
         if e.kind == LOG_KIND:
             sc.found.append((i, e))
+            sc.states.append(_parse_state(e))
     sc.length = n
     sc.last = log[n - 1] if n else None
     return sc.found
@@ -178,14 +191,10 @@ def _entries(table: Table) -> list[tuple[int, LogEntry]]:
 
 def cover_states(table: Table) -> dict[str, CoverState]:
     """Every character's latest covering state, by character id (ended ones too)."""
+    _entries(table)
     out: dict[str, CoverState] = {}
-    for _i, e in _entries(table):
-        data = (e.detail or {}).get("covering")
-        if isinstance(data, dict):
-            try:
-                st = CoverState.model_validate(data)
-            except ValueError:
-                continue  # a hand-edited log line: not ours to read
+    for st in _SCANS[table].states:
+        if st is not None:
             out[st.shooter] = st
     return out
 

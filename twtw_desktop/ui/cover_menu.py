@@ -188,7 +188,7 @@ def cover_menu_actions(parent: Any, document: Any, who: str) -> list[QAction]:
     if tok is not None and not (live and st is not None and table.now()[0] <= st.round):
 
         def area(w: str, refs: list) -> CoveringFire:
-            return CoveringFire(who=w, hexes=refs)
+            return CoveringFire(who=w, hexes=tuple(refs))
 
         def target(w: str, t: str) -> CoveringFire:
             return CoveringFire(who=w, target=t)
@@ -229,7 +229,7 @@ def cover_menu_actions(parent: Any, document: Any, who: str) -> list[QAction]:
         )
 
         def moved(w: str, refs: list) -> CoverMarker:
-            return CoverMarker(who=w, hexes=refs)
+            return CoverMarker(who=w, hexes=tuple(refs))
 
         add(
             "Place the next marker on another area…",
