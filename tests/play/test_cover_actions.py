@@ -396,3 +396,29 @@ def test_an_aim_taken_while_a_check_was_owed_is_pointed_out(table):
     t.apply(SnapShot(who=ANGUS, target=MIRANDA, charge_ap=False))  # a snap shot is fine
     told = [e for e in t.encounter.log if (e.detail or {}).get("tactical_aiming") == "unchecked"]
     assert len(told) == 1
+
+
+def test_the_shipped_play_script_replays(tmp_path):
+    """``twtw-desktop play`` runs the covering-fire script shipped under tests/."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent / "scripts" / "covering_fire_main_street.jsonl"
+    out = tmp_path / "out.encounter.json"
+    sample = maps_dir() / "main_street.encounter.json"
+    cmd = [sys.executable, "-m", "twtw_desktop", "play", str(sample), "--script", str(script)]
+    r = subprocess.run(
+        [*cmd, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"TWTW_BLOCK_QT": "1", "PATH": "/usr/bin:/bin"},
+    )
+    assert r.returncode == 0, r.stderr
+    assert "covers Angus Laroq (marker 1 of 4" in r.stdout
+    assert "nerve breaks under fire: Bravery 3 vs TN 5" in r.stdout
+    assert "Miranda Valentine → Angus Laroq" in r.stdout
+    assert "stops covering fire" in r.stdout
+    table = open_table(out).table
+    assert any(e.detail and e.detail.get("reaction_used") for e in table.encounter.log)
