@@ -10,6 +10,7 @@ from twtw_desktop.errors import RulesError
 from twtw_desktop.play.actions import (
     Declare,
     Draw,
+    EndRound,
     EndSegment,
     Face,
     Holster,
@@ -422,3 +423,27 @@ def test_the_shipped_play_script_replays(tmp_path):
     assert "stops covering fire" in r.stdout
     table = open_table(out).table
     assert any(e.detail and e.detail.get("reaction_used") for e in table.encounter.log)
+
+
+def test_four_markers_then_it_must_be_declared_again(table):
+    """002: "take four counters to be used as target markers"; declared again, four
+    fresh ones (AP v2: the house cost again)."""
+    t = _ap_v2_running(table)
+    t.apply(CoveringFire(who=MIRANDA, target=ANGUS))
+    for seg in (6, 11, 16, 21):
+        t.apply(CoverMarker(who=MIRANDA))
+        while t.now()[1] < seg and t.why_not(EndSegment()) is None:
+            t.apply(EndSegment())
+    if t.why_not(StartRound()) is not None:
+        t.apply(EndRound())
+    t.apply(StartRound())
+    t.apply(EndSegment())
+    assert active_covers(t)  # twenty segments from segment 4 are not over yet
+    assert "All four target markers" in t.why_not(CoverMarker(who=MIRANDA))
+    t.character(MIRANDA).weapons[0].loaded = 5  # reloaded by the Judge's hand
+    again = CoveringFire(who=MIRANDA, target=ANGUS)
+    while t.why_not(again):  # AP v2: once the twenty segments are over, anew
+        t.apply(EndSegment())
+    assert t.cost(again).ap == 4 * _snap_ap(t)
+    t.apply(again)
+    assert t.why_not(CoverMarker(who=MIRANDA)) is None

@@ -302,8 +302,11 @@ def marker_refusal(table: Table, st: CoverState) -> str | None:
     if why:
         return f"The covering fire has ended: {why}."
     rnd, moment = table.now()
-    if st.markers_in(rnd) >= COVERING_MARKERS:
-        return f"All four target markers of round {rnd} are placed ({SRC_COVER})."
+    if len(st.markers) >= COVERING_MARKERS:
+        return (
+            f"All four target markers of this covering fire are placed ({SRC_COVER}): "
+            "declare it again next round to go on."
+        )
     if table.time is not None and table.time.kind == "phases":
         stage = str(getattr(table.track.state.stage, "value", table.track.state.stage))
         if stage != "acting" or moment < 1:
@@ -805,7 +808,7 @@ class CoverMarker(_Location):
         )
         rnd, moment = table.now()
         rules_state = CoveringRules(
-            shooter_id=c.id, weapon_id=w.id, markers_left=COVERING_MARKERS - st.markers_in(rnd)
+            shooter_id=c.id, weapon_id=w.id, markers_left=COVERING_MARKERS - len(st.markers)
         )
         where = _where(table, hexes, target)
         _new, fired, res = place_marker(
@@ -845,7 +848,7 @@ class CoverMarker(_Location):
                 "ended": ended,
             }
         )
-        n = new.markers_in(rnd)
+        n = len(new.markers)
         if res.covered:
             text = f"{c.name}'s covering fire covers {where} (marker {n} of {COVERING_MARKERS}; card {card.number}; {res.ammo_left} left)"
         else:
