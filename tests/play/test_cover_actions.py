@@ -447,3 +447,22 @@ def test_four_markers_then_it_must_be_declared_again(table):
     assert t.cost(again).ap == 4 * _snap_ap(t)
     t.apply(again)
     assert t.why_not(CoverMarker(who=MIRANDA)) is None
+
+
+def test_a_covered_area_reaches_the_players_only_without_hidden_figures(table):
+    """play.visibility: the Judge may show a covered area; never one that points at
+    a figure hidden from the players."""
+    from twtw_desktop.play.visibility import PlayersOptions, players_sight, push_allowed
+
+    enc = table.encounter
+    angus = table.token(f"token-{ANGUS}")
+    mir = table.token(f"token-{MIRANDA}").at
+    free = next(h for h in angus.at.neighbors() if enc.token_at(h) is None)
+    payload = {"hexes": [[angus.at.q, angus.at.r]], "shooter": [mir.q, mir.r]}
+    empty = {"hexes": [[free.q, free.r]], "shooter": [mir.q, mir.r]}
+    sight = players_sight(enc, table.map, PlayersOptions())
+    assert push_allowed("covering", payload, enc, sight)
+    angus.hidden = True
+    sight = players_sight(enc, table.map, PlayersOptions())
+    assert not push_allowed("covering", payload, enc, sight)
+    assert push_allowed("covering", empty, enc, sight)

@@ -80,11 +80,17 @@ def test_an_area_picked_on_the_map_is_covered_drawn_and_undone(qtbot, qapp, monk
     assert angus in overlay.covered[MIRANDA]
     assert doc.token_for(ANGUS).id in overlay.under_fire
     assert overlay.items and all(it.scene() is view.map_scene for it in overlay.items)
-    # the players' screen has a scene of its own: none of this is drawn there
+    # the players' screen has a scene of its own: none of this is drawn there …
     pw = win.players_screen.open()
     pscene = pw.view.scene()
     assert pscene is not view.map_scene
     assert not any(it.scene() is pscene for it in overlay.items)
+    assert "covering" not in pw.view.pushed
+    # … unless the Judge shows it
+    acts = _menu_texts(win)
+    acts["act_cover_show_players"].trigger()
+    [shaded] = pw.view.pushed["covering"]
+    assert shaded.scene() is pscene
     win.players_screen.close()
     doc.undo_stack.undo()  # the marker
     assert MIRANDA not in overlay.covered or not overlay.covered[MIRANDA]

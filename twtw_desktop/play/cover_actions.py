@@ -570,7 +570,7 @@ class CoveringFire(_Location):
     weapon: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     slot: Annotated[int, Field(ge=0, le=100)] | None = None
     summary: ClassVar[str] = (
-        "cover an area or a target: four markers a round, a reaction shot at whoever "
+        "cover an area or a target: four target markers, a reaction shot at whoever "
         "fails a Bravery check in it (Phases: Quick; AP v2: house 4 snap shots' AP)"
     )
 
@@ -734,7 +734,7 @@ class CoveringFire(_Location):
         else:
             text = (
                 f"{c.name} lays down covering fire with the {w.name} on {where}: a target "
-                f"marker each continuous action phase, four a round"
+                f"marker each continuous action phase, four in all"
             )
         _write(table, text + f" ({SRC_COVER})", st, event)
         return TableEvent(text, {"covering": st.model_dump(mode="json")})

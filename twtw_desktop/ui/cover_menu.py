@@ -42,6 +42,7 @@ from ..play.cover_actions import (
     ReactionShot,
     StopCoveringFire,
     cover_state,
+    covered_hexes,
     ended_why,
     pending_reactions,
     threat_for,
@@ -237,6 +238,19 @@ def cover_menu_actions(parent: Any, document: Any, who: str) -> list[QAction]:
             lambda: pick_area(document, c.id, moved, parent),
             table.why_not(marker),
         )
+        area = covered_hexes(table, st)
+        if area:
+            payload = {
+                "hexes": sorted([h.q, h.r] for h in area),
+                "shooter": list(tok.hex) if tok is not None else None,
+            }
+            add(
+                "Show the covered area to the players",
+                "act_cover_show_players",
+                lambda: document.show_players("covering", payload),
+                None,
+                "The players' screen shades the area (never the figures it hides)",
+            )
         stop = StopCoveringFire(who=c.id)
         add("Stop covering fire", "act_cover_stop", lambda: _apply(document, stop, parent))
     for r in pending_reactions(table):
