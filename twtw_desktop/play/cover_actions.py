@@ -231,7 +231,10 @@ def ended_why(table: Table, st: CoverState) -> str | None:
     if table.time.kind == "phases":
         if rnd > st.round + 1:
             return f"{c.name}'s next action has come"
-        row = table.track.row(c.id)
+        try:
+            row = table.track.row(c.id)
+        except (KeyError, RulesError):
+            return f"{c.name} has no row in the round"
         if rnd == st.round + 1 and row.acted:
             return f"{c.name} has taken their next action"
         if rnd == st.round and st.moment == 0 and row.hesitated and not row.bonus_next_round:
