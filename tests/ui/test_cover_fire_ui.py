@@ -207,3 +207,27 @@ def test_risk_death_from_the_token_menu(qtbot, qapp, monkeypatch, tmp_path):
     doc.undo_stack.undo()
     assert not risking_death(doc.table, ANGUS)
     win.close()
+
+
+def test_the_next_round_offers_going_on_and_a_new_area(qtbot, qapp, monkeypatch, tmp_path):
+    from twtw_desktop.play.actions import EndRound
+    from twtw_desktop.play.cover_actions import CoveringFire, CoverMarker
+
+    win, doc, shown = _window(qtbot, qapp, monkeypatch, tmp_path)
+    view = win.map_view
+    doc.apply(CoveringFire(who=MIRANDA, target=ANGUS))
+    doc.apply(CoverMarker(who=MIRANDA))
+    doc.apply(EndRound())
+    doc.apply(StartRound())
+    doc.apply(EndSegment())
+    assert active_covers(doc.table)  # twenty segments from segment 4 are not over
+    doc.select(doc.token_for(MIRANDA).id)
+    acts = _menu_texts(win)
+    assert {"act_cover_again", "act_cover_area", "act_cover_show_players"} <= set(acts)
+    acts["act_cover_area"].trigger()
+    assert view.tool.name == "pick_hexes"
+    _click_hex(qtbot, view, doc.token_for(ANGUS).at)
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    # no counters yet this round (IN 4): refused, shown, nothing changes
+    assert shown and "AP" in shown[-1]
+    win.close()

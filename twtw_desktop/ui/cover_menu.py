@@ -238,10 +238,10 @@ def cover_menu_actions(parent: Any, document: Any, who: str) -> list[QAction]:
             lambda: pick_area(document, c.id, moved, parent),
             table.why_not(marker),
         )
-        area = covered_hexes(table, st)
-        if area:
+        shaded = covered_hexes(table, st)
+        if shaded:
             payload = {
-                "hexes": sorted([h.q, h.r] for h in area),
+                "hexes": sorted([h.q, h.r] for h in shaded),
                 "shooter": list(tok.hex) if tok is not None else None,
             }
             add(

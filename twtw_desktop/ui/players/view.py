@@ -622,6 +622,8 @@ class PlayersView(QGraphicsView):
 
     def _show_covering(self, payload) -> None:
         """A covered area the Judge shows (002 Covering Fire): the hexes, shaded."""
+        if self.map_scene is None:
+            return
         fr = self.map_scene.frame
         path = QPainterPath()
         for h in (as_hex(x) for x in payload.get("hexes", ())):
