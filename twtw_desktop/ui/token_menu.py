@@ -2,7 +2,8 @@
 
 Hide it from the players or reveal it (one undoable, logged step; Ctrl+Shift+H), and
 the Judge's override (counters given or taken, the token taken off the map, with a
-reason the log keeps).
+reason the log keeps). In action time, covering fire and the Bravery check under
+fire (:mod:`.cover_menu`); with the risk rule on, the Hero's risk of death.
 """
 
 from __future__ import annotations
