@@ -10,8 +10,10 @@ from . import (  # noqa: F401
     care_actions,
     check_actions,
     combat_actions,
+    cover_actions,
     gear_actions,
     mount_actions,
+    risk_actions,
     speed_actions,
     track_actions,
 )

@@ -129,6 +129,7 @@ from ..rules.deck import read_pool
 from ..rules.gear import Weapon
 from .bonus_actions import SPENDS, spend_counter_on
 from .cards import CardNeeded, TypedCards, scratch_deck
+from .risk_actions import risking_death
 from .throw import (
     ablate_covers,
     assign_character,
@@ -262,6 +263,9 @@ class AttackRequest:
     #: the further attacks of a series from one pool (000 Multiple Attacks), in order:
     #: (target token, "snap" | "normal")
     more_attacks: tuple[tuple[str, str], ...] = ()
+    #: covering fire's automatic hit (002: a CF on the target's Bravery check), resolved
+    #: with that CF card
+    auto_hit: bool = False
 
 
 @dataclass
@@ -1243,6 +1247,8 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         discharge_weapons=plan.discharge,
         sabotage=plan.request.sabotage,
         **_counter_bonus(plan.request.counter),
+        auto_hit=plan.request.auto_hit,
+        risking_death=risking_death(table, plan.target.id),
         **extra,
     )
     if split_notes:
@@ -1396,6 +1402,7 @@ def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Ou
         ap=plan.ap,
         distance_paces=plan.distance,
         discharge_weapons=plan.discharge,
+        risking_death=risking_death(table, plan.target.id),
     )
     notes = list(rec.notes)
     if block_card is not None:

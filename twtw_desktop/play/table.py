@@ -38,6 +38,11 @@ from .time import Clock, make_clock
 #: what a listener is told: ("do" | "undo" | "redo" | "merge", the step)
 Listener = Callable[[str, "Step"], None]
 
+#: called inside every applied action's step, after the action: ``hook(table, action,
+#: event)``. A hook may only write log lines (the one area every step copies): the
+#: covering-fire watch logs who has come under fire (play.cover_actions).
+AFTER_ACTION: list[Callable[[Any, Any, Any], None]] = []
+
 
 @dataclass
 class TableEvent:
@@ -386,6 +391,8 @@ class Table:
         def go() -> TableEvent:
             ev = action.apply(self)
             holder.append(ev)
+            for hook in AFTER_ACTION:
+                hook(self, action, ev)
             return ev
 
         self.run(

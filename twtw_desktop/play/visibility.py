@@ -19,8 +19,9 @@ kind of thing on the table:
   posse's only, everyone's, nobody's). An NPC the players cannot know is down looks
   like any NPC. Posture, running and mounted are plain to see. Names outside the
   posse follow ``names``.
-* **Overlays pointing at things** (a cover line, a scatter clock, "show this") —
-  only when every token they point at is shown (:func:`push_allowed`).
+* **Overlays pointing at things** (a cover line, a scatter clock, "show this", a
+  covered area the Judge shows) — only when every token they point at is shown
+  (:func:`push_allowed`); covering fire is never drawn for the players otherwise.
 """
 
 from __future__ import annotations
@@ -208,6 +209,9 @@ def push_allowed(kind: str, payload, encounter, sight: PlayersSight) -> bool:
             hexes = [_as_hex(h) for h in payload]
     elif kind == "focus":
         hexes = [_as_hex(payload)]
+    elif kind == "covering":  # a covered area and its shooter (002 Covering Fire)
+        hexes = [_as_hex(h) for h in payload.get("hexes", ())]
+        hexes += [_as_hex(payload["shooter"])] if payload.get("shooter") else []
     for h in hexes:
         t = encounter.token_at(h)
         if t is not None and t.id not in sight.tokens:

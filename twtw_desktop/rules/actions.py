@@ -116,6 +116,7 @@ class ActionKind(StrEnum):
     CLEAR_JAM = "clear_jam"
     MOUNT = "mount"
     DISMOUNT = "dismount"
+    COVERING_FIRE = "covering_fire"
     OTHER = "other"
 
 

@@ -268,7 +268,8 @@ class EncounterDocument(QObject):
         """Push something to the players' screen (if one is open): ``"card"`` with a
         Card, ``"cover_line"`` with ``(shooter_hex, target_hex)``, ``"scatter"`` with
         ``(thrower_hex, target_hex, landing_hex)``, ``"focus"`` with a Hex or a token
-        id, ``"clear"`` to take pushed things down. Not an edit: nothing is undone."""
+        id, ``"covering"`` with ``{"hexes": [[q, r], …], "shooter": [q, r]}`` (a covered
+        area), ``"clear"`` to take pushed things down. Not an edit: nothing is undone."""
         self.playersShow.emit(kind, payload)
 
     # -- action time -----------------------------------------------------------------

@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         follows :attr:`documentReplaced`)."""
         from .care_dialog import install_care_dialogs
         from .check_dialog import install_check_dialog
+        from .cover_overlay import install_cover_fire
         from .dock_rail import install_dock_rail
         from .editor import install_editor
         from .export_dialog import install_export
@@ -154,6 +155,7 @@ class MainWindow(QMainWindow):
         install_care_dialogs(self)  # First aid…, Rest and heal… (001 Healing)
         install_speed_dialog(self)
         install_mount_menu(self)
+        install_cover_fire(self)
         install_rules_reference(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 

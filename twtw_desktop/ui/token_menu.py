@@ -2,7 +2,9 @@
 
 Hide it from the players or reveal it (one undoable, logged step; Ctrl+Shift+H),
 the Judge's override (counters given or taken, the token taken off the map, with a
-reason the log keeps), and first aid for the character (001 Healing).
+reason the log keeps), first aid for the character (001 Healing), the bonus
+counters (002). In action time, covering fire and the Bravery check under
+fire (:mod:`.cover_menu`); with the risk rule on, the Hero's risk of death.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from PySide6.QtWidgets import QMenu
 from ..play.bonus_actions import SPENDS, GiveCounter, SpendCounter, TakeCounter, counters_free
 from .care_dialog import first_aid_action
 from .commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
+from .cover_menu import cover_menu_actions, risk_action
 from .judge_dialog import judge_override
 
 
@@ -82,4 +85,8 @@ def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: st
         act = menu.menuAction()
         act.bonus_menu = menu  # type: ignore[attr-defined]  # alive with its entry
         out.append(act)
+    out += cover_menu_actions(parent, document, token_id or who)
+    risk = risk_action(parent, document, token_id or who)
+    if risk is not None:
+        out.append(risk)
     return out

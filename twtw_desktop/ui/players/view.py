@@ -39,8 +39,8 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
-from PySide6.QtWidgets import QFrame, QGraphicsItem, QGraphicsView, QWidget
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QTransform
+from PySide6.QtWidgets import QFrame, QGraphicsItem, QGraphicsPathItem, QGraphicsView, QWidget
 
 from ...geometry.visibility import SightSnapshot
 from ...hexgrid import Hex
@@ -574,6 +574,8 @@ class PlayersView(QGraphicsView):
             self._show_scatter(payload)
         elif kind == "focus":
             self._show_focus(payload)
+        elif kind == "covering":
+            self._show_covering(payload)
 
     def _drop_push(self, key: str) -> None:
         self._push_args.pop(key, None)
@@ -617,6 +619,26 @@ class PlayersView(QGraphicsView):
         self._add_push("scatter", [item])
         pts = [fr.center(Hex(*detail[k])) for k in ("thrower", "target", "landing")]
         self._bring_into_view(pts)
+
+    def _show_covering(self, payload) -> None:
+        """A covered area the Judge shows (002 Covering Fire): the hexes, shaded."""
+        if self.map_scene is None:
+            return
+        fr = self.map_scene.frame
+        path = QPainterPath()
+        for h in (as_hex(x) for x in payload.get("hexes", ())):
+            if fr.contains(h):
+                path.addPolygon(fr.polygon(h))
+                path.closeSubpath()
+        if path.isEmpty():
+            return
+        item = QGraphicsPathItem(path)
+        item.setBrush(QColor(230, 120, 20, 70))
+        pen = QPen(QColor(200, 90, 0), 2.0)
+        pen.setCosmetic(True)
+        item.setPen(pen)
+        item.setZValue(3)
+        self._add_push("covering", [item])
 
     def _show_focus(self, payload) -> None:
         doc = self.document
