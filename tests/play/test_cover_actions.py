@@ -466,3 +466,25 @@ def test_a_covered_area_reaches_the_players_only_without_hidden_figures(table):
     sight = players_sight(enc, table.map, PlayersOptions())
     assert not push_allowed("covering", payload, enc, sight)
     assert push_allowed("covering", empty, enc, sight)
+
+
+def test_under_fire_the_aim_waits_for_the_bravery_check(table):
+    """000/001 Tactical Aiming at the table: a character shot at since aiming began
+    makes the Bravery check before an aim or an aimed shot (why_not names it); once
+    the check fails there is no more aiming this round, only a snap shot."""
+    from twtw_desktop.play.combat_actions import Aim, AimedShot
+
+    t = _ap_v2_running(table, segments=8)
+    t.apply(Draw(who=ANGUS, weapon="colt_walker"))
+    assert "Bravery" not in (t.why_not(Aim(who=ANGUS, target=MIRANDA)) or "")
+    t.apply(SnapShot(who=MIRANDA, target=ANGUS, charge_ap=False))
+    if t.character(ANGUS).out_of_action:
+        pytest.skip("the deck put Angus down")
+    for action in (Aim(who=ANGUS, target=MIRANDA), AimedShot(who=ANGUS, target=MIRANDA)):
+        why = t.why_not(action)
+        assert why and "Bravery check before aiming" in why and "Tactical Aiming" in why
+    t.apply(BraveryCheck(who=ANGUS, card=LOW_BRAVERY))  # the nerve breaks
+    assert aim_lost(t, ANGUS)
+    why = t.why_not(Aim(who=ANGUS, target=MIRANDA))
+    assert why and "no more aiming this round" in why
+    assert "Bravery" not in (t.why_not(SnapShot(who=ANGUS, target=MIRANDA)) or "")

@@ -39,7 +39,7 @@ House readings (the pages are silent):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -560,6 +560,29 @@ class AimedShot(_Shot):
     def request_fields(self, table: Table) -> dict[str, Any]:
         return {"aims": self.aims} | super().request_fields(table)
 
+    def refusal_before_draw(self, table: Table) -> str | None:
+        try:
+            why = aim_refusal(table, self.actor(table)[0].id)  # the aim's own rule first
+        except RulesError as e:
+            return str(e)
+        return why or super().refusal_before_draw(table)
+
+
+#: Why a character may not aim now, asked before every aim action and aimed shot:
+#: :mod:`.cover_actions` answers for 000/001 Tactical Aiming (under fire since the
+#: aim began: a Bravery check first; the check failed: no more aiming this round).
+#: A hook, so the attack does not import the covering fire built on it.
+AIM_REFUSALS: list[Callable[[Table, str], str | None]] = []
+
+
+def aim_refusal(table: Table, character_id: str) -> str | None:
+    """The first reason a hook of :data:`AIM_REFUSALS` gives, or None."""
+    for hook in AIM_REFUSALS:
+        why = hook(table, character_id)
+        if why:
+            return why
+    return None
+
 
 @register
 class Aim(Action):
@@ -640,6 +663,9 @@ class Aim(Action):
         rule = table.edition.aim
         if self._ahead(table)[2].count >= rule.max:
             return f"{c.name} has aimed {rule.max} times already: shoot ({rule.source})."
+        why = aim_refusal(table, c.id)
+        if why:
+            return why
         return super().why_not(table)
 
     def note(self, table: Table) -> str:

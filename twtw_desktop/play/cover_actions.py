@@ -75,7 +75,7 @@ from ..rules.combat.aiming import (
 from ..rules.combat.ancillary import after_failure
 from ..rules.phases import roman
 from .actions import Action, Cost, HexRef, Who, _log_event, hex_of, ref_of, register
-from .combat_actions import CardRef, SnapShot, card_of
+from .combat_actions import AIM_REFUSALS, CardRef, SnapShot, card_of
 from .table import AFTER_ACTION, TableEvent
 
 if TYPE_CHECKING:
@@ -458,6 +458,21 @@ def aim_lost(table: Table, character_id: str) -> bool:
         if b is not None and b.get("no_more_aim_this_round"):
             return True
     return False
+
+
+def under_fire_refusal(table: Table, character_id: str) -> str | None:
+    """Why the character may not aim now (000/001 Tactical Aiming): a Bravery check is
+    owed, or a failed one has ended aiming for the round (any shot is a snap shot)."""
+    if aim_lost(table, character_id):
+        name = table.character(character_id).name
+        return (
+            f"{name} failed the Bravery check this round: no more aiming this round, only "
+            f"a snap shot ({SRC_TACTICAL})."
+        )
+    return bravery_due(table, character_id)
+
+
+AIM_REFUSALS.append(under_fire_refusal)
 
 
 def _write(table: Table, text: str, st: CoverState, event: Any = None, **extra: Any) -> None:
