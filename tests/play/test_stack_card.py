@@ -108,3 +108,34 @@ def test_attack_card_waits_for_the_printed_deck_to_be_typed(table):
     table.deck.physical = True
     why = table.why_not(AttackCard(who=MIRANDA))
     assert why and "physical-card mode" in why
+
+
+def test_the_journal_replays_a_draw_and_its_shot_as_one_step(tmp_path):
+    """The window's Draw (attack_card) and the Apply that joins it are two journal
+    lines, the second marked as joining the first: replayed, they make the same one
+    step, card for card."""
+    import shutil
+
+    from twtw_desktop.io.journal import journal_path
+    from twtw_desktop.play.journal import Journal, pending_journal, replay
+
+    for f in maps_dir().glob("main_street*"):
+        shutil.copy(f, tmp_path / f.name)
+    path = tmp_path / "main_street.encounter.json"
+    table = open_table(path).table
+    journal = Journal(table, journal_path(path), path)
+    table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    key = "attack-card:token-miranda_valentine:1"
+    ev = table.apply(AttackCard(who=MIRANDA), merge_key=key)
+    table.apply(SnapShot(who=MIRANDA, target=ANGUS, held_card=ev.cards[0]), merge_key=key)
+    expected = table.state_fingerprint()
+    steps = len(table.steps)
+    journal.close()
+    pending = pending_journal(path)
+    assert pending is not None
+    assert [ln.get("do") for ln in pending.lines][-2:] == ["attack_card", "snap_shot"]
+    assert pending.lines[-1].get("merge") is True
+    fresh = open_table(path).table
+    result = replay(fresh, pending.lines)
+    assert result.stopped is None, result.messages
+    assert fresh.state_fingerprint() == expected and len(fresh.steps) == steps
