@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     check_actions,
     combat_actions,
     gear_actions,
+    melee_actions,
     mount_actions,
     speed_actions,
     track_actions,

@@ -38,7 +38,8 @@ from ..rules.character import Character, Posture
 from ..rules.editions import EditionId, OptionalRules
 from ..rules.gear import Weapon
 from .catalogue import apply_action_effects, apply_bleeding, set_posture
-from .movement import plan_move
+from .engagement import after_move, move_refusal, touched_by_move
+from .movement import carry_riders, plan_move, rider_refusal, with_riders
 from .snapshot import ALL_AREAS, apply_patch
 from .table import TableEvent
 
@@ -418,7 +419,9 @@ class Move(Action):
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
         _c, tok = self.actor(table)
-        return {"tokens": {tok.id}} if tok is not None else None
+        if tok is None:
+            return None
+        return {"tokens": touched_by_move(table, with_riders(table, tok.id))}
 
     def capture(self) -> Iterable[str]:
         return {"tokens", "track", "log"}
@@ -443,8 +446,11 @@ class Move(Action):
         tok = self._token(table)
         dest = hex_of(table, self.to)
         other = table.encounter.token_at(dest)
-        if other is not None and other.id != tok.id:
+        if other is not None and other.id != tok.id and other.riding != tok.id:
             return f"{table.character_of(other.id).name} already stands there."
+        why = rider_refusal(table, tok) or move_refusal(table, tok)
+        if why:
+            return why
         if not table.in_action:
             return None
         why = super().why_not(table)
@@ -464,7 +470,10 @@ class Move(Action):
             if self.facing is not None:
                 tok.facing = self.facing
             text = f"{c.name} moves to {table.hex_label(dest)}"
-            return TableEvent(text, {"to": list(self.to)})
+            notes = after_move(table, [tok, *carry_riders(table, tok)])
+            for line in notes:
+                table.log(line, "move")
+            return TableEvent(" · ".join([text, *notes]), {"to": list(self.to)})
         plan = self.plan(table)
         _details, event = self.pay(table)
         record = {
@@ -478,11 +487,18 @@ class Move(Action):
             tok.facing = facing % 6
         tok.moved = tok.moved + plan.paces
         tok.running = tok.running or self.running
+        carried = carry_riders(table, tok, plan.paces)
         spec = plan.action
         what = spec.describe() if spec is not None else f"{plan.paces} paces"
         text = f"{c.name}: {what} to {plan.end_label}"
+        if carried:
+            names = ", ".join(table.character_of(r.id).name for r in carried)
+            text += f", carrying {names}"
         _log_event(table, text, "move", event, record)
-        return TableEvent(text, record)
+        notes = after_move(table, [tok, *carried])
+        for line in notes:
+            table.log(line, "move")
+        return TableEvent(" · ".join([text, *notes]), record)
 
 
 class Place(Action):
@@ -503,7 +519,9 @@ class Place(Action):
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
         _c, tok = self.actor(table)
-        return {"tokens": {tok.id}} if tok is not None else None
+        if tok is None:
+            return None
+        return {"tokens": touched_by_move(table, with_riders(table, tok.id))}
 
     def capture(self) -> Iterable[str]:
         return {"tokens", "log"}
@@ -520,9 +538,9 @@ class Place(Action):
         except RulesError:
             return f"{c.name} cannot leave the map."
         other = table.encounter.token_at(dest)
-        if other is not None and other.id != tok.id:
+        if other is not None and other.id != tok.id and other.riding != tok.id:
             return f"{table.character_of(other.id).name} already stands there."
-        return None
+        return rider_refusal(table, tok)
 
     def apply(self, table: Table) -> TableEvent:
         c, tok = self.actor(table)
@@ -531,6 +549,7 @@ class Place(Action):
         tok.hex = (dest.q, dest.r)
         if self.facing is not None:
             tok.facing = self.facing
+        after_move(table, [tok, *carry_riders(table, tok)], free_blow=False)
         return TableEvent(f"{c.name} is put on {table.hex_label(dest)}", {"to": list(self.to)})
 
 

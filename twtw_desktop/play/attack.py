@@ -123,6 +123,7 @@ from ..rules.combat.thrown import is_throwable
 from ..rules.deck import read_pool
 from ..rules.gear import Weapon
 from .cards import CardNeeded, TypedCards, scratch_deck
+from .engagement import SRC_BREAK, MeleeSituation, melee_weapon, situation
 from .throw import (
     ablate_covers,
     assign_character,
@@ -237,6 +238,9 @@ class AttackRequest:
     fan_second_shots: int = 0
     #: the defender's declared defence against a hand-to-hand attack (000)
     defense: Defense | None = None
+    #: hand to hand with what comes to hand: an improvised weapon's gear id (000
+    #: Improvised Weapons); used instead of a carried weapon
+    improvised: str | None = None
     block_arm: str = "left_arm"
     #: a burst's hits sent on to a second target (000 Hitting Multiple Targets)
     burst_second_target: str | None = None
@@ -293,6 +297,9 @@ class AttackPlan:
     #: a burst's second target (000 Hitting Multiple Targets): token, character,
     #: the situation of a shot at them, and the hits the Judge wants sent there
     burst_second: tuple[Token, Character, ShotSituation, int] | None = None
+    #: hand to hand: advantage, holds and the free blow from the table's state
+    #: (:class:`~twtw_desktop.play.engagement.MeleeSituation`)
+    melee: MeleeSituation | None = None
 
     @property
     def mode(self) -> Mode:
@@ -341,15 +348,6 @@ def _action_spec(
         breakdown=tuple(CostItem(label=m.label, ap=m.value, source=m.source) for m in ap.items),
         source=ap.items[0].source if ap.items else "",
     )
-
-
-def _defender_weapon(table, defender: Character) -> Weapon | None:
-    """The readied hand-to-hand weapon the defender fights (and blocks) with."""
-    for cw in defender.weapons:
-        w = table.gear.weapons.get(cw.weapon_id)
-        if w is not None and cw.readied and w.is_melee:
-            return w
-    return None
 
 
 def _logged_this_round(table, found: Callable[[Any], bool]) -> bool:
@@ -477,8 +475,17 @@ def _plan_melee(table, plan: AttackPlan) -> None:
     req, ed = plan.request, table.edition
     stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
     check_engaged(plan.distance)
-    defender_weapon = _defender_weapon(table, target)
+    if req.improvised is not None:
+        if plan.weapon is not None:
+            raise RulesError("Fight with the weapon in hand or with what comes to hand, not both.")
+        w = table.gear.weapons.get(req.improvised)
+        if w is None or "improvised" not in w.attributes:
+            raise RulesError(f"{req.improvised!r} is not an improvised weapon in the gear list.")
+        plan.weapon = w
+    defender_weapon = melee_weapon(table, target)
     plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
+    plan.melee = ms = situation(table, stok, ttok, plan.weapon, defender_weapon)
+    plan.geometry += ms.lines
     dodge = None
     if req.defense == "dodge":
         check = dodge_front(ttok.at, ttok.facing, table.map.orientation).classify(stok.at)
@@ -515,10 +522,19 @@ def _plan_melee(table, plan: AttackPlan) -> None:
         attacker_weapon=plan.weapon,
         defender_weapon=defender_weapon,
         careful=req.careful,
+        advantage=ms.advantage,
+        defender_held_at=ms.defender_held_at,
         dodge=dodge,
         defender_attacked_this_round=dodge is not None and attacked_this_round(table, target.id),
     )
     plan.ap = melee_ap_cost(req.melee_attack, careful=req.careful)
+    if ms.free_attack and plan.ap.total:
+        plan.ap = ApBreakdown.build(
+            [
+                *plan.ap.items,
+                mod(f"{target.name} walked out of the engagement", -1, SRC_BREAK),
+            ]
+        )
     plan.pool = melee_profile(
         plan.shooter, ed, attack=req.melee_attack, weapon=plan.weapon, kick=req.kick
     ).pool
@@ -545,7 +561,7 @@ def _ranged_dodge(table, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
     items, notes = dodge_items(
         target,
         DodgeSpec(from_front=front),
-        defender_weapon=_defender_weapon(table, target),
+        defender_weapon=melee_weapon(table, target),
         defender_attacked_this_round=attacked_this_round(table, target.id),
         source="000 Hand to Hand Combat (dodge_vs_ranged)",
     )
@@ -1129,6 +1145,9 @@ def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Ou
         attack=req.melee_attack,
         weapon=plan.weapon,
         kick=req.kick,
+        height_advantage=plan.melee.height if plan.melee else False,
+        attacker_dominance=plan.melee.attacker_dominance if plan.melee else 0,
+        attacker_held_at=plan.melee.attacker_held_at if plan.melee else 0,
         block=block,
         options=table.encounter.options,
         spends=sp[0].to_bump_spends() if sp else None,

@@ -1,5 +1,9 @@
 """Moves as the tools see them: the cheapest legal path to a hex, its AP cost and the
-track action that pays it (the geometry prices, the rules catalogue names it)."""
+track action that pays it (the geometry prices, the rules catalogue names it); and
+riders, whom their mount carries wherever it goes (``move``, ``run``, ``place``, a
+drag in the window, ``set_speed``): :func:`carry_riders`. A rider is not moved on
+its own while mounted (:func:`rider_refusal`); the window's drag picks up the mount.
+000 Continuous Action Movement: the rider pays no AP for the mount's movement."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any, Literal
 from ..errors import RulesError
 from ..geometry.movement import cheapest_path
 from ..hexgrid import Hex
+from ..model.encounter import MAX_PACES
 from ..rules.actions import ActionSpec, move_action, run_action
 
 #: the table (or anything with its reading methods)
@@ -52,7 +57,55 @@ class MovePlan:
 
 
 def occupied_hexes(doc: EncounterDocument, except_token: str) -> list[Hex]:
-    return [t.at for t in doc.encounter.tokens if t.id != except_token]
+    """Hexes other figures stand in (a rider on the moving mount goes with it)."""
+    return [t.at for t in doc.encounter.tokens if t.id != except_token and t.riding != except_token]
+
+
+# -- riders: a mount carries whoever sits on it ---------------------------------------
+
+
+def riders(doc: EncounterDocument, mount_id: str) -> list[Any]:
+    """The tokens riding the token ``mount_id``."""
+    return [t for t in doc.encounter.tokens if t.riding == mount_id]
+
+
+def mount_of(doc: EncounterDocument, tok: Any) -> Any | None:
+    """The token ``tok`` rides (None: on foot, or its mount is gone from the map)."""
+    if not tok.riding:
+        return None
+    for t in doc.encounter.tokens:
+        if t.id == tok.riding:
+            return t
+    return None
+
+
+def with_riders(doc: EncounterDocument, token_id: str) -> set[str]:
+    """A token's id with its riders' (what a move of it changes)."""
+    return {token_id, *(t.id for t in riders(doc, token_id))}
+
+
+def carry_riders(doc: EncounterDocument, mount: Any, paces: int = 0) -> list[Any]:
+    """Inside a step that moved ``mount``: its riders take its hex, heading and
+    speed, and its paces this round (the mount's motion is the rider's for the firer
+    movement penalty and the mounted-firer modifier, 000 Modifiers). Returns them."""
+    carried = riders(doc, mount.id)
+    for r in carried:
+        r.hex = mount.hex
+        r.facing = mount.facing
+        r.velocity = mount.velocity
+        r.moved = min(r.moved + paces, MAX_PACES)
+        r.running = r.running or mount.running
+    return carried
+
+
+def rider_refusal(doc: EncounterDocument, tok: Any) -> str | None:
+    """Why a rider is not moved on its own: its mount carries it."""
+    mount = mount_of(doc, tok)
+    if mount is None:
+        return None
+    name = doc.character(tok.character_id).name
+    horse = doc.character(mount.character_id).name
+    return f"{name} rides {horse}: move {horse} (the mount carries the rider), or dismount first."
 
 
 def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = False) -> MovePlan:

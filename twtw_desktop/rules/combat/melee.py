@@ -535,6 +535,17 @@ def melee_profile(
         flat = at.unarmed_damage
         kind: Literal["deadly", "impact"] = "impact"
         dmg = rd = None
+    elif weapon.improvised_damage is not None:
+        # 000 Improvised Weapons: the attack type's own damage plus the weapon's;
+        # a sharp one makes it deadly
+        kind = weapon.damage_kind
+        dmg = rd = None
+        flat = None if at.unarmed_damage is None else at.unarmed_damage + weapon.improvised_damage
+        if flat is not None:
+            row_reasons.append(
+                f"{weapon.name}: {at.name} {at.unarmed_damage} + {weapon.improvised_damage} "
+                f"{kind} (000 Improvised Weapons)"
+            )
     else:
         kind = weapon.damage_kind
         dmg, rd = weapon.dmg, weapon.rd
