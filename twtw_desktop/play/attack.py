@@ -474,7 +474,8 @@ def plan_attack(table, req: AttackRequest, geometry: Geometry | None = None) -> 
 def _plan_melee(table, plan: AttackPlan) -> None:
     req, ed = plan.request, table.edition
     stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
-    check_engaged(plan.distance)
+    if stok.free_attack_on != ttok.id:  # the free blow lands as the foe walks off
+        check_engaged(plan.distance)
     if req.improvised is not None:
         if plan.weapon is not None:
             raise RulesError("Fight with the weapon in hand or with what comes to hand, not both.")
@@ -483,7 +484,8 @@ def _plan_melee(table, plan: AttackPlan) -> None:
             raise RulesError(f"{req.improvised!r} is not an improvised weapon in the gear list.")
         plan.weapon = w
     defender_weapon = melee_weapon(table, target)
-    plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
+    if plan.distance <= 1:
+        plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
     plan.melee = ms = situation(table, stok, ttok, plan.weapon, defender_weapon)
     plan.geometry += ms.lines
     dodge = None
@@ -891,6 +893,8 @@ class Spends:
     extra_hits: int = 0
     #: Phases fan: token ids of the secondary targets bought, one bump each (003)
     secondary: list[str] = field(default_factory=list)
+    #: hand to hand: bumps spent toward dominance (000 Asserting Dominance)
+    dominance: int = 0
 
     def to_bump_spends(self) -> BumpSpends:
         return BumpSpends(
@@ -900,6 +904,7 @@ class Spends:
             stray=tuple(StraySpend(figure_index=i, delta=d) for i, d in self.stray),  # type: ignore[arg-type]
             extra_hits=self.extra_hits,
             secondary_targets=len(self.secondary),
+            dominance=self.dominance,
         )
 
     def empty(self) -> bool:
@@ -913,6 +918,7 @@ class Spends:
             list(self.stray),
             self.extra_hits,
             list(self.secondary),
+            self.dominance,
         )
 
 
@@ -1155,7 +1161,7 @@ def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Ou
         pool_read=pool_read,
         discard=discard,
         ap=plan.ap,
-        distance_paces=plan.distance,
+        distance_paces=0 if plan.melee and plan.melee.free_attack else plan.distance,
         discharge_weapons=plan.discharge,
     )
     notes = list(rec.notes)

@@ -102,6 +102,8 @@ class SpendRef(BaseModel):
     extra_hits: Annotated[int, Field(ge=0, le=50)] = 0
     #: Phases fan: the secondary targets bought (token ids, 003)
     secondary: tuple[Who, ...] = ()
+    #: hand to hand: bumps spent toward dominance (000 Asserting Dominance)
+    dominance: Annotated[int, Field(ge=0, le=50)] = 0
 
     def spends(self) -> Spends:
         return Spends(
@@ -111,6 +113,7 @@ class SpendRef(BaseModel):
             [tuple(x) for x in self.stray],  # type: ignore[misc]
             self.extra_hits,
             list(self.secondary),
+            self.dominance,
         )
 
     @classmethod
@@ -122,6 +125,7 @@ class SpendRef(BaseModel):
             stray=tuple((int(i), int(d)) for i, d in s.stray),
             extra_hits=s.extra_hits,
             secondary=tuple(s.secondary),
+            dominance=s.dominance,
         )
 
 
