@@ -1283,6 +1283,7 @@ def bumps_left(record: AttackRecord) -> tuple[int, int]:
             + sp.stray
             + sp.extra_hits
             + sp.secondary_targets
+            + sp.dominance
         )
     return total, max(total - used, 0)
 

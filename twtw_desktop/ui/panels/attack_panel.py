@@ -370,6 +370,22 @@ class AttackPanel(QWidget):
         h.addStretch(1)
         lay.addWidget(self.melee_row)
         self.melee_row.hide()
+        # what comes to hand: an improvised weapon instead of the one chosen above
+        self.improvised_row, h = _row()
+        h.addWidget(QLabel("Improvised"))
+        self.improvised_combo = _combo(
+            8,
+            "000 Improvised Weapons: a chair, a bottle, a pistol grip — its damage adds "
+            "to the attack's",
+        )
+        self.improvised_combo.addItem("nothing at hand", None)
+        for w in document.gear.weapons.values():
+            if w.improvised_damage is not None:
+                self.improvised_combo.addItem(w.name, w.id)
+        self.improvised_combo.activated.connect(lambda _i: self._inputs_changed())
+        h.addWidget(self.improvised_combo, 1)
+        lay.addWidget(self.improvised_row)
+        self.improvised_row.hide()
         self.defense_row, h = _row()
         h.addWidget(QLabel("Defender"))
         self.defense_combo = _combo(8)
@@ -591,6 +607,21 @@ class AttackPanel(QWidget):
         sp.addWidget(self.secondary_combo, 6, 1, 1, 3)
         self.secondary_label.hide()
         self.secondary_combo.hide()
+        # hand to hand: bumps toward dominance (000 Asserting Dominance)
+        minus, plus, val = _button("−"), _button("+"), QLabel("0")
+        for b in (minus, plus):
+            b.setFixedWidth(28)
+        minus.clicked.connect(lambda: self.change_spend("dominance", -1))
+        plus.clicked.connect(lambda: self.change_spend("dominance", 1))
+        self.spin_rows["dominance"] = (minus, plus, val)
+        self.dominance_widgets = [QLabel("Dominance"), minus, plus, val]
+        for c, w in enumerate(self.dominance_widgets):
+            w.setToolTip(
+                "000 Asserting Dominance: each bump one level of hold on the defender "
+                "(or cancels one level of theirs); kept on the tokens"
+            )
+            sp.addWidget(w, 7, c)
+            w.hide()
         lay.addWidget(self.spend_box)
 
         self.card_view = CardView()
@@ -818,6 +849,7 @@ class AttackPanel(QWidget):
             melee_attack=self.melee_combo.currentData(),
             careful=self.careful_check.isChecked(),
             kick=self.kick_check.isChecked(),
+            improvised=self.improvised_combo.currentData() if self.mode() == "melee" else None,
             point_blank=self.point_blank_check.isChecked(),
             appearing=self.appearing_check.isChecked(),
             called_shot=self.called_combo.currentData(),
@@ -901,6 +933,7 @@ class AttackPanel(QWidget):
         self.mode_buttons[mode].setChecked(True)
         self.shot_row.setVisible(mode != "melee")
         self.melee_row.setVisible(mode == "melee")
+        self.improvised_row.setVisible(mode == "melee")
         self._sync_defense_row()
         self.fan_row.setVisible(mode == "ranged" and self.shot_kind() == "fan")
         self._fill_weapons()
@@ -1296,8 +1329,10 @@ class AttackPanel(QWidget):
             self.loc_label.setText(loc.location.value.replace("_", " "))
         else:
             self.loc_label.setText("—")
-        for key in ("penetration", "damage", "extra_hits"):
+        for key in ("penetration", "damage", "extra_hits", "dominance"):
             self.spin_rows[key][2].setText(str(getattr(self.spends, key)))
+        for w in self.dominance_widgets:
+            w.setVisible(self.mode() == "melee")
         figs = list(p.card.figures)
         for i, d in self.spends.stray:
             figs[i] += d
