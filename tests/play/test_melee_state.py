@@ -15,12 +15,15 @@ import pytest
 
 from twtw_desktop.model import Encounter
 from twtw_desktop.play.actions import (
+    EndRound,
+    EndSegment,
     Move,
     Place,
     SetRules,
     StartActionTime,
     StartRound,
     parse_action,
+    ref_of,
 )
 from twtw_desktop.play.attack import AttackRequest, Spends, plan_attack, preview
 from twtw_desktop.play.cards import CardNeeded, TypedCards
@@ -282,3 +285,43 @@ def test_the_state_replays_from_the_actions(table):
     for line in lines:
         fresh.apply(parse_action(line))
     assert fresh.state_fingerprint() == expected
+
+
+def test_standing_still_two_rounds_costs_a_point_of_defense(table):
+    # 000 Maneuvering During Engagement: no move for two rounds running → Defense −1
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    table.apply(Engage(who=HANK, target=DAVE))
+    blow = MeleeAttack(who=HANK, target=DAVE)
+    for expected in (6, 6, 5):  # rounds 1, 2, 3
+        p = table.preview(blow)
+        assert p["tn"] == expected, p["tn_items"]
+        if expected == 5:
+            assert any("did not move for 2 rounds" in i for i in p["tn_items"])
+        table.apply(EndRound())
+        table.apply(StartRound())
+    # a one-pace step that keeps the fight starts the count again
+    hank, dave = _tok(table, HANK).at, _tok(table, DAVE).at
+    steps = [
+        Move(who=DAVE, to=ref_of(table, h))
+        for h in hank.neighbors()
+        if h.distance(dave) == 1 and table.encounter.token_at(h) is None
+    ]
+    step = next(m for m in steps if m.plan(table).paces == 1)  # a pace that keeps the fight
+    for _ in range(25):
+        if table.why_not(step) is None:
+            break
+        table.apply(EndSegment())
+    ev = table.apply(step)
+    assert "walks out" not in ev.text and _tok(table, DAVE).engaged_with
+    assert table.preview(blow)["tn"] == 6
+
+
+def test_more_than_a_pace_round_the_foe_breaks_the_engagement(table):
+    table.apply(Engage(who=HANK, target=DAVE))
+    hank, dave = _tok(table, HANK).at, _tok(table, DAVE).at
+    far_side = next(h for h in hank.neighbors() if h.distance(dave) == 2)
+    ev = table.apply(Move(who=DAVE, to=ref_of(table, far_side)))  # two paces round Hank
+    assert "circles too far" in ev.text
+    assert not _tok(table, DAVE).engaged_with
+    assert _tok(table, HANK).free_attack_on == _tok(table, DAVE).id

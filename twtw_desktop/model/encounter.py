@@ -64,6 +64,9 @@ class Token(Mutable):
     #: a foe who walked out of the engagement: this figure's next blow at them costs
     #: 1 AP less (000 Breaking Engagement)
     free_attack_on: TokenRef | None = None
+    #: the round since which an engaged fighter has not moved (000 Maneuvering During
+    #: Engagement: two rounds standing still cost 1 Defense)
+    still_since: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
     #: the mount's token this rider sits on (it carries the rider when it moves)
     riding: TokenRef | None = None
 
@@ -91,6 +94,7 @@ _IDLE_FIELDS = (
     "melee_position",
     "melee_height",
     "free_attack_on",
+    "still_since",
     "riding",
 )
 

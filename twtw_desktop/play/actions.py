@@ -466,11 +466,12 @@ class Move(Action):
         dest = hex_of(table, self.to)
         c = table.character(tok.character_id)
         if not table.in_action:
+            paces = tok.at.distance(dest)
             tok.hex = (dest.q, dest.r)
             if self.facing is not None:
                 tok.facing = self.facing
             text = f"{c.name} moves to {table.hex_label(dest)}"
-            notes = after_move(table, [tok, *carry_riders(table, tok)])
+            notes = after_move(table, [tok, *carry_riders(table, tok)], paces=paces)
             for line in notes:
                 table.log(line, "move")
             return TableEvent(" · ".join([text, *notes]), {"to": list(self.to)})
@@ -495,7 +496,7 @@ class Move(Action):
             names = ", ".join(table.character_of(r.id).name for r in carried)
             text += f", carrying {names}"
         _log_event(table, text, "move", event, record)
-        notes = after_move(table, [tok, *carried])
+        notes = after_move(table, [tok, *carried], paces=plan.paces)
         for line in notes:
             table.log(line, "move")
         return TableEvent(" · ".join([text, *notes]), record)

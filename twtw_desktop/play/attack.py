@@ -526,6 +526,7 @@ def _plan_melee(table, plan: AttackPlan) -> None:
         careful=req.careful,
         advantage=ms.advantage,
         defender_held_at=ms.defender_held_at,
+        defender_stood_still=ms.defender_stood_still,
         dodge=dodge,
         defender_attacked_this_round=dodge is not None and attacked_this_round(table, target.id),
     )

@@ -48,7 +48,9 @@ from ..model.encounter import Token
 from ..rules.base import HitLocation
 from ..rules.character import Character
 from ..rules.combat.melee import (
+    ENGAGED_MANEUVER_MAX_PACES,
     ENGAGEMENT_PACES,
+    STOOD_STILL_ROUNDS,
     Dominance,
     Fighter,
     assert_dominance,
@@ -178,6 +180,8 @@ class MeleeSituation:
     height: bool = False
     #: the attacker's blow at a foe who walked away (000: 1 AP less)
     free_attack: bool = False
+    #: the defender has stood still for two rounds in the fight (000: Defense −1)
+    defender_stood_still: bool = False
     lines: list[str] = field(default_factory=list)
 
 
@@ -250,6 +254,7 @@ def situation(
         out.lines.append(
             f"full dominance: the attacker chooses where the blow lands ({SRC_POSITION})"
         )
+    out.defender_stood_still = stood_still(table, dtok)
     out.free_attack = atok.free_attack_on == dtok.id
     if out.free_attack:
         out.lines.append(
@@ -264,14 +269,29 @@ def situation(
 # =============================================================================
 
 
-def engage(a: Token, b: Token) -> bool:
-    """Engage two fighters (True when they were not engaged before)."""
+def _round(table: Table) -> int:
+    return table.now()[0]
+
+
+def engage(table: Table, a: Token, b: Token) -> bool:
+    """Engage two fighters (True when they were not engaged before); a fighter new
+    to the fight starts counting the rounds it stands still from now."""
     new = b.id not in a.engaged_with
-    if b.id not in a.engaged_with:
-        a.engaged_with = [*a.engaged_with, b.id]
-    if a.id not in b.engaged_with:
-        b.engaged_with = [*b.engaged_with, a.id]
+    for x, y in ((a, b), (b, a)):
+        if y.id not in x.engaged_with:
+            x.engaged_with = [*x.engaged_with, y.id]
+        if x.still_since is None:
+            x.still_since = _round(table)
     return new
+
+
+def stood_still(table: Table, tok: Token) -> bool:
+    """Whether an engaged fighter has not moved for two rounds running (000
+    Maneuvering During Engagement): counted in action time from the round they last
+    moved or entered the fight."""
+    if not table.in_action or tok.still_since is None or not foes(table, tok):
+        return False
+    return _round(table) - tok.still_since >= STOOD_STILL_ROUNDS
 
 
 def part(a: Token, b: Token) -> None:
@@ -285,6 +305,8 @@ def part(a: Token, b: Token) -> None:
             x.closed_in_on = [i for i in x.closed_in_on if i != y.id]
         if x.free_attack_on == y.id:
             x.free_attack_on = None
+        if not x.engaged_with:
+            x.still_since = None
 
 
 def set_hold(table: Table, holder_tok: Token, held: Token, level: int) -> None:
@@ -337,7 +359,7 @@ def after_blow(
     used, dominance bumps change the hold, and a shorter weapon hitting torso or
     head closes in (weapon length). Lines for the log."""
     notes = []
-    if engage(atok, dtok):
+    if engage(table, atok, dtok):
         notes.append(
             f"{table.character_of(atok.id).name} and {table.character_of(dtok.id).name} "
             f"are engaged ({SRC_ENGAGE})"
@@ -376,27 +398,38 @@ def touched_by_move(table: Table, moving: Iterable[str]) -> set[str]:
     return ids
 
 
-def after_move(table: Table, moved: Iterable[Token], *, free_blow: bool = True) -> list[str]:
+def after_move(
+    table: Table, moved: Iterable[Token], *, paces: int = 0, free_blow: bool = True
+) -> list[str]:
     """Inside a move's step (``moved``: the tokens that moved together, a mount and
-    its riders): a fighter who now stands more than a pace from a foe has left the
-    engagement; with ``free_blow`` (walking away rather than the Judge's hand) the foe
-    may strike at once for 1 AP less (000 Breaking Engagement). Lines for the log."""
+    its riders; ``paces``: how far). A fighter who now stands more than a pace from a
+    foe, or who moved more than a pace even if still beside them, has left the
+    engagement (000 Breaking Engagement; Maneuvering During Engagement: one pace at
+    most keeps it). With ``free_blow`` (walking away rather than the Judge's hand)
+    the foe may strike at once for 1 AP less. A fighter still engaged has moved:
+    their standing-still count starts again. Lines for the log."""
     notes = []
     group = list(moved)
     ids = {t.id for t in group}
     for tok in group:
         for f in foes(table, tok):
-            if f.id in ids or f.at.distance(tok.at) <= ENGAGEMENT_PACES:
+            if f.id in ids:
+                continue
+            near = f.at.distance(tok.at) <= ENGAGEMENT_PACES
+            if near and (paces <= ENGAGED_MANEUVER_MAX_PACES or not free_blow):
                 continue
             part(tok, f)
             if not free_blow:
                 continue
             f.free_attack_on = tok.id
+            how = "walks out of the fight with" if not near else "circles too far around"
             notes.append(
-                f"{table.character_of(tok.id).name} walks out of the fight with "
+                f"{table.character_of(tok.id).name} {how} "
                 f"{table.character_of(f.id).name}, who may strike at once for 1 AP less "
                 f"({SRC_BREAK})"
             )
+        if tok.engaged_with and free_blow:
+            tok.still_since = _round(table)
     return notes
 
 

@@ -121,7 +121,7 @@ class Engage(_MeleeStateAction):
 
     def apply(self, table: Table) -> TableEvent:
         a, b = self.token(table), self.other(table, self.target)
-        engage(a, b)
+        engage(table, a, b)
         text = f"{self.name(table, a)} engages {self.name(table, b)} ({SRC_ENGAGE})"
         table.log(text, "action")
         return TableEvent(text)
@@ -199,7 +199,7 @@ class Hold(_MeleeStateAction):
     def apply(self, table: Table) -> TableEvent:
         a, b = self.token(table), self.other(table, self.target)
         if self.level:
-            engage(a, b)
+            engage(table, a, b)
         set_hold(table, a, b, self.level)
         if self.level:
             text = (
