@@ -226,7 +226,7 @@ def situation(
     for t in _allies(table, dtok, atok):
         d_side.append(_fighter(table, t, atok, melee_weapon(table, table.character_of(t.id))))
     adv = melee_advantage(a_side, d_side, table.encounter.options)
-    out.advantage = {"a": "attacker", "b": "defender", None: None}[adv.winner]  # type: ignore[assignment]
+    out.advantage = {"a": "attacker", "b": "defender", None: None}[adv.winner]
     out.advantage_reasons = list(adv.reasons)
     out.height = a_side[0].height
     winner = {"attacker": a_side[0].name, "defender": d_side[0].name}.get(out.advantage or "")

@@ -379,9 +379,9 @@ class AttackPanel(QWidget):
             "to the attack's",
         )
         self.improvised_combo.addItem("nothing at hand", None)
-        for w in document.gear.weapons.values():
-            if w.improvised_damage is not None:
-                self.improvised_combo.addItem(w.name, w.id)
+        for gear_weapon in document.gear.weapons.values():
+            if gear_weapon.improvised_damage is not None:
+                self.improvised_combo.addItem(gear_weapon.name, gear_weapon.id)
         self.improvised_combo.activated.connect(lambda _i: self._inputs_changed())
         h.addWidget(self.improvised_combo, 1)
         lay.addWidget(self.improvised_row)
@@ -609,19 +609,19 @@ class AttackPanel(QWidget):
         self.secondary_combo.hide()
         # hand to hand: bumps toward dominance (000 Asserting Dominance)
         minus, plus, val = _button("−"), _button("+"), QLabel("0")
-        for b in (minus, plus):
-            b.setFixedWidth(28)
+        minus.setFixedWidth(28)
+        plus.setFixedWidth(28)
         minus.clicked.connect(lambda: self.change_spend("dominance", -1))
         plus.clicked.connect(lambda: self.change_spend("dominance", 1))
         self.spin_rows["dominance"] = (minus, plus, val)
         self.dominance_widgets = [QLabel("Dominance"), minus, plus, val]
-        for c, w in enumerate(self.dominance_widgets):
-            w.setToolTip(
+        for c, widget in enumerate(self.dominance_widgets):
+            widget.setToolTip(
                 "000 Asserting Dominance: each bump one level of hold on the defender "
                 "(or cancels one level of theirs); kept on the tokens"
             )
-            sp.addWidget(w, 7, c)
-            w.hide()
+            sp.addWidget(widget, 7, c)
+            widget.hide()
         lay.addWidget(self.spend_box)
 
         self.card_view = CardView()
@@ -1331,8 +1331,8 @@ class AttackPanel(QWidget):
             self.loc_label.setText("—")
         for key in ("penetration", "damage", "extra_hits", "dominance"):
             self.spin_rows[key][2].setText(str(getattr(self.spends, key)))
-        for w in self.dominance_widgets:
-            w.setVisible(self.mode() == "melee")
+        for widget in self.dominance_widgets:
+            widget.setVisible(self.mode() == "melee")
         figs = list(p.card.figures)
         for i, d in self.spends.stray:
             figs[i] += d
