@@ -325,3 +325,14 @@ def test_more_than_a_pace_round_the_foe_breaks_the_engagement(table):
     assert "circles too far" in ev.text
     assert not _tok(table, DAVE).engaged_with
     assert _tok(table, HANK).free_attack_on == _tok(table, DAVE).id
+
+
+def test_full_dominance_chooses_where_the_blow_lands(table):
+    blow = MeleeAttack(who=HANK, target=DAVE, location="head")
+    assert "full dominance" in (table.why_not(blow) or "")
+    table.apply(Hold(who=HANK, target=DAVE, level=3))
+    p = table.preview(blow)
+    assert any("the attacker's choice" in s for s in p["situation"])
+    assert p["tn"] == 4  # full dominance: Defense −2, as dominance (000)
+    rec = table.apply(blow.model_copy(update=_hits(table, blow))).record
+    assert rec["location"]["location"] == "head"

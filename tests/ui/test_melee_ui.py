@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.play.actions import Place
+from twtw_desktop.play.melee_actions import Hold
 from twtw_desktop.play.mount_actions import Mount
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.ui.main_window import MainWindow
@@ -129,3 +130,22 @@ def test_dragging_a_rider_moves_the_mount_with_the_rider(window, qtbot):
     assert horse.at == dest and rider.at == dest
     window.act_undo.trigger()
     assert horse.at == start and rider.at == start
+
+
+def test_full_dominance_lets_the_panel_choose_the_location(window):
+    doc = window.document
+    hank, dave = doc.token_for(HANK), doc.token_for(DAVE)
+    panel = window.docks["dock_attack"].widget()
+    doc.apply(Hold(who=HANK, target=DAVE, level=3))
+    doc.select(hank.id)
+    panel.set_mode("melee")
+    panel.set_target(dave.id)
+    combo = panel.choose_loc_combo
+    assert combo.isVisibleTo(panel)
+    combo.setCurrentIndex(combo.findData("head"))
+    combo.activated.emit(combo.currentIndex())
+    assert panel.plan is not None and "the blow lands on the head" in panel.tn_label.text()
+    assert panel.draw() is not None
+    rec = panel.apply()
+    assert rec is not None
+    assert not rec.hit.success or rec.location.location.value == "head"

@@ -488,6 +488,16 @@ def _plan_melee(table, plan: AttackPlan) -> None:
         plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
     plan.melee = ms = situation(table, stok, ttok, plan.weapon, defender_weapon)
     plan.geometry += ms.lines
+    if req.called_location is not None:
+        if ms.attacker_dominance < 3:
+            raise RulesError(
+                "Only a fighter holding the foe at full dominance chooses where the blow "
+                "lands (000 Position in Hand-to-Hand Engagements)."
+            )
+        plan.geometry.append(
+            f"the blow lands on the {req.called_location.replace('_', ' ')}, "
+            "the attacker's choice (000 Position in Hand-to-Hand Engagements)"
+        )
     dodge = None
     if req.defense == "dodge":
         check = dodge_front(ttok.at, ttok.facing, table.map.orientation).classify(stok.at)
@@ -1109,6 +1119,13 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
     return out
 
 
+def _chosen_location(plan: AttackPlan) -> HitLocation | None:
+    """The location a fighter holding the foe at full dominance names (000 Position:
+    the card's hit location is ignored; :func:`_plan_melee` refuses it otherwise)."""
+    loc = plan.request.called_location
+    return HitLocation(loc) if loc is not None else None
+
+
 def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Outcome:
     ed = table.edition
     req = plan.request
@@ -1156,6 +1173,7 @@ def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Ou
         attacker_dominance=plan.melee.attacker_dominance if plan.melee else 0,
         attacker_held_at=plan.melee.attacker_held_at if plan.melee else 0,
         block=block,
+        chosen_location=_chosen_location(plan),
         options=table.encounter.options,
         spends=sp[0].to_bump_spends() if sp else None,
         more=more,

@@ -922,6 +922,8 @@ def attack_action(
         fields.update(
             attack=req.melee_attack, careful=req.careful, kick=req.kick, improvised=req.improvised
         )
+        # a blow names a location only at full dominance (000 Position), no called shot
+        fields.update(called=None, location=req.called_location)
         if req.weapon_index is None:
             fields["weapon"] = None
         return MeleeAttack(**fields)

@@ -386,6 +386,20 @@ class AttackPanel(QWidget):
         h.addWidget(self.improvised_combo, 1)
         lay.addWidget(self.improvised_row)
         self.improvised_row.hide()
+        self.choose_loc_row, h = _row()
+        h.addWidget(QLabel("Blow lands on"))
+        self.choose_loc_combo = _combo(
+            6,
+            "000 Position: holding the foe at full dominance, the attacker chooses where "
+            "the blow lands instead of reading the card",
+        )
+        self.choose_loc_combo.addItem("card's location", None)
+        for loc in HitLocation:
+            self.choose_loc_combo.addItem(loc.value.replace("_", " "), loc.value)
+        self.choose_loc_combo.activated.connect(lambda _i: self._inputs_changed())
+        h.addWidget(self.choose_loc_combo, 1)
+        lay.addWidget(self.choose_loc_row)
+        self.choose_loc_row.hide()
         self.defense_row, h = _row()
         h.addWidget(QLabel("Defender"))
         self.defense_combo = _combo(8)
@@ -858,7 +872,9 @@ class AttackPanel(QWidget):
             off_hand=self.off_hand_check.isChecked(),
             target_in_melee=in_melee,
             charge_ap=self.charge_check.isChecked(),
-            called_location=self.called_loc_combo.currentData()
+            called_location=self.choose_loc_combo.currentData()
+            if self.mode() == "melee"
+            else self.called_loc_combo.currentData()
             if self.called_combo.currentData()
             else None,
             burst=self.burst_combo.currentData() if self.burst_combo.isVisibleTo(self) else None,
@@ -934,6 +950,7 @@ class AttackPanel(QWidget):
         self.shot_row.setVisible(mode != "melee")
         self.melee_row.setVisible(mode == "melee")
         self.improvised_row.setVisible(mode == "melee")
+        self.choose_loc_row.setVisible(mode == "melee")
         self._sync_defense_row()
         self.fan_row.setVisible(mode == "ranged" and self.shot_kind() == "fan")
         self._fill_weapons()
