@@ -16,11 +16,13 @@ from twtw_desktop.play.actions import (
     StartActionTime,
     StartRound,
     parse_action,
+    ref_of,
 )
 from twtw_desktop.play.combat_actions import SnapShot
 from twtw_desktop.play.mount_actions import Dismount, Mount
 from twtw_desktop.play.session import open_table
 from twtw_desktop.play.speed_actions import SetSpeed
+from twtw_desktop.play.track_actions import Continuous
 from twtw_desktop.resources import maps_dir
 
 MIRANDA = "miranda_valentine"
@@ -139,3 +141,26 @@ def test_in_action_time_the_mount_pays_and_the_rider_moves_with_its_paces(table)
     assert any("mounted" in i and "-2" in i for i in items)
     table.undo()
     assert rider.moved == 0 and rider.at == horse.at
+
+
+def test_a_continuous_mover_carries_its_rider_each_segment_and_stops_short(table):
+    # 000 Continuous Action Movement: 20 paces a round is one pace a segment
+    rider, horse, col, row = _horse_beside_miranda(table)
+    table.apply(SetSpeed(who=HANK, speed=20, facing=0))  # east, the horse's heading
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    table.apply(Continuous(mover=HANK, paces=20, name="Hank's horse"))
+    start = horse.at
+    ev = table.apply(EndSegment())
+    assert "moves on 1 pace(s)" in ev.text and "carrying Miranda Valentine" in ev.text
+    assert horse.at == start.neighbor(0) and rider.at == horse.at
+    assert rider.moved == horse.moved == 1
+    table.undo()
+    assert horse.at == rider.at == start
+    # a figure in the way: the mover stops short of it
+    ahead = start.neighbor(0).neighbor(0)
+    table.apply(Place(who=ANGUS, to=ref_of(table, ahead)))
+    table.apply(EndSegment())
+    ev = table.apply(EndSegment())
+    assert "stopped by another figure" in ev.text
+    assert horse.at == start.neighbor(0) == rider.at

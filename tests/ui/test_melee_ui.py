@@ -15,9 +15,11 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.hexgrid import Hex
-from twtw_desktop.play.actions import Place
+from twtw_desktop.play.actions import Place, StartActionTime, StartRound
 from twtw_desktop.play.melee_actions import Hold
 from twtw_desktop.play.mount_actions import Mount
+from twtw_desktop.play.speed_actions import SetSpeed
+from twtw_desktop.play.track_actions import Continuous
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.ui.main_window import MainWindow
 from twtw_desktop.ui.settings import AppSettings, use_ini_folder
@@ -149,3 +151,24 @@ def test_full_dominance_lets_the_panel_choose_the_location(window):
     rec = panel.apply()
     assert rec is not None
     assert not rec.hit.success or rec.location.location.value == "head"
+
+
+def test_the_track_panels_next_segment_moves_a_mounted_continuous_mover(window):
+    doc = window.document
+    rider = doc.token_for(MIRANDA)
+    col, row = doc.table.map.offset(rider.at)
+    doc.apply(Place(who=HANK, to=[col + 2, row + 1]))
+    doc.apply(Mount(who=MIRANDA, horse=HANK))
+    horse = doc.token_for(HANK)
+    doc.apply(SetSpeed(who=HANK, speed=20, facing=0))
+    doc.apply(StartActionTime())
+    doc.apply(StartRound())
+    doc.apply(Continuous(mover=HANK, paces=20, name="Hank's horse"))
+    start = horse.at
+    track = window.docks["dock_track"].widget()
+    assert track.next_segment()
+    assert horse.at == rider.at == start.neighbor(0)
+    scene = window.map_view.map_scene
+    frame = scene.frame
+    for tok in (horse, rider):
+        assert scene.tokens[tok.id].pos() == frame.center(start.neighbor(0))

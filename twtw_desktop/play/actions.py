@@ -39,7 +39,14 @@ from ..rules.editions import EditionId, OptionalRules
 from ..rules.gear import Weapon
 from .catalogue import apply_action_effects, apply_bleeding, set_posture
 from .engagement import after_move, move_refusal, touched_by_move
-from .movement import carry_riders, plan_move, rider_refusal, with_riders
+from .movement import (
+    carry_riders,
+    continuous_tokens,
+    move_continuous,
+    plan_move,
+    rider_refusal,
+    with_riders,
+)
 from .snapshot import ALL_AREAS, apply_patch
 from .table import TableEvent
 
@@ -287,12 +294,23 @@ class _ClockStep(Action):
             table.log(ev.summary, self.kind_of_log(table), detail or None)
             apply_bleeding(table, ev)
             texts.append(" · ".join([ev.summary, *(getattr(ev, "details", ()) or ())]))
+        moved = move_continuous(table, events)  # movers with a token go on the map
+        for line in moved:
+            table.log(line, "move")
+        texts += moved
         cards = tuple(n for ev in events for n in (getattr(ev, "cards", ()) or ()))
         return TableEvent(" · ".join(texts), {"events": len(events)}, cards, tuple(events))
 
 
 #: a step that touches no sheet, token or wall (its snapshot copies none of them)
 NOTHING_ON_THE_MAP: dict[str, set[str]] = {"tokens": set(), "characters": set(), "map": set()}
+
+
+def with_mover_tokens(table: Table) -> set[str]:
+    """The tokens a clock step may move: continuous movers on the map, their riders
+    and the foes they may leave behind (:func:`~.movement.move_continuous`)."""
+    ids = continuous_tokens(table)
+    return touched_by_move(table, ids) if ids else ids
 
 
 class StartRound(_ClockStep):
@@ -329,9 +347,10 @@ class EndSegment(_ClockStep):
         return "track" if table.time and table.time.kind == "segments" else "round"
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
+        movers = with_mover_tokens(table)
         if table.time is not None and table.time.kind == "phases":
-            return {"tokens": set(), "map": set()}  # the round may end and bleed
-        return NOTHING_ON_THE_MAP
+            return {"tokens": movers, "map": set()}  # the round may end and bleed
+        return {**NOTHING_ON_THE_MAP, "tokens": movers}
 
     def why_not(self, table: Table) -> str | None:
         why = super().why_not(table)
@@ -363,7 +382,7 @@ class EndRound(_ClockStep):
         return None
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
-        return {"tokens": set(), "map": set()}  # bleeding changes sheets
+        return {"tokens": with_mover_tokens(table), "map": set()}  # bleeding changes sheets
 
     def engine_step(self, table: Table) -> Any:
         assert table.time is not None
