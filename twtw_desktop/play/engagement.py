@@ -291,7 +291,8 @@ def stood_still(table: Table, tok: Token) -> bool:
     moved or entered the fight."""
     if not table.in_action or tok.still_since is None or not foes(table, tok):
         return False
-    return _round(table) - tok.still_since >= STOOD_STILL_ROUNDS
+    since = max(tok.still_since, 1)  # a fight begun in narrative time counts from round 1
+    return _round(table) - since >= STOOD_STILL_ROUNDS
 
 
 def part(a: Token, b: Token) -> None:

@@ -304,7 +304,7 @@ def move_continuous(doc: EncounterDocument, events: Iterable[Any]) -> list[str]:
                     line += ", carrying " + ", ".join(
                         doc.character(r.character_id).name for r in carried
                     )
-                notes.append(line + " (000 Continuous Action Movement)")
+                notes.append(line + " (000/002 continuous movement)")
                 notes += after_move(doc, [tok, *carried], paces=done)
             if stop:
                 notes.append(f"{name} is stopped by {stop} after {done} of {mv.paces} pace(s)")
