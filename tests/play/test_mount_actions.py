@@ -145,7 +145,7 @@ def test_in_action_time_the_mount_pays_and_the_rider_moves_with_its_paces(table)
 
 def test_a_continuous_mover_carries_its_rider_each_segment_and_stops_short(table):
     # 000 Continuous Action Movement: 20 paces a round is one pace a segment
-    rider, horse, col, row = _horse_beside_miranda(table)
+    rider, horse, _col, _row = _horse_beside_miranda(table)
     table.apply(SetSpeed(who=HANK, speed=20, facing=0))  # east, the horse's heading
     table.apply(StartActionTime())
     table.apply(StartRound())
