@@ -22,6 +22,7 @@ from twtw_desktop.play.speed_actions import SetSpeed
 from twtw_desktop.play.track_actions import Continuous
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.ui.main_window import MainWindow
+from twtw_desktop.ui.rules_dialog import ChangeRulesCommand, RulesDialog
 from twtw_desktop.ui.settings import AppSettings, use_ini_folder
 
 SAMPLE = "main_street.encounter.json"
@@ -172,3 +173,23 @@ def test_the_track_panels_next_segment_moves_a_mounted_continuous_mover(window):
     frame = scene.frame
     for tok in (horse, rider):
         assert scene.tokens[tok.id].pos() == frame.center(start.neighbor(0))
+
+
+def test_the_rules_dialogs_weapon_length_switch_reaches_the_attack_panel(window, qtbot):
+    doc = window.document
+    hank, dave = doc.token_for(HANK), doc.token_for(DAVE)
+    panel = window.docks["dock_attack"].widget()
+    doc.select(hank.id)
+    panel.set_mode("melee")
+    panel.set_target(dave.id)
+    combo = panel.improvised_combo
+    combo.setCurrentIndex(combo.findData("improvised_large"))  # a chair against a knife
+    combo.activated.emit(combo.currentIndex())
+    assert panel.plan.tn.result_modifier == 0
+    dlg = RulesDialog(doc)
+    qtbot.addWidget(dlg)
+    dlg.checks["weapon_length"].setChecked(True)
+    doc.push(ChangeRulesCommand(doc, *dlg.chosen()))
+    panel.recompute()
+    assert panel.plan.tn.result_modifier == 1  # the longer weapon's +1 (000, optional)
+    assert "weapon length +1" in panel.tn_label.text()
