@@ -153,6 +153,7 @@ def test_a_continuous_mover_carries_its_rider_each_segment_and_stops_short(table
     start = horse.at
     ev = table.apply(EndSegment())
     assert "moves on 1 pace(s)" in ev.text and "carrying Miranda Valentine" in ev.text
+    assert "moves on 1 pace(s)" in table.encounter.log[-1].detail["map"][0]  # the step's line
     assert horse.at == start.neighbor(0) and rider.at == horse.at
     assert rider.moved == horse.moved == 1
     table.undo()

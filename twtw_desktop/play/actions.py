@@ -284,19 +284,20 @@ class _ClockStep(Action):
         table.time.update_characters(table.encounter.characters)  # bleeding reads them
         result = self.engine_step(table)
         events = [ev for ev in (result if isinstance(result, list | tuple) else [result]) if ev]
+        # continuous movers with a token go on the map; the step's last line says where
+        moved = move_continuous(table, events)
         texts = []
-        for ev in events:
+        for i, ev in enumerate(events):
             detail = {
                 k: v
                 for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
                 if v not in (None, [], (), {}, "") and k not in ("summary", "step")
             }
+            if moved and i == len(events) - 1:
+                detail["map"] = moved
             table.log(ev.summary, self.kind_of_log(table), detail or None)
             apply_bleeding(table, ev)
             texts.append(" · ".join([ev.summary, *(getattr(ev, "details", ()) or ())]))
-        moved = move_continuous(table, events)  # movers with a token go on the map
-        for line in moved:
-            table.log(line, "move")
         texts += moved
         cards = tuple(n for ev in events for n in (getattr(ev, "cards", ()) or ()))
         return TableEvent(" · ".join(texts), {"events": len(events)}, cards, tuple(events))

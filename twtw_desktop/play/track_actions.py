@@ -553,11 +553,10 @@ class NextDue(_EngineAction):
                 if v not in (None, [], (), {}, "") and k not in ("summary", "step")
             }
             table.log(ev.summary, "track", detail or None)
-        for line in move_continuous(table, events):  # movers with a token go on the map
-            table.log(line, "move")
+        moved = move_continuous(table, events)  # movers with a token go on the map
         first, last = events[0].segment, events[-1].segment
         span = f"segment {last}" if first == last else f"segments {first}–{last}"
         reason = "; ".join(dict.fromkeys(why)) or "nothing is due this round"
         text = f"Counted {span}: stopped because {reason}"
-        table.log(text, "track")
+        table.log(text, "track", {"map": moved} if moved else None)
         return TableEvent(text, {"segments": [first, last]}, (), tuple(events))
