@@ -289,6 +289,9 @@ class AttackPlan:
     defender_ap: ApBreakdown | None = None
     #: the weapon the defender blocks with (None: bare hands)
     block_weapon: Weapon | None = None
+    #: hand to hand: advantage, holds and the free blow from the table's state
+    #: (:class:`~twtw_desktop.play.engagement.MeleeSituation`)
+    melee: MeleeSituation | None = None
     #: the attacker's stowed, fully loaded guns (000 Carrying Loaded Weapons)
     discharge: dict[int, Weapon] = field(default_factory=dict)
     #: Phases fan: who a bump may add as a secondary target after the draw (003),
@@ -297,9 +300,6 @@ class AttackPlan:
     #: a burst's second target (000 Hitting Multiple Targets): token, character,
     #: the situation of a shot at them, and the hits the Judge wants sent there
     burst_second: tuple[Token, Character, ShotSituation, int] | None = None
-    #: hand to hand: advantage, holds and the free blow from the table's state
-    #: (:class:`~twtw_desktop.play.engagement.MeleeSituation`)
-    melee: MeleeSituation | None = None
 
     @property
     def mode(self) -> Mode:
@@ -1119,13 +1119,6 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
     return out
 
 
-def _chosen_location(plan: AttackPlan) -> HitLocation | None:
-    """The location a fighter holding the foe at full dominance names (000 Position:
-    the card's hit location is ignored; :func:`_plan_melee` refuses it otherwise)."""
-    loc = plan.request.called_location
-    return HitLocation(loc) if loc is not None else None
-
-
 def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Outcome:
     ed = table.edition
     req = plan.request
@@ -1196,6 +1189,13 @@ def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Ou
     elif req.defense == "block":
         rec = rec.model_copy(update={"notes": (*notes, "the attack misses: no block needed")})
     return Outcome([rec], {new.id: new}, block=block, needs_block_card=needs_block_card)
+
+
+def _chosen_location(plan: AttackPlan) -> HitLocation | None:
+    """The location a fighter holding the foe at full dominance names (000 Position:
+    the card's hit location is ignored; :func:`_plan_melee` refuses it otherwise)."""
+    loc = plan.request.called_location
+    return HitLocation(loc) if loc is not None else None
 
 
 @dataclass

@@ -593,6 +593,21 @@ class AttackPanel(QWidget):
                 for w in self.extra_hits_widgets:
                     w.setToolTip("003 Fan Firing: a bump buys one more hit, up to the shots fired")
                     w.hide()
+        # hand to hand: bumps toward dominance (000 Asserting Dominance)
+        minus, plus, val = _button("−"), _button("+"), QLabel("0")
+        minus.setFixedWidth(28)
+        plus.setFixedWidth(28)
+        minus.clicked.connect(lambda: self.change_spend("dominance", -1))
+        plus.clicked.connect(lambda: self.change_spend("dominance", 1))
+        self.spin_rows["dominance"] = (minus, plus, val)
+        self.dominance_widgets = [QLabel("Dominance"), minus, plus, val]
+        for c, widget in enumerate(self.dominance_widgets):
+            widget.setToolTip(
+                "000 Asserting Dominance: each bump one level of hold on the defender "
+                "(or cancels one level of theirs); kept on the tokens"
+            )
+            sp.addWidget(widget, 8, c)
+            widget.hide()
         sp.addWidget(QLabel("Stray shot"), 5, 0)
         stray = QHBoxLayout()
         self.stray_buttons: list[QToolButton] = []
@@ -621,21 +636,6 @@ class AttackPanel(QWidget):
         sp.addWidget(self.secondary_combo, 6, 1, 1, 3)
         self.secondary_label.hide()
         self.secondary_combo.hide()
-        # hand to hand: bumps toward dominance (000 Asserting Dominance)
-        minus, plus, val = _button("−"), _button("+"), QLabel("0")
-        minus.setFixedWidth(28)
-        plus.setFixedWidth(28)
-        minus.clicked.connect(lambda: self.change_spend("dominance", -1))
-        plus.clicked.connect(lambda: self.change_spend("dominance", 1))
-        self.spin_rows["dominance"] = (minus, plus, val)
-        self.dominance_widgets = [QLabel("Dominance"), minus, plus, val]
-        for c, widget in enumerate(self.dominance_widgets):
-            widget.setToolTip(
-                "000 Asserting Dominance: each bump one level of hold on the defender "
-                "(or cancels one level of theirs); kept on the tokens"
-            )
-            sp.addWidget(widget, 7, c)
-            widget.hide()
         lay.addWidget(self.spend_box)
 
         self.card_view = CardView()
