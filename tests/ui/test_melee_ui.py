@@ -75,6 +75,8 @@ def test_the_hand_to_hand_menu_engages_holds_and_badges_show_it(window):
     assert hank.engaged_with == [dave.id]
     assert "engaged" in _badges(window, HANK) and "engaged" in _badges(window, DAVE)
     menu.aboutToShow.emit()
+    info = _entry(menu, "Hank Daggett is engaged with Dave Perkins (000 Hand to Hand Combat)")
+    assert not info.isEnabled()  # the fight as it stands, for reading
     hold = _entry(menu, "Hold Dave Perkins").menu()
     _entry(hold, "Dominance").trigger()
     assert dave.held_by == hank.id and dave.held_at == 2

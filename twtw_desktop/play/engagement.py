@@ -43,11 +43,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from ..errors import RulesError
 from ..model.encounter import Token
 from ..rules.base import HitLocation
 from ..rules.character import Character
 from ..rules.combat.melee import (
+    DOMINATED_ROW_SHIFT,
     ENGAGED_MANEUVER_MAX_PACES,
     ENGAGEMENT_PACES,
     STOOD_STILL_ROUNDS,
@@ -92,12 +92,10 @@ def _tokens(table: Table) -> dict[str, Token]:
 
 def foes(table: Table, tok: Token) -> list[Token]:
     """The tokens ``tok`` is engaged with (ids naming no token are skipped)."""
+    if not tok.engaged_with:
+        return []
     by_id = _tokens(table)
     return [by_id[i] for i in tok.engaged_with if i in by_id]
-
-
-def engaged(tok: Token, other: Token) -> bool:
-    return other.id in tok.engaged_with
 
 
 def holder(table: Table, tok: Token) -> Token | None:
@@ -119,20 +117,6 @@ def melee_weapon(table: Table, c: Character) -> Weapon | None:
         if w is not None and cw.readied and w.is_melee:
             return w
     return None
-
-
-def badge(table: Table, tok: Token) -> str:
-    """A short text for the token's badge: engaged, held, holding (empty: none)."""
-    parts = []
-    if foes(table, tok):
-        parts.append("⚔")
-    level = held_level(table, tok)
-    if level:
-        parts.append("held " + "PDF"[level - 1])
-    holding = [t for t in table.encounter.tokens if t.held_by == tok.id and t.held_at]
-    if holding:
-        parts.append("holds " + "PDF"[max(t.held_at for t in holding) - 1])
-    return " ".join(parts)
 
 
 def describe(table: Table, tok: Token) -> list[str]:
@@ -246,9 +230,14 @@ def situation(
             f"{level_name(out.defender_held_at)} ({SRC_POSITION})"
         )
     if out.attacker_held_at:
+        weaker = (
+            ": their blows read one effect row less"
+            if DOMINATED_ROW_SHIFT.get(out.attacker_held_at)
+            else ""
+        )
         out.lines.append(
             f"{table.character_of(atok.id).name} is held at "
-            f"{level_name(out.attacker_held_at)} ({SRC_POSITION})"
+            f"{level_name(out.attacker_held_at)}{weaker} ({SRC_POSITION})"
         )
     if out.attacker_dominance >= Dominance.FULL:
         out.lines.append(
@@ -446,11 +435,3 @@ def move_refusal(table: Table, tok: Token) -> str | None:
         f"{name} is held at {level_name(level)} by {table.character_of(h.id).name}: "
         f"escape first (the escape action, {SRC_ESCAPE})."
     )
-
-
-def require_engaged(table: Table, tok: Token) -> list[Token]:
-    """The foes of an engaged fighter (RulesError when there are none)."""
-    fs = foes(table, tok)
-    if not fs:
-        raise RulesError(f"{table.character_of(tok.id).name} is not engaged in hand to hand.")
-    return fs

@@ -1,6 +1,8 @@
 """Encounter ▸ Hand to hand ▸ … for the selected figure.
 
-The table's hand-to-hand state actions (:mod:`twtw_desktop.play.melee_actions`):
+The fight as it stands heads the submenu (whom the figure is engaged with, who holds
+whom, a free blow owed), then the table's hand-to-hand state actions
+(:mod:`twtw_desktop.play.melee_actions`):
 engage a figure within a pace, hold an engaged foe at a level of dominance or let go
 (the Judge's call on a position, 000 Position), escape a hold (the check is drawn),
 disengage carefully, and the Judge's position and height advantage factors. The
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMenu
 
-from ..play.engagement import foes, held_level, level_name
+from ..play.engagement import describe, foes, held_level, level_name
 from ..play.melee_actions import Disengage, Engage, Escape, Hold, MeleeFactors
 from ..rules.combat.melee import ENGAGEMENT_PACES
 
@@ -35,6 +37,10 @@ def _fill(window, menu: QMenu) -> None:
         return
     table = doc.table
     me = tok.character_id
+    for line in describe(table, tok):  # the fight as it stands, for reading
+        menu.addAction(line).setEnabled(False)
+    if menu.actions():
+        menu.addSeparator()
 
     def add(text: str, action, tip: str = "") -> None:
         act = menu.addAction(text)
@@ -79,7 +85,7 @@ def _fill(window, menu: QMenu) -> None:
         )
     if fighting:
         add("Disengage carefully (2 AP)", Disengage(who=me), "000 Breaking Engagement")
-    if not menu.actions():
+    if not any(a.isEnabled() for a in menu.actions()):
         menu.addAction("Nobody within a pace to fight").setEnabled(False)
     menu.addSeparator()
     for key, text in (("position", "Position advantage"), ("height", "Height advantage")):
