@@ -223,6 +223,9 @@ def test_walking_away_gives_the_foe_a_blow_for_one_ap_less(table):
     assert any("walked out" in b for b in cost.breakdown)
     # the free blow is Hank's: Dave, now paces away, cannot strike back
     assert "apart" in (table.why_not(MeleeAttack(who=DAVE, target=HANK)) or "")
+    # it is struck at once or not at all: with the next round it has lapsed
+    table.apply(StartRound())
+    assert "apart" in (table.why_not(free) or "")
 
 
 def test_bumps_on_dominance_build_a_hold_and_the_held_cancel_it(table):

@@ -61,9 +61,10 @@ class Token(Mutable):
     #: advantage factors the Judge grants for the fight (000 Determining Advantage)
     melee_position: bool = False
     melee_height: bool = False
-    #: a foe who walked out of the engagement: this figure's next blow at them costs
-    #: 1 AP less (000 Breaking Engagement)
+    #: a foe who walked out of the engagement: this figure's next blow at them this
+    #: round (``free_attack_round``) costs 1 AP less (000 Breaking Engagement)
     free_attack_on: TokenRef | None = None
+    free_attack_round: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
     #: the round since which an engaged fighter has not moved (000 Maneuvering During
     #: Engagement: two rounds standing still cost 1 Defense)
     still_since: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
@@ -94,6 +95,7 @@ _IDLE_FIELDS = (
     "melee_position",
     "melee_height",
     "free_attack_on",
+    "free_attack_round",
     "still_since",
     "riding",
 )

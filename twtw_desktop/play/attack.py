@@ -123,7 +123,7 @@ from ..rules.combat.thrown import is_throwable
 from ..rules.deck import read_pool
 from ..rules.gear import Weapon
 from .cards import CardNeeded, TypedCards, scratch_deck
-from .engagement import SRC_BREAK, MeleeSituation, melee_weapon, situation
+from .engagement import SRC_BREAK, MeleeSituation, free_blow, melee_weapon, situation
 from .throw import (
     ablate_covers,
     assign_character,
@@ -474,7 +474,7 @@ def plan_attack(table, req: AttackRequest, geometry: Geometry | None = None) -> 
 def _plan_melee(table, plan: AttackPlan) -> None:
     req, ed = plan.request, table.edition
     stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
-    if stok.free_attack_on != ttok.id:  # the free blow lands as the foe walks off
+    if not free_blow(table, stok, ttok):  # the free blow lands as the foe walks off
         check_engaged(plan.distance)
     if req.improvised is not None:
         if plan.weapon is not None:

@@ -4,16 +4,18 @@ Asserting Dominance, Breaking Engagements When Dominated).
 
 The state lives on the tokens (:class:`~twtw_desktop.model.encounter.Token`:
 ``engaged_with``, ``held_by`` / ``held_at``, ``closed_in_on``, ``melee_position``,
-``melee_height``, ``free_attack_on``), so it is saved with the encounter, copied by a
-step's snapshot (undo puts it back), written to the journal with the step and drawn
-as a badge on the token. Everything here is read or written inside a table step; the
-rules' numbers come from :mod:`twtw_desktop.rules.combat.melee`.
+``melee_height``, ``free_attack_on`` / ``free_attack_round``, ``still_since``), so it
+is saved with the encounter, copied by a step's snapshot (undo puts it back), written
+to the journal with the step and drawn as a badge on the token. Everything here is
+read or written inside a table step; the rules' numbers come from
+:mod:`twtw_desktop.rules.combat.melee`.
 
 * **Engagement** (000): a hand-to-hand attack engages the two fighters (the
   ``engage`` action declares it without a blow). It ends with a careful
   ``disengage``, with a successful ``escape`` from partial dominance, or when a
   fighter walks more than a pace away: the foe left behind may then strike at once
-  for 1 AP less (the free blow is kept on the foe's token until used).
+  for 1 AP less (the free blow is kept on the foe's token until used or the round
+  ends).
 * **Advantage** (000 Determining Advantage) is counted afresh for every blow from
   the two fighters' weapons in hand, size, height (mounted against a fighter on foot,
   or the Judge's ``melee_height``), position (the Judge's ``melee_position``),
@@ -137,7 +139,7 @@ def describe(table: Table, tok: Token) -> list[str]:
                 f"{c.name} holds {table.character_of(t.id).name} at "
                 f"{level_name(t.held_at)} ({SRC_POSITION})"
             )
-    if tok.free_attack_on and tok.free_attack_on in _tokens(table):
+    if tok.free_attack_on and tok.free_attack_on in _tokens(table) and owes_blow(table, tok):
         out.append(
             f"{c.name} may strike {table.character_of(tok.free_attack_on).name} for 1 AP "
             f"less ({SRC_BREAK})"
@@ -244,7 +246,7 @@ def situation(
             f"full dominance: the attacker chooses where the blow lands ({SRC_POSITION})"
         )
     out.defender_stood_still = stood_still(table, dtok)
-    out.free_attack = atok.free_attack_on == dtok.id
+    out.free_attack = free_blow(table, atok, dtok)
     if out.free_attack:
         out.lines.append(
             f"{table.character_of(dtok.id).name} walked out of the engagement: this blow "
@@ -274,6 +276,18 @@ def engage(table: Table, a: Token, b: Token) -> bool:
     return new
 
 
+def owes_blow(table: Table, tok: Token) -> bool:
+    """Whether ``tok`` still has the free blow at a foe who walked off: it is
+    struck at once (000 Breaking Engagement), so it lapses with the round."""
+    return tok.free_attack_on is not None and tok.free_attack_round == _round(table)
+
+
+def free_blow(table: Table, atok: Token, dtok: Token) -> bool:
+    """Whether ``atok``'s blow at ``dtok`` is the free blow (1 AP less, allowed as
+    the foe walks off)."""
+    return atok.free_attack_on == dtok.id and owes_blow(table, atok)
+
+
 def stood_still(table: Table, tok: Token) -> bool:
     """Whether an engaged fighter has not moved for two rounds running (000
     Maneuvering During Engagement): counted in action time from the round they last
@@ -294,7 +308,7 @@ def part(a: Token, b: Token) -> None:
         if y.id in x.closed_in_on:
             x.closed_in_on = [i for i in x.closed_in_on if i != y.id]
         if x.free_attack_on == y.id:
-            x.free_attack_on = None
+            x.free_attack_on = x.free_attack_round = None
         if not x.engaged_with:
             x.still_since = None
 
@@ -355,7 +369,7 @@ def after_blow(
             f"are engaged ({SRC_ENGAGE})"
         )
     if atok.free_attack_on == dtok.id:
-        atok.free_attack_on = None
+        atok.free_attack_on = atok.free_attack_round = None
     line = spend_on_dominance(table, atok, dtok, record.dominance_bumps)
     if line:
         notes.append(line)
@@ -411,7 +425,7 @@ def after_move(
             part(tok, f)
             if not free_blow:
                 continue
-            f.free_attack_on = tok.id
+            f.free_attack_on, f.free_attack_round = tok.id, _round(table)
             how = "walks out of the fight with" if not near else "circles too far around"
             notes.append(
                 f"{table.character_of(tok.id).name} {how} "
