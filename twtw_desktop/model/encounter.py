@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from ..hexgrid import Hex
 from ..rules.base import Mutable
@@ -23,6 +23,9 @@ MAX_LOG = 100_000
 #: round (a galloping horse covers well under 200); anything above is a broken file.
 MAX_PACES = 1000
 Speed = Annotated[float, Field(ge=-MAX_PACES, le=MAX_PACES)]
+#: Most foes one figure can be engaged with at once.
+MAX_ENGAGED = 100
+TokenRef = Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class Token(Mutable):
@@ -44,10 +47,58 @@ class Token(Mutable):
     mounted: bool = False
     hidden: bool = False  # hidden from the players' screen
     weapon_in_hand: Annotated[str, Field(max_length=64)] | None = None
+    # -- hand to hand (000 Hand to Hand Combat; play/engagement.py reads and writes
+    # these; an id naming no token any more is ignored, not an error)
+    #: the tokens this figure is engaged with
+    engaged_with: Annotated[list[TokenRef], Field(max_length=MAX_ENGAGED)] = []
+    #: the token holding this figure in a dominant position, and the level held at
+    #: (1 partial, 2 dominance, 3 full; 000 Position in Hand-to-Hand Engagements)
+    held_by: TokenRef | None = None
+    held_at: Annotated[int, Field(ge=0, le=3)] = 0
+    #: weapon length (optional rule, 000): the foes whose longer weapon this fighter
+    #: has got past by hitting their torso or head
+    closed_in_on: Annotated[list[TokenRef], Field(max_length=MAX_ENGAGED)] = []
+    #: advantage factors the Judge grants for the fight (000 Determining Advantage)
+    melee_position: bool = False
+    melee_height: bool = False
+    #: a foe who walked out of the engagement: this figure's next blow at them this
+    #: round (``free_attack_round``) costs 1 AP less (000 Breaking Engagement)
+    free_attack_on: TokenRef | None = None
+    free_attack_round: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    #: the round since which an engaged fighter has not moved (000 Maneuvering During
+    #: Engagement: two rounds standing still cost 1 Defense)
+    still_since: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    #: the mount's token this rider sits on (it carries the rider when it moves)
+    riding: TokenRef | None = None
 
     @property
     def at(self) -> Hex:
         return Hex(*self.hex)
+
+    @model_serializer(mode="wrap")
+    def _quiet_when_idle(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave out the hand-to-hand and rider fields while they hold nothing, so a
+        figure that never fought or rode is written as before."""
+        data = handler(self)
+        for name in _IDLE_FIELDS:
+            if name in data and not data[name]:
+                del data[name]
+        return data
+
+
+#: Token fields left out of a saved file while empty, false or zero.
+_IDLE_FIELDS = (
+    "engaged_with",
+    "held_by",
+    "held_at",
+    "closed_in_on",
+    "melee_position",
+    "melee_height",
+    "free_attack_on",
+    "free_attack_round",
+    "still_since",
+    "riding",
+)
 
 
 class LogEntry(Mutable):

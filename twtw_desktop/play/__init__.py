@@ -12,6 +12,7 @@ from . import (  # noqa: F401
     combat_actions,
     cover_actions,
     gear_actions,
+    melee_actions,
     mount_actions,
     risk_actions,
     speed_actions,

@@ -38,7 +38,15 @@ from ..rules.character import Character, Posture
 from ..rules.editions import EditionId, OptionalRules
 from ..rules.gear import Weapon
 from .catalogue import apply_action_effects, apply_bleeding, set_posture
-from .movement import plan_move
+from .engagement import after_move, move_refusal, touched_by_move
+from .movement import (
+    carry_riders,
+    continuous_tokens,
+    move_continuous,
+    plan_move,
+    rider_refusal,
+    with_riders,
+)
 from .snapshot import ALL_AREAS, apply_patch
 from .table import TableEvent
 
@@ -276,22 +284,34 @@ class _ClockStep(Action):
         table.time.update_characters(table.encounter.characters)  # bleeding reads them
         result = self.engine_step(table)
         events = [ev for ev in (result if isinstance(result, list | tuple) else [result]) if ev]
+        # continuous movers with a token go on the map; the step's last line says where
+        moved = move_continuous(table, events)
         texts = []
-        for ev in events:
+        for i, ev in enumerate(events):
             detail = {
                 k: v
                 for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
                 if v not in (None, [], (), {}, "") and k not in ("summary", "step")
             }
+            if moved and i == len(events) - 1:
+                detail["map"] = moved
             table.log(ev.summary, self.kind_of_log(table), detail or None)
             apply_bleeding(table, ev)
             texts.append(" · ".join([ev.summary, *(getattr(ev, "details", ()) or ())]))
+        texts += moved
         cards = tuple(n for ev in events for n in (getattr(ev, "cards", ()) or ()))
         return TableEvent(" · ".join(texts), {"events": len(events)}, cards, tuple(events))
 
 
 #: a step that touches no sheet, token or wall (its snapshot copies none of them)
 NOTHING_ON_THE_MAP: dict[str, set[str]] = {"tokens": set(), "characters": set(), "map": set()}
+
+
+def with_mover_tokens(table: Table) -> set[str]:
+    """The tokens a clock step may move: continuous movers on the map, their riders
+    and the foes they may leave behind (:func:`~.movement.move_continuous`)."""
+    ids = continuous_tokens(table)
+    return touched_by_move(table, ids) if ids else ids
 
 
 class StartRound(_ClockStep):
@@ -328,9 +348,10 @@ class EndSegment(_ClockStep):
         return "track" if table.time and table.time.kind == "segments" else "round"
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
+        movers = with_mover_tokens(table)
         if table.time is not None and table.time.kind == "phases":
-            return {"tokens": set(), "map": set()}  # the round may end and bleed
-        return NOTHING_ON_THE_MAP
+            return {"tokens": movers, "map": set()}  # the round may end and bleed
+        return {**NOTHING_ON_THE_MAP, "tokens": movers}
 
     def why_not(self, table: Table) -> str | None:
         why = super().why_not(table)
@@ -362,7 +383,7 @@ class EndRound(_ClockStep):
         return None
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
-        return {"tokens": set(), "map": set()}  # bleeding changes sheets
+        return {"tokens": with_mover_tokens(table), "map": set()}  # bleeding changes sheets
 
     def engine_step(self, table: Table) -> Any:
         assert table.time is not None
@@ -418,7 +439,9 @@ class Move(Action):
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
         _c, tok = self.actor(table)
-        return {"tokens": {tok.id}} if tok is not None else None
+        if tok is None:
+            return None
+        return {"tokens": touched_by_move(table, with_riders(table, tok.id))}
 
     def capture(self) -> Iterable[str]:
         return {"tokens", "track", "log"}
@@ -443,8 +466,11 @@ class Move(Action):
         tok = self._token(table)
         dest = hex_of(table, self.to)
         other = table.encounter.token_at(dest)
-        if other is not None and other.id != tok.id:
+        if other is not None and other.id != tok.id and other.riding != tok.id:
             return f"{table.character_of(other.id).name} already stands there."
+        why = rider_refusal(table, tok) or move_refusal(table, tok)
+        if why:
+            return why
         if not table.in_action:
             return None
         why = super().why_not(table)
@@ -460,11 +486,15 @@ class Move(Action):
         dest = hex_of(table, self.to)
         c = table.character(tok.character_id)
         if not table.in_action:
+            paces = tok.at.distance(dest)
             tok.hex = (dest.q, dest.r)
             if self.facing is not None:
                 tok.facing = self.facing
             text = f"{c.name} moves to {table.hex_label(dest)}"
-            return TableEvent(text, {"to": list(self.to)})
+            notes = after_move(table, [tok, *carry_riders(table, tok)], paces=paces)
+            for line in notes:
+                table.log(line, "move")
+            return TableEvent(" · ".join([text, *notes]), {"to": list(self.to)})
         plan = self.plan(table)
         _details, event = self.pay(table)
         record = {
@@ -478,11 +508,18 @@ class Move(Action):
             tok.facing = facing % 6
         tok.moved = tok.moved + plan.paces
         tok.running = tok.running or self.running
+        carried = carry_riders(table, tok, plan.paces)
         spec = plan.action
         what = spec.describe() if spec is not None else f"{plan.paces} paces"
         text = f"{c.name}: {what} to {plan.end_label}"
+        if carried:
+            names = ", ".join(table.character_of(r.id).name for r in carried)
+            text += f", carrying {names}"
         _log_event(table, text, "move", event, record)
-        return TableEvent(text, record)
+        notes = after_move(table, [tok, *carried], paces=plan.paces)
+        for line in notes:
+            table.log(line, "move")
+        return TableEvent(" · ".join([text, *notes]), record)
 
 
 class Place(Action):
@@ -503,7 +540,9 @@ class Place(Action):
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
         _c, tok = self.actor(table)
-        return {"tokens": {tok.id}} if tok is not None else None
+        if tok is None:
+            return None
+        return {"tokens": touched_by_move(table, with_riders(table, tok.id))}
 
     def capture(self) -> Iterable[str]:
         return {"tokens", "log"}
@@ -520,9 +559,9 @@ class Place(Action):
         except RulesError:
             return f"{c.name} cannot leave the map."
         other = table.encounter.token_at(dest)
-        if other is not None and other.id != tok.id:
+        if other is not None and other.id != tok.id and other.riding != tok.id:
             return f"{table.character_of(other.id).name} already stands there."
-        return None
+        return rider_refusal(table, tok)
 
     def apply(self, table: Table) -> TableEvent:
         c, tok = self.actor(table)
@@ -531,6 +570,7 @@ class Place(Action):
         tok.hex = (dest.q, dest.r)
         if self.facing is not None:
             tok.facing = self.facing
+        after_move(table, [tok, *carry_riders(table, tok)], free_blow=False)
         return TableEvent(f"{c.name} is put on {table.hex_label(dest)}", {"to": list(self.to)})
 
 

@@ -129,6 +129,7 @@ from ..rules.deck import read_pool
 from ..rules.gear import Weapon
 from .bonus_actions import SPENDS, spend_counter_on
 from .cards import CardNeeded, TypedCards, scratch_deck
+from .engagement import SRC_BREAK, MeleeSituation, free_blow, melee_weapon, situation
 from .risk_actions import risking_death
 from .throw import (
     ablate_covers,
@@ -253,6 +254,9 @@ class AttackRequest:
     fan_second_shots: int = 0
     #: the defender's declared defence against a hand-to-hand attack (000)
     defense: Defense | None = None
+    #: hand to hand with what comes to hand: an improvised weapon's gear id (000
+    #: Improvised Weapons); used instead of a carried weapon
+    improvised: str | None = None
     block_arm: str = "left_arm"
     #: a burst's hits sent on to a second target (000 Hitting Multiple Targets)
     burst_second_target: str | None = None
@@ -310,6 +314,9 @@ class AttackPlan:
     defender_ap: ApBreakdown | None = None
     #: the weapon the defender blocks with (None: bare hands)
     block_weapon: Weapon | None = None
+    #: hand to hand: advantage, holds and the free blow from the table's state
+    #: (:class:`~twtw_desktop.play.engagement.MeleeSituation`)
+    melee: MeleeSituation | None = None
     #: the attacker's stowed, fully loaded guns (000 Carrying Loaded Weapons)
     discharge: dict[int, Weapon] = field(default_factory=dict)
     #: Phases fan: who a bump may add as a secondary target after the draw (003),
@@ -371,15 +378,6 @@ def _action_spec(
         breakdown=tuple(CostItem(label=m.label, ap=m.value, source=m.source) for m in ap.items),
         source=ap.items[0].source if ap.items else "",
     )
-
-
-def _defender_weapon(table, defender: Character) -> Weapon | None:
-    """The readied hand-to-hand weapon the defender fights (and blocks) with."""
-    for cw in defender.weapons:
-        w = table.gear.weapons.get(cw.weapon_id)
-        if w is not None and cw.readied and w.is_melee:
-            return w
-    return None
 
 
 def _logged_this_round(table, found: Callable[[Any], bool]) -> bool:
@@ -506,9 +504,30 @@ def plan_attack(table, req: AttackRequest, geometry: Geometry | None = None) -> 
 def _plan_melee(table, plan: AttackPlan) -> None:
     req, ed = plan.request, table.edition
     stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
-    check_engaged(plan.distance)
-    defender_weapon = _defender_weapon(table, target)
-    plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
+    if not free_blow(table, stok, ttok):  # the free blow lands as the foe walks off
+        check_engaged(plan.distance)
+    if req.improvised is not None:
+        if plan.weapon is not None:
+            raise RulesError("Fight with the weapon in hand or with what comes to hand, not both.")
+        w = table.gear.weapons.get(req.improvised)
+        if w is None or "improvised" not in w.attributes:
+            raise RulesError(f"{req.improvised!r} is not an improvised weapon in the gear list.")
+        plan.weapon = w
+    defender_weapon = melee_weapon(table, target)
+    if plan.distance <= 1:
+        plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
+    plan.melee = ms = situation(table, stok, ttok, plan.weapon, defender_weapon)
+    plan.geometry += ms.lines
+    if req.called_location is not None:
+        if ms.attacker_dominance < 3:
+            raise RulesError(
+                "Only a fighter holding the foe at full dominance chooses where the blow "
+                "lands (000 Position in Hand-to-Hand Engagements)."
+            )
+        plan.geometry.append(
+            f"the blow lands on the {req.called_location.replace('_', ' ')}, "
+            "the attacker's choice (000 Position in Hand-to-Hand Engagements)"
+        )
     dodge = None
     if req.defense == "dodge":
         check = dodge_front(ttok.at, ttok.facing, table.map.orientation).classify(stok.at)
@@ -545,10 +564,20 @@ def _plan_melee(table, plan: AttackPlan) -> None:
         attacker_weapon=plan.weapon,
         defender_weapon=defender_weapon,
         careful=req.careful,
+        advantage=ms.advantage,
+        defender_held_at=ms.defender_held_at,
+        defender_stood_still=ms.defender_stood_still,
         dodge=dodge,
         defender_attacked_this_round=dodge is not None and attacked_this_round(table, target.id),
     )
     plan.ap = melee_ap_cost(req.melee_attack, careful=req.careful)
+    if ms.free_attack and plan.ap.total:
+        plan.ap = ApBreakdown.build(
+            [
+                *plan.ap.items,
+                mod(f"{target.name} walked out of the engagement", -1, SRC_BREAK),
+            ]
+        )
     plan.pool = melee_profile(
         plan.shooter, ed, attack=req.melee_attack, weapon=plan.weapon, kick=req.kick
     ).pool
@@ -575,7 +604,7 @@ def _ranged_dodge(table, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
     items, notes = dodge_items(
         target,
         DodgeSpec(from_front=front),
-        defender_weapon=_defender_weapon(table, target),
+        defender_weapon=melee_weapon(table, target),
         defender_attacked_this_round=attacked_this_round(table, target.id),
         source="000 Hand to Hand Combat (dodge_vs_ranged)",
     )
@@ -1047,6 +1076,8 @@ class Spends:
     extra_hits: int = 0
     #: Phases fan: token ids of the secondary targets bought, one bump each (003)
     secondary: list[str] = field(default_factory=list)
+    #: hand to hand: bumps spent toward dominance (000 Asserting Dominance)
+    dominance: int = 0
 
     def to_bump_spends(self) -> BumpSpends:
         return BumpSpends(
@@ -1056,6 +1087,7 @@ class Spends:
             stray=tuple(StraySpend(figure_index=i, delta=d) for i, d in self.stray),  # type: ignore[arg-type]
             extra_hits=self.extra_hits,
             secondary_targets=len(self.secondary),
+            dominance=self.dominance,
         )
 
     def empty(self) -> bool:
@@ -1069,6 +1101,7 @@ class Spends:
             list(self.stray),
             self.extra_hits,
             list(self.secondary),
+            self.dominance,
         )
 
 
@@ -1394,14 +1427,18 @@ def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Ou
         attack=req.melee_attack,
         weapon=plan.weapon,
         kick=req.kick,
+        height_advantage=plan.melee.height if plan.melee else False,
+        attacker_dominance=plan.melee.attacker_dominance if plan.melee else 0,
+        attacker_held_at=plan.melee.attacker_held_at if plan.melee else 0,
         block=block,
+        chosen_location=_chosen_location(plan),
         options=table.encounter.options,
         spends=sp[0].to_bump_spends() if sp else None,
         more=more,
         pool_read=pool_read,
         discard=discard,
         ap=plan.ap,
-        distance_paces=plan.distance,
+        distance_paces=0 if plan.melee and plan.melee.free_attack else plan.distance,
         discharge_weapons=plan.discharge,
         risking_death=risking_death(table, plan.target.id),
     )
@@ -1418,6 +1455,13 @@ def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Ou
     elif req.defense == "block":
         rec = rec.model_copy(update={"notes": (*notes, "the attack misses: no block needed")})
     return Outcome([rec], {new.id: new}, block=block, needs_block_card=needs_block_card)
+
+
+def _chosen_location(plan: AttackPlan) -> HitLocation | None:
+    """The location a fighter holding the foe at full dominance names (000 Position:
+    the card's hit location is ignored; :func:`_plan_melee` refuses it otherwise)."""
+    loc = plan.request.called_location
+    return HitLocation(loc) if loc is not None else None
 
 
 @dataclass
@@ -1524,6 +1568,7 @@ def bumps_left(record: AttackRecord) -> tuple[int, int]:
             + sp.stray
             + sp.extra_hits
             + sp.secondary_targets
+            + sp.dominance
         )
     return total, max(total - used, 0)
 

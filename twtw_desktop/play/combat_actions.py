@@ -75,6 +75,7 @@ from .attack import (
     write_attack,
 )
 from .bonus_actions import CounterSpend, counter_refusal
+from .engagement import after_blow, melee_weapon
 from .table import TableEvent
 from .throw import apply_throw, check_throw_cards, plan_throw, throw_cost_applies
 
@@ -107,6 +108,8 @@ class SpendRef(BaseModel):
     extra_hits: Annotated[int, Field(ge=0, le=50)] = 0
     #: Phases fan: the secondary targets bought (token ids, 003)
     secondary: tuple[Who, ...] = ()
+    #: hand to hand: bumps spent toward dominance (000 Asserting Dominance)
+    dominance: Annotated[int, Field(ge=0, le=50)] = 0
 
     def spends(self) -> Spends:
         return Spends(
@@ -116,6 +119,7 @@ class SpendRef(BaseModel):
             [tuple(x) for x in self.stray],  # type: ignore[misc]
             self.extra_hits,
             list(self.secondary),
+            self.dominance,
         )
 
     @classmethod
@@ -127,6 +131,7 @@ class SpendRef(BaseModel):
             stray=tuple((int(i), int(d)) for i, d in s.stray),
             extra_hits=s.extra_hits,
             secondary=tuple(s.secondary),
+            dominance=s.dominance,
         )
 
 
@@ -741,15 +746,50 @@ class MeleeAttack(_AttackAction):
     attack: Literal["quick", "standard", "heavy", "shove"] = "standard"
     careful: bool = False
     kick: bool = False
+    #: fight with what comes to hand: an improvised weapon's gear id (000)
+    improvised: GearId | None = None
     mode: ClassVar[str] = "melee"
     page: ClassVar[str] = SRC_MELEE
-    summary: ClassVar[str] = "a hand-to-hand blow (the defender may block or dodge)"
+    summary: ClassVar[str] = (
+        "a hand-to-hand blow (the defender may block or dodge); engages the two, "
+        "advantage and dominance from the table"
+    )
 
     def default_slot(self, table: Table, shooter_token: str) -> int | None:
         return None  # bare hands
 
     def request_fields(self, table: Table) -> dict[str, Any]:
-        return {"melee_attack": self.attack, "careful": self.careful, "kick": self.kick}
+        return {
+            "melee_attack": self.attack,
+            "careful": self.careful,
+            "kick": self.kick,
+            "improvised": self.improvised,
+        }
+
+    def apply(self, table: Table) -> TableEvent:
+        event = super().apply(table)
+        out, plan = event.raw
+        notes = after_blow(
+            table,
+            plan.shooter_token,
+            plan.target_token,
+            out.record,
+            plan.weapon,
+            melee_weapon(table, table.character(plan.target.id)),
+        )
+        if notes:
+            # the attack's own log line (written in this step) says what the blow
+            # did to the fight, so the fight's state reads with its cause
+            log = table.encounter.log
+            i = max(i for i, e in enumerate(log) if e.kind == "attack")
+            entry = log[i]
+            detail = dict(entry.detail or {})
+            detail["melee"] = notes
+            log[i] = entry.model_copy(
+                update={"text": " · ".join([entry.text, *notes]), "detail": detail}
+            )
+            event.text = " · ".join([event.text, *notes])
+        return event
 
 
 class _Defense(Action):
@@ -820,35 +860,6 @@ class Dodge(_Defense):
                 f"fighter who makes no attacks ({SRC_MELEE})."
             )
         return super().why_not(table)
-
-
-@register
-class Disengage(Action):
-    """Leave an engagement carefully (000: 2 AP on top of the move)."""
-
-    do: Literal["disengage"] = "disengage"
-    who: Who
-    page: ClassVar[str] = A.SOURCE_DISENGAGE
-    summary: ClassVar[str] = "a careful disengage: 2 AP, then move away"
-
-    def capture(self) -> Iterable[str]:
-        return {"track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"track", "log"}
-
-    def label(self, table: Table) -> str:
-        return f"{self.actor(table)[0].name}: careful disengage"
-
-    def spec(self, table: Table) -> A.ActionSpec | None:
-        return A.careful_disengage()
-
-    def apply(self, table: Table) -> TableEvent:
-        c, _ = self.actor(table)
-        _details, event = self.pay(table)
-        text = f"{c.name} disengages carefully"
-        _log_event(table, text, "action", event)
-        return TableEvent(text)
 
 
 @register
@@ -1088,7 +1099,11 @@ def attack_action(
         fields["weapon"] = c.weapons[req.weapon_index].weapon_id
         fields["slot"] = req.weapon_index
     if req.mode == "melee":
-        fields.update(attack=req.melee_attack, careful=req.careful, kick=req.kick)
+        fields.update(
+            attack=req.melee_attack, careful=req.careful, kick=req.kick, improvised=req.improvised
+        )
+        # a blow names a location only at full dominance (000 Position), no called shot
+        fields.update(called=None, location=req.called_location)
         if req.weapon_index is None:
             fields["weapon"] = None
         return MeleeAttack(**fields)
@@ -1124,7 +1139,6 @@ __all__ = [
     "AttackCard",
     "Block",
     "BurstTarget",
-    "Disengage",
     "Dodge",
     "FanFire",
     "MeleeAttack",

@@ -5,11 +5,18 @@ than the firer-movement penalty (the attack reads ``Token.mounted``). ``mount`` 
 name the horse's (or wagon's) token standing next to the rider: the rider then takes
 its hex and its speed, so the relative target speed reads the mount's motion.
 
+The rider's token keeps the mount's id (``Token.riding``): wherever the mount goes —
+its ``move`` or ``run`` (paid from the mount's own AP; the rider pays nothing, 000
+Continuous Action Movement), the Judge's ``place`` or a drag in the window, a new
+``set_speed`` — the rider goes with it, with its paces and speed
+(:func:`~twtw_desktop.play.movement.carry_riders`); undo takes both back in one step.
+A mounted rider is not moved on its own: the window's drag picks up the mount.
+
 House readings (the pages price neither): mounting costs a simple skill action's 4 AP
 and dismounting what standing up costs, 2 AP (:data:`~twtw_desktop.rules.actions.MOUNT_AP`,
-``DISMOUNT_AP``); a rider who gets down stops moving. The mount and the rider are
-separate tokens afterwards: the Judge moves them together (the horse as a token with
-its own move carrying the rider is not modelled yet).
+``DISMOUNT_AP``); a rider who gets down stops moving and stands in the mount's hex
+(the Judge drags either figure off it). A mount token may carry several riders (a
+wagon).
 """
 
 from __future__ import annotations
@@ -86,6 +93,8 @@ class Mount(_MountAction):
         if c.posture is Posture.PRONE or tok.posture is Posture.PRONE:
             return f"{c.name} is prone: stand up first ({A.SOURCE_MOVE})."
         horse = self.mount_token(table)
+        if horse is not None and horse.riding:
+            return f"{table.character_of(horse.id).name} is riding: mount their mount instead."
         if horse is not None and horse.at.distance(tok.at) > 1:
             return f"The mount stands {horse.at.distance(tok.at)} hexes away; it must be next to {c.name}."
         return None
@@ -98,7 +107,9 @@ class Mount(_MountAction):
         tok.mounted = True
         text = f"{c.name} mounts"
         if horse is not None:
+            tok.riding = horse.id
             tok.hex = horse.hex
+            tok.facing = horse.facing
             tok.velocity = horse.velocity
             text += f" {table.character_of(horse.id).name} in {table.hex_label(horse.at)}"
         _log_event(table, text, "move", event)
@@ -130,6 +141,7 @@ class Dismount(_MountAction):
         tok = self.token(table)
         _details, event = self.pay(table)
         tok.mounted = False
+        tok.riding = None
         tok.velocity = (0.0, 0.0)
         text = f"{c.name} dismounts"
         _log_event(table, text, "move", event)

@@ -1,15 +1,31 @@
 """Moves as the tools see them: the cheapest legal path to a hex, its AP cost and the
-track action that pays it (the geometry prices, the rules catalogue names it)."""
+track action that pays it (the geometry prices, the rules catalogue names it); and
+riders, whom their mount carries wherever it goes (``move``, ``run``, ``place``, a
+drag in the window, ``set_speed``, a continuous mover's segment): :func:`carry_riders`.
+A rider is not moved on its own while mounted (:func:`rider_refusal`); the window's
+drag picks up the mount. 000 Continuous Action Movement: the rider pays no AP for the
+mount's movement.
+
+Continuous movers on the map (:func:`move_continuous`): a mover on the track (the
+``continuous`` action) whose id names a token moves that token its paces of each
+segment (AP v2) or continuous step (Phases) straight on — toward its speed's hexside
+when it has a speed (``set_speed``), else the way it faces — and stops short of a
+wall, the map's edge, ground nobody enters or another figure (house: the pages leave
+steering to the Judge, who turns the token or sets its speed)."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import RulesError
-from ..geometry.movement import cheapest_path
+from ..geometry.movement import TERRAIN_COSTS, cheapest_path
 from ..hexgrid import Hex
+from ..model.encounter import MAX_PACES
 from ..rules.actions import ActionSpec, move_action, run_action
+from .engagement import after_move
 
 #: the table (or anything with its reading methods)
 EncounterDocument = Any
@@ -52,7 +68,55 @@ class MovePlan:
 
 
 def occupied_hexes(doc: EncounterDocument, except_token: str) -> list[Hex]:
-    return [t.at for t in doc.encounter.tokens if t.id != except_token]
+    """Hexes other figures stand in (a rider on the moving mount goes with it)."""
+    return [t.at for t in doc.encounter.tokens if t.id != except_token and t.riding != except_token]
+
+
+# -- riders: a mount carries whoever sits on it ---------------------------------------
+
+
+def riders(doc: EncounterDocument, mount_id: str) -> list[Any]:
+    """The tokens riding the token ``mount_id``."""
+    return [t for t in doc.encounter.tokens if t.riding == mount_id]
+
+
+def mount_of(doc: EncounterDocument, tok: Any) -> Any | None:
+    """The token ``tok`` rides (None: on foot, or its mount is gone from the map)."""
+    if not tok.riding:
+        return None
+    for t in doc.encounter.tokens:
+        if t.id == tok.riding:
+            return t
+    return None
+
+
+def with_riders(doc: EncounterDocument, token_id: str) -> set[str]:
+    """A token's id with its riders' (what a move of it changes)."""
+    return {token_id, *(t.id for t in riders(doc, token_id))}
+
+
+def carry_riders(doc: EncounterDocument, mount: Any, paces: int = 0) -> list[Any]:
+    """Inside a step that moved ``mount``: its riders take its hex, heading and
+    speed, and its paces this round (the mount's motion is the rider's for the firer
+    movement penalty and the mounted-firer modifier, 000 Modifiers). Returns them."""
+    carried = riders(doc, mount.id)
+    for r in carried:
+        r.hex = mount.hex
+        r.facing = mount.facing
+        r.velocity = mount.velocity
+        r.moved = min(r.moved + paces, MAX_PACES)
+        r.running = r.running or mount.running
+    return carried
+
+
+def rider_refusal(doc: EncounterDocument, tok: Any) -> str | None:
+    """Why a rider is not moved on its own: its mount carries it."""
+    mount = mount_of(doc, tok)
+    if mount is None:
+        return None
+    name = doc.character(tok.character_id).name
+    horse = doc.character(mount.character_id).name
+    return f"{name} rides {horse}: move {horse} (the mount carries the rider), or dismount first."
 
 
 def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = False) -> MovePlan:
@@ -150,3 +214,98 @@ def reach_budget(doc: EncounterDocument, character_id: str) -> tuple[int, int | 
                 pool = 0
         return counters + pool, counters
     return max(0, ch.ap - doc.edition.ap_penalty(ch.wound_level)), None
+
+
+# -- continuous movers on the map ---------------------------------------------------------
+
+
+def _mover_token(doc: EncounterDocument, mover_id: str) -> Any | None:
+    """The token a continuous mover names (its token or character id), or None for a
+    mover that is not on the map (a train the Judge keeps off it)."""
+    for t in doc.encounter.tokens:
+        if t.id == mover_id:
+            return t
+    for t in doc.encounter.tokens:
+        if t.character_id == mover_id:
+            return t
+    return None
+
+
+def continuous_tokens(doc: EncounterDocument) -> set[str]:
+    """The tokens the continuous movers on the track can move (with their riders):
+    what a clock step may change on the map."""
+    track = doc.track
+    movers = getattr(getattr(track, "state", None), "movers", ()) or ()
+    ids: set[str] = set()
+    for m in movers:
+        tok = _mover_token(doc, m.mover_id)
+        if tok is not None:
+            ids |= with_riders(doc, tok.id)
+    return ids
+
+
+def heading(doc: EncounterDocument, tok: Any) -> int:
+    """The hexside a continuous mover heads toward: its speed's direction (the
+    nearest hexside) when it has one, else the way it faces."""
+    vx, vy = tok.velocity
+    if not vx and not vy:
+        return int(tok.facing)
+    layout = doc.map.layout()
+    angle = math.degrees(math.atan2(-vy, vx)) % 360.0
+
+    def off(f: int) -> float:
+        d = abs(layout.facing_angle(f) - angle) % 360.0
+        return min(d, 360.0 - d)
+
+    return min(range(6), key=off)
+
+
+def move_continuous(doc: EncounterDocument, events: Iterable[Any]) -> list[str]:
+    """Inside a clock step: each continuous mover with a token moves its paces of
+    this segment (or continuous step) straight on along its heading, carrying its
+    riders (000 Continuous Action Movement; 002 Continuous Actions). It stops short
+    of a wall, the map's edge, ground nobody enters or another figure; the lines for
+    the log say where each went and why it stopped."""
+    notes: list[str] = []
+    walls = doc.walls()
+    for ev in events:
+        for mv in getattr(ev, "moves", ()) or ():
+            if not mv.paces:
+                continue
+            tok = _mover_token(doc, mv.mover_id)
+            if tok is None:
+                continue
+            name = doc.character(tok.character_id).name
+            f = heading(doc, tok)
+            mine = with_riders(doc, tok.id)
+            taken = {t.at for t in doc.encounter.tokens if t.id not in mine}
+            cur, done, stop = tok.at, 0, ""
+            for _ in range(mv.paces):
+                nxt = cur.neighbor(f)
+                if not doc.map.contains(nxt):
+                    stop = "the map's edge"
+                elif not TERRAIN_COSTS[doc.map.terrain_at(nxt)].enterable:
+                    stop = doc.map.terrain_at(nxt).value.replace("_", " ")
+                elif nxt in taken:
+                    stop = "another figure"
+                else:
+                    wall = walls.movement_blocked(cur, nxt)
+                    stop = f"a wall ({wall})" if wall else ""
+                if stop:
+                    break
+                cur, done = nxt, done + 1
+            if done:
+                tok.hex = (cur.q, cur.r)
+                tok.facing = f
+                tok.moved = min(tok.moved + done, MAX_PACES)
+                carried = carry_riders(doc, tok, done)
+                line = f"{name} moves on {done} pace(s) to {doc.hex_label(cur)}"
+                if carried:
+                    line += ", carrying " + ", ".join(
+                        doc.character(r.character_id).name for r in carried
+                    )
+                notes.append(line + " (000/002 continuous movement)")
+                notes += after_move(doc, [tok, *carried], paces=done)
+            if stop:
+                notes.append(f"{name} is stopped by {stop} after {done} of {mv.paces} pace(s)")
+    return notes

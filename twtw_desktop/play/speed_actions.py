@@ -20,6 +20,7 @@ from ..errors import RulesError
 from ..hexgrid import Hex, Orientation
 from ..model.encounter import MAX_PACES
 from .actions import Action, HexRef, Who, hex_of, register
+from .movement import rider_refusal, riders, with_riders
 from .table import TableEvent
 
 if TYPE_CHECKING:
@@ -76,6 +77,10 @@ class SetSpeed(Action):
     def capture(self) -> Iterable[str]:
         return {"tokens", "log"}
 
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        _c, tok = self.actor(table)
+        return {"tokens": with_riders(table, tok.id)} if tok is not None else None
+
     def areas(self) -> Iterable[str]:
         return {"tokens", "log"}
 
@@ -101,7 +106,8 @@ class SetSpeed(Action):
             self.heading(table)
         except RulesError as e:
             return str(e)
-        return None
+        _c, tok = self.actor(table)
+        return rider_refusal(table, tok)
 
     def apply(self, table: Table) -> TableEvent:
         c, tok = self.actor(table)
@@ -109,6 +115,8 @@ class SetSpeed(Action):
         angle, where = self.heading(table)
         before = tok.velocity
         tok.velocity = (0.0, 0.0) if self.speed == 0 else velocity_toward(self.speed, angle)
+        for rider in riders(table, tok.id):  # the mount's speed is its riders'
+            rider.velocity = tok.velocity
         if self.speed == 0:
             text = f"{c.name} stops (speed 0)"
         else:

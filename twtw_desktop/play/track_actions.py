@@ -24,8 +24,9 @@ from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.base import Speed
 from ..rules.card import Card
-from .actions import NOTHING_ON_THE_MAP, Action, Cost, Who, register
+from .actions import NOTHING_ON_THE_MAP, Action, Cost, Who, register, with_mover_tokens
 from .catalogue import apply_action_effects, apply_bleeding, catalogue
+from .movement import move_continuous
 from .table import TableEvent
 
 if TYPE_CHECKING:
@@ -508,7 +509,7 @@ class NextDue(_EngineAction):
         return "Next segment where something is due"
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
-        return dict(NOTHING_ON_THE_MAP)
+        return {**NOTHING_ON_THE_MAP, "tokens": with_mover_tokens(table)}
 
     def call(self, table: Table) -> Callable[[], Any]:
         return lambda: table.track.advance_segment()
@@ -552,9 +553,10 @@ class NextDue(_EngineAction):
                 if v not in (None, [], (), {}, "") and k not in ("summary", "step")
             }
             table.log(ev.summary, "track", detail or None)
+        moved = move_continuous(table, events)  # movers with a token go on the map
         first, last = events[0].segment, events[-1].segment
         span = f"segment {last}" if first == last else f"segments {first}–{last}"
         reason = "; ".join(dict.fromkeys(why)) or "nothing is due this round"
         text = f"Counted {span}: stopped because {reason}"
-        table.log(text, "track")
+        table.log(text, "track", {"map": moved} if moved else None)
         return TableEvent(text, {"segments": [first, last]}, (), tuple(events))

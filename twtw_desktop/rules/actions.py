@@ -812,6 +812,12 @@ def dodge() -> ActionSpec:
     return _simple(ActionKind.DODGE, "dodge", DODGE_AP, Speed.NORMAL, SOURCE_MELEE)
 
 
+def escape_hold(ap: int, source: str) -> ActionSpec:
+    """One attempt to escape a hold (000 Breaking Engagements When Dominated: 1, 2
+    or 3 AP by the level held at)."""
+    return _simple(ActionKind.DISENGAGE, "escape attempt", ap, Speed.NORMAL, source)
+
+
 def careful_disengage() -> ActionSpec:
     """Leave an engagement carefully: 2 AP on top of the move (000)."""
     return _simple(

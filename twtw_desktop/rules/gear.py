@@ -111,6 +111,9 @@ class Weapon(Strict):
     attributes: list[str] = []
     #: advantage value of the weapon in hand-to-hand (000 Determining Advantage)
     advantage: int = 0
+    #: improvised weapons (000 Improvised Weapons): damage added to the attack type's
+    #: own (bare-handed) damage; None for a weapon with its own DMG
+    improvised_damage: Annotated[int, Field(ge=0, le=20)] | None = None
     #: entanglement: Strength TN to break free (003)
     entangle_tn: int | None = None
     #: explosives: blast radius in paces (house)
@@ -191,8 +194,10 @@ class Weapon(Strict):
     def _consistent(self) -> Weapon:
         if self.is_ranged and (self.normal_ap is None or self.range_increment is None):
             raise ValueError(f"ranged weapon {self.id!r} needs normal_ap and range_increment")
-        if self.dmg is None and self.kind not in ("entangle",):
-            raise ValueError(f"weapon {self.id!r} needs dmg")
+        if self.dmg is None and self.kind not in ("entangle",) and self.improvised_damage is None:
+            raise ValueError(f"weapon {self.id!r} needs dmg (or improvised_damage)")
+        if self.improvised_damage is not None and self.dmg is not None:
+            raise ValueError(f"weapon {self.id!r}: give dmg or improvised_damage, not both")
         return self
 
     @model_validator(mode="after")

@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
         from .help_menu import install_help_menu
         from .icons import decorate
         from .library import install_library
+        from .melee_menu import install_melee_menu
         from .mount_menu import install_mount_menu
         from .party_dialogs import install_party_dialogs
         from .players import install_players_screen
@@ -156,6 +157,7 @@ class MainWindow(QMainWindow):
         install_speed_dialog(self)
         install_mount_menu(self)
         install_cover_fire(self)
+        install_melee_menu(self)
         install_rules_reference(self)
         decorate(*self.tools_toolbar.actions(), *self.players_screen.toolbar.actions())
 

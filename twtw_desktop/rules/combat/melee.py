@@ -81,6 +81,8 @@ STOOD_STILL_DEFENSE = -1
 DOMINANCE_PACES_PER_BUMP = 2
 #: Weapon blocks that tie the attack put this much on the weapon's Rel (000).
 BLOCK_TIE_REL = 1
+#: 000 counts the advantage but leaves what it is worth open; 001 gives the +1
+SRC_ADVANTAGE_BONUS = "000 Determining Advantage; the +1: 001 Advantage"
 
 
 class Dominance(IntEnum):
@@ -268,7 +270,7 @@ def melee_defense(
             )
         )
     if advantage:
-        items.append(mod("defender has the advantage", 1, "001 Advantage"))
+        items.append(mod("defender has the advantage", 1, SRC_ADVANTAGE_BONUS))
     return TnBreakdown.build(md.base, "Defense", f"{edition.name}: melee defense", items)
 
 
@@ -318,7 +320,7 @@ def melee_tn(
     if careful:
         res.append(mod("careful attack", CAREFUL_BONUS, "000 Hand to Hand Combat"))
     if advantage == "attacker":
-        res.append(mod("attacker has the advantage", 1, "001 Advantage"))
+        res.append(mod("attacker has the advantage", 1, SRC_ADVANTAGE_BONUS))
     notes: list[str] = []
     if dodge is not None:
         items, why = dodge_items(
@@ -535,6 +537,17 @@ def melee_profile(
         flat = at.unarmed_damage
         kind: Literal["deadly", "impact"] = "impact"
         dmg = rd = None
+    elif weapon.improvised_damage is not None:
+        # 000 Improvised Weapons: the attack type's own damage plus the weapon's;
+        # a sharp one makes it deadly
+        kind = weapon.damage_kind
+        dmg = rd = None
+        flat = None if at.unarmed_damage is None else at.unarmed_damage + weapon.improvised_damage
+        if flat is not None:
+            row_reasons.append(
+                f"{weapon.name}: {at.name} {at.unarmed_damage} + {weapon.improvised_damage} "
+                f"{kind} (000 Improvised Weapons)"
+            )
     else:
         kind = weapon.damage_kind
         dmg, rd = weapon.dmg, weapon.rd

@@ -450,6 +450,36 @@ class AttackPanel(QWidget):
         h.addStretch(1)
         lay.addWidget(self.melee_row)
         self.melee_row.hide()
+        # what comes to hand: an improvised weapon instead of the one chosen above
+        self.improvised_row, h = _row()
+        h.addWidget(QLabel("Improvised"))
+        self.improvised_combo = _combo(
+            8,
+            "000 Improvised Weapons: a chair, a bottle, a pistol grip — its damage adds "
+            "to the attack's",
+        )
+        self.improvised_combo.addItem("nothing at hand", None)
+        for gear_weapon in document.gear.weapons.values():
+            if gear_weapon.improvised_damage is not None:
+                self.improvised_combo.addItem(gear_weapon.name, gear_weapon.id)
+        self.improvised_combo.activated.connect(lambda _i: self._inputs_changed())
+        h.addWidget(self.improvised_combo, 1)
+        lay.addWidget(self.improvised_row)
+        self.improvised_row.hide()
+        self.choose_loc_row, h = _row()
+        h.addWidget(QLabel("Blow lands on"))
+        self.choose_loc_combo = _combo(
+            6,
+            "000 Position: holding the foe at full dominance, the attacker chooses where "
+            "the blow lands instead of reading the card",
+        )
+        self.choose_loc_combo.addItem("card's location", None)
+        for loc in HitLocation:
+            self.choose_loc_combo.addItem(loc.value.replace("_", " "), loc.value)
+        self.choose_loc_combo.activated.connect(lambda _i: self._inputs_changed())
+        h.addWidget(self.choose_loc_combo, 1)
+        lay.addWidget(self.choose_loc_row)
+        self.choose_loc_row.hide()
         self.defense_row, h = _row()
         h.addWidget(QLabel("Defender"))
         self.defense_combo = _combo(8)
@@ -669,6 +699,21 @@ class AttackPanel(QWidget):
                 for w in self.extra_hits_widgets:
                     w.setToolTip("003 Fan Firing: a bump buys one more hit, up to the shots fired")
                     w.hide()
+        # hand to hand: bumps toward dominance (000 Asserting Dominance)
+        minus, plus, val = _button("−"), _button("+"), QLabel("0")
+        minus.setFixedWidth(28)
+        plus.setFixedWidth(28)
+        minus.clicked.connect(lambda: self.change_spend("dominance", -1))
+        plus.clicked.connect(lambda: self.change_spend("dominance", 1))
+        self.spin_rows["dominance"] = (minus, plus, val)
+        self.dominance_widgets = [QLabel("Dominance"), minus, plus, val]
+        for c, widget in enumerate(self.dominance_widgets):
+            widget.setToolTip(
+                "000 Asserting Dominance: each bump one level of hold on the defender "
+                "(or cancels one level of theirs); kept on the tokens"
+            )
+            sp.addWidget(widget, 8, c)
+            widget.hide()
         sp.addWidget(QLabel("Stray shot"), 5, 0)
         stray = QHBoxLayout()
         self.stray_buttons: list[QToolButton] = []
@@ -995,6 +1040,7 @@ class AttackPanel(QWidget):
             melee_attack=self.melee_combo.currentData(),
             careful=self.careful_check.isChecked(),
             kick=self.kick_check.isChecked(),
+            improvised=self.improvised_combo.currentData() if self.mode() == "melee" else None,
             point_blank=self.point_blank_check.isChecked(),
             appearing=self.appearing_check.isChecked(),
             called_shot=self.called_combo.currentData(),
@@ -1007,7 +1053,9 @@ class AttackPanel(QWidget):
             sabotage=self.sabotage_check.isChecked() and self.mode() == "ranged",
             counter=self._counter if self._holds_counter() else None,  # type: ignore[arg-type]
             charge_ap=self.charge_check.isChecked(),
-            called_location=self.called_loc_combo.currentData()
+            called_location=self.choose_loc_combo.currentData()
+            if self.mode() == "melee"
+            else self.called_loc_combo.currentData()
             if self.called_combo.currentData()
             else None,
             burst=self.burst_combo.currentData() if self.burst_combo.isVisibleTo(self) else None,
@@ -1098,6 +1146,8 @@ class AttackPanel(QWidget):
         self.shot_row.setVisible(mode != "melee")
         self.aim_row.setVisible(mode == "ranged")
         self.melee_row.setVisible(mode == "melee")
+        self.improvised_row.setVisible(mode == "melee")
+        self.choose_loc_row.setVisible(mode == "melee")
         self._sync_defense_row()
         self.fan_row.setVisible(mode == "ranged" and self.shot_kind() == "fan")
         self._fill_weapons()
@@ -1610,8 +1660,10 @@ class AttackPanel(QWidget):
             self.loc_label.setText(loc.location.value.replace("_", " "))
         else:
             self.loc_label.setText("—")
-        for key in ("penetration", "damage", "extra_hits"):
+        for key in ("penetration", "damage", "extra_hits", "dominance"):
             self.spin_rows[key][2].setText(str(getattr(self.spends, key)))
+        for widget in self.dominance_widgets:
+            widget.setVisible(self.mode() == "melee")
         figs = list(p.card.figures)
         for i, d in self.spends.stray:
             figs[i] += d

@@ -49,6 +49,8 @@ BADGE_COLOURS = {
     "concussed": QColor(130, 60, 160),
     "running": QColor(40, 150, 70),
     "mounted": QColor(130, 90, 40),
+    "engaged": QColor(200, 90, 20),
+    "held": QColor(120, 30, 30),
     "prone": QColor(60, 60, 60),
     "ducked": QColor(60, 60, 60),
     "wound": QColor(190, 20, 20),

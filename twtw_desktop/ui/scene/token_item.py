@@ -2,7 +2,8 @@
 
 Drawn as a disc in the side's colour (posse blue, hombres red) with a pale 60° wedge
 showing the facing, the initials inside, the name underneath, and small badges for
-posture (prone, ducked), states (stunned, concussed, running, mounted) and the wound
+posture (prone, ducked), states (stunned, concussed, running, mounted, engaged in hand
+to hand, held at a level of dominance) and the wound
 level. The item never changes the model; tools push commands and the item refreshes
 when the document says the token or its character changed.
 
@@ -97,6 +98,11 @@ def badges_for(token: Token, character: Character | None) -> list[tuple[str, str
         out.append(("R", "running", "running this round"))
     if token.mounted:
         out.append(("M", "mounted", "mounted"))
+    if token.engaged_with:
+        out.append(("E", "engaged", "engaged in hand to hand (000)"))
+    if token.held_by and token.held_at:
+        level = ("partial dominance", "dominance", "full dominance")[token.held_at - 1]
+        out.append((str(token.held_at), "held", f"held at {level} (000 Position)"))
     return out
 
 

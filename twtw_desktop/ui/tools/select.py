@@ -6,6 +6,7 @@ the distance is shown, nothing is charged. Action time: the drag shows the cheap
 legal path and its AP cost next to the cursor — red where the counters on the track
 do not cover it — and on release one command moves the token and pays the AP (undo
 gives it back). Hold Shift while dropping to run (Run paces per AP; 000 Movement).
+Dragging a mounted rider drags its mount, which carries the rider.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from ...errors import RulesError
 from ...hexgrid import Hex, facing_turn, rotate_facing
 from ...play.actions import Move, Run, ref_of
-from ...play.movement import MovePlan, plan_move
+from ...play.movement import MovePlan, mount_of, plan_move
 from ..commands import ChangeValueCommand, MoveTokenCommand, RotateTokenCommand
 from ..document import EncounterDocument
 from ..scene import style
@@ -82,7 +83,8 @@ class SelectTool(Tool):
         doc.select(tok.id if tok is not None else None)
         if tok is None:
             return True
-        self._drag_token = tok.id
+        mount = mount_of(doc.table, tok)  # a rider goes where its mount goes
+        self._drag_token = mount.id if mount is not None else tok.id
         self._drag_origin = h
         self._drag_hex = h
         self._drag_id = next(_drag_ids)

@@ -1,0 +1,362 @@
+"""Hand-to-hand state as table actions (000 Hand to Hand Combat, Breaking Engagement,
+Position, Asserting Dominance, Breaking Engagements When Dominated).
+
+* ``engage`` — two fighters within a pace start a fight without a blow (free).
+* ``disengage`` — a careful disengage: 2 AP, the fight ends without a free blow.
+* ``escape`` — the held fighter's Unarmed check to get out from under a hold:
+  partial 1 AP, TN 3; dominance 2 AP, TN 5; full 3 AP, TN 7, each + half the
+  holder's level rounded up. Out of partial dominance the fight ends too (the
+  fighter must then step away at the usual cost); out of dominance the hold ends and
+  the fighter may disengage.
+* ``hold`` — the Judge's call on a position (000 leaves the positions to the Judge
+  and the posse): who holds whom at which level, 0 to let go (a pinned or surprised
+  foe is full dominance).
+* ``melee_factors`` — the Judge's advantage factors for a fighter: position (a
+  corner, mud) and height (up a slope; a rider over a fighter on foot counts by
+  itself).
+
+The state and what it does to a blow: :mod:`twtw_desktop.play.engagement`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+
+from pydantic import Field
+
+from ..errors import RulesError
+from ..rules import actions as A
+from ..rules.checks import check_pool
+from ..rules.combat.melee import (
+    ENGAGEMENT_PACES,
+    UNARMED_SKILL,
+    escape_requirement,
+)
+from ..rules.combat.ranged import attack_pool
+from .actions import Action, Who, _log_event, register
+from .cards import CardNeeded, TypedCards
+from .combat_actions import CardRef, card_of
+from .engagement import (
+    SRC_BREAK,
+    SRC_ENGAGE,
+    SRC_ESCAPE,
+    SRC_POSITION,
+    engage,
+    foes,
+    held_level,
+    holder,
+    level_name,
+    melee_weapon,
+    part,
+    set_hold,
+)
+from .table import TableEvent
+
+if TYPE_CHECKING:
+    from ..model.encounter import Token
+    from .table import Table
+
+
+class _MeleeStateAction(Action):
+    page: ClassVar[str] = SRC_ENGAGE
+
+    def capture(self) -> Iterable[str]:
+        return {"tokens", "track", "log"}
+
+    def areas(self) -> Iterable[str]:
+        return {"tokens", "track", "log"}
+
+    def token(self, table: Table) -> Token:
+        c, tok = self.actor(table)
+        if tok is None:
+            raise RulesError(f"{c.name} has no token on the map.")
+        return tok
+
+    def other(self, table: Table, who: str) -> Token:
+        c, tok = table.actor(who)
+        if tok is None:
+            raise RulesError(f"{c.name} has no token on the map.")
+        if tok.id == self.token(table).id:
+            raise RulesError("A fighter cannot fight themselves.")
+        return tok
+
+    def refusal(self, table: Table) -> str | None:
+        return None
+
+    def why_not(self, table: Table) -> str | None:
+        try:
+            why = self.refusal(table)
+        except RulesError as e:
+            return str(e)
+        return why or super().why_not(table)
+
+    def name(self, table: Table, tok: Token) -> str:
+        return table.character_of(tok.id).name
+
+
+@register
+class Engage(_MeleeStateAction):
+    """Two fighters within a pace start a hand-to-hand fight (free)."""
+
+    do: Literal["engage"] = "engage"
+    who: Who
+    target: Who
+    summary: ClassVar[str] = "start a hand-to-hand fight with a figure within a pace (free)"
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name} engages"
+
+    def refusal(self, table: Table) -> str | None:
+        a, b = self.token(table), self.other(table, self.target)
+        if b.id in a.engaged_with:
+            return f"{self.name(table, a)} and {self.name(table, b)} are engaged already."
+        d = a.at.distance(b.at)
+        if d > ENGAGEMENT_PACES:
+            return (
+                f"Hand to hand needs the fighters within {ENGAGEMENT_PACES} pace; they are "
+                f"{d} apart ({SRC_ENGAGE})."
+            )
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        a, b = self.token(table), self.other(table, self.target)
+        engage(table, a, b)
+        text = f"{self.name(table, a)} engages {self.name(table, b)} ({SRC_ENGAGE})"
+        table.log(text, "action")
+        return TableEvent(text)
+
+
+@register
+class Disengage(_MeleeStateAction):
+    """Leave an engagement carefully (000: 2 AP on top of the move): the fight ends
+    and the foe gets no free blow."""
+
+    do: Literal["disengage"] = "disengage"
+    who: Who
+    page: ClassVar[str] = A.SOURCE_DISENGAGE
+    summary: ClassVar[str] = "a careful disengage: 2 AP, the fight ends with no free blow"
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: careful disengage"
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        return A.careful_disengage()
+
+    def refusal(self, table: Table) -> str | None:
+        tok = self.token(table)
+        if not foes(table, tok):
+            return f"{self.name(table, tok)} is not engaged in hand to hand ({SRC_BREAK})."
+        level = held_level(table, tok)
+        if level:
+            return (
+                f"{self.name(table, tok)} is held at {level_name(level)}: escape first "
+                f"(the escape action, {SRC_ESCAPE})."
+            )
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        tok = self.token(table)
+        _details, event = self.pay(table)
+        names = []
+        for f in foes(table, tok):
+            part(tok, f)
+            names.append(self.name(table, f))
+        text = f"{self.name(table, tok)} disengages carefully from {', '.join(names)}"
+        _log_event(table, text, "action", event)
+        return TableEvent(text)
+
+
+@register
+class Hold(_MeleeStateAction):
+    """The Judge's call on a position: ``who`` holds ``target`` at ``level``."""
+
+    do: Literal["hold"] = "hold"
+    who: Who
+    target: Who
+    level: Annotated[int, Field(ge=0, le=3)]
+    page: ClassVar[str] = SRC_POSITION
+    summary: ClassVar[str] = (
+        "the Judge sets a hold: 1 partial, 2 dominance, 3 full (pinned, surprised), 0 lets go"
+    )
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: hold at {self.level}"
+
+    def refusal(self, table: Table) -> str | None:
+        a, b = self.token(table), self.other(table, self.target)
+        if self.level and b.id not in a.engaged_with:
+            d = a.at.distance(b.at)
+            if d > ENGAGEMENT_PACES:
+                return (
+                    f"{self.name(table, a)} and {self.name(table, b)} are {d} paces apart: a "
+                    f"hold needs them engaged ({SRC_POSITION})."
+                )
+        if not self.level and b.held_by != a.id:
+            return f"{self.name(table, a)} does not hold {self.name(table, b)}."
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        a, b = self.token(table), self.other(table, self.target)
+        if self.level:
+            engage(table, a, b)
+        set_hold(table, a, b, self.level)
+        if self.level:
+            text = (
+                f"{self.name(table, a)} holds {self.name(table, b)} at "
+                f"{level_name(self.level)} ({SRC_POSITION})"
+            )
+        else:
+            text = f"{self.name(table, a)} lets {self.name(table, b)} go"
+        table.log(text, "action")
+        return TableEvent(text)
+
+
+@register
+class MeleeFactors(_MeleeStateAction):
+    """The Judge's advantage factors for one fighter (000 Determining Advantage)."""
+
+    do: Literal["melee_factors"] = "melee_factors"
+    who: Who
+    position: bool = False
+    height: bool = False
+    page: ClassVar[str] = "000 Determining Advantage"
+    summary: ClassVar[str] = "the Judge's advantage factors for a fighter: position, height"
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: advantage factors"
+
+    def apply(self, table: Table) -> TableEvent:
+        tok = self.token(table)
+        tok.melee_position = self.position
+        tok.melee_height = self.height
+        got = [n for n, on in (("position", self.position), ("height", self.height)) if on]
+        text = f"{self.name(table, tok)}: " + (
+            " and ".join(got) + " (+1 each to the advantage count, 000 Determining Advantage)"
+            if got
+            else "no position or height advantage"
+        )
+        table.log(text, "action")
+        return TableEvent(text)
+
+
+@register
+class Escape(_MeleeStateAction):
+    """A held fighter's attempt to get out from under the hold (one card)."""
+
+    do: Literal["escape"] = "escape"
+    who: Who
+    card: CardRef | None = None
+    more_cards: tuple[CardRef, ...] = ()
+    page: ClassVar[str] = SRC_ESCAPE
+    summary: ClassVar[str] = (
+        "a held fighter's Unarmed check to escape: partial 1 AP TN 3, dominance 2 AP "
+        "TN 5, full 3 AP TN 7 (+ half the holder's level)"
+    )
+
+    def capture(self) -> Iterable[str]:
+        return {"tokens", "deck", "track", "log"}
+
+    def areas(self) -> Iterable[str]:
+        return {"tokens", "deck", "track", "log"}
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: escape"
+
+    def requirement(self, table: Table) -> Any:
+        tok = self.token(table)
+        h = holder(table, tok)
+        if h is None:
+            raise RulesError(f"{self.name(table, tok)} is not held ({SRC_ESCAPE}).")
+        hc = table.character_of(h.id)
+        w = melee_weapon(table, hc)
+        skill = w.skill if w is not None else UNARMED_SKILL
+        return escape_requirement(tok.held_at, hc.skill_level(skill)), hc
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        try:
+            req, _hc = self.requirement(table)
+        except RulesError:
+            return None
+        return A.escape_hold(req.ap, SRC_ESCAPE)
+
+    def refusal(self, table: Table) -> str | None:
+        self.requirement(table)
+        if self.card is None and table.deck.physical:
+            return 'The deck is in physical-card mode: type in the card drawn ("card").'
+        return None
+
+    def preview(self, table: Table) -> dict[str, Any]:
+        out = super().preview(table)
+        try:
+            req, _hc = self.requirement(table)
+        except RulesError:
+            return out
+        c, _ = self.actor(table)
+        pool, why = attack_pool(c, None, skill=UNARMED_SKILL)
+        out.update(tn=req.tn, pool=str(pool), tn_items=[*req.reasons, *why])
+        return out
+
+    def apply(self, table: Table) -> TableEvent:
+        tok = self.token(table)
+        c, _ = self.actor(table)
+        req, hc = self.requirement(table)
+        h = holder(table, tok)
+        assert h is not None
+        _details, event = self.pay(table)
+        pool, why = attack_pool(c, None, skill=UNARMED_SKILL)
+        deck = table.deck
+        taken = []
+        if self.card is not None or deck.physical:
+            if self.card is None:
+                raise RulesError("The deck is in physical-card mode: type in the card drawn.")
+            card = deck.enter_physical(card_of(table, self.card))
+            source: Any = TypedCards(
+                [card_of(table, r) for r in self.more_cards], enter=deck.enter_physical
+            )
+        else:
+            card = deck.draw()
+            source = deck.draw
+        taken.append(card)
+
+        def more() -> Any:
+            x = source()
+            taken.append(x)
+            return x
+
+        try:
+            res = check_pool(card, pool, req.tn, more, bump_every=table.edition.bump_every)
+        except CardNeeded as need:
+            raise RulesError(
+                f'Type in the card drawn for {need.purpose} first ("more_cards").'
+            ) from None
+        finally:
+            for t in taken:
+                deck.discard(t)
+        level = tok.held_at
+        head = f"{c.name} tries to escape {hc.name}'s {level_name(level)} ({pool} vs TN {req.tn})"
+        if res.success:
+            if level == 1:
+                part(tok, h)
+                outcome = (
+                    "breaks free: the fight is over; step at least a pace away at the usual cost"
+                )
+            else:
+                set_hold(table, h, tok, 0)
+                outcome = (
+                    "escapes the hold (into any empty hex next to the foe); disengage to "
+                    "leave the fight"
+                )
+        else:
+            outcome = "calamity: still held" if res.calamity else "still held"
+        text = f"{head}: {res.result if res.result is not None else 'CF'} — {outcome}"
+        record = {
+            "cards": [t.number for t in taken],
+            "tn": req.tn,
+            "pool": str(pool),
+            "result": res.result,
+            "success": res.success,
+            "reasons": [*req.reasons, *why, *res.reasons],
+        }
+        _log_event(table, text, "check", event, record)
+        return TableEvent(text, record, tuple(t.number for t in taken))
