@@ -232,3 +232,18 @@ def test_seed_001_chasing_a_bandit(tmp_path, capsys):
     walking, running = records(play("seed_001_chasing_a_bandit", tmp_path, capsys))
     assert not any("relative speed" in label for label in items(walking))
     assert items(running)["relative speed 8 paces"] == -1
+
+
+def test_seed_000_cyrils_two_shots_from_one_pool_cost_7_ap(tmp_path, capsys):
+    """000 Resolving Multiple Attacks: cock + normal on one Perkins, cock + snap on the
+    other, one switch: 7 AP; one card, the pool's best then second best result."""
+    log = play("seed_000_cyril_two_shots", tmp_path, capsys)
+    first, second = records(log)
+    assert (first["target_id"], second["target_id"]) == ("dave_perkins", "clem_perkins")
+    assert first["ap"]["total"] == 7
+    costs = ap(first)
+    assert sum(v for k, v in costs.items() if "cock the" in k) == 2
+    assert any(k.startswith("switch target") and v == 1 for k, v in costs.items())
+    assert [first["hit"]["rank"], second["hit"]["rank"]] == [1, 2]
+    assert first["cards"][0] == second["cards"][0]
+    assert items(second) == {"secondary target (#2)": -1, "snap shot penalty (SP)": -2}
