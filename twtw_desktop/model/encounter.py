@@ -70,6 +70,10 @@ class Token(Mutable):
     still_since: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
     #: the mount's token this rider sits on (it carries the rider when it moves)
     riding: TokenRef | None = None
+    #: entangled (003 Entanglement): the token whose weapon holds this figure, and the
+    #: weapon (a lasso, a net) — the figure cannot move until it breaks free
+    entangled_by: TokenRef | None = None
+    entangled_weapon: Annotated[str, Field(max_length=64)] | None = None
 
     @property
     def at(self) -> Hex:
@@ -98,6 +102,8 @@ _IDLE_FIELDS = (
     "free_attack_round",
     "still_since",
     "riding",
+    "entangled_by",
+    "entangled_weapon",
 )
 
 

@@ -438,7 +438,11 @@ def after_move(
 
 
 def move_refusal(table: Table, tok: Token) -> str | None:
-    """Why a held fighter may not move (000 Breaking Engagements When Dominated)."""
+    """Why a held fighter may not move (000 Breaking Engagements When Dominated), or an
+    entangled one (003 Entanglement)."""
+    if tok.entangled_by is not None:
+        name = table.character_of(tok.id).name
+        return f"{name} is entangled: break free first (the break_free action, 003 Entanglement)."
     level = held_level(table, tok)
     if not level:
         return None

@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from ..play.bonus_actions import SPENDS, GiveCounter, SpendCounter, TakeCounter, counters_free
+from ..play.entangle_actions import BreakFree, Entangle, entangling_weapon
 from .care_dialog import first_aid_action
 from .commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
 from .cover_menu import cover_menu_actions, risk_action
@@ -75,16 +76,43 @@ def bonus_menu(parent: Any, document: Any, who: str) -> QMenu:
     return menu
 
 
+def entangle_menu(parent: Any, document: Any, who: str) -> QMenu | None:
+    """003 Entanglement: "Entangle with the …" (targets within the weapon's reach) for
+    a figure with a lasso or net in hand, "Break free" for an entangled one."""
+    table = document.table
+    c, tok = table.actor(who)
+    if tok is None:
+        return None
+    found = entangling_weapon(table, c)
+    if found is None and tok.entangled_by is None:
+        return None
+    menu = QMenu("Entanglement (003)", parent)
+    menu.setObjectName("menu_entangle")
+    menu.setToolTipsVisible(True)
+    if tok.entangled_by is not None:
+        _table_entry(menu, document, "Break free", BreakFree(who=c.id))
+    if found is not None:
+        sub = menu.addMenu(f"Entangle with the {found[1].name}")
+        for other in document.encounter.tokens:
+            if other.id != tok.id:
+                name = table.character_of(other.id).name
+                _table_entry(sub, document, name, Entangle(who=c.id, target=other.id))
+    return menu
+
+
 def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: str) -> list:
     """Every entry of a token's (or a token-less character's) menu."""
     out = [] if token_id is None else [token_menu_action(parent, document, token_id)]
     out.append(judge_action(parent, document, token_id or who))
     out.append(first_aid_action(parent, document, token_id or who))
+    menus = [entangle_menu(parent, document, token_id or who)]
     if document.encounter.options.bonus_pool:
-        menu = bonus_menu(parent, document, token_id or who)
-        act = menu.menuAction()
-        act.bonus_menu = menu  # type: ignore[attr-defined]  # alive with its entry
-        out.append(act)
+        menus.append(bonus_menu(parent, document, token_id or who))
+    for menu in menus:
+        if menu is not None:
+            act = menu.menuAction()
+            act.sub_menu = menu  # type: ignore[attr-defined]  # alive with its entry
+            out.append(act)
     out += cover_menu_actions(parent, document, token_id or who)
     risk = risk_action(parent, document, token_id or who)
     if risk is not None:
