@@ -31,7 +31,7 @@ reason. Hovering a row lights the token up on the map; hovering a token on the m
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
@@ -162,6 +162,7 @@ class _InfoLabel(QLabel):
 
     def __init__(self) -> None:
         super().__init__()
+        self.full = ""
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setStyleSheet("color: #333;")
@@ -169,7 +170,11 @@ class _InfoLabel(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
     def setText(self, text: str) -> None:
-        super().setText(text)
+        # laying out a wrapped text costs with its length (a segment with 200 figures
+        # says thousands of characters): show no more than two lines can hold
+        room = 3 * max(self.width(), 600) // max(1, self.fontMetrics().averageCharWidth())
+        self.full = text  # what the label says, whole (also in its tooltip)
+        super().setText(text if len(text) <= room else text[:room] + "…")
         self.setToolTip(text.replace(" · ", "\n"))
 
 
@@ -337,6 +342,9 @@ class TrackPanel(QWidget):
         self._row_sigs: dict[int, tuple] = {}
         self._shown_seg = 0
         self._shown_running = False
+        self._shown_header: int | None = -1
+        #: the colour :meth:`_mark_rows` gave each row's name cell, per table
+        self._marks: dict[int, dict[int, QColor | None]] = {}
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -1253,33 +1261,51 @@ class TrackPanel(QWidget):
         table = self.ap_table
         chars = self._chars()
         self._row_ids = [c.id for c in chars]
-        table.setRowCount(len(chars))
-        bold = QFont()
-        bold.setBold(True)
-        for col in range(3, 3 + SEGMENTS):
-            item = table.horizontalHeaderItem(col) or QTableWidgetItem()
-            s = col - 2
-            item.setText(f"▶{s}" if s == seg and running else str(s))
-            item.setFont(bold if s == seg and running else QFont())
-            table.setHorizontalHeaderItem(col, item)
+        if table.rowCount() != len(chars):
+            table.setRowCount(len(chars))
+            cells = self._cells.get(id(table), {})
+            for key in [k for k in cells if k[0] >= len(chars)]:
+                del cells[key]
+        now_seg = seg if running else None
+        last_seg = self._shown_seg if self._shown_running else None
+        if self._shown_header != now_seg:
+            self._shown_header = now_seg
+            bold = QFont()
+            bold.setBold(True)
+            for col in range(3, 3 + SEGMENTS):
+                item = table.horizontalHeaderItem(col) or QTableWidgetItem()
+                s = col - 2
+                item.setText(f"▶{s}" if s == now_seg else str(s))
+                item.setFont(bold if s == now_seg else QFont())
+                table.setHorizontalHeaderItem(col, item)
         entries = list(st.entries) if st is not None else []
         by_char: dict[str, list[Any]] = {}
         for e in entries:
             by_char.setdefault(e.character_id, []).append(e)
         put = self._put
-        last_seg = self._shown_seg if self._shown_running else None
-        now_seg = seg if running else None
+        moved = {x for x in (last_seg, now_seg) if x is not None and 1 <= x <= SEGMENTS}
+        if last_seg == now_seg:
+            moved.clear()
         for r, c in enumerate(chars):
             row = st.rows.get(c.id) if st is not None else None
             mine = by_char.get(c.id, [])
-            sig = (c.name, c.initiative, c.ap, row, tuple(mine))
-            if self._row_sigs.get(r) == sig:
+            old = self._row_sigs.get(r)
+            head = (c.id, c.name, c.initiative, c.ap, row)
+            if old is not None and old[0] == head and old[2] == mine:
                 # nothing of this row changed: only the current segment's colour moved
-                for s in {last_seg, now_seg} - {None}:
-                    if s is not None and 1 <= s <= SEGMENTS:
-                        put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
+                for s in moved:
+                    put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
                 continue
-            self._row_sigs[r] = sig
+            marks = _row_marks(c, row, mine)
+            self._row_sigs[r] = (head, marks, mine)
+            if old is None or old[0][0] != c.id:
+                dirty: Iterable[int] = range(1, SEGMENTS + 1)
+            else:
+                dirty = _changed_segments(old[1], marks) | moved
+            for s in dirty:
+                put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
+            if old is not None and old[0] == head:
+                continue
             name = c.name
             tip = [f"{c.name} — IN {c.initiative}, AP {c.ap}"]
             if row is not None:
@@ -1307,8 +1333,6 @@ class TrackPanel(QWidget):
                 "counters in front of the character now",
                 bold=True,
             )
-            for s in range(1, SEGMENTS + 1):
-                put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
             put(
                 table,
                 r,
@@ -1341,9 +1365,7 @@ class TrackPanel(QWidget):
             else:
                 order = [st.rows[i].name for i in t.declaration_order()] if seg else []
                 self.info.setText(
-                    ("Declaring (slowest first): " + ", ".join(order))
-                    if order
-                    else self.info.text()
+                    ("Declaring (slowest first): " + ", ".join(order)) if order else self.info.full
                 )
 
     @staticmethod
@@ -1396,26 +1418,35 @@ class TrackPanel(QWidget):
         center: bool = True,
         bold: bool = False,
     ) -> None:
-        """Show a cell, touching the table only when what it shows changed (a segment
-        counted changes a few cells of the 24 × rows)."""
-        key = (text, tip, bg.name() if bg is not None else None, center, bold)
+        """Show a cell, touching the table only where what it shows changed (a segment
+        counted changes a few cells of the 24 × rows, and of those mostly one property:
+        a counter's mark, or the current segment's colour). The name column's colour is
+        :meth:`_mark_rows`'s."""
+        colour = bg.name() if bg is not None else None
         cache = self._cells.setdefault(id(table), {})
-        if cache.get((r, c)) == key:
+        old = cache.get((r, c))
+        key = (text, tip, colour, center, bold)
+        if old == key:
             return
         cache[(r, c)] = key
         item = table.item(r, c)
-        if item is None:
-            item = QTableWidgetItem()
-            table.setItem(r, c, item)
-        item.setText(text)
-        item.setToolTip(tip)
-        if center:
+        if item is None or old is None:
+            if item is None:
+                item = QTableWidgetItem()
+                table.setItem(r, c, item)
+            old = (None, None, False, None, None)
+        if text != old[0]:
+            item.setText(text)
+        if tip != old[1]:
+            item.setToolTip(tip)
+        if center != old[3] and center:
             item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-        if bold:
+        if bold != old[4] and bold:
             font = item.font()
             font.setBold(True)
             item.setFont(font)
-        item.setBackground(QBrush(bg) if bg is not None else QBrush())
+        if colour != old[2] and c != 0:
+            item.setBackground(QBrush(bg) if bg is not None else QBrush())
 
     def _refresh_phases(self, t) -> None:
         st = t.state if t is not None else None
@@ -1586,20 +1617,23 @@ class TrackPanel(QWidget):
         self._mark_rows()
 
     def _mark_rows(self) -> None:
-        """Colour the name cell of the selected token's row and the map-hovered row."""
+        """Colour the name cell of the selected token's row and the map-hovered row
+        (only the cells whose colour changes are touched)."""
         tok = self.document.selected_token()
         sel = tok.character_id if tok is not None else None
         table = self.stack.currentWidget()
+        shown = self._marks.setdefault(id(table), {})
         for r, cid in enumerate(self._row_ids):
             item = table.item(r, 0)  # type: ignore[union-attr]
             if item is None:
                 continue
-            if cid == self._map_hover_cid:
-                item.setBackground(QBrush(_HOVER))
-            elif cid == sel:
-                item.setBackground(QBrush(_SEL))
-            else:
-                item.setBackground(QBrush())
+            mark = _HOVER if cid == self._map_hover_cid else _SEL if cid == sel else None
+            if shown.get(r, 0) is mark and item.background().style() == (
+                Qt.BrushStyle.NoBrush if mark is None else Qt.BrushStyle.SolidPattern
+            ):
+                continue
+            shown[r] = mark
+            item.setBackground(QBrush(mark) if mark is not None else QBrush())
 
     def row_marked(self, cid: str) -> bool:
         """Whether ``cid``'s row is marked (selected or hovered on the map)."""
@@ -1607,6 +1641,43 @@ class TrackPanel(QWidget):
             return False
         item = self.stack.currentWidget().item(self._row_ids.index(cid), 0)  # type: ignore[union-attr]
         return item is not None and item.background().style() != Qt.BrushStyle.NoBrush
+
+
+def _row_marks(c: Character, row: Any, mine: list[Any]) -> tuple:
+    """What a row's segment cells are drawn from, but the current segment: the IN
+    marker, whether the character is out, the counters placed (segments ``lo`` to
+    ``hi``, paid before ``paid_to``) and the actions declared by segment."""
+    first = row.first_segment if row is not None else None
+    marker = first if first is not None else (c.initiative if row is None else None)
+    placed = row.placed if row is not None else 0
+    if row is not None and first is not None and placed:
+        lo, hi = first, first + placed
+        paid_to = lo + placed - row.counters
+    else:
+        lo = hi = paid_to = 0
+    out = row is not None and row.status.value in ("out", "stunned", "surprised")
+    by_seg: dict[int, list[Any]] = {}
+    for e in mine:
+        by_seg.setdefault(e.segment, []).append(e)
+    return (marker, out, lo, hi, paid_to, by_seg)
+
+
+def _changed_segments(old: tuple, new: tuple) -> set[int]:
+    """The segments whose cells differ between two :func:`_row_marks`."""
+    if old[:2] != new[:2]:
+        return set(range(1, SEGMENTS + 1))
+    out = set()
+    _m, _o, lo0, hi0, paid0, seg0 = old
+    _m, _o, lo1, hi1, paid1, seg1 = new
+    if (lo0, hi0, paid0) != (lo1, hi1, paid1):
+        for s in range(max(1, min(lo0 or lo1, lo1 or lo0)), min(SEGMENTS, max(hi0, hi1)) + 1):
+            a = 0 if not lo0 <= s < hi0 else 1 if s >= paid0 else 2
+            b = 0 if not lo1 <= s < hi1 else 1 if s >= paid1 else 2
+            if a != b:
+                out.add(s)
+    if seg0 != seg1:
+        out.update(s for s in seg0.keys() | seg1.keys() if seg0.get(s) != seg1.get(s))
+    return {s for s in out if 1 <= s <= SEGMENTS}
 
 
 def _escape_ampersands(menu: QMenu) -> None:
