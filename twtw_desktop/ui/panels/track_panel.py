@@ -1282,68 +1282,88 @@ class TrackPanel(QWidget):
         by_char: dict[str, list[Any]] = {}
         for e in entries:
             by_char.setdefault(e.character_id, []).append(e)
-        put = self._put
+        cache = self._cells.setdefault(id(table), {})
+
+        def put(r: int, c: int, text: str, tip: str = "", bg=None, **kw) -> None:
+            self._put(table, r, c, text, tip, bg, cache=cache, **kw)
+
         moved = {x for x in (last_seg, now_seg) if x is not None and 1 <= x <= SEGMENTS}
         if last_seg == now_seg:
             moved.clear()
+        every = range(1, SEGMENTS + 1)
         for r, c in enumerate(chars):
             row = st.rows.get(c.id) if st is not None else None
             mine = by_char.get(c.id, [])
-            old = self._row_sigs.get(r)
-            head = (c.id, c.name, c.initiative, c.ap, row)
-            if old is not None and old[0] == head and old[2] == mine:
-                # nothing of this row changed: only the current segment's colour moved
-                for s in moved:
-                    put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
-                continue
-            marks = _row_marks(c, row, mine)
-            self._row_sigs[r] = (head, marks, mine)
-            if old is None or old[0][0] != c.id:
-                dirty: Iterable[int] = range(1, SEGMENTS + 1)
+            # what each cell is drawn from: the four columns around the segments, and
+            # the segments' own (see _row_marks); only what changed is drawn again
+            if row is None:
+                heads: tuple = ((c.name, c.initiative, c.ap), (None, c.ap), None, None)
             else:
-                dirty = _changed_segments(old[1], marks) | moved
+                status = row.status
+                heads = (
+                    (
+                        c.name,
+                        c.initiative,
+                        c.ap,
+                        row.initiative_reasons,
+                        row.ap_reasons,
+                        status,
+                        row.status_reason,
+                    ),
+                    (row.round_ap, status, c.ap, row.pool, row.ap_reasons),
+                    row.counters,
+                    (row.spent, row.lost, row.borrowed),
+                )
+            marks = _row_marks(c, row, mine)
+            old = self._row_sigs.get(r)
+            self._row_sigs[r] = (c.id, heads, marks)
+            if old is None or old[0] != c.id:
+                dirty: Iterable[int] = every
+                changed = (True, True, True, True)
+            else:
+                dirty = moved if old[2] == marks else _changed_segments(old[2], marks) | moved
+                changed = tuple(a != b for a, b in zip(old[1], heads, strict=True))
             for s in dirty:
-                put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
-            if old is not None and old[0] == head:
-                continue
-            name = c.name
-            tip = [f"{c.name} — IN {c.initiative}, AP {c.ap}"]
-            if row is not None:
-                tip += list(row.initiative_reasons) + list(row.ap_reasons)
-                if row.status.value != "active":
-                    name = f"{c.name} ({row.status.value})"
-                    tip.append(row.status_reason)
-            put(table, r, 0, name, "\n".join(x for x in tip if x), center=False)
-            put(
-                table,
-                r,
-                1,
-                str(row.round_ap)
-                if row is not None and row.status.value == "active"
-                else str(c.ap),
-                f"pool {row.pool} AP not yet on the track\n" + "\n".join(row.ap_reasons)
-                if row is not None
-                else "",
-            )
-            put(
-                table,
-                r,
-                2,
-                str(row.counters) if row is not None else "",
-                "counters in front of the character now",
-                bold=True,
-            )
-            put(
-                table,
-                r,
-                3 + SEGMENTS,
-                (f"{row.spent}" + (f" ({row.lost})" if row.lost else ""))
-                if row is not None
-                else "",
-                f"spent {row.spent} AP, lost {row.lost}, borrowed {row.borrowed}"
-                if row is not None
-                else "",
-            )
+                put(r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
+            if changed[0]:
+                name = c.name
+                tip = [f"{c.name} — IN {c.initiative}, AP {c.ap}"]
+                if row is not None:
+                    tip += list(row.initiative_reasons) + list(row.ap_reasons)
+                    if row.status.value != "active":
+                        name = f"{c.name} ({row.status.value})"
+                        tip.append(row.status_reason)
+                put(r, 0, name, "\n".join(x for x in tip if x), center=False)
+            if changed[1]:
+                put(
+                    r,
+                    1,
+                    str(row.round_ap)
+                    if row is not None and row.status.value == "active"
+                    else str(c.ap),
+                    f"pool {row.pool} AP not yet on the track\n" + "\n".join(row.ap_reasons)
+                    if row is not None
+                    else "",
+                )
+            if changed[2]:
+                put(
+                    r,
+                    2,
+                    str(row.counters) if row is not None else "",
+                    "counters in front of the character now",
+                    bold=True,
+                )
+            if changed[3]:
+                put(
+                    r,
+                    3 + SEGMENTS,
+                    (f"{row.spent}" + (f" ({row.lost})" if row.lost else ""))
+                    if row is not None
+                    else "",
+                    f"spent {row.spent} AP, lost {row.lost}, borrowed {row.borrowed}"
+                    if row is not None
+                    else "",
+                )
         for r in list(self._row_sigs):
             if r >= len(chars):
                 del self._row_sigs[r]
@@ -1417,18 +1437,25 @@ class TrackPanel(QWidget):
         *,
         center: bool = True,
         bold: bool = False,
+        cache: dict[tuple[int, int], tuple] | None = None,
     ) -> None:
         """Show a cell, touching the table only where what it shows changed (a segment
         counted changes a few cells of the 24 × rows, and of those mostly one property:
         a counter's mark, or the current segment's colour). The name column's colour is
-        :meth:`_mark_rows`'s."""
-        colour = bg.name() if bg is not None else None
-        cache = self._cells.setdefault(id(table), {})
+        :meth:`_mark_rows`'s. ``cache``: the table's entry of ``_cells``."""
+        if cache is None:
+            cache = self._cells.setdefault(id(table), {})
         old = cache.get((r, c))
-        key = (text, tip, colour, center, bold)
-        if old == key:
+        if (
+            old is not None
+            and old[0] == text
+            and old[1] == tip
+            and _same_colour(old[2], bg)
+            and old[3] == center
+            and old[4] == bold
+        ):
             return
-        cache[(r, c)] = key
+        cache[(r, c)] = (text, tip, bg, center, bold)
         item = table.item(r, c)
         if item is None or old is None:
             if item is None:
@@ -1445,7 +1472,7 @@ class TrackPanel(QWidget):
             font = item.font()
             font.setBold(True)
             item.setFont(font)
-        if colour != old[2] and c != 0:
+        if c != 0 and (old[2] is False or not _same_colour(old[2], bg)):
             item.setBackground(QBrush(bg) if bg is not None else QBrush())
 
     def _refresh_phases(self, t) -> None:
@@ -1641,6 +1668,12 @@ class TrackPanel(QWidget):
             return False
         item = self.stack.currentWidget().item(self._row_ids.index(cid), 0)  # type: ignore[union-attr]
         return item is not None and item.background().style() != Qt.BrushStyle.NoBrush
+
+
+def _same_colour(a: QColor | None, b: QColor | None) -> bool:
+    """Two cell colours are the same (the track's colours are module constants: most
+    comparisons are an identity)."""
+    return a is b or (a is not None and b is not None and a == b)
 
 
 def _row_marks(c: Character, row: Any, mine: list[Any]) -> tuple:

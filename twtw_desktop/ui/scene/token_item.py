@@ -145,18 +145,25 @@ class _ApBadge(QGraphicsPathItem):
         self.label.setPen(Qt.PenStyle.NoPen)
         for it in (self, self.label):  # clicks and menus are the token's
             it.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.text = ""
+        self.on = False  # shown (setVisible costs a call into Qt even unchanged)
         self.setVisible(False)
 
     def show_text(self, text: str | None) -> None:
         if not text:
-            self.setVisible(False)
+            if self.on:
+                self.on = False
+                self.setVisible(False)
             return
-        if text != self.label.text():
+        if text != self.text:
+            self.text = text
             self.label.setText(text)
             b = self.label.boundingRect()
             centre = self.box.center()
             self.label.setPos(centre.x() - b.width() / 2, centre.y() - b.height() / 2)
-        self.setVisible(True)
+        if not self.on:
+            self.on = True
+            self.setVisible(True)
 
 
 class TokenItem(QGraphicsItem):
