@@ -132,11 +132,15 @@ def _write_chunks(fd: int, data: bytes | memoryview) -> None:
         n = os.write(fd, view[:CHUNK])
         view = view[n:]
     os.fsync(fd)
-    # the check instead of a read-back: the file holds as many bytes as were written
-    # (reading them back would only compare the page cache with this buffer: a copy
-    # that proves nothing more about the disk)
+    # the check instead of a read-back parse: the file holds exactly these bytes
     if os.fstat(fd).st_size != total:
         raise _Mismatch("the written file has the wrong size")
+    pos = 0
+    while pos < total:
+        got = os.pread(fd, min(CHUNK, total - pos), pos)
+        if not got or got != data[pos : pos + len(got)]:
+            raise _Mismatch("the written file reads back differently")
+        pos += len(got)
 
 
 class _Mismatch(Exception):

@@ -34,7 +34,7 @@ Encounters and their map
 
 Saving (:func:`save_map`, :func:`save_encounter`)
     validate the model (in-place list edits bypass pydantic) → serialise in memory →
-    :func:`.atomic.write_atomic` (chunked, fsynced, its size verified, temp
+    :func:`.atomic.write_atomic` (chunked, fsynced, size and bytes verified, temp
     removed on every failure, stale temps of a crash cleaned). Any failure raises
     :class:`SaveError` and leaves the original byte-for-byte untouched.
 """
