@@ -982,7 +982,7 @@ class ReachArea(Mapping):
         i = self._find(h)
         if i < 0:
             raise KeyError(f"hex {h.q},{h.r} is out of reach")
-        cells = []
+        cells: list[int] = []
         st = int(self._states[i])
         while st >= 0:
             if not cells or cells[-1] != st // 6:  # a paid turn stays in its cell
