@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QStackedWidget,
+    QStyledItemDelegate,
     QTableWidget,
     QTableWidgetItem,
     QToolBar,
@@ -154,6 +155,32 @@ class _RowHover(QObject):
         elif ev.type() == QEvent.Type.Leave:
             self.cb(None)
         return False
+
+
+class _OnResize(QObject):
+    """Calls back when a widget is resized or shown (more rows come into view)."""
+
+    def __init__(self, widget: QWidget, callback: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.cb = callback
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
+        if ev.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self.cb()
+        return False
+
+
+class _CurrentSegment(QStyledItemDelegate):
+    """Draws the current segment's column: its cells take the current colour unless
+    they show the IN marker (a counted segment moves this delegate to the next
+    column: no cell of the 200 rows changes)."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        brush = option.backgroundBrush
+        if brush.style() == Qt.BrushStyle.NoBrush or brush.color() != _IN:
+            option.backgroundBrush = QBrush(_CUR)
 
 
 class _InfoLabel(QLabel):
@@ -418,6 +445,11 @@ class TrackPanel(QWidget):
         self.ap_table.setColumnWidth(1, 30)
         self.ap_table.setColumnWidth(3 + SEGMENTS, 58)
         self.ap_table.horizontalHeaderItem(3 + SEGMENTS).setToolTip("AP spent (AP lost)")
+        self._current_segment = _CurrentSegment(self.ap_table)
+        #: AP rows out of view at the last refresh, drawn when they come into view
+        self._stale_rows: set[int] = set()
+        self.ap_table.verticalScrollBar().valueChanged.connect(lambda _v: self._catch_up())
+        self._catch_up_filter = _OnResize(self.ap_table.viewport(), self._catch_up)
         self.stack.addWidget(self.ap_table)
 
         self.ph_table = self._make_table(4 + 4 + 1)
@@ -1278,20 +1310,59 @@ class TrackPanel(QWidget):
                 item.setText(f"▶{s}" if s == now_seg else str(s))
                 item.setFont(bold if s == now_seg else QFont())
                 table.setHorizontalHeaderItem(col, item)
-        entries = list(st.entries) if st is not None else []
-        by_char: dict[str, list[Any]] = {}
-        for e in entries:
-            by_char.setdefault(e.character_id, []).append(e)
+        if last_seg != now_seg:  # the current segment's colour: a column's, not 200 cells'
+            for x in (last_seg, now_seg):
+                if x is not None and 1 <= x <= SEGMENTS:
+                    table.setItemDelegateForColumn(
+                        2 + x, self._current_segment if x == now_seg else table.itemDelegate()
+                    )
+        by_char = _entries_by_character(st)
+        shown = self._visible_rows(len(chars))
+        if shown is None:  # not on screen: every row now
+            rows: Iterable[int] = range(len(chars))
+            self._stale_rows.clear()
+        else:  # on screen: the rows in view now, the others when they scroll into it
+            rows = shown
+            self._stale_rows = set(range(len(chars))).difference(shown)
+        self._draw_ap_rows(rows, chars, st, by_char)
+        for r in list(self._row_sigs):
+            if r >= len(chars):
+                del self._row_sigs[r]
+        self._shown_seg, self._shown_running = seg, running
+        # stack / order line
+        if running:
+            stack = t.stack()
+            if stack:
+                parts = []
+                for e in stack:
+                    who = (
+                        st.rows[e.character_id].name
+                        if e.character_id in st.rows
+                        else e.character_id
+                    )
+                    pos = f"{e.position}. " if e.position else ""
+                    parts.append(f"{pos}{who}: {e.action.describe()}")
+                self.info.setText(f"Segment {seg} stack — " + "; ".join(parts))
+            else:
+                order = [st.rows[i].name for i in t.declaration_order()] if seg else []
+                self.info.setText(
+                    ("Declaring (slowest first): " + ", ".join(order)) if order else self.info.full
+                )
+
+    def _draw_ap_rows(
+        self, rows: Iterable[int], chars: list[Character], st: Any, by_char: dict[str, list[Any]]
+    ) -> None:
+        """Bring the AP table's ``rows`` up to date, touching only what changed since
+        each was last drawn."""
+        table = self.ap_table
         cache = self._cells.setdefault(id(table), {})
 
         def put(r: int, c: int, text: str, tip: str = "", bg=None, **kw) -> None:
             self._put(table, r, c, text, tip, bg, cache=cache, **kw)
 
-        moved = {x for x in (last_seg, now_seg) if x is not None and 1 <= x <= SEGMENTS}
-        if last_seg == now_seg:
-            moved.clear()
         every = range(1, SEGMENTS + 1)
-        for r, c in enumerate(chars):
+        for r in rows:
+            c = chars[r]
             row = st.rows.get(c.id) if st is not None else None
             mine = by_char.get(c.id, [])
             # what each cell is drawn from: the four columns around the segments, and
@@ -1321,10 +1392,10 @@ class TrackPanel(QWidget):
                 dirty: Iterable[int] = every
                 changed = (True, True, True, True)
             else:
-                dirty = moved if old[2] == marks else _changed_segments(old[2], marks) | moved
+                dirty = () if old[2] == marks else _changed_segments(old[2], marks)
                 changed = tuple(a != b for a, b in zip(old[1], heads, strict=True))
             for s in dirty:
-                put(r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
+                put(r, 2 + s, *self._segment_cell(c, row, mine, s))
             if changed[0]:
                 name = c.name
                 tip = [f"{c.name} — IN {c.initiative}, AP {c.ap}"]
@@ -1364,35 +1435,43 @@ class TrackPanel(QWidget):
                     if row is not None
                     else "",
                 )
-        for r in list(self._row_sigs):
-            if r >= len(chars):
-                del self._row_sigs[r]
-        self._shown_seg, self._shown_running = seg, running
-        # stack / order line
-        if running:
-            stack = t.stack()
-            if stack:
-                parts = []
-                for e in stack:
-                    who = (
-                        st.rows[e.character_id].name
-                        if e.character_id in st.rows
-                        else e.character_id
-                    )
-                    pos = f"{e.position}. " if e.position else ""
-                    parts.append(f"{pos}{who}: {e.action.describe()}")
-                self.info.setText(f"Segment {seg} stack — " + "; ".join(parts))
-            else:
-                order = [st.rows[i].name for i in t.declaration_order()] if seg else []
-                self.info.setText(
-                    ("Declaring (slowest first): " + ", ".join(order)) if order else self.info.full
-                )
+
+    def _visible_rows(self, n: int) -> range | None:
+        """The AP table's rows on screen (one more either side), or None when the table
+        is not shown (then it is drawn whole: it may be read without being seen)."""
+        t = self.ap_table
+        if not t.isVisible():
+            return None
+        top = t.rowAt(0)
+        bottom = t.rowAt(t.viewport().height() - 1)
+        top = 0 if top < 0 else top
+        bottom = n - 1 if bottom < 0 else bottom
+        return range(max(0, top - 1), min(n, bottom + 2))
+
+    def _catch_up(self) -> None:
+        """Draw the rows that scrolled (or were resized) into view since the last
+        refresh drew only the ones then in view."""
+        if not self._stale_rows or self.phases:
+            return
+        chars = self._chars()
+        shown = self._visible_rows(len(chars))
+        rows = [
+            r for r in (shown if shown is not None else range(len(chars))) if r in self._stale_rows
+        ]
+        if not rows:
+            return
+        self._stale_rows.difference_update(rows)
+        t = self.track
+        st = t.state if t is not None else None
+        self._draw_ap_rows(rows, chars, st, _entries_by_character(st))
+        self._mark_rows()
 
     @staticmethod
     def _segment_cell(
-        c: Character, row: Any, mine: list[Any], s: int, seg: int, running: bool
+        c: Character, row: Any, mine: list[Any], s: int
     ) -> tuple[str, str, QColor | None]:
-        """(text, tooltip, background) of segment ``s`` in a character's row."""
+        """(text, tooltip, background) of segment ``s`` in a character's row; the
+        current segment's colour is the column's (:class:`_CurrentSegment`)."""
         first = row.first_segment if row is not None else None
         marker = first if first is not None else (c.initiative if row is None else None)
         placed = row.placed if row is not None else 0
@@ -1420,8 +1499,6 @@ class TrackPanel(QWidget):
         if s == marker:
             bg = _IN
             tips.insert(0, f"IN: first counter on segment {s}")
-        elif s == seg and running:
-            bg = _CUR
         elif out:
             bg = _OUT
         return text, "\n".join(tips), bg
@@ -1668,6 +1745,14 @@ class TrackPanel(QWidget):
             return False
         item = self.stack.currentWidget().item(self._row_ids.index(cid), 0)  # type: ignore[union-attr]
         return item is not None and item.background().style() != Qt.BrushStyle.NoBrush
+
+
+def _entries_by_character(st: Any) -> dict[str, list[Any]]:
+    """The track's declared entries of each character, in order."""
+    out: dict[str, list[Any]] = {}
+    for e in st.entries if st is not None else ():
+        out.setdefault(e.character_id, []).append(e)
+    return out
 
 
 def _same_colour(a: QColor | None, b: QColor | None) -> bool:

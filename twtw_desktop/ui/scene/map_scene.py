@@ -202,14 +202,14 @@ class MapScene(QGraphicsScene):
             return
         items = self.tokens
         for t in doc.encounter.tokens:  # (no lookup of each token by its id)
-            it = items.get(t.id)
-            if it is None:
+            item = items.get(t.id)
+            if item is None:
                 continue
             try:
                 n = doc.ap_available(t.character_id)
             except KeyError:
                 n = None
-            it.set_ap_text(None if n is None else str(n))
+            item.set_ap_text(None if n is None else str(n))
 
     # -- layers ----------------------------------------------------------------------------
 
