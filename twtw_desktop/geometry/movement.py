@@ -1032,12 +1032,11 @@ def reachable(
     halves = (packed >> _H_SHIFT) & ((1 << (_U_SHIFT - _H_SHIFT)) - 1)
     ap = -(-paces // rate) + (halves + 1) // 2 + turns * TURN_IN_MOVE_AP
     ok = ap <= ap_limit
-    reached, packed, ap, paces = reached[ok], packed[ok], ap[ok], paces[ok]
+    reached, units, ap = reached[ok], (packed >> _U_SHIFT)[ok], ap[ok]
     # each cell in its state of lowest rounded AP, then lowest unrounded cost, among
     # the states less than a paid turn dearer than its cheapest (a dearer one could
     # only round better by chance: the search it replaced did not keep those).
     # ``reached`` ascends, so each cell's states are one run of it.
-    units = packed >> _U_SHIFT
     cell_of = reached // 6
     starts = np.flatnonzero(np.r_[True, cell_of[1:] != cell_of[:-1]])
     sizes = np.diff(np.r_[starts, len(reached)])
@@ -1047,8 +1046,9 @@ def reachable(
     best = np.minimum.reduceat(rank, starts)
     cells = cell_of[starts]
     states = cells * 6 + (best & 7)
-    at = np.searchsorted(reached, states)
-    return ReachArea(table, cells, states, ap[at], paces[at], pred, counters_present)
+    # the chosen state's AP is in its rank; its paces in its distance
+    paces = dist[states].astype(np.int64) & ((1 << _T_SHIFT) - 1)
+    return ReachArea(table, cells, states, best >> 23, paces, pred, counters_present)
 
 
 def cheapest_path(
