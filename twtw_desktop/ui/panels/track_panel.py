@@ -1298,6 +1298,9 @@ class TrackPanel(QWidget):
             cells = self._cells.get(id(table), {})
             for key in [k for k in cells if k[0] >= len(chars)]:
                 del cells[key]
+            marks = self._marks.get(id(table), {})
+            for r in [r for r in marks if r >= len(chars)]:
+                del marks[r]
         now_seg = seg if running else None
         last_seg = self._shown_seg if self._shown_running else None
         if self._shown_header != now_seg:
@@ -1361,6 +1364,7 @@ class TrackPanel(QWidget):
             self._put(table, r, c, text, tip, bg, cache=cache, **kw)
 
         every = range(1, SEGMENTS + 1)
+        marks_shown = self._marks.setdefault(id(table), {})
         for r in rows:
             c = chars[r]
             row = st.rows.get(c.id) if st is not None else None
@@ -1391,6 +1395,7 @@ class TrackPanel(QWidget):
             if old is None or old[0] != c.id:
                 dirty: Iterable[int] = every
                 changed = (True, True, True, True)
+                marks_shown.pop(r, None)  # its name cell may be new: mark it again
             else:
                 dirty = () if old[2] == marks else _changed_segments(old[2], marks)
                 changed = tuple(a != b for a, b in zip(old[1], heads, strict=True))
@@ -1581,6 +1586,7 @@ class TrackPanel(QWidget):
         chars = self._chars()
         self._row_ids = [c.id for c in chars]
         table.setRowCount(0)  # drops the old speed combos at once
+        self._marks.pop(id(table), None)  # and the marked name cells
         table.setRowCount(len(chars))
         current = st.phase if st is not None and stage == "acting" else 0
         for k, ph in enumerate(_PHASES):
@@ -1726,15 +1732,14 @@ class TrackPanel(QWidget):
         tok = self.document.selected_token()
         sel = tok.character_id if tok is not None else None
         table = self.stack.currentWidget()
-        shown = self._marks.setdefault(id(table), {})
+        shown = self._marks.setdefault(id(table), {})  # (a new name cell drops its row's)
+        hover = self._map_hover_cid
         for r, cid in enumerate(self._row_ids):
+            mark = _HOVER if cid == hover else _SEL if cid == sel else None
+            if shown.get(r, 0) is mark:
+                continue
             item = table.item(r, 0)  # type: ignore[union-attr]
             if item is None:
-                continue
-            mark = _HOVER if cid == self._map_hover_cid else _SEL if cid == sel else None
-            if shown.get(r, 0) is mark and item.background().style() == (
-                Qt.BrushStyle.NoBrush if mark is None else Qt.BrushStyle.SolidPattern
-            ):
                 continue
             shown[r] = mark
             item.setBackground(QBrush(mark) if mark is not None else QBrush())
