@@ -689,3 +689,96 @@ def test_keep_and_stop_waiting_into_the_next_round(qtbot):
     assert not panel.keep_button.isEnabled()  # nobody waits any more
     doc.undo_stack.undo()
     assert track.row("miranda_valentine").waiting_for == "the stage arrives"
+
+
+def _cells(panel: TrackPanel) -> list[tuple]:
+    t = panel.ap_table
+    out = []
+    for r in range(t.rowCount()):
+        for c in range(t.columnCount()):
+            it = t.item(r, c)
+            out.append(
+                (r, c)
+                + (
+                    (
+                        it.text(),
+                        it.toolTip(),
+                        it.background().color().name(),
+                        int(it.textAlignment()),
+                    )
+                    if it is not None
+                    else (None,)
+                )
+            )
+    heads = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
+    # the current segment's colour is its column's delegate, on that column only
+    current = [t.itemDelegateForColumn(c) is panel._current_segment for c in range(t.columnCount())]
+    return [*out, tuple(heads), tuple(current)]
+
+
+def test_the_track_updates_only_changed_cells_yet_shows_what_a_fresh_panel_shows(qtbot):
+    """The AP table is refreshed cell by cell (what changed since it was last drawn):
+    after every kind of step — a segment, a declaration, a resolved stack, an undo —
+    it shows exactly what a panel built afresh on the same document shows."""
+    doc, panel = _panel(qtbot)
+
+    def same() -> None:
+        fresh = TrackPanel(doc)
+        qtbot.addWidget(fresh)
+        assert _cells(panel) == _cells(fresh)
+        fresh.deleteLater()
+
+    same()
+    _click(qtbot, panel.start_button)
+    same()
+    track = doc.track
+    assert track is not None
+    _click(qtbot, panel.next_button)
+    seg = track.current_segment
+    assert panel.ap_table.itemDelegateForColumn(2 + seg) is panel._current_segment
+    assert sum(x for x in _cells(panel)[-1]) == 1
+    while track.counters("miranda_valentine") < 1:
+        _click(qtbot, panel.next_button)
+        same()
+    peacemaker = doc.gear.weapon("colt_peacemaker")
+    assert panel.declare("miranda_valentine", A.snap_shot(peacemaker))
+    same()
+    doc.undo_stack.undo()
+    same()
+    doc.undo_stack.redo()
+    same()
+    for _ in range(3):
+        _click(qtbot, panel.next_button)
+        same()
+    if panel.resolve_button.isEnabled():
+        _click(qtbot, panel.resolve_button)
+        same()
+    for _ in range(4):
+        doc.undo_stack.undo()
+        same()
+
+
+def test_a_shown_track_draws_the_rows_in_view_and_the_others_when_they_come_into_view(qtbot):
+    """On screen, a step redraws only the rows in view (a table of 200 figures shows a
+    dozen); rows scrolled or resized into view are drawn then, and show exactly what
+    a panel built afresh shows."""
+    doc, panel = _panel(qtbot)
+    panel.ap_table.setFixedHeight(48)  # a row or two in view
+    panel.show()
+    qtbot.waitExposed(panel)
+    _click(qtbot, panel.start_button)
+    for _ in range(4):
+        _click(qtbot, panel.next_button)
+    t = panel.ap_table
+    assert panel._stale_rows  # some rows are out of view, not drawn yet
+    assert all(r not in panel._stale_rows for r in panel._visible_rows(t.rowCount()))
+    t.verticalScrollBar().setValue(t.verticalScrollBar().maximum())
+    QApplication.processEvents()
+    panel.ap_table.setMinimumHeight(0)
+    panel.ap_table.setMaximumHeight(10_000)
+    panel.resize(900, 800)  # every row in view
+    QApplication.processEvents()
+    assert not panel._stale_rows
+    fresh = TrackPanel(doc)
+    qtbot.addWidget(fresh)
+    assert _cells(panel) == _cells(fresh)

@@ -700,8 +700,9 @@ _T_SHIFT, _H_SHIFT, _U_SHIFT = 14, 24, 36
 #: the reach search looks no further than this many AP or paces
 MAX_REACH_AP = 1000
 MAX_REACH_PACES = (1 << _T_SHIFT) - 1
-#: 1 where stepping towards direction d from facing f is a paid turn (120° or more)
-_PAID = np.array([[0 if (d - f) % 6 in (0, 1, 5) else 1 for d in range(6)] for f in range(6)])
+#: the step table's edges of a state facing f: its three free directions (within 60°,
+#: ascending), then the facing a paid turn (an about-face) leads to
+_EDGE_DIRS = np.array([[*sorted({(f - 1) % 6, f, (f + 1) % 6}), (f + 3) % 6] for f in range(6)])
 _BLOCKED = float(1 << 62)  # an edge weight past any limit: the step is not taken
 _HALVES_LUT = np.full(256, -1, dtype=np.int64)
 _UPHILL_LUT = np.zeros(256, dtype=bool)
@@ -730,9 +731,15 @@ class _StepTable:
 
     Cells are keyed ``(row - r0 + 1) * width + (col - c0 + 1)`` in the window
     ``[c0, c1) × [r0, r1)`` of offset coordinates, with a border of impassable cells.
-    An edge is one pace: from any facing to the neighbour in direction d, paying a
-    turn unless d is within 60° of the facing. Its weight packs the exact unrounded
-    cost with the paces, half-AP extras and paid turns it adds (see ``_U_SHIFT``).
+    A state has four edges: a free pace to the neighbour in each direction within 60°
+    of its facing (arriving in that facing), and a paid turn to the opposite facing in
+    the same cell. The directions a facing pays to step towards (120° or more) are
+    exactly the free ones of the opposite facing, so a paid step is that turn then a
+    free pace: the same cost as one edge of both, on two thirds of the edges (the
+    search's time goes with them). A state reached only by that turn is never a cell's
+    best (it costs a turn more than the one it turned from) and :meth:`ReachArea.path_to`
+    drops the repeated cell. Each weight packs the exact unrounded cost with the paces,
+    half-AP extras and paid turns it adds (see ``_U_SHIFT``).
     Grades are priced uphill here; :meth:`search` reprices the downhill ones from the
     live elevation, and blocks the steps into occupied cells, on a copy of the weights.
     """
@@ -761,20 +768,30 @@ class _StepTable:
             if c0 <= col < c1 and r0 <= row < r1:
                 blocked[(row - r0 + 1) * w + (col - c0 + 1), d] = True
         ok &= ~blocked[inner]
-        shape = (len(inner), 6, 6)  # (cell, facing, direction): sorted by source state
-        valid = np.broadcast_to(ok[:, None, :], shape).ravel()
+        # (cell, facing, slot): the three free directions, then the turn; sorted by
+        # source state
+        n = len(inner)
+        slot_dir = _EDGE_DIRS[None, :, :]
+        step_ok = np.take_along_axis(
+            np.broadcast_to(ok[:, None, :], (n, 6, 6)),
+            np.broadcast_to(slot_dir[:, :, :3], (n, 6, 3)),
+            axis=2,
+        )
+        valid = np.concatenate((step_ok, np.ones((n, 6, 1), dtype=bool)), axis=2).ravel()
+        shape = (n, 6, 4)
         f = np.broadcast_to(np.arange(6)[None, :, None], shape).ravel()[valid]
-        d = np.broadcast_to(np.arange(6)[None, None, :], shape).ravel()[valid]
+        slot = np.broadcast_to(np.arange(4)[None, None, :], shape).ravel()[valid]
+        d = _EDGE_DIRS[f, slot]  # the arrival facing: the step's direction, or the turn's
         src_cell = np.broadcast_to(inner[:, None, None], shape).ravel()[valid]
-        dst_cell = np.broadcast_to(nk[:, None, :], shape).ravel()[valid]
-        turn = _PAID[f, d]
-        extra = halves[dst_cell]
+        turn = (slot == 3).astype(np.int64)
+        dst_cell = np.where(turn == 1, src_cell, nk[np.searchsorted(inner, src_cell), d])
+        extra = np.where(turn == 1, 0, halves[dst_cell])
         self.data = self._weights(rate, extra, turn)
         self.indices = (dst_cell * 6 + d).astype(np.int32)
         counts = np.bincount(src_cell * 6 + f, minlength=ncell * 6)
         self.indptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
         # grades taken downhill cost no extra: their edges, and their weight then
-        up = np.flatnonzero(uphill[dst_cell])
+        up = np.flatnonzero(uphill[dst_cell] & (turn == 0))
         self.up_edges = up
         self.up_cells = (src_cell[up], dst_cell[up])
         self.up_weights = self._weights(rate, np.zeros(len(up), dtype=np.int64), turn[up])
@@ -786,8 +803,10 @@ class _StepTable:
 
     @staticmethod
     def _weights(rate: int, extra: np.ndarray, turn: np.ndarray) -> np.ndarray:
-        units = 2 + extra * rate + turn * (TURN_IN_MOVE_AP * 2 * rate)
-        packed = (units << _U_SHIFT) | (extra << _H_SHIFT) | (turn << _T_SHIFT) | 1
+        """A free pace (``turn`` 0) into a cell of ``extra`` half-AP, or a paid turn."""
+        pace = 1 - turn
+        units = 2 * pace + extra * rate + turn * (TURN_IN_MOVE_AP * 2 * rate)
+        packed = (units << _U_SHIFT) | (extra << _H_SHIFT) | (turn << _T_SHIFT) | pace
         return packed.astype(np.float64)
 
     def key(self, h: Hex) -> int | None:
@@ -963,10 +982,11 @@ class ReachArea(Mapping):
         i = self._find(h)
         if i < 0:
             raise KeyError(f"hex {h.q},{h.r} is out of reach")
-        cells = []
+        cells: list[int] = []
         st = int(self._states[i])
         while st >= 0:
-            cells.append(st // 6)
+            if not cells or cells[-1] != st // 6:  # a paid turn stays in its cell
+                cells.append(st // 6)
             st = int(self._pred[st])
         cells.pop()  # the start
         cells.reverse()
@@ -1012,12 +1032,11 @@ def reachable(
     halves = (packed >> _H_SHIFT) & ((1 << (_U_SHIFT - _H_SHIFT)) - 1)
     ap = -(-paces // rate) + (halves + 1) // 2 + turns * TURN_IN_MOVE_AP
     ok = ap <= ap_limit
-    reached, packed, ap, paces = reached[ok], packed[ok], ap[ok], paces[ok]
+    reached, units, ap = reached[ok], (packed >> _U_SHIFT)[ok], ap[ok]
     # each cell in its state of lowest rounded AP, then lowest unrounded cost, among
     # the states less than a paid turn dearer than its cheapest (a dearer one could
     # only round better by chance: the search it replaced did not keep those).
     # ``reached`` ascends, so each cell's states are one run of it.
-    units = packed >> _U_SHIFT
     cell_of = reached // 6
     starts = np.flatnonzero(np.r_[True, cell_of[1:] != cell_of[:-1]])
     sizes = np.diff(np.r_[starts, len(reached)])
@@ -1027,8 +1046,9 @@ def reachable(
     best = np.minimum.reduceat(rank, starts)
     cells = cell_of[starts]
     states = cells * 6 + (best & 7)
-    at = np.searchsorted(reached, states)
-    return ReachArea(table, cells, states, ap[at], paces[at], pred, counters_present)
+    # the chosen state's AP is in its rank; its paces in its distance
+    paces = dist[states].astype(np.int64) & ((1 << _T_SHIFT) - 1)
+    return ReachArea(table, cells, states, best >> 23, paces, pred, counters_present)
 
 
 def cheapest_path(

@@ -612,15 +612,16 @@ def _elevation_problem(m: dict[str, Any]) -> str | None:
     if len(elev) != m.get("rows") or any(len(r) != m.get("cols") for r in elev):
         return "elevation must have the same rows × cols as the terrain"
     try:
-        lo = min(map(min, elev)) if elev and elev[0] else 0
-        hi = max(map(max, elev)) if elev and elev[0] else 0
-    except TypeError:
+        # one C pass over the grid: its distinct values (a few on any real map)
+        values = set().union(*elev)
+    except TypeError:  # a row that is not a list, or a value that is not hashable
         return "elevation holds something that is not a whole number"
-    if (
-        any(type(v) is not int for row in elev[:1] for v in row[:1])
-        or lo < -MAX_ELEVATION
-        or hi > MAX_ELEVATION
+    if any(type(v) is not int for v in values) or any(
+        type(v) is not int for row in elev[:1] for v in row[:1]
     ):
+        return "elevation holds something that is not a whole number"
+    lo, hi = (min(values), max(values)) if values else (0, 0)
+    if lo < -MAX_ELEVATION or hi > MAX_ELEVATION:
         return f"elevation must lie within ±{MAX_ELEVATION} (found {lo}..{hi})"
     return None
 
@@ -656,13 +657,39 @@ def _free_form(model: BaseModel) -> list[tuple[str, Any]]:
     return out
 
 
+def _dump(model: BaseModel) -> dict[str, Any]:
+    """``model.model_dump(mode="json")``, but the elevation grid (a million numbers on
+    a 1000×1000 map, already JSON: rows of ints) goes in as the model holds it, not
+    copied number by number; :func:`_check_before_save` checks it as it is."""
+    m = model if isinstance(model, Map) else getattr(model, "map", None)
+    elev = m.elevation if isinstance(m, Map) else None
+    if elev is None:
+        return model.model_dump(mode="json", warnings="error")
+    if model is m:
+        return _with_elevation(
+            model.model_dump(mode="json", warnings="error", exclude={"elevation"}), elev
+        )
+    data = model.model_dump(mode="json", warnings="error", exclude={"map": {"elevation"}})
+    data["map"] = _with_elevation(data["map"], elev)
+    return data
+
+
+def _with_elevation(dumped: dict[str, Any], elev: list) -> dict[str, Any]:
+    """A map's dump with its elevation put back in its place (the fields' order)."""
+    return {
+        k: elev if k == "elevation" else dumped[k]
+        for k in Map.model_fields
+        if k == "elevation" or k in dumped
+    }
+
+
 def _serialise(path: Path | str, model: BaseModel, kind: Kind) -> bytes:
     for where, value in _free_form(model):
         bad = _nonfinite_at(value, where)
         if bad:  # pydantic would quietly write null for it
             raise _err(path, f"the {kind} holds a number that is not finite", bad, cls=SaveError)
     try:
-        data = model.model_dump(mode="json", warnings="error")
+        data = _dump(model)
         if data.get("format_version") != CURRENT_VERSIONS[kind]:  # a model/version mismatch
             raise ValueError(f"format_version is not {CURRENT_VERSIONS[kind]}")
     except Exception as e:  # serialisation warnings, odd objects

@@ -86,7 +86,7 @@ def ref_of(table: Table, h: Hex) -> tuple[int, int]:
 class Cost(BaseModel):
     """What an action costs now: AP on the track (AP v2) or a speed (Phases)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     ap: int | None = None
     speed: str | None = None
@@ -107,7 +107,7 @@ class Cost(BaseModel):
 class Action(BaseModel):
     """Base of every table action (see the module docstring)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     do: str
     #: the seed page the action comes from (``play --actions`` lists it)

@@ -98,7 +98,7 @@ CardRef = Annotated[int, Field(ge=1, le=1000)] | dict[str, Any]
 class SpendRef(BaseModel):
     """The Judge's bump spends on one shot (:class:`~twtw_desktop.play.attack.Spends`)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     hit_index: Annotated[int, Field(ge=0, le=3)] | None = None
     penetration: Annotated[int, Field(ge=0, le=50)] = 0

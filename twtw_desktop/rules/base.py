@@ -18,6 +18,9 @@ class Strict(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        # each model's validator is built when first used, not at import: start-up
+        # builds only those the first window needs (the encounter's)
+        defer_build=True,
         frozen=True,
         allow_inf_nan=False,
         validate_default=True,
@@ -30,6 +33,7 @@ class Mutable(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        defer_build=True,
         frozen=False,
         allow_inf_nan=False,
         validate_assignment=True,

@@ -31,7 +31,7 @@ reason. Hovering a row lights the token up on the map; hovering a token on the m
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QStackedWidget,
+    QStyledItemDelegate,
     QTableWidget,
     QTableWidgetItem,
     QToolBar,
@@ -156,12 +157,39 @@ class _RowHover(QObject):
         return False
 
 
+class _OnResize(QObject):
+    """Calls back when a widget is resized or shown (more rows come into view)."""
+
+    def __init__(self, widget: QWidget, callback: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.cb = callback
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
+        if ev.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self.cb()
+        return False
+
+
+class _CurrentSegment(QStyledItemDelegate):
+    """Draws the current segment's column: its cells take the current colour unless
+    they show the IN marker (a counted segment moves this delegate to the next
+    column: no cell of the 200 rows changes)."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        brush = option.backgroundBrush
+        if brush.style() == Qt.BrushStyle.NoBrush or brush.color() != _IN:
+            option.backgroundBrush = QBrush(_CUR)
+
+
 class _InfoLabel(QLabel):
     """Two lines at most under the track (the whole text is in the tooltip), so the
     dock stays short on a laptop screen."""
 
     def __init__(self) -> None:
         super().__init__()
+        self.full = ""
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setStyleSheet("color: #333;")
@@ -169,7 +197,11 @@ class _InfoLabel(QLabel):
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
     def setText(self, text: str) -> None:
-        super().setText(text)
+        # laying out a wrapped text costs with its length (a segment with 200 figures
+        # says thousands of characters): show no more than two lines can hold
+        room = 3 * max(self.width(), 600) // max(1, self.fontMetrics().averageCharWidth())
+        self.full = text  # what the label says, whole (also in its tooltip)
+        super().setText(text if len(text) <= room else text[:room] + "…")
         self.setToolTip(text.replace(" · ", "\n"))
 
 
@@ -337,6 +369,9 @@ class TrackPanel(QWidget):
         self._row_sigs: dict[int, tuple] = {}
         self._shown_seg = 0
         self._shown_running = False
+        self._shown_header: int | None = -1
+        #: the colour :meth:`_mark_rows` gave each row's name cell, per table
+        self._marks: dict[int, dict[int, QColor | None]] = {}
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -410,6 +445,11 @@ class TrackPanel(QWidget):
         self.ap_table.setColumnWidth(1, 30)
         self.ap_table.setColumnWidth(3 + SEGMENTS, 58)
         self.ap_table.horizontalHeaderItem(3 + SEGMENTS).setToolTip("AP spent (AP lost)")
+        self._current_segment = _CurrentSegment(self.ap_table)
+        #: AP rows out of view at the last refresh, drawn when they come into view
+        self._stale_rows: set[int] = set()
+        self.ap_table.verticalScrollBar().valueChanged.connect(lambda _v: self._catch_up())
+        self._catch_up_filter = _OnResize(self.ap_table.viewport(), self._catch_up)
         self.stack.addWidget(self.ap_table)
 
         self.ph_table = self._make_table(4 + 4 + 1)
@@ -1253,73 +1293,41 @@ class TrackPanel(QWidget):
         table = self.ap_table
         chars = self._chars()
         self._row_ids = [c.id for c in chars]
-        table.setRowCount(len(chars))
-        bold = QFont()
-        bold.setBold(True)
-        for col in range(3, 3 + SEGMENTS):
-            item = table.horizontalHeaderItem(col) or QTableWidgetItem()
-            s = col - 2
-            item.setText(f"▶{s}" if s == seg and running else str(s))
-            item.setFont(bold if s == seg and running else QFont())
-            table.setHorizontalHeaderItem(col, item)
-        entries = list(st.entries) if st is not None else []
-        by_char: dict[str, list[Any]] = {}
-        for e in entries:
-            by_char.setdefault(e.character_id, []).append(e)
-        put = self._put
-        last_seg = self._shown_seg if self._shown_running else None
+        if table.rowCount() != len(chars):
+            table.setRowCount(len(chars))
+            cells = self._cells.get(id(table), {})
+            for key in [k for k in cells if k[0] >= len(chars)]:
+                del cells[key]
+            marks = self._marks.get(id(table), {})
+            for r in [r for r in marks if r >= len(chars)]:
+                del marks[r]
         now_seg = seg if running else None
-        for r, c in enumerate(chars):
-            row = st.rows.get(c.id) if st is not None else None
-            mine = by_char.get(c.id, [])
-            sig = (c.name, c.initiative, c.ap, row, tuple(mine))
-            if self._row_sigs.get(r) == sig:
-                # nothing of this row changed: only the current segment's colour moved
-                for s in {last_seg, now_seg} - {None}:
-                    if s is not None and 1 <= s <= SEGMENTS:
-                        put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
-                continue
-            self._row_sigs[r] = sig
-            name = c.name
-            tip = [f"{c.name} — IN {c.initiative}, AP {c.ap}"]
-            if row is not None:
-                tip += list(row.initiative_reasons) + list(row.ap_reasons)
-                if row.status.value != "active":
-                    name = f"{c.name} ({row.status.value})"
-                    tip.append(row.status_reason)
-            put(table, r, 0, name, "\n".join(x for x in tip if x), center=False)
-            put(
-                table,
-                r,
-                1,
-                str(row.round_ap)
-                if row is not None and row.status.value == "active"
-                else str(c.ap),
-                f"pool {row.pool} AP not yet on the track\n" + "\n".join(row.ap_reasons)
-                if row is not None
-                else "",
-            )
-            put(
-                table,
-                r,
-                2,
-                str(row.counters) if row is not None else "",
-                "counters in front of the character now",
-                bold=True,
-            )
-            for s in range(1, SEGMENTS + 1):
-                put(table, r, 2 + s, *self._segment_cell(c, row, mine, s, seg, running))
-            put(
-                table,
-                r,
-                3 + SEGMENTS,
-                (f"{row.spent}" + (f" ({row.lost})" if row.lost else ""))
-                if row is not None
-                else "",
-                f"spent {row.spent} AP, lost {row.lost}, borrowed {row.borrowed}"
-                if row is not None
-                else "",
-            )
+        last_seg = self._shown_seg if self._shown_running else None
+        if self._shown_header != now_seg:
+            self._shown_header = now_seg
+            bold = QFont()
+            bold.setBold(True)
+            for col in range(3, 3 + SEGMENTS):
+                item = table.horizontalHeaderItem(col) or QTableWidgetItem()
+                s = col - 2
+                item.setText(f"▶{s}" if s == now_seg else str(s))
+                item.setFont(bold if s == now_seg else QFont())
+                table.setHorizontalHeaderItem(col, item)
+        if last_seg != now_seg:  # the current segment's colour: a column's, not 200 cells'
+            for x in (last_seg, now_seg):
+                if x is not None and 1 <= x <= SEGMENTS:
+                    table.setItemDelegateForColumn(
+                        2 + x, self._current_segment if x == now_seg else table.itemDelegate()
+                    )
+        by_char = _entries_by_character(st)
+        shown = self._visible_rows(len(chars))
+        if shown is None:  # not on screen: every row now
+            rows: Iterable[int] = range(len(chars))
+            self._stale_rows.clear()
+        else:  # on screen: the rows in view now, the others when they scroll into it
+            rows = shown
+            self._stale_rows = set(range(len(chars))).difference(shown)
+        self._draw_ap_rows(rows, chars, st, by_char)
         for r in list(self._row_sigs):
             if r >= len(chars):
                 del self._row_sigs[r]
@@ -1341,16 +1349,134 @@ class TrackPanel(QWidget):
             else:
                 order = [st.rows[i].name for i in t.declaration_order()] if seg else []
                 self.info.setText(
-                    ("Declaring (slowest first): " + ", ".join(order))
-                    if order
-                    else self.info.text()
+                    ("Declaring (slowest first): " + ", ".join(order)) if order else self.info.full
                 )
+
+    def _draw_ap_rows(
+        self, rows: Iterable[int], chars: list[Character], st: Any, by_char: dict[str, list[Any]]
+    ) -> None:
+        """Bring the AP table's ``rows`` up to date, touching only what changed since
+        each was last drawn."""
+        table = self.ap_table
+        cache = self._cells.setdefault(id(table), {})
+
+        def put(r: int, c: int, text: str, tip: str = "", bg=None, **kw) -> None:
+            self._put(table, r, c, text, tip, bg, cache=cache, **kw)
+
+        every = range(1, SEGMENTS + 1)
+        marks_shown = self._marks.setdefault(id(table), {})
+        for r in rows:
+            c = chars[r]
+            row = st.rows.get(c.id) if st is not None else None
+            mine = by_char.get(c.id, [])
+            # what each cell is drawn from: the four columns around the segments, and
+            # the segments' own (see _row_marks); only what changed is drawn again
+            if row is None:
+                heads: tuple = ((c.name, c.initiative, c.ap), (None, c.ap), None, None)
+            else:
+                status = row.status
+                heads = (
+                    (
+                        c.name,
+                        c.initiative,
+                        c.ap,
+                        row.initiative_reasons,
+                        row.ap_reasons,
+                        status,
+                        row.status_reason,
+                    ),
+                    (row.round_ap, status, c.ap, row.pool, row.ap_reasons),
+                    row.counters,
+                    (row.spent, row.lost, row.borrowed),
+                )
+            marks = _row_marks(c, row, mine)
+            old = self._row_sigs.get(r)
+            self._row_sigs[r] = (c.id, heads, marks)
+            if old is None or old[0] != c.id:
+                dirty: Iterable[int] = every
+                changed = (True, True, True, True)
+                marks_shown.pop(r, None)  # its name cell may be new: mark it again
+            else:
+                dirty = () if old[2] == marks else _changed_segments(old[2], marks)
+                changed = tuple(a != b for a, b in zip(old[1], heads, strict=True))
+            for s in dirty:
+                put(r, 2 + s, *self._segment_cell(c, row, mine, s))
+            if changed[0]:
+                name = c.name
+                tip = [f"{c.name} — IN {c.initiative}, AP {c.ap}"]
+                if row is not None:
+                    tip += list(row.initiative_reasons) + list(row.ap_reasons)
+                    if row.status.value != "active":
+                        name = f"{c.name} ({row.status.value})"
+                        tip.append(row.status_reason)
+                put(r, 0, name, "\n".join(x for x in tip if x), center=False)
+            if changed[1]:
+                put(
+                    r,
+                    1,
+                    str(row.round_ap)
+                    if row is not None and row.status.value == "active"
+                    else str(c.ap),
+                    f"pool {row.pool} AP not yet on the track\n" + "\n".join(row.ap_reasons)
+                    if row is not None
+                    else "",
+                )
+            if changed[2]:
+                put(
+                    r,
+                    2,
+                    str(row.counters) if row is not None else "",
+                    "counters in front of the character now",
+                    bold=True,
+                )
+            if changed[3]:
+                put(
+                    r,
+                    3 + SEGMENTS,
+                    (f"{row.spent}" + (f" ({row.lost})" if row.lost else ""))
+                    if row is not None
+                    else "",
+                    f"spent {row.spent} AP, lost {row.lost}, borrowed {row.borrowed}"
+                    if row is not None
+                    else "",
+                )
+
+    def _visible_rows(self, n: int) -> range | None:
+        """The AP table's rows on screen (one more either side), or None when the table
+        is not shown (then it is drawn whole: it may be read without being seen)."""
+        t = self.ap_table
+        if not t.isVisible():
+            return None
+        top = t.rowAt(0)
+        bottom = t.rowAt(t.viewport().height() - 1)
+        top = 0 if top < 0 else top
+        bottom = n - 1 if bottom < 0 else bottom
+        return range(max(0, top - 1), min(n, bottom + 2))
+
+    def _catch_up(self) -> None:
+        """Draw the rows that scrolled (or were resized) into view since the last
+        refresh drew only the ones then in view."""
+        if not self._stale_rows or self.phases:
+            return
+        chars = self._chars()
+        shown = self._visible_rows(len(chars))
+        rows = [
+            r for r in (shown if shown is not None else range(len(chars))) if r in self._stale_rows
+        ]
+        if not rows:
+            return
+        self._stale_rows.difference_update(rows)
+        t = self.track
+        st = t.state if t is not None else None
+        self._draw_ap_rows(rows, chars, st, _entries_by_character(st))
+        self._mark_rows()
 
     @staticmethod
     def _segment_cell(
-        c: Character, row: Any, mine: list[Any], s: int, seg: int, running: bool
+        c: Character, row: Any, mine: list[Any], s: int
     ) -> tuple[str, str, QColor | None]:
-        """(text, tooltip, background) of segment ``s`` in a character's row."""
+        """(text, tooltip, background) of segment ``s`` in a character's row; the
+        current segment's colour is the column's (:class:`_CurrentSegment`)."""
         first = row.first_segment if row is not None else None
         marker = first if first is not None else (c.initiative if row is None else None)
         placed = row.placed if row is not None else 0
@@ -1378,8 +1504,6 @@ class TrackPanel(QWidget):
         if s == marker:
             bg = _IN
             tips.insert(0, f"IN: first counter on segment {s}")
-        elif s == seg and running:
-            bg = _CUR
         elif out:
             bg = _OUT
         return text, "\n".join(tips), bg
@@ -1395,27 +1519,43 @@ class TrackPanel(QWidget):
         *,
         center: bool = True,
         bold: bool = False,
+        cache: dict[tuple[int, int], tuple] | None = None,
     ) -> None:
-        """Show a cell, touching the table only when what it shows changed (a segment
-        counted changes a few cells of the 24 × rows)."""
-        key = (text, tip, bg.name() if bg is not None else None, center, bold)
-        cache = self._cells.setdefault(id(table), {})
-        if cache.get((r, c)) == key:
+        """Show a cell, touching the table only where what it shows changed (a segment
+        counted changes a few cells of the 24 × rows, and of those mostly one property:
+        a counter's mark, or the current segment's colour). The name column's colour is
+        :meth:`_mark_rows`'s. ``cache``: the table's entry of ``_cells``."""
+        if cache is None:
+            cache = self._cells.setdefault(id(table), {})
+        old = cache.get((r, c))
+        if (
+            old is not None
+            and old[0] == text
+            and old[1] == tip
+            and _same_colour(old[2], bg)
+            and old[3] == center
+            and old[4] == bold
+        ):
             return
-        cache[(r, c)] = key
+        cache[(r, c)] = (text, tip, bg, center, bold)
         item = table.item(r, c)
-        if item is None:
-            item = QTableWidgetItem()
-            table.setItem(r, c, item)
-        item.setText(text)
-        item.setToolTip(tip)
-        if center:
+        if item is None or old is None:
+            if item is None:
+                item = QTableWidgetItem()
+                table.setItem(r, c, item)
+            old = (None, None, False, None, None)
+        if text != old[0]:
+            item.setText(text)
+        if tip != old[1]:
+            item.setToolTip(tip)
+        if center != old[3] and center:
             item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-        if bold:
+        if bold != old[4] and bold:
             font = item.font()
             font.setBold(True)
             item.setFont(font)
-        item.setBackground(QBrush(bg) if bg is not None else QBrush())
+        if c != 0 and (old[2] is False or not _same_colour(old[2], bg)):
+            item.setBackground(QBrush(bg) if bg is not None else QBrush())
 
     def _refresh_phases(self, t) -> None:
         st = t.state if t is not None else None
@@ -1446,6 +1586,7 @@ class TrackPanel(QWidget):
         chars = self._chars()
         self._row_ids = [c.id for c in chars]
         table.setRowCount(0)  # drops the old speed combos at once
+        self._marks.pop(id(table), None)  # and the marked name cells
         table.setRowCount(len(chars))
         current = st.phase if st is not None and stage == "acting" else 0
         for k, ph in enumerate(_PHASES):
@@ -1586,20 +1727,22 @@ class TrackPanel(QWidget):
         self._mark_rows()
 
     def _mark_rows(self) -> None:
-        """Colour the name cell of the selected token's row and the map-hovered row."""
+        """Colour the name cell of the selected token's row and the map-hovered row
+        (only the cells whose colour changes are touched)."""
         tok = self.document.selected_token()
         sel = tok.character_id if tok is not None else None
         table = self.stack.currentWidget()
+        shown = self._marks.setdefault(id(table), {})  # (a new name cell drops its row's)
+        hover = self._map_hover_cid
         for r, cid in enumerate(self._row_ids):
+            mark = _HOVER if cid == hover else _SEL if cid == sel else None
+            if shown.get(r, 0) is mark:
+                continue
             item = table.item(r, 0)  # type: ignore[union-attr]
             if item is None:
                 continue
-            if cid == self._map_hover_cid:
-                item.setBackground(QBrush(_HOVER))
-            elif cid == sel:
-                item.setBackground(QBrush(_SEL))
-            else:
-                item.setBackground(QBrush())
+            shown[r] = mark
+            item.setBackground(QBrush(mark) if mark is not None else QBrush())
 
     def row_marked(self, cid: str) -> bool:
         """Whether ``cid``'s row is marked (selected or hovered on the map)."""
@@ -1607,6 +1750,57 @@ class TrackPanel(QWidget):
             return False
         item = self.stack.currentWidget().item(self._row_ids.index(cid), 0)  # type: ignore[union-attr]
         return item is not None and item.background().style() != Qt.BrushStyle.NoBrush
+
+
+def _entries_by_character(st: Any) -> dict[str, list[Any]]:
+    """The track's declared entries of each character, in order."""
+    out: dict[str, list[Any]] = {}
+    for e in st.entries if st is not None else ():
+        out.setdefault(e.character_id, []).append(e)
+    return out
+
+
+def _same_colour(a: QColor | None, b: QColor | None) -> bool:
+    """Two cell colours are the same (the track's colours are module constants: most
+    comparisons are an identity)."""
+    return a is b or (a is not None and b is not None and a == b)
+
+
+def _row_marks(c: Character, row: Any, mine: list[Any]) -> tuple:
+    """What a row's segment cells are drawn from, but the current segment: the IN
+    marker, whether the character is out, the counters placed (segments ``lo`` to
+    ``hi``, paid before ``paid_to``) and the actions declared by segment."""
+    first = row.first_segment if row is not None else None
+    marker = first if first is not None else (c.initiative if row is None else None)
+    placed = row.placed if row is not None else 0
+    if row is not None and first is not None and placed:
+        lo, hi = first, first + placed
+        paid_to = lo + placed - row.counters
+    else:
+        lo = hi = paid_to = 0
+    out = row is not None and row.status.value in ("out", "stunned", "surprised")
+    by_seg: dict[int, list[Any]] = {}
+    for e in mine:
+        by_seg.setdefault(e.segment, []).append(e)
+    return (marker, out, lo, hi, paid_to, by_seg)
+
+
+def _changed_segments(old: tuple, new: tuple) -> set[int]:
+    """The segments whose cells differ between two :func:`_row_marks`."""
+    if old[:2] != new[:2]:
+        return set(range(1, SEGMENTS + 1))
+    out = set()
+    _m, _o, lo0, hi0, paid0, seg0 = old
+    _m, _o, lo1, hi1, paid1, seg1 = new
+    if (lo0, hi0, paid0) != (lo1, hi1, paid1):
+        for s in range(max(1, min(lo0 or lo1, lo1 or lo0)), min(SEGMENTS, max(hi0, hi1)) + 1):
+            a = 0 if not lo0 <= s < hi0 else 1 if s >= paid0 else 2
+            b = 0 if not lo1 <= s < hi1 else 1 if s >= paid1 else 2
+            if a != b:
+                out.add(s)
+    if seg0 != seg1:
+        out.update(s for s in seg0.keys() | seg1.keys() if seg0.get(s) != seg1.get(s))
+    return {s for s in out if 1 <= s <= SEGMENTS}
 
 
 def _escape_ampersands(menu: QMenu) -> None:

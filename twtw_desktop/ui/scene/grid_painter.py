@@ -129,6 +129,11 @@ class TiledLayer:
         """The tile's pixmap, or None when the tile is empty (nothing to draw)."""
         raise NotImplementedError
 
+    def covers(self, painter: QPainter) -> bool:
+        """Whether :meth:`paint` with this painter covers the exposed rectangle with
+        opaque pixels (then nothing needs drawing under it)."""
+        return False
+
     def paint(self, painter: QPainter, exposed: QRectF) -> None:
         """Draw the tiles covering the scene rectangle ``exposed``.
 
@@ -184,6 +189,15 @@ class GridPainter(TiledLayer):
         self._sample: tuple | None = None
         self._colours: np.ndarray | None = None
         self._snapshot()
+
+    def covers(self, painter: QPainter) -> bool:
+        # every tile position has a tile (off the map too), opaque unless a picture
+        # shows through; blitted 1:1 they leave no seam. A painter of its own (paper)
+        # says nothing.
+        if self.transparent_ground or type(self).paint is not TiledLayer.paint:
+            return False
+        scale = painter.worldTransform().m11()
+        return abs(scale / bucket_scale(bucket_index(scale)) - 1.0) < 1e-6
 
     def reset(self) -> None:
         """Forget everything: tiles and the far-zoom ground image (new map, new
@@ -321,7 +335,13 @@ class GridPainter(TiledLayer):
         fr = self.frame
         b = bucket_scale(k)
         rect = self.tile_rect(k, tx, ty)
-        img = QImage(TILE, TILE, QImage.Format.Format_ARGB32_Premultiplied)
+        # opaque tiles (no picture under the ground) are blitted as plain copies
+        fmt = (
+            QImage.Format.Format_ARGB32_Premultiplied
+            if self.transparent_ground
+            else QImage.Format.Format_RGB32
+        )
+        img = QImage(TILE, TILE, fmt)
         img.fill(style.OFF_MAP)
         bounds = fr.bounds()
         if not rect.intersects(bounds):

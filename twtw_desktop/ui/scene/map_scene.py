@@ -196,15 +196,20 @@ class MapScene(QGraphicsScene):
 
     def refresh_ap_badges(self) -> None:
         doc = self.document
-        for tid, it in self.tokens.items():
-            text = None
-            if doc.in_action:
-                try:
-                    n = doc.ap_available(doc.token(tid).character_id)
-                except KeyError:
-                    n = None
-                text = None if n is None else str(n)
-            it.set_ap_text(text)
+        if not doc.in_action:
+            for it in self.tokens.values():
+                it.set_ap_text(None)
+            return
+        items = self.tokens
+        for t in doc.encounter.tokens:  # (no lookup of each token by its id)
+            item = items.get(t.id)
+            if item is None:
+                continue
+            try:
+                n = doc.ap_available(t.character_id)
+            except KeyError:
+                n = None
+            item.set_ap_text(None if n is None else str(n))
 
     # -- layers ----------------------------------------------------------------------------
 
@@ -254,7 +259,8 @@ class MapScene(QGraphicsScene):
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         """Off-map colour, the background picture (when its layer shows) and the hex
         tiles. Views and the exporter both paint the ground through here."""
-        painter.fillRect(rect, style.OFF_MAP)
+        if not self.grid.covers(painter):  # (a pan frame fills its pixels once)
+            painter.fillRect(rect, style.OFF_MAP)
         self._paint_background_note(painter)
         bg = self.background_rect()
         b = self.document.map.background

@@ -68,6 +68,10 @@ class MapView(QGraphicsView):
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setBackgroundBrush(style.OFF_MAP)
+        # drawBackground paints every pixel it is asked for (the ground's opaque tiles,
+        # or the off-map colour): no fill of the whole viewport before each frame
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self.viewport().setAutoFillBackground(False)
         from .overlays import Overlays
 
         self.overlays = Overlays(self)

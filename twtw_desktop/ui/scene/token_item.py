@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleTextItem
 
 from ...hexgrid import Hex
 from ...model.encounter import Token
@@ -126,6 +126,52 @@ def _end_pan(viewport) -> None:
     QCoreApplication.sendEvent(viewport, ev)
 
 
+class _ApBadge(QGraphicsPathItem):
+    """The AP counters out on the track, top right of the disc: a child item drawn by
+    Qt itself, so a count that changes (every token's, each segment) repaints the
+    badge alone while the token's body comes from its cache."""
+
+    def __init__(self, token: TokenItem) -> None:
+        super().__init__(token)
+        u = token.frame.unit
+        r, br = DISC * u, 0.2 * u
+        c = QPointF(r * 0.95, -r * 0.6)
+        self.box = QRectF(c.x() - br, c.y() - br * 0.9, 2.2 * br, 1.8 * br)
+        path = QPainterPath()
+        path.addRoundedRect(self.box, br * 0.5, br * 0.5)
+        self.setPath(path)
+        self.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
+        self.setBrush(QColor(30, 30, 30))
+        self.label = QGraphicsSimpleTextItem(self)
+        font = QFont()
+        font.setPixelSize(max(1, int(0.26 * u)))
+        font.setBold(True)
+        self.label.setFont(font)
+        self.label.setBrush(QBrush(QColor(255, 255, 255)))
+        self.label.setPen(Qt.PenStyle.NoPen)
+        for it in (self, self.label):  # clicks and menus are the token's
+            it.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.text = ""
+        self.on = False  # shown (setVisible costs a call into Qt even unchanged)
+        self.setVisible(False)
+
+    def show_text(self, text: str | None) -> None:
+        if not text:
+            if self.on:
+                self.on = False
+                self.setVisible(False)
+            return
+        if text != self.text:
+            self.text = text
+            self.label.setText(text)
+            b = self.label.boundingRect()
+            centre = self.box.center()
+            self.label.setPos(centre.x() - b.width() / 2, centre.y() - b.height() / 2)
+        if not self.on:
+            self.on = True
+            self.setVisible(True)
+
+
 class TokenItem(QGraphicsItem):
     """One token. ``refresh`` re-reads the model; the view keeps one per token id."""
 
@@ -146,6 +192,8 @@ class TokenItem(QGraphicsItem):
         self.setZValue(Z_TOKEN)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(False)
+        #: the AP badge's item, made the first time there is a count to show
+        self.ap_badge: _ApBadge | None = None
         self.refresh(token, character)
 
     # -- model ---------------------------------------------------------------------
@@ -176,6 +224,7 @@ class TokenItem(QGraphicsItem):
         if token.hidden:
             tip.append("hidden from the players")
         self.setToolTip("" if self.look.public else "<br>".join(tip))
+        self._show_ap()
         self.update()
 
     def set_look(self, look: TokenLook) -> None:
@@ -224,7 +273,14 @@ class TokenItem(QGraphicsItem):
     def set_ap_text(self, text: str | None) -> None:
         if text != self.ap_text:
             self.ap_text = text
-            self.update()
+            self._show_ap()  # the badge's own item: the body is not drawn again
+
+    def _show_ap(self) -> None:
+        text = self.ap_text if self.ap_text and _for(self.look.ap_counters, self.side) else None
+        if text and self.ap_badge is None:
+            self.ap_badge = _ApBadge(self)
+        if self.ap_badge is not None:
+            self.ap_badge.show_text(text)
 
     # -- the Judge's menu -------------------------------------------------------------
 
@@ -254,8 +310,6 @@ class TokenItem(QGraphicsItem):
         return QRectF(-1.3 * u, -1.05 * u, 2.6 * u, 2.4 * u)
 
     def shape(self):
-        from PySide6.QtGui import QPainterPath
-
         p = QPainterPath()
         r = DISC * self.frame.unit
         p.addEllipse(QPointF(0, 0), r, r)
@@ -344,19 +398,6 @@ class TokenItem(QGraphicsItem):
                 QRectF(c.x() - br, c.y() - br, 2 * br, 2 * br),
                 Qt.AlignmentFlag.AlignCenter,
                 str(self.wound_level),
-            )
-        if self.ap_text and _for(look.ap_counters, self.side):
-            c = QPointF(r * 0.95, -r * 0.6)
-            painter.setPen(QPen(QColor(255, 255, 255), 0.04 * u))
-            painter.setBrush(QColor(30, 30, 30))
-            painter.drawRoundedRect(
-                QRectF(c.x() - br, c.y() - br * 0.9, 2.2 * br, 1.8 * br), br * 0.5, br * 0.5
-            )
-            painter.setPen(QColor(255, 255, 255))
-            painter.drawText(
-                QRectF(c.x() - br, c.y() - br * 0.9, 2.2 * br, 1.8 * br),
-                Qt.AlignmentFlag.AlignCenter,
-                self.ap_text,
             )
         if named and lod * u >= NAME_MIN_HEX_PX:
             nfont = QFont()
