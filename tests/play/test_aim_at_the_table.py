@@ -187,3 +187,29 @@ def test_with_fields_of_fire_off_the_aim_stands():
     table.apply(_aim())
     table.apply(Move(who=ANGUS, to=FAR_ASIDE))
     assert _numbers(table)[1] == 3
+
+
+def test_phases_an_aim_held_over_rounds_adds_accurate_each_round_after_the_first():
+    """003 Procedure: an aim declared held as a continuous action adds the weapon's
+    Accurate bonus for each round after the first it is held; an aim merely carried
+    into the next round does not (the test above)."""
+    table = _table("phases")
+    table.apply(StartActionTime())
+    _phases_round_until(table, _aim())
+    held = Aim(who=MIRANDA, target=ANGUS, weapon=SHARPS, hold=True)
+    table.apply(held)
+    assert "held as a continuous action" in table.encounter.log[-1].text
+    aimed_round = table.now()[0]
+    _phases_round_until(table, _shot())
+    rounds = table.now()[0] - aimed_round
+    assert rounds >= 1
+    _tn, res, items = _numbers(table)
+    accurate = table.gear.weapons[SHARPS].accurate
+    assert res == accurate * rounds
+    assert any("aim held" in i and "003" in i for i in items)
+
+
+def test_ap_v2_refuses_a_held_aim():
+    table = _table("ap_v2")
+    why = table.why_not(Aim(who=MIRANDA, target=ANGUS, weapon=SHARPS, hold=True))
+    assert why and "003 Procedure" in why

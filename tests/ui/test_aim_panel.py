@@ -43,3 +43,25 @@ def test_aim_from_the_window_follows_the_phases_ladder(qtbot, qapp, tmp_path, mo
     assert doc.encounter.log[-1].kind == "attack"
     assert doc.encounter.log[-1].detail["record"]["tn"]["result_modifier"] == 1
     assert panel.plan.tn.result_modifier == -2  # the aim ended with the shot
+
+
+def test_the_aim_can_be_held_from_the_panel_in_phases_only(qtbot, qapp, tmp_path, monkeypatch):
+    """003 Procedure from the window: the Aim row's "hold" box (Phases only) makes the
+    aim a continuous one, logged as held."""
+    doc = small_document("phases")
+    win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
+    panel = win.findChild(AttackPanel)
+    doc.select(MIRANDA)
+    panel.set_target(FELICIA)
+    panel.set_shot("normal")
+    assert panel.aim_hold_check.isVisibleTo(panel)
+    panel.aim_hold_check.setChecked(True)
+    assert panel._aim_action().hold
+    qtbot.mouseClick(panel.aim_button, Qt.MouseButton.LeftButton)
+    assert doc.encounter.log[-1].detail.get("hold") is True
+    ap_doc = small_document("ap_v2")
+    win2 = judge_window(qtbot, qapp, tmp_path / "b", monkeypatch, ap_doc)
+    panel2 = win2.findChild(AttackPanel)
+    ap_doc.select(MIRANDA)
+    panel2.set_target(FELICIA)
+    assert not panel2.aim_hold_check.isVisibleTo(panel2)

@@ -48,6 +48,10 @@ class AimsAhead:
     #: where the firer stood and where the target stood at the first of them
     shooter_at: Hex | None = None
     target_at: Hex | None = None
+    #: the round of the first of them (an aim held over rounds, 003 Procedure)
+    first_round: int | None = None
+    #: one of them was declared held as a continuous action (003 Procedure)
+    held: bool = False
 
 
 def aim_detail(character_id: str, target_token: str, weapon_id: str, shooter: Hex, target: Hex):
@@ -68,6 +72,8 @@ def aims_ahead(table: Table, character_id: str, target_token: str, weapon_id: st
     rnd, _ = table.now()
     n = 0
     first: dict[str, Any] | None = None
+    first_round: int | None = None
+    held = False
     for entry in reversed(table.encounter.log):
         if table.in_action and entry.round != rnd and not rule.across_rounds:
             break
@@ -79,6 +85,8 @@ def aims_ahead(table: Table, character_id: str, target_token: str, weapon_id: st
         if entry.kind == AIM_KIND and detail.get("aim") == [character_id, target_token, weapon_id]:
             n += 1
             first = detail
+            first_round = entry.round
+            held = held or bool(detail.get("hold"))
             if detail.get("fresh"):
                 break
     if first is None:
@@ -88,6 +96,8 @@ def aims_ahead(table: Table, character_id: str, target_token: str, weapon_id: st
         n,
         Hex(*frm) if frm else None,
         Hex(*at) if at else None,
+        first_round if table.in_action else None,
+        held,
     )
 
 
@@ -156,8 +166,21 @@ def aim_request(
         notes += exit_.reasons
         if exit_.left:
             out["target_left_field_of_fire"] = True
+    held = held_rounds(table, ahead)
+    if held and weapon.accurate and not out.get("target_left_field_of_fire"):
+        out["aim_held_rounds"] = held
     out["aim_notes"] = tuple(notes)
     return out
+
+
+def held_rounds(table: Table, ahead: AimsAhead) -> int:
+    """Rounds after the first an aim has been held (003 Procedure: an aim held as a
+    continuous action adds the Accurate bonus for each round after the first); 0
+    where the edition's aims do not outlast the round, or when no aim was declared
+    held (an aim carried into the next round as an ordinary action adds nothing)."""
+    if not table.edition.aim.across_rounds or ahead.first_round is None or not ahead.held:
+        return 0
+    return max(table.now()[0] - ahead.first_round, 0)
 
 
 __all__ = [
@@ -169,4 +192,5 @@ __all__ = [
     "aims_ahead",
     "counts_aims",
     "field_exit",
+    "held_rounds",
 ]

@@ -217,6 +217,8 @@ class AttackRequest:
     aims: int = 1
     #: aims taken ahead with the ``aim`` action (already paid on the track)
     prepaid_aims: int = 0
+    #: rounds after the first the aim taken ahead was held (003 Procedure)
+    aim_held_rounds: int = 0
     #: the target left the field of fire since the aim ahead (003): a snap shot
     target_left_field_of_fire: bool = False
     #: how the aims ahead were read off the map (shown with the situation)
@@ -744,6 +746,17 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
             carried=carried,
         ),
     )
+    if req.aim_held_rounds and weapon.accurate:
+        tn = plan.tn
+        held = mod(
+            f"aim held {req.aim_held_rounds} round(s) after the first: Accurate "
+            f"({weapon.accurate}) each",
+            weapon.accurate * req.aim_held_rounds,
+            "003 Advanced Rule: Fields of Fire (Procedure)",
+        )
+        plan.tn = TnBreakdown.build(
+            tn.base, tn.base_label, tn.base_source, tn.tn_items, (*tn.result_items, held), tn.notes
+        )
     plan.ap = shot_ap_cost(
         weapon,
         shot,

@@ -602,6 +602,9 @@ class Aim(Action):
     who: Who
     target: Who
     weapon: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    #: held as a continuous action over the rounds (003 Procedure, Phases): each round
+    #: after the first adds the weapon's Accurate bonus to the shot
+    hold: bool = False
     page: ClassVar[str] = "000 Aim and Snap Shots; 001/003 Aim and Snap Shots"
     summary: ClassVar[str] = "aim at a target (paid now; the next shot there counts it)"
 
@@ -666,6 +669,11 @@ class Aim(Action):
             draw = A.draw_action(w, c.quick_draw)
             return f"{w.name} not in hand: draw it first, {draw.ap} AP ({SRC_READY})."
         rule = table.edition.aim
+        if self.hold and not rule.across_rounds:
+            return (
+                "An aim is held over rounds in the Phases edition (003 Procedure); on the "
+                "action track an aim lasts the round."
+            )
         if self._ahead(table)[2].count >= rule.max:
             return f"{c.name} has aimed {rule.max} times already: shoot ({rule.source})."
         why = aim_refusal(table, c.id)
@@ -705,6 +713,9 @@ class Aim(Action):
         )
         assert tok is not None  # _token_id found the target, gun() the shooter's sheet
         detail: dict[str, Any] = aim_detail(c.id, target.id, w.id, tok.at, target.at)
+        if self.hold:
+            detail["hold"] = True
+            text += "; held as a continuous action (003 Procedure)"
         if exit_ is not None and exit_.left:
             detail["fresh"] = True
             text += (

@@ -356,6 +356,13 @@ class AttackPanel(QWidget):
         self.aim_button.setText("Aim at the target now")
         self.aim_button.clicked.connect(lambda _=False: self.aim_ahead())
         h.addWidget(self.aim_button)
+        self.aim_hold_check = QCheckBox("hold")
+        self.aim_hold_check.setToolTip(
+            "003 Procedure (Phases): the aim held as a continuous action over the rounds; "
+            "each round after the first adds the gun's Accurate bonus"
+        )
+        self.aim_hold_check.toggled.connect(lambda _v: self._update_aim_button())
+        h.addWidget(self.aim_hold_check)
         h.addStretch(1)
         lay.addWidget(self.aim_row)
 
@@ -1386,7 +1393,8 @@ class AttackPanel(QWidget):
             gun = self.document.character_of(req.shooter_token).weapons[req.weapon_index]
         except (KeyError, IndexError):
             return None
-        return Aim(who=req.shooter_token, target=req.target_token, weapon=gun.weapon_id)
+        hold = self.aim_hold_check.isChecked() and self.aim_hold_check.isVisibleTo(self)
+        return Aim(who=req.shooter_token, target=req.target_token, weapon=gun.weapon_id, hold=hold)
 
     def aim_ahead(self):
         """Take one aim action at the target now (one undo step); the shot previewed
@@ -1405,6 +1413,7 @@ class AttackPanel(QWidget):
 
     def _update_aim_button(self) -> None:
         self.aims_spin.setMaximum(self.table.edition.aim.max)
+        self.aim_hold_check.setVisible(self.table.edition.aim.across_rounds)
         action = self._aim_action()
         why = "Choose a ranged attacker, a gun and a target." if action is None else None
         if action is not None:
