@@ -339,3 +339,37 @@ def test_full_dominance_chooses_where_the_blow_lands(table):
     assert p["tn"] == 4  # full dominance: Defense −2, as dominance (000)
     rec = table.apply(blow.model_copy(update=_hits(table, blow))).record
     assert rec["location"]["location"] == "head"
+
+
+def test_skill_levels_spent_on_advantage_shrink_the_pool_and_win_the_advantage():
+    """001 Advantage: each skill level spent is one advantage factor; those levels are
+    not read for the result, and the skill may not go below 1. The sheet keeps its
+    own skill after the blow."""
+    from twtw_desktop.play.actions import Place, ref_of
+    from twtw_desktop.play.combat_actions import MeleeAttack
+    from twtw_desktop.play.session import open_table
+    from twtw_desktop.resources import maps_dir
+
+    t = open_table(maps_dir() / "main_street.encounter.json").table
+    dave, clem = "dave_perkins", "clem_perkins"
+    here = t.token(f"token-{dave}").at
+    spot = next(
+        h
+        for h in (here.neighbor(i) for i in range(6))
+        if t.map.contains(h) and t.encounter.token_at(h) is None
+    )
+    t.apply(Place(who=clem, to=ref_of(t, spot)))
+    knife = t.character(dave).weapons[0].weapon_id
+    skill = t.gear.weapons[knife].skill
+    level = t.character(dave).skill_level(skill)
+    plain = MeleeAttack(who=dave, target=clem, weapon=knife)
+    assert level == 2  # the sample's knife fighter
+    spend = MeleeAttack(who=dave, target=clem, weapon=knife, skill_advantage=1)
+    a, b = t.preview(plain), t.preview(spend)
+    assert b["pool"] != a["pool"] and b["pool"].startswith(str(level - 1))
+    assert any("skill level(s) spent on advantage (001 Advantage)" in g for g in b["situation"])
+    too_much = MeleeAttack(who=dave, target=clem, weapon=knife, skill_advantage=level)
+    why = t.why_not(too_much)
+    assert why and "below 1" in why
+    t.apply(spend)
+    assert t.character(dave).skill_level(skill) == level

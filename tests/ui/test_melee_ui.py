@@ -195,3 +195,19 @@ def test_the_rules_dialogs_weapon_length_switch_reaches_the_attack_panel(window,
     panel.recompute()
     assert panel.plan.tn.result_modifier == 1  # the longer weapon's +1 (000, optional)
     assert "weapon length +1" in panel.tn_label.text()
+
+
+def test_skill_spent_on_advantage_from_the_attack_panel(window):
+    """001 Advantage from the window: the hand-to-hand row's 'adv' box spends skill
+    levels on advantage — the pool shrinks and the advantage count names them."""
+    doc = window.document
+    dave, hank = doc.token_for(DAVE), doc.token_for(HANK)
+    panel = window.docks["dock_attack"].widget()
+    doc.select(dave.id)
+    panel.set_mode("melee")
+    panel.set_target(hank.id)
+    assert panel.plan is not None
+    before = panel.plan.pool
+    panel.skill_adv_spin.setValue(1)
+    assert panel.plan is not None and panel.plan.pool.count == before.count - 1
+    assert any("spent on advantage" in g for g in panel.plan.geometry)

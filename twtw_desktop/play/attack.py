@@ -90,6 +90,7 @@ from ..rules.character import CarriedWeapon, Character, Posture
 from ..rules.combat.ancillary import after_failure, apply_discharges, discharge_candidates
 from ..rules.combat.bumps import BumpSpends, StraySpend
 from ..rules.combat.melee import (
+    UNARMED_SKILL,
     DodgeSpec,
     attack_result,
     check_engaged,
@@ -259,6 +260,8 @@ class AttackRequest:
     #: hand to hand with what comes to hand: an improvised weapon's gear id (000
     #: Improvised Weapons); used instead of a carried weapon
     improvised: str | None = None
+    #: skill levels spent on advantage instead of the result (001 Advantage)
+    skill_advantage: int = 0
     block_arm: str = "left_arm"
     #: a burst's hits sent on to a second target (000 Hitting Multiple Targets)
     burst_second_target: str | None = None
@@ -518,7 +521,22 @@ def _plan_melee(table, plan: AttackPlan) -> None:
     defender_weapon = melee_weapon(table, target)
     if plan.distance <= 1:
         plan.geometry.append(f"{plan.distance} pace(s) apart: engaged (000 Hand to Hand Combat)")
-    plan.melee = ms = situation(table, stok, ttok, plan.weapon, defender_weapon)
+    spent = req.skill_advantage
+    if spent:
+        skill = plan.weapon.skill if plan.weapon is not None else UNARMED_SKILL
+        level = plan.shooter.skill_level(skill)
+        if level - spent < 1:
+            raise RulesError(
+                f"{plan.shooter.name} has {skill.replace('_', ' ')} {level}: spending "
+                f"{spent} on advantage would take it below 1 (001 Advantage)."
+            )
+        # the levels spent are not used for the result: the blow reads a smaller pool
+        plan.shooter = _with_skill_level(plan.shooter, skill, level - spent)
+        plan.geometry.append(
+            f"{spent} level(s) of {skill.replace('_', ' ')} spent on advantage: the pool "
+            f"reads level {level - spent} (001 Advantage)"
+        )
+    plan.melee = ms = situation(table, stok, ttok, plan.weapon, defender_weapon, spent)
     plan.geometry += ms.lines
     if req.called_location is not None:
         if ms.attacker_dominance < 3:
@@ -585,6 +603,15 @@ def _plan_melee(table, plan: AttackPlan) -> None:
     ).pool
     speed = plan.weapon.speed if plan.weapon is not None else Speed.NORMAL
     plan.spec = _action_spec(ActionKind.MELEE_ATTACK, plan.ap, speed, plan.weapon, [target.id])
+
+
+def _with_skill_level(c: Character, skill: str, level: int) -> Character:
+    """A copy of the sheet with ``skill`` at ``level`` (the blow's own pool; the sheet
+    written back after the blow keeps its own skills)."""
+    new = c.model_copy(deep=True)
+    rating = new.skills[skill]
+    new.skills = {**new.skills, skill: rating.model_copy(update={"level": level})}
+    return new
 
 
 def _ranged_dodge(table, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
@@ -1783,6 +1810,9 @@ def write_attack(
     if out.needs_block_card:
         raise RulesError("Type in the card drawn for the block first.")
     for cid, ch in out.characters.items():
+        if cid == plan.shooter.id and plan.request.skill_advantage:
+            # the levels spent on advantage were for this blow only (001)
+            ch = ch.model_copy(update={"skills": table.character(cid).skills})
         assign_character(table.character(cid), ch)
     notes: list[str] = []
     if plan.mode == "ranged" and plan.weapon is not None:

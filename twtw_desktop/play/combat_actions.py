@@ -759,6 +759,8 @@ class MeleeAttack(_AttackAction):
     kick: bool = False
     #: fight with what comes to hand: an improvised weapon's gear id (000)
     improvised: GearId | None = None
+    #: skill levels spent on advantage, one factor each, not read for the result (001)
+    skill_advantage: Annotated[int, Field(ge=0, le=10)] = 0
     mode: ClassVar[str] = "melee"
     page: ClassVar[str] = SRC_MELEE
     summary: ClassVar[str] = (
@@ -775,6 +777,7 @@ class MeleeAttack(_AttackAction):
             "careful": self.careful,
             "kick": self.kick,
             "improvised": self.improvised,
+            "skill_advantage": self.skill_advantage,
         }
 
     def apply(self, table: Table) -> TableEvent:
@@ -1111,7 +1114,11 @@ def attack_action(
         fields["slot"] = req.weapon_index
     if req.mode == "melee":
         fields.update(
-            attack=req.melee_attack, careful=req.careful, kick=req.kick, improvised=req.improvised
+            attack=req.melee_attack,
+            careful=req.careful,
+            kick=req.kick,
+            improvised=req.improvised,
+            skill_advantage=req.skill_advantage,
         )
         # a blow names a location only at full dominance (000 Position), no called shot
         fields.update(called=None, location=req.called_location)

@@ -171,7 +171,9 @@ class MeleeSituation:
     lines: list[str] = field(default_factory=list)
 
 
-def _fighter(table: Table, tok: Token, foe: Token, weapon: Weapon | None) -> Fighter:
+def _fighter(
+    table: Table, tok: Token, foe: Token, weapon: Weapon | None, skill_spent: int = 0
+) -> Fighter:
     c = table.character(tok.character_id)
     return Fighter(
         name=c.name,
@@ -180,6 +182,7 @@ def _fighter(table: Table, tok: Token, foe: Token, weapon: Weapon | None) -> Fig
         height=tok.melee_height or (tok.mounted and not foe.mounted),
         position=tok.melee_position,
         closed_in=foe.id in tok.closed_in_on,
+        skill_spent=skill_spent,
     )
 
 
@@ -202,10 +205,12 @@ def situation(
     dtok: Token,
     attacker_weapon: Weapon | None,
     defender_weapon: Weapon | None,
+    skill_spent: int = 0,
 ) -> MeleeSituation:
-    """Advantage, holds and the free blow for ``atok`` striking ``dtok`` now."""
+    """Advantage, holds and the free blow for ``atok`` striking ``dtok`` now;
+    ``skill_spent`` skill levels of the attacker's are spent on advantage (001)."""
     out = MeleeSituation()
-    a_side = [_fighter(table, atok, dtok, attacker_weapon)]
+    a_side = [_fighter(table, atok, dtok, attacker_weapon, skill_spent)]
     for t in _allies(table, atok, dtok):
         a_side.append(_fighter(table, t, dtok, melee_weapon(table, table.character_of(t.id))))
     d_side = [_fighter(table, dtok, atok, defender_weapon)]

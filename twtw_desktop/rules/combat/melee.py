@@ -685,6 +685,8 @@ class Fighter(Strict):
     #: has closed the distance: hit the torso or head of a foe with a longer weapon,
     #: so the weapon-length advantage switches to this fighter (optional rule, 000)
     closed_in: bool = False
+    #: skill levels spent on advantage, one factor each (001 Advantage)
+    skill_spent: Annotated[int, Field(ge=0)] = 0
 
 
 class AdvantageResult(Strict):
@@ -746,6 +748,9 @@ def _fighter_value(f: Fighter, foe: Fighter, options: OptionalRules, reasons: li
     if f.weapon is not None and foe.weapon is None:
         value += 1
         parts.append("armed vs unarmed +1")
+    if f.skill_spent:
+        value += f.skill_spent
+        parts.append(f"{f.skill_spent} skill level(s) spent on advantage (001 Advantage)")
     if options.weapon_length and holds_length(f, foe):
         value += 1
         how = "closed in on the longer weapon" if f.closed_in else "the longer weapon"

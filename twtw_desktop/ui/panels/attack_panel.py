@@ -454,6 +454,15 @@ class AttackPanel(QWidget):
         self.kick_check = QCheckBox("kick")
         self.kick_check.toggled.connect(lambda _v: self._inputs_changed())
         h.addWidget(self.kick_check)
+        self.skill_adv_spin = _spin(
+            0,
+            5,
+            prefix="adv ",
+            tip="001 Advantage: skill levels spent on advantage, one factor each; the blow's "
+            "pool reads the skill that much lower (never below 1)",
+        )
+        self.skill_adv_spin.valueChanged.connect(lambda _v: self._inputs_changed())
+        h.addWidget(self.skill_adv_spin)
         h.addStretch(1)
         lay.addWidget(self.melee_row)
         self.melee_row.hide()
@@ -1047,6 +1056,7 @@ class AttackPanel(QWidget):
             melee_attack=self.melee_combo.currentData(),
             careful=self.careful_check.isChecked(),
             kick=self.kick_check.isChecked(),
+            skill_advantage=self.skill_adv_spin.value() if self.mode() == "melee" else 0,
             improvised=self.improvised_combo.currentData() if self.mode() == "melee" else None,
             point_blank=self.point_blank_check.isChecked(),
             appearing=self.appearing_check.isChecked(),
