@@ -73,3 +73,61 @@ def test_refusals(table):
         if t.why_not(StartRound()) is not None:
             t.apply(EndRound())
     assert "first round" in t.why_not(RiskDeath(who=MIRANDA))
+
+
+def test_the_declaration_reaches_a_blast_and_a_series():
+    """001 Risk reaches the blast: its strike on each victim reads that victim's own
+    declaration."""
+    from twtw_desktop.rules.combat.blast import BlastExposure, resolve_blast
+    from twtw_desktop.rules.editions import OptionalRules
+
+    t = open_table(maps_dir() / "main_street.encounter.json").table
+    angus = t.character(ANGUS).model_copy(deep=True)
+    angus.wounds["torso"] = 4
+    dynamite = t.gear.weapons["dynamite"]
+    options = OptionalRules(risk=True)
+    held_somewhere = False
+    for n in range(1, 55):
+        card = t.deck.card(n)
+        if card.standard_hit.location.value not in ("chest", "vitals", "belly"):
+            continue
+        ex = [BlastExposure(character=angus, distance=0)]
+        safe, _ = resolve_blast(dynamite, t.edition, ex, lambda c=card: c, options=options)
+        risky, hurt = resolve_blast(
+            dynamite, t.edition, ex, lambda c=card: c, options=options, risking={ANGUS}
+        )
+        d_safe, d_risky = safe.victims[0].damage, risky.victims[0].damage
+        if d_safe is not None and d_safe.held_by_risk:
+            held_somewhere = True
+            assert d_risky is not None and not d_risky.held_by_risk
+            break
+    assert held_somewhere, "no card puts a fifth torso wound through the blast"
+
+
+def test_the_declaration_reaches_each_attack_of_a_series(table):
+    from twtw_desktop.play.attack import Spends, preview
+    from twtw_desktop.play.combat_actions import NormalShot, SeriesAttack
+
+    t = table
+    opts = t.encounter.options.model_copy(update={"risk": True})
+    t.apply(SetRules(edition=t.encounter.edition, options=opts))
+    t.character(ANGUS).wounds["torso"] = 4
+    series = NormalShot(who=MIRANDA, target=ANGUS, then=(SeriesAttack(target=ANGUS),))
+    start = t.deck.snapshot()
+
+    def first_record(n):
+        st = t.deck.snapshot()
+        pile = (n, *[k for k in st.draw_pile if k != n])
+        t.deck.restore(st.model_copy(update={"draw_pile": pile}))
+        rec = preview(t, series.plan(t), [Spends(), Spends()]).records[0]
+        t.deck.restore(start)
+        return rec
+
+    n = next(
+        (k for k in range(1, 55) if (d := first_record(k).damage) is not None and d.held_by_risk),
+        None,
+    )
+    if n is None:
+        pytest.skip("no card puts a fifth torso wound on the first attack")
+    t.apply(RiskDeath(who=ANGUS))
+    assert not first_record(n).damage.held_by_risk

@@ -1211,6 +1211,7 @@ def resolve(
             discard=discard,
             discharge_weapons=plan.discharge,
             action_moves=firer_moves(plan.series[0].situation),
+            risking=_risking(table, [s.target for s in plan.series]),
         )
         out = Outcome(records, dict(hurt))
     elif plan.fan is not None:
@@ -1240,6 +1241,7 @@ def resolve(
             discharge_weapons=plan.discharge,
             action_moves=firer_moves(plan.series[0].situation),
             secondary=secondary,
+            risking=_risking(table, [s.target for s in plan.series] + [c for c, _sit in secondary]),
         )
         out = Outcome(records, dict(hurt))
     else:
@@ -1340,6 +1342,7 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
             burst=plan.burst,
             more=more,
             options=table.encounter.options,
+            risking=_risking(table, [ch for ch, _sit, _k in spread]),
         )
         out.records += recs
         out.characters.update(hurt)
@@ -1368,6 +1371,11 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         out.records[0] = rec.model_copy(update={"blast": blast})
         out.characters.update(hurt)
     return out
+
+
+def _risking(table, characters: Sequence[Character]) -> set[str]:
+    """The ids of those among ``characters`` who declared they risk death (001 Risk)."""
+    return {c.id for c in characters if risking_death(table, c.id)}
 
 
 def _counter_bonus(spend: str | None) -> dict[str, int]:
@@ -1419,6 +1427,7 @@ def _resolve_strays(table, plan: AttackPlan, rec: AttackRecord, card, more, out:
         shot=plan.shot,
         more=more,
         options=table.encounter.options,
+        risking=_risking(table, [v for v, _sit in victims]),
     )
     out.records += recs
     out.characters.update(hurt)

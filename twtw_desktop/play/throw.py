@@ -34,6 +34,7 @@ from ..rules.combat.ranged import ShotSpec, attack_pool, ranged_tn
 from ..rules.combat.situation import ShotSituation
 from ..rules.combat.thrown import is_throwable, scatter_throw
 from .cards import CardNeeded, TypedCards, already_typed, scratch_deck
+from .risk_actions import risking_death
 
 if TYPE_CHECKING:
     from .table import Table
@@ -126,6 +127,7 @@ def explode(
         more=more,
         options=table.encounter.options,
         centre=(centre.q, centre.r),
+        risking={ex.character.id for ex in exposures if risking_death(table, ex.character.id)},
     )
 
 

@@ -26,7 +26,7 @@ expect, each a named value:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Annotated
 
 from pydantic import Field
@@ -88,13 +88,15 @@ def resolve_blast(
     more: CardSource | None = None,
     options: OptionalRules | None = None,
     centre: tuple[int, int] | None = None,
+    risking: Collection[str] = (),
 ) -> tuple[BlastResult, dict[str, Character]]:
     """Resolve ``weapon``'s blast on each exposed person (see the module docstring).
 
     ``draw`` gives each person's card (nearest first, then by id, so a replay draws
     the same cards); ``more`` draws the extra cards of increased effect and the stun
-    checks. Returns the result and each damaged character's copy by id; nothing
-    passed in is changed.
+    checks. ``risking`` names the Heroes who declared they risk death (001 Risk).
+    Returns the result and each damaged character's copy by id; nothing passed in is
+    changed.
     """
     options = options or OptionalRules()
     radius = weapon.blast_radius or 0
@@ -123,6 +125,7 @@ def resolve_blast(
             edition=edition,
             options=options,
             more=more,
+            risking_death=ch.id in risking,
         )
         why = [
             f"{ex.distance} pace(s) from the blast: card {card.number}, standard location "

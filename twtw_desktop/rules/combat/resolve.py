@@ -40,9 +40,9 @@ Decisions where the pages are vague:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Literal, TypedDict, Unpack
+from typing import Annotated, Literal, TypedDict, Unpack, cast
 
 from pydantic import Field
 
@@ -1063,6 +1063,11 @@ def _shot_hits(read: PoolRead, tn: TnBreakdown, rank: int) -> bool:
     return raw is not None and raw + tn.result_modifier >= tn.tn
 
 
+def _risk(kw: FanKw, risking: bool) -> FanKw:
+    """``kw`` with the shot's own ``risking_death`` (001 Risk: the target's declaration)."""
+    return cast(FanKw, {**kw, "risking_death": risking})
+
+
 def resolve_fan(
     attacker: Character,
     targets: Sequence[Character],
@@ -1080,6 +1085,7 @@ def resolve_fan(
     pool_read: PoolRead | None = None,
     ap: ApBreakdown | None = None,
     discharge_weapons: Mapping[int, Weapon] | None = None,
+    risking: Collection[str] = (),
     **kw: Unpack[FanKw],
 ) -> tuple[list[AttackRecord], dict[str, Character]]:
     """A declared fan-firing series from one card (000/001/003 Fan Firing).
@@ -1100,6 +1106,7 @@ def resolve_fan(
     Ancillary Effects), and only the first card can set off a stowed gun. Returns the
     records in order and each target's damaged copy by id.
     """
+    everyone = bool(kw.get("risking_death", False))  # one flag for every target
     n = plan.shots if plan.mode == "per_shot" else 1
     if len(targets) < n or len(situations) < n or len(base_tns) < n:
         raise RulesError("Give a target, a situation and a TN for every fan-fired shot.")
@@ -1148,7 +1155,7 @@ def resolve_fan(
             location_card=loc_card,
             ap=ap if i == 0 else None,
             discharge_weapons=discharge_weapons if i == 0 else None,
-            **kw,
+            **_risk(kw, everyone or tgt.id in risking),
         )
         if i and loc_card is None and plan.mode == "per_shot" and rec.hit.success:
             rec = rec.model_copy(
@@ -1176,6 +1183,7 @@ def resolve_fan(
             card,
             more=more,
             options=options,
+            risking_death=everyone or tgt.id in risking,
         )
         for fid, av in rec.ablated_covers:
             lowered[fid] = av
@@ -1199,6 +1207,7 @@ def resolve_series(
     more: CardSource | None = None,
     ap: ApBreakdown | None = None,
     discharge_weapons: Mapping[int, Weapon] | None = None,
+    risking: Collection[str] = (),
     **kw: Unpack[FanKw],
 ) -> tuple[list[AttackRecord], dict[str, Character]]:
     """A declared series of attacks from one pool (000 Multiple Attacks, Resolving
@@ -1215,6 +1224,7 @@ def resolve_series(
     record carries the AP and the equipment-failure check (one card, one wrench),
     and only the first can set off a stowed gun. Returns the records in order and
     each target's damaged copy by id."""
+    everyone = bool(kw.get("risking_death", False))  # one flag for every target
     n = len(targets)
     if not n or not (len(situations) == len(tns) == len(shots) == len(carried) == n):
         raise RulesError("Give a target, a situation, a TN and a shot for every attack.")
@@ -1250,7 +1260,7 @@ def resolve_series(
             location_card=loc_card,
             ap=ap if i == 0 else None,
             discharge_weapons=discharge_weapons if i == 0 else None,
-            **kw,
+            **_risk(kw, everyone or tgt.id in risking),
         )
         if i:
             notes = [f"attack {i + 1} of the series: result number {i + 1} of the pool (000)"]
@@ -1276,6 +1286,7 @@ def resolve_spread_hits(
     burst: int | None = None,
     more: CardSource | None = None,
     options: OptionalRules | None = None,
+    risking: Collection[str] = (),
 ) -> tuple[list[AttackRecord], dict[str, Character]]:
     """The hits of a burst the attacker sent to other targets (000 Hitting Multiple
     Targets): ``first`` is the record of the first target, resolved with
@@ -1314,7 +1325,15 @@ def resolve_spread_hits(
         further = (
             [f"{k - 1} further hit(s): {k - 1} damage bump(s) (000 Burst Fire)"] if k > 1 else []
         )
-        rec, new = ride.hit(profile, tgt, loc_card, hits=k, notes=notes, further=further)
+        rec, new = ride.hit(
+            profile,
+            tgt,
+            loc_card,
+            hits=k,
+            notes=notes,
+            further=further,
+            risking_death=tgt.id in risking,
+        )
         records.append(rec)
         if rec.hits:
             hurt[new.id] = new
@@ -1332,6 +1351,7 @@ def resolve_stray_hits(
     shot: ShotSpec | None = None,
     more: CardSource | None = None,
     options: OptionalRules | None = None,
+    risking: Collection[str] = (),
 ) -> tuple[list[AttackRecord], dict[str, Character]]:
     """The unintended targets ``first``'s stray shots hit (000/001 Unintended
     Targets: a figure number at or below the stray shots is a hit, the closest or
@@ -1359,7 +1379,9 @@ def resolve_stray_hits(
         ]
         if loc_card is card:
             notes.append("no card to draw: the shot's card is read for this hit")
-        rec, new = ride.hit(profile, tgt, loc_card, hits=1, notes=notes)
+        rec, new = ride.hit(
+            profile, tgt, loc_card, hits=1, notes=notes, risking_death=tgt.id in risking
+        )
         rec = rec.model_copy(update={"stray_of": first.target_id})
         records.append(rec)
         if rec.damage is not None:
@@ -1379,6 +1401,7 @@ def _secondary_hit(
     *,
     more: CardSource | None = None,
     options: OptionalRules | None = None,
+    risking_death: bool = False,
 ) -> tuple[AttackRecord, Character]:
     """One hit on a secondary target of a Phases fan (003 Secondary Targets).
 
@@ -1404,7 +1427,15 @@ def _secondary_hit(
     if loc_card is card:
         notes.append("no card to draw: the fan's card is read for this hit")
     ride = _RideAlong(attacker, weapon, edition, options, first, more)
-    return ride.hit(profile, target, loc_card, hits=1, notes=notes, prone_on_location=True)
+    return ride.hit(
+        profile,
+        target,
+        loc_card,
+        hits=1,
+        notes=notes,
+        prone_on_location=True,
+        risking_death=risking_death,
+    )
 
 
 @dataclass(frozen=True)
@@ -1429,6 +1460,7 @@ class _RideAlong:
         notes: list[str],
         further: Sequence[str] = (),
         prone_on_location: bool = False,
+        risking_death: bool = False,
     ) -> tuple[AttackRecord, Character]:
         """``hits`` hit(s) on ``target`` at the standard location of ``loc_card`` —
         never a called one — each hit past the first a damage bump. ``further`` adds
@@ -1478,6 +1510,7 @@ class _RideAlong:
             edition=self.edition,
             options=self.options,
             more=self.more,
+            risking_death=risking_death,
         )
         record = AttackRecord(
             **base,
