@@ -93,7 +93,7 @@ def test_the_declaration_reaches_a_blast_and_a_series():
             continue
         ex = [BlastExposure(character=angus, distance=0)]
         safe, _ = resolve_blast(dynamite, t.edition, ex, lambda c=card: c, options=options)
-        risky, hurt = resolve_blast(
+        risky, _hurt = resolve_blast(
             dynamite, t.edition, ex, lambda c=card: c, options=options, risking={ANGUS}
         )
         d_safe, d_risky = safe.victims[0].damage, risky.victims[0].damage

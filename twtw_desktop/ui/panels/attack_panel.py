@@ -462,9 +462,15 @@ class AttackPanel(QWidget):
             "pool reads the skill that much lower (never below 1)",
         )
         self.skill_adv_spin.valueChanged.connect(lambda _v: self._inputs_changed())
-        h.addWidget(self.skill_adv_spin)
         h.addStretch(1)
         lay.addWidget(self.melee_row)
+        # its own row: the hand-to-hand row is full in a 300-pixel dock
+        self.skill_adv_row, h2 = _row(3)
+        h2.addWidget(QLabel("Skill spent on advantage"))
+        h2.addWidget(self.skill_adv_spin)
+        h2.addStretch(1)
+        lay.addWidget(self.skill_adv_row)
+        self.skill_adv_row.hide()
         self.melee_row.hide()
         # what comes to hand: an improvised weapon instead of the one chosen above
         self.improvised_row, h = _row()
@@ -1163,6 +1169,7 @@ class AttackPanel(QWidget):
         self.shot_row.setVisible(mode != "melee")
         self.aim_row.setVisible(mode == "ranged")
         self.melee_row.setVisible(mode == "melee")
+        self.skill_adv_row.setVisible(mode == "melee")
         self.improvised_row.setVisible(mode == "melee")
         self.choose_loc_row.setVisible(mode == "melee")
         self._sync_defense_row()
