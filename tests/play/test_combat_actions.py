@@ -399,3 +399,36 @@ def test_aim_with_acuity_changes_the_pool_of_an_aimed_shot_at_the_table(table):
     on = table.encounter.options.model_copy(update={"aim_with_acuity": True})
     table.apply(SetRules(edition=table.encounter.edition, options=on))
     assert table.preview(shot)["pool"] != off
+
+
+def test_a_bursts_extra_hit_bumps_may_go_to_penetration():
+    """002 Bump Types at the table: burst bumps are damage by default, penetration when
+    the spends say so (burst_pen), never more than the burst gave."""
+    from twtw_desktop.play.attack import Spends, preview
+    from twtw_desktop.rules.character import CarriedWeapon
+
+    t = open_table(SAMPLE).table
+    angus = t.character(ANGUS)
+    angus.weapons = [CarriedWeapon(weapon_id="gatling_gun", readied=True, loaded=40)]
+    shot = NormalShot(who=ANGUS, target=MIRANDA, burst=5)
+    plan = shot.plan(t)
+    start = t.deck.snapshot()
+    for n in range(1, 55):
+        st = t.deck.snapshot()
+        t.deck.restore(
+            st.model_copy(update={"draw_pile": (n, *[k for k in st.draw_pile if k != n])})
+        )
+        rec = preview(t, plan, Spends()).record
+        burst = (rec.spends.conditional_available.get("burst", 0)) if rec.spends else 0
+        if burst:
+            moved = preview(t, plan, Spends(burst_pen=1)).record
+            assert any("(burst bumps)" in r for r in moved.spends.reasons)
+            with pytest.raises(RulesError):
+                preview(t, plan, Spends(burst_pen=burst + 1))
+            t.deck.restore(start)
+            break
+        t.deck.restore(start)
+    else:
+        pytest.fail("no card gives the burst an extra hit")
+    spend = SpendRef(burst_pen=1)
+    assert SpendRef.of(spend.spends()) == spend  # kept in the journal line

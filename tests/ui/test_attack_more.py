@@ -1143,3 +1143,24 @@ def test_the_routine_snap_shot_is_two_clicks_from_a_selected_shooter(qtbot):
         assert button.isEnabled(), button.toolTip()
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert applied and doc.character("miranda_valentine").weapons[0].readied
+
+
+def test_burst_bumps_go_to_penetration_by_choice(qtbot):
+    """002 Bump Types: a burst's extra-hit bumps are damage or penetration, the
+    player's choice — the spends' Burst → Pen row moves them."""
+    doc, panel = _gatling(qtbot)
+    panel.set_burst(5)
+
+    def burst_bumps(p) -> bool:
+        sp = p.record.spends
+        return bool(sp is not None and sp.conditional_available.get("burst"))
+
+    n = card_that(doc, panel.plan, burst_bumps)
+    put_on_top(doc.deck, n)
+    panel.draw()
+    assert all(w.isVisibleTo(panel) for w in panel.burst_pen_widgets)
+    assert panel.change_spend("burst_pen", 1)
+    rec = panel.current.record
+    assert any("(burst bumps)" in r and "penetration" in r for r in rec.spends.reasons)
+    panel.apply()
+    assert doc.encounter.log[-1].kind == "attack"

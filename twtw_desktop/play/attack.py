@@ -1118,6 +1118,8 @@ class Spends:
     secondary: list[str] = field(default_factory=list)
     #: hand to hand: bumps spent toward dominance (000 Asserting Dominance)
     dominance: int = 0
+    #: a burst's or fan's extra-hit bumps turned to penetration (002 Burst bumps)
+    burst_pen: int = 0
 
     def to_bump_spends(self) -> BumpSpends:
         return BumpSpends(
@@ -1128,6 +1130,7 @@ class Spends:
             extra_hits=self.extra_hits,
             secondary_targets=len(self.secondary),
             dominance=self.dominance,
+            burst_to_penetration=self.burst_pen,
         )
 
     def empty(self) -> bool:
@@ -1142,6 +1145,7 @@ class Spends:
             self.extra_hits,
             list(self.secondary),
             self.dominance,
+            self.burst_pen,
         )
 
 

@@ -110,6 +110,8 @@ class SpendRef(BaseModel):
     secondary: tuple[Who, ...] = ()
     #: hand to hand: bumps spent toward dominance (000 Asserting Dominance)
     dominance: Annotated[int, Field(ge=0, le=50)] = 0
+    #: burst bumps turned to penetration instead of damage (002 Bump Types)
+    burst_pen: Annotated[int, Field(ge=0, le=50)] = 0
 
     def spends(self) -> Spends:
         return Spends(
@@ -120,6 +122,7 @@ class SpendRef(BaseModel):
             self.extra_hits,
             list(self.secondary),
             self.dominance,
+            self.burst_pen,
         )
 
     @classmethod
@@ -132,6 +135,7 @@ class SpendRef(BaseModel):
             extra_hits=s.extra_hits,
             secondary=tuple(s.secondary),
             dominance=s.dominance,
+            burst_pen=s.burst_pen,
         )
 
 

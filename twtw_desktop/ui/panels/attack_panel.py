@@ -728,6 +728,21 @@ class AttackPanel(QWidget):
         minus.clicked.connect(lambda: self.change_spend("dominance", -1))
         plus.clicked.connect(lambda: self.change_spend("dominance", 1))
         self.spin_rows["dominance"] = (minus, plus, val)
+        # a burst's (or fan's) extra-hit bumps: damage by default, penetration by choice
+        bminus, bplus, bval = _button("−"), _button("+"), QLabel("0")
+        bminus.setFixedWidth(28)
+        bplus.setFixedWidth(28)
+        bminus.clicked.connect(lambda: self.change_spend("burst_pen", -1))
+        bplus.clicked.connect(lambda: self.change_spend("burst_pen", 1))
+        self.spin_rows["burst_pen"] = (bminus, bplus, bval)
+        self.burst_pen_widgets = [QLabel("Burst → Pen"), bminus, bplus, bval]
+        for c, widget in enumerate(self.burst_pen_widgets):
+            widget.setToolTip(
+                "002 Bump Types: a burst bump (an extra hit of a burst or a fan) is a damage "
+                "or a penetration bump, the player's choice: here, how many go to penetration"
+            )
+            sp.addWidget(widget, 9, c)
+            widget.hide()
         self.dominance_widgets = [QLabel("Dominance"), minus, plus, val]
         for c, widget in enumerate(self.dominance_widgets):
             widget.setToolTip(
@@ -1686,10 +1701,13 @@ class AttackPanel(QWidget):
             self.loc_label.setText(loc.location.value.replace("_", " "))
         else:
             self.loc_label.setText("—")
-        for key in ("penetration", "damage", "extra_hits", "dominance"):
+        for key in ("penetration", "damage", "extra_hits", "dominance", "burst_pen"):
             self.spin_rows[key][2].setText(str(getattr(self.spends, key)))
         for widget in self.dominance_widgets:
             widget.setVisible(self.mode() == "melee")
+        has_burst = bool(sp is not None and sp.conditional_available.get("burst"))
+        for widget in self.burst_pen_widgets:
+            widget.setVisible(has_burst or self.spends.burst_pen > 0)
         figs = list(p.card.figures)
         for i, d in self.spends.stray:
             figs[i] += d
