@@ -177,3 +177,15 @@ def test_a_column_adjustment_shifts_the_effect_grid_only(table):
     assert ev.record["card"] == CARD_8_13
     assert ev.record["effect"] > 13  # the page's 13 on (2)10, one column up: more
     assert any("column" in r for r in ev.record["reasons"])
+
+
+def test_a_complex_check_is_an_extended_slow_action_in_phases(table):
+    """001/003 Extended Actions: in the Phases edition a complex check is an extended
+    action — 8 AP, Slow — and a simple check a skill's ordinary cost."""
+    options = table.encounter.options
+    table.apply(SetRules(edition="phases", options=options))
+    table.apply(StartActionTime())
+    cost = table.cost(_demolitions())
+    assert cost.speed == "slow" and any("8 AP" in b for b in cost.breakdown)
+    simple = table.cost(Check(who=HANK, trait="Dexterity", skill="demolitions", difficulty=7))
+    assert simple.speed == "normal"

@@ -209,8 +209,18 @@ class Check(Action):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: {self.task_name()} check"
 
+    def extended(self, table: Table) -> bool:
+        """An extended action (001/003 Extended Actions: a complex check in the Phases
+        edition costs 8+ AP, a Slow action)."""
+        return (
+            table.time is not None
+            and table.time.kind == "phases"
+            and self.complex_check(table) is not None
+        )
+
     def spec(self, table: Table) -> A.ActionSpec | None:
-        ap = A.SKILL_FULL_ATTENTION_AP if self.full_attention else A.SKILL_AP
+        full = self.full_attention or self.extended(table)
+        ap = A.SKILL_FULL_ATTENTION_AP if full else A.SKILL_AP
         return A.skill_action(self.task_name(), ap)
 
     def why_not(self, table: Table) -> str | None:
