@@ -189,3 +189,33 @@ def test_a_complex_check_is_an_extended_slow_action_in_phases(table):
     assert cost.speed == "slow" and any("8 AP" in b for b in cost.breakdown)
     simple = table.cost(Check(who=HANK, trait="Dexterity", skill="demolitions", difficulty=7))
     assert simple.speed == "normal"
+
+
+def test_a_moving_check_can_set_off_a_fully_loaded_gun(table):
+    """000 Carrying Loaded Weapons: a check involving movement (a climb, a ride) reads
+    the carried, fully loaded guns on its card — a calamity or a wrench in the gun's
+    malfunction range sets one off; a check that does not move never does."""
+    hank = table.character(HANK)
+    i = next(k for k, w in enumerate(hank.weapons) if w.weapon_id == "colt_thunderer")
+    hank.weapons[i].fully_loaded = True
+    hank.weapons[i].readied = False
+    loaded = hank.weapons[i].loaded
+    went_off = None
+    for n in range(1, 55):
+        st = table.deck.snapshot()
+        pile = (n, *[k for k in st.draw_pile if k != n])
+        table.deck.restore(st.model_copy(update={"draw_pile": pile}))
+        ev = table.apply(Check(who=HANK, trait="Dexterity", skill="climbing", moving=True))
+        if ev.record.get("discharges"):
+            went_off = n
+            break
+        table.undo()
+    assert went_off is not None, "no card sets the gun off"
+    assert table.character(HANK).weapons[i].loaded == loaded - 1
+    assert "000 Carrying Loaded Weapons" in ev.text
+    table.undo()
+    st = table.deck.snapshot()
+    pile = (went_off, *[k for k in st.draw_pile if k != went_off])
+    table.deck.restore(st.model_copy(update={"draw_pile": pile}))
+    still = table.apply(Check(who=HANK, trait="Dexterity", skill="climbing"))
+    assert not still.record.get("discharges")

@@ -160,3 +160,12 @@ def test_the_dialog_takes_a_column_adjustment_for_a_complex_check(qtbot, tmp_pat
     dlg.victories.setValue(3)
     assert dlg.make.isEnabled(), dlg.message.text()
     assert dlg.action().columns == 1
+
+
+def test_the_dialog_marks_a_check_that_involves_movement(qtbot, tmp_path):
+    doc = _doc(tmp_path)
+    dlg = CheckDialog(doc, HANK)
+    qtbot.addWidget(dlg)
+    assert not dlg.action().moving
+    dlg.moving.setChecked(True)
+    assert dlg.action().moving and dlg.make.isEnabled()

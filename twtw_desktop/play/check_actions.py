@@ -39,6 +39,7 @@ from ..rules.checks import (
     check_pool,
     simple_check,
 )
+from ..rules.combat.ancillary import apply_discharges, check_discharges, discharge_candidates
 from ..rules.deck import read_effect
 from ..rules.editions import victory_threshold
 from .actions import Action, Who, _log_event, register
@@ -46,6 +47,7 @@ from .bonus_actions import SPENDS, CounterSpend, counter_refusal, spend_counter_
 from .cards import CardNeeded, TypedCards
 from .combat_actions import CardRef, card_of
 from .table import TableEvent
+from .throw import assign_character
 
 if TYPE_CHECKING:
     from .table import Table
@@ -149,6 +151,9 @@ class Check(Action):
     secondary: bool = False
     #: a held bonus counter spent on the result (002 Spending the Counter)
     counter: CounterSpend | None = None
+    #: the check involves movement (a climb, a ride): a fully loaded, stowed gun may go
+    #: off on its card (000 Carrying Loaded Weapons)
+    moving: bool = False
     page: ClassVar[str] = "002 Simple Checks / Complex Checks / Setting Difficulty"
     summary: ClassVar[str] = (
         "any check: trait + skill vs a difficulty; complex checks collect victories"
@@ -457,6 +462,11 @@ class Check(Action):
         finally:
             for t in taken:
                 table.deck.discard(t)
+        if self.moving:
+            went_off = self._discharges(table, c, card, res.calamity, more)
+            if went_off:
+                record["discharges"] = went_off
+                text += "; " + "; ".join(went_off)
         record["cards"] = ([card.number] if self.secondary else []) + [t.number for t in taken]
         if self.counter is not None:
             record["counter"] = spend_counter_on(c, self.counter)
@@ -464,6 +474,36 @@ class Check(Action):
         record["reasons"] = reasons
         _log_event(table, text, "check", event, record)
         return TableEvent(text, record, tuple(t.number for t in taken))
+
+    def _discharges(
+        self, table: Table, c: Character, card: Card, calamity: bool, more: Callable[[], Card]
+    ) -> list[str]:
+        """Stowed, fully loaded guns this moving check's card sets off (000 Carrying
+        Loaded Weapons): written to the sheet; a line for each."""
+        candidates = discharge_candidates(c, table.gear)
+        if not candidates:
+            return []
+        options = table.encounter.options
+        _copy, results = check_discharges(
+            c,
+            candidates,
+            card,
+            table.edition,
+            cf=calamity,
+            action_moves=True,
+            more=more,
+            options=options,
+        )
+        fired = [d for d in results if d.discharged]
+        if not fired:
+            return []
+        assign_character(c, apply_discharges(c, fired, table.edition, options=options))
+        return [
+            f"{c.name}'s {candidates[d.carried_index].name if d.carried_index in candidates else 'gun'} goes off"
+            + (f": {' '.join(d.reasons[-1:])}" if d.reasons else "")
+            + " (000 Carrying Loaded Weapons)"
+            for d in fired
+        ]
 
     def _outcome_text(self, c: Character, pool: Pool, res: CheckResult) -> str:
         what = f"{c.name}: {self.task_name()} ({pool}) vs TN {res.tn}"

@@ -106,6 +106,12 @@ class CheckDialog(QDialog):
             "primary action's card, using the second highest die (no card is drawn)"
         )
         form.addRow("", self.secondary)
+        self.moving = QCheckBox("Involves movement (a climb, a ride)")
+        self.moving.setToolTip(
+            "000 Carrying Loaded Weapons: a stowed, fully loaded gun may go off on this "
+            "check's card (a calamity, or a wrench in its malfunction range)"
+        )
+        form.addRow("", self.moving)
         self.counter = QComboBox()
         self.counter.addItem("keep it", None)
         for key, (name, value, where) in SPENDS.items():
@@ -175,6 +181,7 @@ class CheckDialog(QDialog):
             self.impetus.toggled,
             self.full_attention.toggled,
             self.secondary.toggled,
+            self.moving.toggled,
             self.counter.currentIndexChanged,
             self.complex.toggled,
             self.victories.valueChanged,
@@ -232,6 +239,8 @@ class CheckDialog(QDialog):
         fields["full_attention"] = self.full_attention.isChecked()
         if self.secondary.isChecked():
             fields["secondary"] = True
+        if self.moving.isChecked():
+            fields["moving"] = True
         if self.counter.currentData() is not None:
             fields["counter"] = self.counter.currentData()
         if self.complex.isChecked():
