@@ -457,7 +457,6 @@ class AttackPanel(QWidget):
         self.skill_adv_spin = _spin(
             0,
             5,
-            prefix="adv ",
             tip="001 Advantage: skill levels spent on advantage, one factor each; the blow's "
             "pool reads the skill that much lower (never below 1)",
         )
