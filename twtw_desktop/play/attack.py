@@ -1307,6 +1307,7 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         extra["pool_read"] = pool_read
     if on_target is not None:
         extra["hits_on_target"] = on_target
+    cause_bonus, effect_bonus = _counter_bonus(plan.request.counter)
     rec, new_target = resolve_attack(
         plan.shooter,
         plan.target,
@@ -1325,8 +1326,8 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
         ap=plan.ap,
         discharge_weapons=plan.discharge,
         sabotage=plan.request.sabotage,
-        cause_bonus=_counter_bonus(plan.request.counter).get("cause_bonus", 0),
-        effect_bonus=_counter_bonus(plan.request.counter).get("effect_bonus", 0),
+        cause_bonus=cause_bonus,
+        effect_bonus=effect_bonus,
         auto_hit=plan.request.auto_hit,
         risking_death=risking_death(table, plan.target.id),
         **extra,
@@ -1382,13 +1383,14 @@ def _risking(table, characters: Sequence[Character]) -> set[str]:
     return {c.id for c in characters if risking_death(table, c.id)}
 
 
-def _counter_bonus(spend: str | None) -> dict[str, int]:
-    """A bonus counter's value where it goes (002 Spending the Counter): Right on! +2
-    in the cause grid (bumps only), Aces! +2 and As I planned! +3 on the effect."""
+def _counter_bonus(spend: str | None) -> tuple[int, int]:
+    """A bonus counter's value where it goes (002 Spending the Counter), as (cause
+    bonus, effect bonus): Right on! +2 in the cause grid (bumps only), Aces! +2 and
+    As I planned! +3 on the effect."""
     if spend is None:
-        return {}
+        return 0, 0
     value = SPENDS[spend][1]
-    return {"cause_bonus": value} if spend == "right_on" else {"effect_bonus": value}
+    return (value, 0) if spend == "right_on" else (0, value)
 
 
 def _resolve_strays(table, plan: AttackPlan, rec: AttackRecord, card, more, out: Outcome) -> None:
