@@ -201,6 +201,22 @@ class Action(BaseModel):
         return details, event
 
 
+class RuledAction(Action):
+    """An action whose own rules are asked by :meth:`refusal` — a reason, or a
+    :class:`RulesError` raised on the way — before the base ``why_not`` (the actor,
+    the AP)."""
+
+    def refusal(self, table: Table) -> str | None:
+        return None
+
+    def why_not(self, table: Table) -> str | None:
+        try:
+            why = self.refusal(table)
+        except RulesError as e:
+            return str(e)
+        return why or super().why_not(table)
+
+
 def _log_event(table: Table, text: str, kind: str, event: Any, extra: dict | None = None) -> None:
     detail: dict[str, Any] = dict(extra or {})
     summary = getattr(event, "summary", None)

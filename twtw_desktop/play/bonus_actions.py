@@ -70,8 +70,18 @@ def spend_counter_on(c: Character, spend: str) -> str:
     return spend_note(c, spend)
 
 
+class _CounterAction(Action):
+    """A step on the bonus counters: only sheets (who holds one) and the log change."""
+
+    def capture(self) -> Iterable[str]:
+        return {"characters", "log"}
+
+    def areas(self) -> Iterable[str]:
+        return {"characters", "log"}
+
+
 @register
-class TakeCounter(Action):
+class TakeCounter(_CounterAction):
     """A bump spent on a bonus counter (002 Spending Bumps: Bonus Counter)."""
 
     do: Literal["take_counter"] = "take_counter"
@@ -81,12 +91,6 @@ class TakeCounter(Action):
 
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name} takes a bonus counter"
-
-    def capture(self) -> Iterable[str]:
-        return {"characters", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "log"}
 
     def why_not(self, table: Table) -> str | None:
         c, _ = self.actor(table)
@@ -110,7 +114,7 @@ class TakeCounter(Action):
 
 
 @register
-class GiveCounter(Action):
+class GiveCounter(_CounterAction):
     """*I've got your back!* (002): instead of acting, the holder helps another
     player, who may spend the counter; the other may not already hold one."""
 
@@ -122,12 +126,6 @@ class GiveCounter(Action):
 
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name} hands a bonus counter on"
-
-    def capture(self) -> Iterable[str]:
-        return {"characters", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "log"}
 
     def why_not(self, table: Table) -> str | None:
         c, _ = self.actor(table)
@@ -157,7 +155,7 @@ class GiveCounter(Action):
 
 
 @register
-class SpendCounter(Action):
+class SpendCounter(_CounterAction):
     """Spend a held counter on a result the table does not resolve itself (the attack
     and the check take theirs as ``counter``)."""
 
@@ -169,12 +167,6 @@ class SpendCounter(Action):
 
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name} spends a bonus counter"
-
-    def capture(self) -> Iterable[str]:
-        return {"characters", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "log"}
 
     def why_not(self, table: Table) -> str | None:
         c, _ = self.actor(table)
@@ -188,7 +180,7 @@ class SpendCounter(Action):
 
 
 @register
-class LoseCounters(Action):
+class LoseCounters(_CounterAction):
     """The end of the session: unspent counters are lost (002, rule 3)."""
 
     do: Literal["lose_counters"] = "lose_counters"
@@ -198,12 +190,6 @@ class LoseCounters(Action):
 
     def label(self, table: Table) -> str:
         return "Unspent bonus counters are lost"
-
-    def capture(self) -> Iterable[str]:
-        return {"characters", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "log"}
 
     def why_not(self, table: Table) -> str | None:
         if not any(c.bonus_counter for c in table.encounter.characters):

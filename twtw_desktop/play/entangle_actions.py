@@ -33,7 +33,7 @@ from ..rules.character import Character
 from ..rules.checks import CheckResult, check_pool
 from ..rules.combat.ranged import attack_pool
 from ..rules.gear import Weapon
-from .actions import Action, Who, _log_event, register
+from .actions import RuledAction, Who, _log_event, register
 from .table import TableEvent
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def contest(
     return a, b, a.result > b.result, why
 
 
-class _EntangleBase(Action):
+class _EntangleBase(RuledAction):
     who: Who
 
     def capture(self) -> Iterable[str]:
@@ -158,14 +158,11 @@ class Entangle(_EntangleBase):
             source=SRC_ENTANGLE,
         )
 
-    def why_not(self, table: Table) -> str | None:
-        try:
-            self._parts(table)
-        except RulesError as e:
-            return str(e)
+    def refusal(self, table: Table) -> str | None:
+        self._parts(table)
         if table.deck.physical:
             return "With a printed deck the contest is made with the check dialog (two pools)."
-        return super().why_not(table)
+        return None
 
     def preview(self, table: Table) -> dict[str, Any]:
         out = super().preview(table)
@@ -251,14 +248,11 @@ class BreakFree(_EntangleBase):
             source=SRC_ENTANGLE,
         )
 
-    def why_not(self, table: Table) -> str | None:
-        try:
-            self._parts(table)
-        except RulesError as e:
-            return str(e)
+    def refusal(self, table: Table) -> str | None:
+        self._parts(table)
         if table.deck.physical:
             return "With a printed deck make the check with the check dialog."
-        return super().why_not(table)
+        return None
 
     def apply(self, table: Table) -> TableEvent:
         c, tok, holder, w = self._parts(table)

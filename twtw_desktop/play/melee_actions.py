@@ -34,7 +34,7 @@ from ..rules.combat.melee import (
     escape_requirement,
 )
 from ..rules.combat.ranged import attack_pool
-from .actions import Action, Who, _log_event, register
+from .actions import RuledAction, Who, _log_event, register
 from .cards import CardNeeded, TypedCards
 from .combat_actions import CardRef, card_of
 from .engagement import (
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-class _MeleeStateAction(Action):
+class _MeleeStateAction(RuledAction):
     page: ClassVar[str] = SRC_ENGAGE
 
     def capture(self) -> Iterable[str]:
@@ -80,16 +80,6 @@ class _MeleeStateAction(Action):
         if tok.id == self.token(table).id:
             raise RulesError("A fighter cannot fight themselves.")
         return tok
-
-    def refusal(self, table: Table) -> str | None:
-        return None
-
-    def why_not(self, table: Table) -> str | None:
-        try:
-            why = self.refusal(table)
-        except RulesError as e:
-            return str(e)
-        return why or super().why_not(table)
 
     def name(self, table: Table, tok: Token) -> str:
         return table.character_of(tok.id).name

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.character import Posture
-from .actions import Action, Who, _log_event, register
+from .actions import RuledAction, Who, _log_event, register
 from .table import TableEvent
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-class _MountAction(Action):
+class _MountAction(RuledAction):
     page: ClassVar[str] = A.SOURCE_MOUNT
 
     def capture(self) -> Iterable[str]:
@@ -49,16 +49,6 @@ class _MountAction(Action):
         if tok is None:
             raise RulesError(f"{c.name} has no token on the map.")
         return tok
-
-    def refusal(self, table: Table) -> str | None:
-        raise NotImplementedError
-
-    def why_not(self, table: Table) -> str | None:
-        try:
-            why = self.refusal(table)
-        except RulesError as e:
-            return str(e)
-        return why or super().why_not(table)
 
 
 @register
