@@ -488,3 +488,21 @@ def test_under_fire_the_aim_waits_for_the_bravery_check(table):
     why = t.why_not(Aim(who=ANGUS, target=MIRANDA))
     assert why and "no more aiming this round" in why
     assert "Bravery" not in (t.why_not(SnapShot(who=ANGUS, target=MIRANDA)) or "")
+
+
+def test_a_normal_shot_counting_aims_taken_ahead_waits_for_the_check_too(table):
+    """The gate sits where a shot is aimed, not on the aimed-shot button: a normal
+    shot that counts an aim taken before the fire came waits for the check."""
+    from twtw_desktop.play.combat_actions import Aim, NormalShot
+
+    t = _ap_v2_running(table, segments=8)
+    t.apply(Draw(who=ANGUS, weapon="colt_walker"))
+    aim = Aim(who=ANGUS, target=MIRANDA, weapon="colt_walker")
+    while t.why_not(aim) is not None:
+        t.apply(EndSegment())
+    t.apply(aim)
+    t.apply(SnapShot(who=MIRANDA, target=ANGUS, charge_ap=False))
+    if t.character(ANGUS).out_of_action:
+        pytest.skip("the deck put Angus down")
+    why = t.why_not(NormalShot(who=ANGUS, target=MIRANDA, charge_ap=False))
+    assert why and "Bravery check before aiming" in why

@@ -531,6 +531,17 @@ class _Shot(_AttackAction):
         target = table.token(_token_id(table, self.target))
         return aim_request(table, cid, target, w, self.shot_kind, self.own_aims())
 
+    def refusal_before_draw(self, table: Table) -> str | None:
+        """An aimed shot — declared so, or a shot that counts aims taken ahead — first
+        answers :data:`AIM_REFUSALS` (the aim's own rule before the AP)."""
+        try:
+            req = self.request(table)
+            aimed = req.mode == "ranged" and req.shot_kind == "aimed"
+            why = aim_refusal(table, self.actor(table)[0].id) if aimed else None
+        except RulesError as e:
+            return str(e)
+        return why or super().refusal_before_draw(table)
+
     def _cock_first(self, table: Table) -> bool:
         if self.cock_first is not None:
             return self.cock_first
@@ -568,13 +579,6 @@ class AimedShot(_Shot):
 
     def request_fields(self, table: Table) -> dict[str, Any]:
         return {"aims": self.aims} | super().request_fields(table)
-
-    def refusal_before_draw(self, table: Table) -> str | None:
-        try:
-            why = aim_refusal(table, self.actor(table)[0].id)  # the aim's own rule first
-        except RulesError as e:
-            return str(e)
-        return why or super().refusal_before_draw(table)
 
 
 #: Why a character may not aim now, asked before every aim action and aimed shot:

@@ -1177,12 +1177,14 @@ def _announced(table: Table) -> set[tuple[str, str, int]]:
 
 
 #: the actions that aim (000: "normal or aimed shots may require a bravery check")
-AIMING_ACTIONS = frozenset({"aim", "aimed_shot", "normal_shot"})
+#: a shot that may have been owed a check without being refused: an unaimed normal shot
+#: (an aim, or a shot counting aims, waits for the check: AIM_REFUSALS)
+AIMING_ACTIONS = frozenset({"normal_shot"})
 
 
 def _aimed_unchecked(table: Table, action: Any) -> None:
-    """An aim or a normal/aimed shot by a character who owed a Bravery check: say so
-    (the attack panel does not ask for the check yet; the Judge may undo and check)."""
+    """An unaimed normal shot by a character who owed a Bravery check: say so (it is
+    not refused, as an aim is; the Judge may undo and check)."""
     if getattr(action, "do", None) not in AIMING_ACTIONS:
         return
     who = getattr(action, "who", None)
