@@ -30,7 +30,7 @@ from ..rules import actions as A
 from ..rules.base import Pool, Speed
 from ..rules.card import Card
 from ..rules.character import Character
-from ..rules.checks import CheckResult, check_pool
+from ..rules.checks import CheckResult, check_pool, wins_outright
 from ..rules.combat.ranged import attack_pool
 from ..rules.gear import Weapon
 from .actions import RuledAction, Who, _log_event, register
@@ -64,14 +64,14 @@ def contest(
     a = check_pool(card, mine, 0, more)
     b = check_pool(card, theirs, 0, more)
     if a.calamity:
-        return a, b, False, "a CF for the acting side"
-    if b.calamity:
-        return a, b, True, "a CF for the other side"
-    assert a.result is not None and b.result is not None
-    why = f"{a.result} against {b.result}"
-    if a.result == b.result:
-        why += " (a tie: no win)"
-    return a, b, a.result > b.result, why
+        why = "a CF for the acting side"
+    elif b.calamity:
+        why = "a CF for the other side"
+    else:
+        why = f"{a.result} against {b.result}" + (
+            " (a tie: no win)" if a.result == b.result else ""
+        )
+    return a, b, wins_outright(a, b), why
 
 
 class _EntangleBase(RuledAction):

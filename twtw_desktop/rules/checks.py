@@ -116,6 +116,18 @@ def _modifier_items(mod: int | Iterable[ModifierItem]) -> list[tuple[str, int, s
     return items
 
 
+def wins_outright(a: CheckResult, b: CheckResult) -> bool:
+    """Whether side ``a`` of a contest read on one card wins outright: its own CF
+    loses, the other side's CF wins, else the higher result; a tie is no win (004
+    Delaying an Action: the tie stays with the acting character; 003 Entanglement:
+    the attacker must win)."""
+    if a.calamity:
+        return False
+    if b.calamity:
+        return True
+    return a.result is not None and b.result is not None and a.result > b.result
+
+
 def check_pool(
     card: Card,
     pool: Pool | str,

@@ -74,7 +74,7 @@ from .actions import (
 from .base import CardNo, Count, Id, Name, Pool, SmallInt, Speed, Strict, Text
 from .card import Card
 from .character import Character
-from .checks import check_pool
+from .checks import check_pool, wins_outright
 from .deck import DeckState
 from .timecommon import (
     BleedRecord,
@@ -989,15 +989,12 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         theirs = check_pool(drawn, self._sheet(target_id).trait_pool("reflex"), 0, more)
         extra = [n for c in (mine, theirs) if c.read is not None for n in c.read.cards_drawn]
         self._discard(drawn, from_deck, extra)
+        wins = wins_outright(mine, theirs)
         if mine.calamity:
-            wins = False
             why = f"{row.name} rolls a CF"
         elif theirs.calamity:
-            wins = True
             why = f"{target.name} rolls a CF"
         else:
-            assert mine.result is not None and theirs.result is not None
-            wins = mine.result > theirs.result
             why = f"{mine.result} against {theirs.result}" + (
                 " (a tie stays with the acting character)" if mine.result == theirs.result else ""
             )
