@@ -22,6 +22,8 @@ from twtw_desktop.play.combat_actions import SnapShot
 from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 
+from .deck_support import put_on_top
+
 SAMPLE = maps_dir() / "main_street.encounter.json"
 MIRANDA, HANK, CYRIL, ANGUS = "miranda_valentine", "hank_daggett", "cyril_wellington", "angus_laroq"
 
@@ -84,10 +86,7 @@ def test_a_shot_spends_aces_on_its_effect_and_the_counter_goes_back(table):
     plain = SnapShot(who=MIRANDA, target=ANGUS)
     start = table.deck.snapshot()
     for n in range(1, 55):
-        st = table.deck.snapshot()
-        table.deck.restore(
-            st.model_copy(update={"draw_pile": (n, *[k for k in st.draw_pile if k != n])})
-        )
+        put_on_top(table.deck, n)
         with_counter = preview(table, shot.plan(table), Spends()).record
         without = preview(table, plain.plan(table), Spends()).record
         if with_counter.effect is not None and without.effect is not None:

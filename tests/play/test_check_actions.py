@@ -13,6 +13,8 @@ from twtw_desktop.play.session import OpenTable, open_table, save_table
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.base import Pool
 
+from .deck_support import put_on_top
+
 SAMPLE = maps_dir() / "main_street.encounter.json"
 HANK = "hank_daggett"
 #: the bundled deck's card 50 reads 8 on 2d10 (not an exceptional cell) and 13 on the
@@ -170,9 +172,7 @@ def test_a_column_adjustment_shifts_the_effect_grid_only(table):
     plain = read_effect(card, "(2)10", 0, None).value
     shifted = read_effect(card, "(2)10", 0, None, 1).value
     assert shifted > plain
-    st = table.deck.snapshot()  # the generated deck deals card 50 next
-    pile = (CARD_8_13, *[n for n in st.draw_pile if n != CARD_8_13])
-    table.deck.restore(st.model_copy(update={"draw_pile": pile}))
+    put_on_top(table.deck, CARD_8_13)  # the generated deck deals card 50 next
     ev = table.apply(_demolitions(columns=1))
     assert ev.record["card"] == CARD_8_13
     assert ev.record["effect"] > 13  # the page's 13 on (2)10, one column up: more
@@ -202,9 +202,7 @@ def test_a_moving_check_can_set_off_a_fully_loaded_gun(table):
     loaded = hank.weapons[i].loaded
     went_off = None
     for n in range(1, 55):
-        st = table.deck.snapshot()
-        pile = (n, *[k for k in st.draw_pile if k != n])
-        table.deck.restore(st.model_copy(update={"draw_pile": pile}))
+        put_on_top(table.deck, n)
         ev = table.apply(Check(who=HANK, trait="Dexterity", skill="climbing", moving=True))
         if ev.record.get("discharges"):
             went_off = n
@@ -214,8 +212,6 @@ def test_a_moving_check_can_set_off_a_fully_loaded_gun(table):
     assert table.character(HANK).weapons[i].loaded == loaded - 1
     assert "000 Carrying Loaded Weapons" in ev.text
     table.undo()
-    st = table.deck.snapshot()
-    pile = (went_off, *[k for k in st.draw_pile if k != went_off])
-    table.deck.restore(st.model_copy(update={"draw_pile": pile}))
+    put_on_top(table.deck, went_off)
     still = table.apply(Check(who=HANK, trait="Dexterity", skill="climbing"))
     assert not still.record.get("discharges")

@@ -37,6 +37,8 @@ from twtw_desktop.play.journal import Journal, pending_journal, replay
 from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 
+from .deck_support import put_on_top
+
 SAMPLE = maps_dir() / "main_street.encounter.json"
 MIRANDA = "miranda_valentine"
 ANGUS = "angus_laroq"
@@ -359,12 +361,6 @@ def test_draw_and_shoot_is_one_action_with_the_combined_cost(table):
     assert readied_cost > 0
 
 
-def _card_on_top(table, number: int) -> None:
-    st = table.deck.snapshot()
-    pile = (number, *[n for n in st.draw_pile if n != number])
-    table.deck.restore(st.model_copy(update={"draw_pile": pile}))
-
-
 def test_a_wrench_below_the_guns_rel_jams_it_on_the_sheet_until_cleared(table):
     """RULES.md's Rel rule at the table: the card's wrench below the weapon's Rel leaves
     the gun jammed on the sheet; a jammed gun does not fire (why_not says so) until
@@ -375,7 +371,7 @@ def test_a_wrench_below_the_guns_rel_jams_it_on_the_sheet_until_cleared(table):
     rel = table.gear.weapons["colt_peacemaker"].rel
     assert rel and rel > 1
     low = next(n for n in range(1, 55) if (w := table.deck.card(n).wrench) is not None and w < rel)
-    _card_on_top(table, low)
+    put_on_top(table.deck, low)
     table.apply(NormalShot(who=MIRANDA, target=ANGUS))
     assert table.character(MIRANDA).weapons[0].failure == "jammed"
     why = table.why_not(NormalShot(who=MIRANDA, target=ANGUS))
@@ -414,10 +410,7 @@ def test_a_bursts_extra_hit_bumps_may_go_to_penetration():
     plan = shot.plan(t)
     start = t.deck.snapshot()
     for n in range(1, 55):
-        st = t.deck.snapshot()
-        t.deck.restore(
-            st.model_copy(update={"draw_pile": (n, *[k for k in st.draw_pile if k != n])})
-        )
+        put_on_top(t.deck, n)
         rec = preview(t, plan, Spends()).record
         burst = (rec.spends.conditional_available.get("burst", 0)) if rec.spends else 0
         if burst:

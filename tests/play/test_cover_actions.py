@@ -44,6 +44,8 @@ from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.base import Speed
 from twtw_desktop.rules.deck import read_pool
 
+from .deck_support import put_on_top
+
 MIRANDA = "miranda_valentine"
 ANGUS = "angus_laroq"
 FELICIA = "felicia_laroq"
@@ -194,13 +196,7 @@ def _reaction_ready(t, card, typed=False):
 
 
 def _stack(t, n):
-    st = t.deck.snapshot()
-    pile = tuple(x for x in st.draw_pile if x != n)
-    t.deck.restore(
-        st.model_copy(
-            update={"draw_pile": (n, *pile), "discard": tuple(x for x in st.discard if x != n)}
-        )
-    )
+    put_on_top(t.deck, n)
 
 
 def test_a_failed_check_in_the_area_opens_one_free_snap_shot(table):

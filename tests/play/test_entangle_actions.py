@@ -12,6 +12,8 @@ from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.combat.ranged import attack_pool
 
+from .deck_support import put_on_top
+
 OCTAVIO, DAVE = "octavio_vaquero", "dave_perkins"
 
 
@@ -29,14 +31,6 @@ def table():
     return t
 
 
-def _on_top(t, number):
-    """Card ``number`` dealt next (taken out of the discard pile if it is there)."""
-    st = t.deck.snapshot()
-    pile = (number, *[n for n in st.draw_pile if n != number])
-    discard = tuple(n for n in st.discard if n != number)
-    t.deck.restore(st.model_copy(update={"draw_pile": pile, "discard": discard}))
-
-
 def _card_where(t, want):
     """A card on which the lasso's contest comes out as ``want`` (True: entangled)."""
     c, d = t.character(OCTAVIO), t.character(DAVE)
@@ -51,7 +45,7 @@ def _card_where(t, want):
 
 def test_the_lasso_entangles_on_a_won_contest_and_the_figure_cannot_move(table):
     t = table
-    _on_top(t, _card_where(t, True))
+    put_on_top(t.deck, _card_where(t, True))
     ev = t.apply(Entangle(who=OCTAVIO, target=DAVE))
     assert ev.record["entangled"] and "entangles Dave Perkins" in ev.text
     dave = t.token(f"token-{DAVE}")
@@ -65,18 +59,18 @@ def test_the_lasso_entangles_on_a_won_contest_and_the_figure_cannot_move(table):
 
 def test_a_lost_or_tied_contest_entangles_no_one(table):
     t = table
-    _on_top(t, _card_where(t, False))
+    put_on_top(t.deck, _card_where(t, False))
     ev = t.apply(Entangle(who=OCTAVIO, target=DAVE))
     assert not ev.record["entangled"] and t.token(f"token-{DAVE}").entangled_by is None
 
 
 def test_breaking_a_fragile_lasso_frees_the_figure_and_breaks_the_rope(table):
     t = table
-    _on_top(t, _card_where(t, True))
+    put_on_top(t.deck, _card_where(t, True))
     t.apply(Entangle(who=OCTAVIO, target=DAVE))
     tn = t.gear.weapons["lasso"].entangle_tn
     for n in range(1, 55):  # a card on which Dave's Strength makes the TN
-        _on_top(t, n)
+        put_on_top(t.deck, n)
         ev = t.apply(BreakFree(who=DAVE))
         if ev.record["free"]:
             break

@@ -18,6 +18,8 @@ from twtw_desktop.play.risk_actions import RiskDeath, risking_death
 from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 
+from .deck_support import put_on_top
+
 MIRANDA = "miranda_valentine"
 ANGUS = "angus_laroq"
 
@@ -116,9 +118,7 @@ def test_the_declaration_reaches_each_attack_of_a_series(table):
     start = t.deck.snapshot()
 
     def first_record(n):
-        st = t.deck.snapshot()
-        pile = (n, *[k for k in st.draw_pile if k != n])
-        t.deck.restore(st.model_copy(update={"draw_pile": pile}))
+        put_on_top(t.deck, n)
         rec = preview(t, series.plan(t), [Spends(), Spends()]).records[0]
         t.deck.restore(start)
         return rec

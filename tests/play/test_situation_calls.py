@@ -12,6 +12,8 @@ from twtw_desktop.play.combat_actions import NormalShot
 from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 
+from .deck_support import put_on_top
+
 SAMPLE = maps_dir() / "main_street.encounter.json"
 MIRANDA = "miranda_valentine"
 ANGUS = "angus_laroq"
@@ -78,10 +80,7 @@ def test_trying_to_miss_fails_unless_a_calamity(table):
     start = table.deck.snapshot()
     seen_cf = seen_plain = False
     for n in range(1, 55):
-        st = table.deck.snapshot()
-        table.deck.restore(
-            st.model_copy(update={"draw_pile": (n, *[k for k in st.draw_pile if k != n])})
-        )
+        put_on_top(table.deck, n)
         rec = preview(table, plan, Spends()).record
         table.deck.restore(start)
         assert rec.hit.success == rec.hit.cf

@@ -11,13 +11,9 @@ from twtw_desktop.play.combat_actions import SnapShot
 from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 
+from .deck_support import put_on_top
+
 SAMPLE = maps_dir() / "main_street.encounter.json"
-
-
-def _put_on_top(table, number: int) -> None:
-    st = table.deck.snapshot()
-    pile = (number, *[n for n in st.draw_pile if n != number])
-    table.deck.restore(st.model_copy(update={"draw_pile": pile}))
 
 
 def _a_shot_with_a_stray_hit(table):
@@ -40,7 +36,7 @@ def _a_shot_with_a_stray_hit(table):
             start = table.deck.snapshot()
             try:
                 for n in range(1, 55):
-                    _put_on_top(table, n)
+                    put_on_top(table.deck, n)
                     rec = preview(table, plan, Spends()).record
                     if rec.strays is not None and rec.strays.candidates_hit:
                         return who, tok.id, n
@@ -58,7 +54,7 @@ def test_a_stray_hit_wounds_the_unintended_target_and_undo_takes_it_back():
     if found is None:
         pytest.skip("no shot in the sample has a stray hit")
     who, target, n = found
-    _put_on_top(table, n)
+    put_on_top(table.deck, n)
     before = table.state_fingerprint()
     ev = table.apply(SnapShot(who=who, target=target, cock_first=True))
     out = ev.raw[0]
