@@ -104,7 +104,7 @@ def _card_that(doc, panel, want) -> int:
         for n in range(1, 55):
             _put_on_top(deck, n)
             try:
-                p = preview(doc, panel.plan, Spends())
+                p = preview(doc.table, panel.plan, Spends())
             except RulesError:
                 continue
             if want(p.record):
@@ -325,7 +325,7 @@ def test_physical_card_attack(qtbot):
     card = next(
         c
         for c in standard_deck()
-        if preview(doc, panel.plan, [Spends()], typed=c).outcome.card_needed is None
+        if preview(doc.table, panel.plan, [Spends()], typed=c).outcome.card_needed is None
     )
     assert panel.draw() is None  # the entry form opens instead
     dlg = panel._dialog
@@ -366,7 +366,7 @@ def test_physical_stun_check_asks_for_its_card(qtbot):
     deck = standard_deck()
 
     def stuns(c) -> bool:
-        need = preview(doc, panel.plan, [Spends()], typed=c).outcome.card_needed
+        need = preview(doc.table, panel.plan, [Spends()], typed=c).outcome.card_needed
         return need is not None and "stun check" in need
 
     attack = next(c for c in deck if stuns(c))
@@ -415,7 +415,7 @@ def test_physical_fan_reads_each_shot_on_its_own_card(qtbot):
     deck = standard_deck()
 
     def both_hit(c) -> bool:
-        out = preview(doc, panel.plan, [Spends(), Spends()], typed=c).outcome
+        out = preview(doc.table, panel.plan, [Spends(), Spends()], typed=c).outcome
         return all(r.hit.success for r in out.records)
 
     attack = next(c for c in deck if both_hit(c))

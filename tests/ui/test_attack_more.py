@@ -42,7 +42,7 @@ def card_that(doc, plan, want, spends=None) -> int:
         for n in range(1, 55):
             put_on_top(deck, n)
             try:
-                p = preview(doc, plan, spends or [Spends()])
+                p = preview(doc.table, plan, spends or [Spends()])
             except RulesError:
                 continue
             if want(p):
@@ -708,7 +708,7 @@ def _physical_block(qtbot):
 
     def hits(c) -> bool:
         try:
-            p = preview(doc, plan, [Spends()], typed=c)
+            p = preview(doc.table, plan, [Spends()], typed=c)
         except RulesError:
             return False
         return p.record.hit.success and p.outcome.needs_block_card

@@ -1983,8 +1983,8 @@ def stack_card(table, plan: AttackPlan) -> Card | None:
     the stack they will perform their action, as well as the effects of that
     action"), or None: no declared action, an unresolved stack (a single action
     needs no flip) or AP not charged (the declaration is then not used)."""
-    if not plan.request.charge_ap or getattr(table, "time", None) is None:
-        return None  # (a window document stands in for its table in some callers)
+    if not plan.request.charge_ap:
+        return None
     found = declared_shot(table, plan)
     if found is None:
         return None
