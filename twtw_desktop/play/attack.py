@@ -999,8 +999,6 @@ def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
     plan.multi = multi
     plan.tn = plan.series[0].tn
     plan.ap = series_plan.ap
-    if req.prepaid_aims:
-        raise RulesError("Aims taken ahead go with one aimed shot, not a series.")
     plan.geometry += list(series_plan.reasons)
     for i, sh in enumerate(plan.series[1:], 2):
         plan.geometry.append(

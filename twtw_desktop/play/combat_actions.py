@@ -83,6 +83,8 @@ if TYPE_CHECKING:
     from .table import Table
 
 SRC_COMBAT = "000 Combat Actions"
+#: what one attack may change (and so what its step copies)
+ATTACK_AREAS = frozenset({"characters", "tokens", "deck", "log", "track", "map"})
 SRC_MELEE = A.SOURCE_MELEE
 SRC_THROW = "000 Throwing Things"
 SRC_FAN = "000/001/003 Fan Firing"
@@ -216,7 +218,7 @@ class _AttackAction(Action):
     # -- building the request ----------------------------------------------------------
 
     def capture(self) -> Iterable[str]:
-        return {"characters", "tokens", "deck", "log", "track", "map"}
+        return ATTACK_AREAS
 
     def areas(self) -> Iterable[str]:
         return {"characters", "deck", "log", "track"}
@@ -1051,8 +1053,7 @@ class AttackCard(Action):
         return f"{self.actor(table)[0].name} draws a card for an attack"
 
     def capture(self) -> Iterable[str]:
-        # what the attack joining this step may change (the joined step's undo restores it)
-        return {"characters", "tokens", "deck", "log", "track", "map"}
+        return ATTACK_AREAS  # the attack joining this step changes these; its undo restores them
 
     def areas(self) -> Iterable[str]:
         return {"deck", "log"}
