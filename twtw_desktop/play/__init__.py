@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     check_actions,
     combat_actions,
     cover_actions,
+    deck_actions,
     entangle_actions,
     gear_actions,
     melee_actions,

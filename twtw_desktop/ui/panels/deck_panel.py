@@ -24,9 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...errors import RulesError
+from ...play.deck_actions import (
+    DeckSeed,
+    DiscardInPlay,
+    DrawCard,
+    EnterCard,
+    PhysicalCards,
+    Reshuffle,
+)
+from ...play.table import TableEvent
 from ...rules.card import Card
-from ..commands import SnapshotCommand
 from ..widgets.card_entry import PhysicalCardDialog
 from ..widgets.card_view import CardDialog, CardView, card_thumbnail
 from ._common import MessageLabel, VerticalScroll, attempt
@@ -183,88 +190,39 @@ class DeckPanel(QWidget):
         dlg.open()
         return dlg
 
-    # -- actions (each one undoable step) -------------------------------------------
-    def _push(self, text: str, mutate) -> bool:
-        return attempt(
-            self.message,
-            lambda: self.document.push(
-                SnapshotCommand(self.document, text, mutate, {"deck", "log"})
-            ),
-        )
+    # -- actions (each one undoable step: the table's deck actions) ------------------------
+    def _apply(self, action) -> TableEvent | None:
+        events: list[TableEvent] = []
+        attempt(self.message, lambda: events.append(self.document.apply(action)))
+        return events[0] if events else None
 
     def draw_card(self) -> Card | None:
-        drawn: list[Card] = []
-
-        def go() -> None:
-            card = self.document.deck.draw()
-            drawn.append(card)
-            self.document.log(
-                f"Drew card {card.number} (toggle {'YES' if card.toggle else 'NO'}).", "deck"
-            )
-
-        self._push("Draw a card", go)
-        return drawn[0] if drawn else None
+        event = self._apply(DrawCard())
+        return self.document.deck.card(event.cards[0]) if event is not None else None
 
     def discard_in_play(self) -> bool:
-        def go() -> None:
-            n = len(self.document.deck.in_play)
-            if not n:
-                raise RulesError("No card is in play.")
-            self.document.deck.discard_in_play()
-            self.document.log(f"Discarded {n} card(s) in play.", "deck")
-
-        return self._push("Discard cards in play", go)
+        return self._apply(DiscardInPlay()) is not None
 
     def reshuffle(self) -> bool:
-        def go() -> None:
-            self.document.deck.reshuffle()
-            self.document.log("Reshuffled the deck.", "deck")
-
-        return self._push("Reshuffle the deck", go)
+        return self._apply(Reshuffle()) is not None
 
     def set_seed(self, seed: int) -> bool:
         """Start a fresh deck of the same cards shuffled by ``seed`` (undoable)."""
-        from ...rules.deck import Deck
-
-        doc = self.document
-
-        def go() -> None:
-            fresh = Deck(doc.deck.cards, seed=seed, name=doc.deck.name)
-            doc.deck.restore(fresh.snapshot())
-            doc.encounter.deck_seed = seed
-            doc.log(f"New deck shuffled with seed {seed}.", "deck")
-
-        return self._push(f"Deck seed {seed}", go)
+        return self._apply(DeckSeed(seed=seed)) is not None
 
     def _physical_toggled(self, on: bool) -> None:
         self.set_physical(on)
 
     def set_physical(self, on: bool) -> bool:
-        doc = self.document
-
-        def go() -> None:
-            doc.deck.physical = on
-            doc.log(
-                "Physical cards: the Judge types in each card drawn."
-                if on
-                else "Back to the generated deck.",
-                "deck",
-            )
-
-        ok = self._push("Physical cards on" if on else "Physical cards off", go)
+        ok = self._apply(PhysicalCards(on=on)) is not None
         if not ok:
             self.refresh()
         return ok
 
     def enter_physical(self, card: Card | dict) -> bool:
         """Put a typed-in card in play (undoable); a bad card shows why."""
-        doc = self.document
-
-        def go() -> None:
-            c = doc.deck.enter_physical(card)
-            doc.log(f"Physical card {c.number} entered.", "deck")
-
-        return self._push("Enter a physical card", go)
+        ref = card.model_dump(mode="json") if isinstance(card, Card) else card
+        return self._apply(EnterCard(card=ref)) is not None
 
     def physical_dialog(self) -> PhysicalCardDialog:
         """The entry dialog (not shown); its accepted card goes in play."""
