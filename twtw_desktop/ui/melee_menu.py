@@ -20,13 +20,9 @@ from ..rules.combat.melee import ENGAGEMENT_PACES
 
 
 def _selected(window):
+    """The window's document and its selected figure (None when there is none)."""
     doc = window.document
-    if doc is None or doc.selected_token_id is None:
-        return doc, None
-    try:
-        return doc, doc.token(doc.selected_token_id)
-    except KeyError:
-        return doc, None
+    return doc, doc.selected_token() if doc is not None else None
 
 
 def _fill(window, menu: QMenu) -> None:
