@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ...rules.base import WoundLocation
 from ...rules.character import MAX_WOUNDS
+from ...rules.healing import LOCATION_NAMES
 
 _W, _H = 120.0, 170.0
 #: Shade per wound count 0..5.
@@ -27,15 +28,6 @@ _REGIONS: dict[WoundLocation, QRectF] = {
     WoundLocation.LEFT_ARM: QRectF(84, 42, 20, 56),
     WoundLocation.RIGHT_LEG: QRectF(38, 101, 20, 64),
     WoundLocation.LEFT_LEG: QRectF(62, 101, 20, 64),
-}
-
-_NAMES = {
-    WoundLocation.HEAD: "head",
-    WoundLocation.TORSO: "torso",
-    WoundLocation.RIGHT_ARM: "right arm",
-    WoundLocation.LEFT_ARM: "left arm",
-    WoundLocation.RIGHT_LEG: "right leg",
-    WoundLocation.LEFT_LEG: "left leg",
 }
 
 
@@ -120,7 +112,7 @@ class BodyDiagram(QWidget):
         else:
             n = self._wounds.get(loc, 0)
             self.setToolTip(
-                f"{_NAMES[loc].title()}: {n} wound(s)"
+                f"{LOCATION_NAMES[loc].title()}: {n} wound(s)"
                 + (" — disabled" if n >= MAX_WOUNDS else "")
                 + "\nLeft click: add a wound · right click: remove one"
             )
