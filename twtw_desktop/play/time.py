@@ -103,7 +103,8 @@ class SegmentClock(Clock):
         return self.engine.declare_refusal(character_id, spec)
 
     def pay(self, character_id: str, spec: ActionSpec) -> Any:
-        return self.engine.declare(character_id, spec)
+        # the table carries the action out as it is paid: it waits for no stack
+        return self.engine.declare(character_id, spec, performed=True)
 
     def advance(self) -> Any:
         return self.engine.advance_segment()

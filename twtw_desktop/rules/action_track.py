@@ -74,7 +74,8 @@ Decisions where 000 is vague (the lead lists these in the README):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -271,6 +272,9 @@ class StackEntry(Strict):
     rush_tax_borrowed: Count = 0
     position: Count | None = None
     resolved: bool = False
+    #: performed when paid (moved, shot with its own card: the Judge put it in order);
+    #: not waiting for the stack (see :meth:`ActionTrack._pending_stack`)
+    performed: bool = False
 
     def bonus_items(self) -> tuple[BonusItem, ...]:
         """The itemised bonus added to the resolution card's fragment (000)."""
@@ -508,9 +512,15 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
 
     def _pending_stack(self) -> list[StackEntry]:
         """Unresolved entries of the current segment that need :meth:`resolve_stack`:
-        two or more actions, or a rushed one (its tax needs the card)."""
+        two or more actions waiting for it, or a rushed one (its tax needs the card).
+        An action performed when it was paid (a move, a shot read on its own card)
+        waits for nothing: the Judge ordered it by doing it, and a card flipped for it
+        afterwards would change nothing (house reading of 000 Simultaneous Actions;
+        to have same-segment actions ordered by the stack, declare them on the track)."""
         st = self._state
-        waiting = [e for e in st.entries if e.segment == st.segment and not e.resolved]
+        waiting = [
+            e for e in st.entries if e.segment == st.segment and not e.resolved and not e.performed
+        ]
         if len(waiting) >= 2 or any(e.rushed for e in waiting):
             return waiting
         return []
@@ -781,6 +791,56 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         )
         return new, event, touched
 
+    def count_until(self, character_id: str, ap: int) -> list[TrackEvent]:
+        """Count segments until ``character_id`` has ``ap`` counters in front of them:
+        the Judge acts with a character whose counters do not cover the action yet,
+        and the segments in between are counted in one go (a house reading of 000
+        Action Timing: counting on is what the Judge does by calling the segments;
+        nobody else's counters are removed, they keep building). Every segment is one
+        step; if one is refused, none is counted and the refusal says why."""
+        row = self.row(character_id)
+        if row.counters >= ap:
+            raise RulesError(
+                f"{row.name} has {row.counters} counter(s) already: {ap} AP can be paid now."
+            )
+        if row.status != RowStatus.ACTIVE:
+            raise RulesError(f"{row.name} cannot act this round ({row.status_reason}).")
+        if row.counters + row.pool < ap:
+            raise RulesError(
+                f"{row.name} can have at most {row.counters + row.pool} counter(s) this "
+                f"round ({row.counters} in front, {row.pool} still to place) and the "
+                f"action needs {ap} (000 Action Timing)."
+            )
+        events: list[TrackEvent] = []
+        with self.trial(keep=True):
+            while self._state.rows[character_id].counters < ap:
+                why = self._refusal(self._advance)
+                if why is not None:
+                    raise RulesError(f"{row.name} cannot reach {ap} counter(s): {why}")
+                if len(events) > 2 * ROUND_SEGMENTS:  # cannot happen: pool > 0 places
+                    raise RulesError(f"{row.name} places no more counters this round.")
+                events.append(self.advance_segment())
+        return events
+
+    @contextmanager
+    def counted(self, character_id: str, ap: int) -> Iterator[int]:
+        """Inside: the track as it would stand once :meth:`count_until` has counted
+        (the segment reached is yielded); everything is put back on leaving. A refusal
+        raises RulesError before the block runs."""
+        with self.trial():
+            self.count_until(character_id, ap)
+            yield self._state.segment
+
+    def count_until_refusal(self, character_id: str, ap: int) -> str | None:
+        """Why :meth:`count_until` would be refused now (None: it would count).
+        Nothing changes."""
+        with self.trial():
+            try:
+                self.count_until(character_id, ap)
+            except RulesError as e:
+                return str(e)
+        return None
+
     def _discard_resolution_cards(self, segment: int | None = None) -> bool:
         """Discard resolution cards the track drew that are still in play."""
         in_play = set(self._deck.snapshot().in_play)
@@ -917,15 +977,18 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         """Why :meth:`declare` would refuse ``action`` now (None: it can be paid)."""
         return self._refusal(lambda: self._declare(character_id, action))
 
-    def declare(self, character_id: str, action: ActionSpec) -> TrackEvent:
+    def declare(
+        self, character_id: str, action: ActionSpec, *, performed: bool = False
+    ) -> TrackEvent:
         """Declare ``action`` and pay for it with the counters in front of the
         character: all are removed, the excess lost; too few counters and nothing
         happens (RulesError). A multi-round skill short of counters takes them all as
-        progress and resolves when the last AP is paid (000)."""
-        return self._run(lambda: self._declare(character_id, action))
+        progress and resolves when the last AP is paid (000). ``performed``: the
+        action is carried out as it is paid and waits for no stack."""
+        return self._run(lambda: self._declare(character_id, action, performed))
 
     def _declare(
-        self, character_id: str, action: ActionSpec
+        self, character_id: str, action: ActionSpec, performed: bool = False
     ) -> tuple[TrackState, TrackEvent, bool]:
         st = self._state
         row = self._acting_row(character_id)
@@ -960,6 +1023,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             lost,
             f"{row.name} declares {action.describe()} on segment {st.segment}",
             details,
+            performed=performed,
         )
 
     def join_stack(self, character_id: str, action: ActionSpec) -> TrackEvent:

@@ -24,7 +24,8 @@ takes a step back, deck included.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -237,6 +238,22 @@ class UndoableEngine(Generic[S]):
         elif state != self._state:
             self._history.clear()
         self._state = state
+
+    @contextmanager
+    def trial(self, *, keep: bool = False) -> Iterator[None]:
+        """Steps taken inside are put back on leaving — the state, the step history and
+        the deck exactly as they were — unless ``keep`` and no error left the block:
+        several steps then stand or fall together."""
+        state, depth, deck = self._state, len(self._history), self._deck.snapshot()
+        ok = False
+        try:
+            yield
+            ok = True
+        finally:
+            if not (ok and keep):
+                self._state = state
+                del self._history[depth:]
+                self._deck.restore(deck)
 
     def _refusal(self, build: Callable[[], tuple[S, E, bool]]) -> str | None:
         """Why the step ``build`` would be refused now (its RulesError's sentence), or
