@@ -48,6 +48,9 @@ class MovePlan:
     breakdown: list[str] = field(default_factory=list)
     action: ActionSpec | None = None
     end_label: str = ""
+    #: AP v2: the counters do not cover the move yet; dropping it counts on to this
+    #: segment first (a ``when_able`` step)
+    at_segment: int | None = None
 
     def label(self) -> str:
         """Text next to the cursor while dragging."""
@@ -58,13 +61,17 @@ class MovePlan:
         if self.counters is not None:
             head += f" · {self.counters} on the track"
         lines = [head]
+        if self.at_segment is not None:
+            lines.append(f"counts on to segment {self.at_segment}, then moves")
         if not self.allowed and self.reason:
             lines.append(self.reason)
         lines += self.breakdown[:4]
         return "\n".join(lines)
 
     def summary(self) -> str:
-        return f"{self.name} {'ran' if self.run else 'moved'} {self.paces} paces for {self.ap} AP."
+        when = f" on segment {self.at_segment}" if self.at_segment is not None else ""
+        verb = "ran" if self.run else "moved"
+        return f"{self.name} {verb} {self.paces} paces for {self.ap} AP{when}."
 
 
 def occupied_hexes(doc: EncounterDocument, except_token: str) -> list[Hex]:
@@ -155,11 +162,15 @@ def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = F
         return plan
     if pc is None:
         other = doc.encounter.token_at(dest)
-        plan.reason = (
-            "Someone already stands there."
-            if other
-            else "No way there (walls, water or other figures)."
-        )
+        if other:
+            plan.reason = "Someone already stands there."
+        elif counters is not None:  # the search went no further than the round's AP
+            plan.reason = (
+                f"No way there for the {bounds[-1]} AP {ch.name} can still spend this round "
+                "(counters and those still to place), or walls, water or other figures."
+            )
+        else:
+            plan.reason = "No way there (walls, water or other figures)."
         return plan
     plan.path = [tok.at, *pc.hexes]
     plan.paces = pc.paces
@@ -187,10 +198,15 @@ def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = F
         plan.reason = "The action track is not running."
         return plan
     if pc.ap > counters:
-        plan.reason = (
-            f"Needs {pc.ap} AP; only {counters} counter{'s' if counters != 1 else ''} on the track."
+        short = (
+            f"Needs {pc.ap} AP; only {counters} counter{'s' if counters != 1 else ''} on the track"
         )
-        return plan
+        try:
+            with doc.track.counted(ch.id, pc.ap) as segment:
+                plan.at_segment = segment
+        except RulesError as e:
+            plan.reason = f"{short}: {e}"
+            return plan
     plan.allowed = True
     return plan
 

@@ -24,10 +24,19 @@ from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.base import Speed
 from ..rules.card import Card
-from .actions import NOTHING_ON_THE_MAP, Action, Cost, Who, register, with_mover_tokens
+from .actions import (
+    NOTHING_ON_THE_MAP,
+    Action,
+    Cost,
+    Who,
+    parse_action,
+    register,
+    with_mover_tokens,
+)
 from .catalogue import apply_action_effects, apply_bleeding, catalogue
 from .movement import move_continuous
-from .table import TableEvent
+from .snapshot import ALL_AREAS
+from .table import AFTER_ACTION, TableEvent
 
 if TYPE_CHECKING:
     from .table import Table
@@ -468,7 +477,7 @@ class Interrupt(_EngineAction):
         return lambda: table.track.preempt(c.id, self.against, self.card)
 
 
-__all__ = ["spec_for"]
+__all__ = ["count_on_segment", "due_next", "is_due", "spec_for"]
 
 
 def _cheapest_attack(table: Table, cid: str) -> int | None:
@@ -489,6 +498,38 @@ def _cheapest_attack(table: Table, cid: str) -> int | None:
         )
     ]
     return min(costs) if costs else None
+
+
+def is_due(table: Table, character_id: str) -> bool:
+    """AP v2: the character's counters cover their cheapest shot, blow or draw now."""
+    row = table.track.state.rows.get(character_id) if table.track is not None else None
+    need = _cheapest_attack(table, character_id) if row is not None else None
+    return row is not None and need is not None and row.counters >= need
+
+
+def due_next(table: Table) -> str | None:
+    """AP v2: who can act soonest — the character whose counters are fewest short of
+    their cheapest shot, blow or draw, then the order of declaration (ascending
+    Quickness, 000 Action Timing). None: no round is running, or nobody can reach
+    one again this round."""
+    t = table.track
+    if table.time is None or table.time.kind != "segments" or not table.time.round_running():
+        return None
+    st = t.state
+    best: tuple[int, tuple[int, int, str], str] | None = None
+    for cid, r in st.rows.items():
+        if r.status.value != "active":
+            continue
+        need = _cheapest_attack(table, cid)
+        if need is None:
+            continue
+        missing = max(0, need - r.counters)
+        if missing > r.pool:
+            continue
+        key = (missing, t._order_key(r), cid)
+        if best is None or key < best:
+            best = key
+    return best[2] if best is not None else None
 
 
 @register
@@ -546,17 +587,174 @@ class NextDue(_EngineAction):
                 break
         if not events:
             raise RulesError(t.refusal(lambda: t.advance_segment()) or "Nothing to count.")
-        for ev in events:
-            detail = {
-                k: v
-                for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
-                if v not in (None, [], (), {}, "") and k not in ("summary", "step")
-            }
-            table.log(ev.summary, "track", detail or None)
-        moved = move_continuous(table, events)  # movers with a token go on the map
-        first, last = events[0].segment, events[-1].segment
-        span = f"segment {last}" if first == last else f"segments {first}–{last}"
         reason = "; ".join(dict.fromkeys(why)) or "nothing is due this round"
-        text = f"Counted {span}: stopped because {reason}"
-        table.log(text, "track", {"map": moved} if moved else None)
-        return TableEvent(text, {"segments": [first, last]}, (), tuple(events))
+        return _counted(table, events, f"stopped because {reason}")
+
+
+def _counted(table: Table, events: list[Any], why: str) -> TableEvent:
+    """Log segments counted in one step, move the continuous movers' tokens, and say
+    which segments were counted and ``why``."""
+    for ev in events:
+        detail = {
+            k: v
+            for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
+            if v not in (None, [], (), {}, "") and k not in ("summary", "step")
+        }
+        table.log(ev.summary, "track", detail or None)
+    moved = move_continuous(table, events)  # movers with a token go on the map
+    first, last = events[0].segment, events[-1].segment
+    span = f"segment {last}" if first == last else f"segments {first}–{last}"
+    text = f"Counted {span}: {why}"
+    table.log(text, "track", {"map": moved} if moved else None)
+    return TableEvent(text, {"segments": [first, last]}, (), tuple(events))
+
+
+@register
+class CountOn(Action):
+    """AP v2: count segments until ``who`` has ``ap`` counters in front of them — the
+    Judge acts with a character whose counters do not cover the action yet (one undo
+    step). Others' counters keep building; the log names who could have acted on the
+    way. A house reading of 000 Action Timing: it is the Judge calling the segments."""
+
+    do: Literal["count_on"] = "count_on"
+    who: Who
+    ap: Annotated[int, Field(ge=1, le=40)]
+    page: ClassVar[str] = "000 Action Timing"
+    summary: ClassVar[str] = "count segments until a character's counters cover an action's AP"
+
+    def label(self, table: Table) -> str:
+        return f"Count on until {self.actor(table)[0].name} has {self.ap} counter(s)"
+
+    def capture(self) -> Iterable[str]:
+        return {"track", "deck", "log", "characters", "tokens"}
+
+    def areas(self) -> Iterable[str]:
+        return {"track", "deck", "log"}
+
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        return {**NOTHING_ON_THE_MAP, "tokens": with_mover_tokens(table)}
+
+    def why_not(self, table: Table) -> str | None:
+        if not table.in_action or table.time is None:
+            return "Not in action time: declare action time first (Ctrl+T)."
+        if table.time.kind != "segments":
+            return f"'{self.do}' belongs to the AP v2 action track ({self.page})."
+        c, _ = self.actor(table)
+        if c.out_of_action:
+            return f"{c.name} is out of action and cannot act (000 Wound Effects)."
+        table.time.update_characters(table.encounter.characters)
+        return table.track.count_until_refusal(c.id, self.ap)
+
+    def apply(self, table: Table) -> TableEvent:
+        assert table.time is not None
+        c, _ = self.actor(table)
+        table.time.update_characters(table.encounter.characters)
+        thresholds = {cid: _cheapest_attack(table, cid) for cid in table.track.state.rows}
+        events = table.track.count_until(c.id, self.ap)
+        rows = table.track.state.rows
+        could = [
+            r.name
+            for cid, r in rows.items()
+            if cid != c.id and thresholds.get(cid) is not None and r.counters >= thresholds[cid]
+        ]
+        why = f"{c.name} has {rows[c.id].counters} counter(s) for {self.ap} AP"
+        if could:
+            why += f" ({', '.join(could)} could act too; their counters keep building)"
+        return _counted(table, events, why)
+
+
+def count_on_segment(
+    table: Table, character_id: str, ap: int, refusal: Callable[[], str | None]
+) -> int | None:
+    """The segment the Judge's next step would count on to (AP v2) so that the
+    character's counters cover ``ap`` and ``refusal()`` — asked of the track as it
+    would stand then — has nothing to say. None: nothing needs counting (or the
+    edition counts none), or counting on would not make the action possible."""
+    if not table.in_action or table.time is None or table.time.kind != "segments":
+        return None
+    have = table.time.counters(character_id)
+    if have is None or have >= ap:
+        return None
+    table.time.update_characters(table.encounter.characters)
+    try:
+        with table.track.counted(character_id, ap) as segment:
+            return segment if refusal() is None else None
+    except RulesError:
+        return None
+
+
+@register
+class WhenAble(Action):
+    """AP v2: do ``then`` as soon as ``who`` can pay ``ap`` for it — count segments
+    until their counters cover it (:class:`CountOn`), then do it, as one step and
+    one undo. The window's drag and the attack panel's Draw use it for a character
+    who cannot pay yet. Where nothing needs counting it is ``then`` itself."""
+
+    do: Literal["when_able"] = "when_able"
+    who: Who
+    ap: Annotated[int, Field(ge=1, le=40)]
+    #: the action to take (its journal form)
+    then: dict[str, Any]
+    page: ClassVar[str] = "000 Action Timing"
+    summary: ClassVar[str] = "count on until a character can pay, then act (one step)"
+
+    @model_validator(mode="after")
+    def _then_is_an_action(self) -> WhenAble:
+        inner = parse_action(self.then)  # ValueError naming what is wrong
+        if isinstance(inner, WhenAble | CountOn):
+            raise ValueError('"then" is the action to take, not another count')
+        return self
+
+    def inner(self) -> Action:
+        return parse_action(self.then)
+
+    def _count(self, table: Table) -> CountOn | None:
+        """The count needed first (None: the counters cover ``ap`` now, or the
+        edition counts no segments)."""
+        if not table.in_action or table.time is None or table.time.kind != "segments":
+            return None
+        c, _ = self.actor(table)
+        have = table.time.counters(c.id)
+        if have is None or have >= self.ap:
+            return None
+        return CountOn(who=c.id, ap=self.ap)
+
+    def label(self, table: Table) -> str:
+        text = self.inner().label(table)
+        return text + (", counting on" if self._count(table) is not None else "")
+
+    def cost(self, table: Table) -> Any:
+        return self.inner().cost(table)
+
+    def capture(self) -> Iterable[str]:
+        return ALL_AREAS
+
+    def areas(self) -> Iterable[str]:
+        return {"track", "deck", "log", *self.inner().areas()}
+
+    def why_not(self, table: Table) -> str | None:
+        inner = self.inner()
+        count = self._count(table)
+        if count is None:
+            return inner.why_not(table)
+        why = count.why_not(table)
+        if why:
+            return why
+        # the action as it would stand once counted (the continuous movers' tokens
+        # are not moved for this question; the step itself asks again after them)
+        with table.track.counted(count.who, self.ap):
+            return inner.why_not(table)
+
+    def apply(self, table: Table) -> TableEvent:
+        inner = self.inner()
+        count = self._count(table)
+        texts: list[str] = []
+        if count is not None:
+            texts.append(count.apply(table).text)
+        why = inner.why_not(table)
+        if why:
+            raise RulesError(why)
+        ev = inner.apply(table)
+        for hook in AFTER_ACTION:
+            hook(table, inner, ev)
+        return TableEvent(" · ".join([*texts, ev.text]), ev.record, ev.cards, ev.raw)
