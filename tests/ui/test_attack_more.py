@@ -973,7 +973,30 @@ def test_a_holstered_gun_offers_draw_and_shoot_in_one_action(qtbot):
 
 
 def test_draw_waits_until_the_whole_action_is_payable(qtbot):
-    """#16: no card is shown for an attack the track cannot pay; the reason is shown."""
+    """#16: no card is shown for an attack the track cannot pay, even by counting on
+    (here: Miranda has 2 AP this round and the snap shot needs 3); the reason is shown."""
+    from twtw_desktop.play.actions import StartActionTime, StartRound
+    from twtw_desktop.resources import maps_dir
+    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.panels.attack_panel import AttackPanel
+
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.character("miranda_valentine").ap = 2
+    doc.apply(StartActionTime())
+    doc.apply(StartRound())
+    panel = AttackPanel(doc)
+    qtbot.addWidget(panel)
+    doc.select("token-miranda_valentine")
+    panel.shot_buttons["snap"].click()
+    assert panel.plan is not None and panel.refusal and panel.count_on is None
+    assert not panel.draw_button.isEnabled()
+    assert panel.refusal in panel.draw_button.toolTip()
+
+
+def test_draw_counts_on_to_the_segment_the_shot_is_payable(qtbot):
+    """#16 a round without grinding: at segment 0 nobody has counters; Draw counts on
+    to the segment where the shooter's cover the shot (the TN panel says which), takes
+    the card, and Apply joins that step — one Ctrl+Z puts the segment and the card back."""
     from twtw_desktop.play.actions import StartActionTime, StartRound
     from twtw_desktop.resources import maps_dir
     from twtw_desktop.ui.document import EncounterDocument
@@ -986,9 +1009,23 @@ def test_draw_waits_until_the_whole_action_is_payable(qtbot):
     qtbot.addWidget(panel)
     doc.select("token-miranda_valentine")
     panel.shot_buttons["snap"].click()
-    assert panel.plan is not None and panel.refusal
-    assert not panel.draw_button.isEnabled()
-    assert panel.refusal in panel.draw_button.toolTip()
+    assert panel.plan is not None and not panel.refusal
+    ap, segment = panel.count_on
+    assert ap == panel.plan.spec.ap and segment > 0
+    assert f"counts on to segment {segment}" in panel.tn_label.text()
+    assert panel.draw_button.isEnabled()
+    deck_before = doc.deck.snapshot()
+    steps = doc.undo_stack.count()
+    qtbot.mouseClick(panel.draw_button, Qt.MouseButton.LeftButton)
+    assert doc.table.track.state.segment == segment
+    assert panel.current is not None
+    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
+    assert doc.encounter.log[-1].kind == "attack"
+    assert any(e.text.startswith("Counted segment") for e in doc.encounter.log)
+    assert doc.undo_stack.count() == steps + 1  # count, card and shot: one step
+    doc.undo_stack.undo()
+    assert doc.table.track.state.segment == 0
+    assert doc.deck.snapshot() == deck_before
 
 
 def test_the_panel_follows_undo_of_an_applied_attack(qtbot):

@@ -67,16 +67,40 @@ def test_move_pays_ap_and_undo_refunds_it(doc):
     assert tok.at == Hex(start.q, start.r - 3) and doc.ap_available(ch) == 0
 
 
-def test_a_move_the_counters_cannot_pay_is_refused(doc):
+def test_a_move_the_counters_cannot_pay_this_round_is_refused(doc):
+    doc.character("miranda_valentine").ap = 1  # one counter this round, at most
     _action_time(doc, 0)  # no segment counted yet: no counters on the track
-    plan = plan_move(doc, MIRANDA, Hex(5, 12))
-    assert plan.path and plan.ap >= 1
-    assert not plan.allowed
-    assert "counter" in plan.reason
+    plan = plan_move(doc, MIRANDA, Hex(5, 7))  # 11 paces: 2 AP
+    assert not plan.allowed and plan.at_segment is None
+    assert "1 AP Miranda Valentine can still spend this round" in plan.reason
     count = doc.undo_stack.count()
-    with pytest.raises(RulesError):
-        push_move(doc, MIRANDA, plan)  # the track itself refuses: nothing changes
+    # two counters are more than the round gives: the track itself refuses to count
+    # on, and nothing changes
+    plan = plan_move(doc, MIRANDA, Hex(5, 12))
+    plan.ap, plan.at_segment = 2, 2
+    with pytest.raises(RulesError, match="at most 1 counter"):
+        push_move(doc, MIRANDA, plan)
     assert doc.undo_stack.count() == count and doc.token(MIRANDA).at == Hex(5, 17)
+    assert doc.track.state.segment == 0
+
+
+def test_a_move_the_counters_do_not_cover_yet_counts_on_first(doc):
+    """#16: no key for segments where nothing happens — dropping the token counts on
+    to the segment whose counters cover the move, moves it there, one undo step."""
+    _action_time(doc, 0)
+    plan = plan_move(doc, MIRANDA, Hex(5, 12))
+    assert plan.allowed and plan.at_segment is not None and plan.at_segment >= plan.ap
+    assert f"counts on to segment {plan.at_segment}" in plan.label()
+    count = doc.undo_stack.count()
+    push_move(doc, MIRANDA, plan)
+    assert doc.token(MIRANDA).at == Hex(5, 12)
+    assert doc.track.state.segment == plan.at_segment
+    assert doc.track.row("miranda_valentine").spent == plan.ap
+    assert doc.undo_stack.count() == count + 1
+    doc.undo_stack.undo()
+    assert doc.token(MIRANDA).at == Hex(5, 17) and doc.track.state.segment == 0
+    doc.undo_stack.redo()
+    assert doc.token(MIRANDA).at == Hex(5, 12) and doc.track.state.segment == plan.at_segment
 
 
 def test_turning_in_place_costs_one_then_two_ap(doc):

@@ -152,6 +152,8 @@ def test_the_preferences_dialog_stores_every_field(window):
     dlg.palette_box.setCurrentIndex(dlg.palette_box.findData("okabe_ito"))
     dlg.edition.setCurrentIndex(dlg.edition.findData("phases"))
     dlg.autosave.setValue(0)
+    assert dlg.follow.isChecked() and window.document.follow_track  # on by default
+    dlg.follow.setChecked(False)
     dlg.accept()
     s = AppSettings(window.settings.q)
     assert (s.interface_scale(), s.side_palette(), s.default_edition(), s.autosave_minutes()) == (
@@ -160,3 +162,4 @@ def test_the_preferences_dialog_stores_every_field(window):
         "phases",
         0,
     )
+    assert not s.follow_track() and not window.document.follow_track

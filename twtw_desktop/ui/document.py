@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..errors import LoadError, RulesError
@@ -84,6 +84,9 @@ class EncounterDocument(QObject):
         #: the file an untitled copy was made from (a bundled sample)
         self.origin: Path | None = None
         self.selected_token_id: str | None = None
+        #: AP v2: once the selected character has acted and must wait for counters,
+        #: select whoever is due next (the window sets it from Preferences)
+        self.follow_track = False
         #: the map view showing this document (set by the view; None in tests without one)
         self.map_view: Any = None
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
@@ -225,9 +228,36 @@ class EncounterDocument(QObject):
         leaves both the model and the stack untouched.
         """
         prepare = getattr(command, "prepare", None)
+        acted = self._selected_counters() if self.follow_track else None
         if prepare is not None:
             prepare()
         self.undo_stack.push(command)
+        if acted is not None:
+            # after the command's caller is done with it (a panel finishing its Apply)
+            QTimer.singleShot(0, lambda: self._follow_track(*acted))
+
+    def _selected_counters(self) -> tuple[str, int] | None:
+        """(character id, AP paid this round) of the selected token, AP v2."""
+        tok = self.selected_token()
+        if tok is None or self.table.time is None or self.table.time.kind != "segments":
+            return None
+        row = self.table.track.state.rows.get(tok.character_id)
+        return None if row is None else (tok.character_id, row.spent)
+
+    def _follow_track(self, character_id: str, before: int) -> None:
+        """The selected character paid for an action and cannot act again yet: select
+        the character due next (the track's own order), so the Judge goes on with them."""
+        from ..play.track_actions import due_next, is_due
+
+        now = self._selected_counters()
+        if now is None or now[0] != character_id or now[1] <= before:
+            return
+        if is_due(self.table, character_id):
+            return
+        nxt = due_next(self.table)
+        tok = self.token_for(nxt) if nxt is not None else None
+        if tok is not None and tok.id != self.selected_token_id:
+            self.select(tok.id)
 
     def select(self, token_id: str | None) -> None:
         if token_id == self.selected_token_id:

@@ -452,6 +452,7 @@ class MainWindow(QMainWindow):
                     self.autosaver.discard()
         document.setParent(self)
         self.document = document
+        document.follow_track = self.settings.follow_track()
         self.undo_group.addStack(document.undo_stack)
         self.undo_group.setActiveStack(document.undo_stack)
         document.changed.connect(self._doc_changed)

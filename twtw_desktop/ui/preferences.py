@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -102,6 +103,13 @@ class PreferencesDialog(QDialog):
         self.autosave.setSpecialValueText("off")
         self.autosave.setValue(s.autosave_minutes())
         form.addRow("&Autosave every:", self.autosave)
+        self.follow = QCheckBox("Select who is due next once a character has acted (AP v2)")
+        self.follow.setChecked(s.follow_track())
+        self.follow.setToolTip(
+            "After a move or an attack leaves the selected character short of counters, "
+            "the character whose counters first cover a shot, blow or draw is selected."
+        )
+        form.addRow("&Action track:", self.follow)
         bb = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -116,6 +124,7 @@ class PreferencesDialog(QDialog):
         s.set_side_palette(self.palette_box.currentData())
         s.set_default_edition(self.edition.currentData())
         s.set_autosave_minutes(self.autosave.value())
+        s.set_follow_track(self.follow.isChecked())
         screen = self.screen_box.currentData()
         ps = self.ctl.window.players_screen
         if screen != ps.settings.screen_name:
@@ -171,6 +180,7 @@ class Preferences(QObject):
         apply_palette(s.side_palette())
         doc = self.window.document
         if doc is not None:
+            doc.follow_track = s.follow_track()
             doc.emit_all()  # tokens and strip rows redraw in the new colours
         if self.window.autosaver is not None:  # the map editor's recovery copy
             self.window.autosaver.set_interval(s.autosave_minutes() * 60)

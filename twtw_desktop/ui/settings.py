@@ -27,6 +27,7 @@ KEY_SCALE = "prefs/interface_scale"
 KEY_PALETTE = "prefs/side_palette"
 KEY_EDITION = "prefs/default_edition"
 KEY_AUTOSAVE = "prefs/autosave_minutes"
+KEY_FOLLOW = "prefs/follow_track"
 
 #: interface scale range (1.0 = the system's font size)
 SCALE_RANGE = (0.75, 2.0)
@@ -156,3 +157,11 @@ class AppSettings:
 
     def set_autosave_minutes(self, minutes: int) -> None:
         self._put(KEY_AUTOSAVE, int(min(AUTOSAVE_MAX, max(0, minutes))))
+
+    def follow_track(self) -> bool:
+        """AP v2: select whoever is due next once the selected character has acted."""
+        v = self.q.value(KEY_FOLLOW, True)
+        return v not in (False, "false", "0", 0)
+
+    def set_follow_track(self, on: bool) -> None:
+        self._put(KEY_FOLLOW, bool(on))

@@ -77,6 +77,7 @@ from ...play.bonus_actions import SPENDS
 from ...play.cards import already_typed
 from ...play.combat_actions import Aim, AttackCard, attack_action
 from ...play.throw import blast_lines
+from ...play.track_actions import CountOn, WhenAble, count_on_segment
 from ...rules.base import HitLocation
 from ...rules.card import Card
 from ...rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
@@ -227,6 +228,9 @@ class AttackPanel(QWidget):
         self.current: Preview | None = None
         #: why the table would refuse the attack now (Draw waits until it is payable)
         self.refusal: str | None = None
+        #: (AP, segment): the attacker's counters cover the attack only once the track
+        #: has counted on to that segment, which Draw does first (a ``when_able`` step)
+        self.count_on: tuple[int, int] | None = None
         #: the undo stack's index right after the last Apply (its result is on show)
         self._applied_at: int | None = None
         #: the spends of each shot of the previewed series (one for a single attack)
@@ -1330,7 +1334,25 @@ class AttackPanel(QWidget):
         self._show_plan(plan)
         # the TN stays in view; what the table would still refuse (the AP) is said
         why = action.refusal_before_draw(self.table)
+        self.count_on = None
+        if why and plan.spec is not None and plan.request.charge_ap and not plan.spec.all_ap:
+            # short of counters only: Draw counts on to the segment they cover it
+            segment = count_on_segment(
+                self.table,
+                plan.shooter.id,
+                plan.spec.ap,
+                lambda: action.refusal_before_draw(self.table),
+            )
+            if segment is not None:
+                self.count_on = (plan.spec.ap, segment)
+                why = None
         self.refusal = why  # Draw waits: no card is shown for an attack the table refuses
+        if self.count_on is not None:
+            self.tn_label.setText(
+                self.tn_label.text() + f"<div>Draw counts on to segment {self.count_on[1]}: then "
+                f"{html.escape(plan.shooter.name)}'s counters cover the "
+                f"{self.count_on[0]} AP (000 Action Timing).</div>"
+            )
         flipped = stack_card(self.table, plan)
         if flipped is not None and not why:
             self.tn_label.setText(
@@ -1486,6 +1508,8 @@ class AttackPanel(QWidget):
         assert self.plan is not None
         stacked = stack_card(self.table, self.plan)
         if self.document.deck.physical and stacked is None:
+            if self.count_on is not None and not self._count_on_first():
+                return None
             dlg = PhysicalCardDialog(self, title="Type the card drawn for this attack")
             dlg.accepted.connect(lambda: self._typed_card(dlg.card))
             dlg.open()
@@ -1498,6 +1522,19 @@ class AttackPanel(QWidget):
             return None
         return self._preview()
 
+    def _count_on_first(self) -> bool:
+        """A printed deck's card is typed in with the attack: count on (one undo
+        step) before the card is asked for, so it is typed for a payable attack."""
+        shooter = self.shooter_token()
+        assert shooter is not None and self.count_on is not None
+        try:
+            self.document.apply(CountOn(who=shooter, ap=self.count_on[0]))
+        except USER_ERRORS as e:
+            self.message.error(error_text(e))
+            return False
+        self.count_on = None
+        return True
+
     def _draw_held(self) -> bool:
         """Take the attack's card off the deck as a table step (``attack_card``): no
         card is shown that the deck has not dealt. Apply joins that step."""
@@ -1508,7 +1545,12 @@ class AttackPanel(QWidget):
         key = f"attack-card:{shooter}:{self.document.undo_stack.index()}"
         self._busy = True
         try:
-            event = self.document.apply(AttackCard(who=shooter), merge_key=key)
+            card_action: AttackCard | WhenAble = AttackCard(who=shooter)
+            if self.count_on is not None:
+                card_action = WhenAble(
+                    who=shooter, ap=self.count_on[0], then=card_action.journal_form()
+                )
+            event = self.document.apply(card_action, merge_key=key)
         except USER_ERRORS as e:
             self.message.error(error_text(e))
             return False
@@ -1527,7 +1569,10 @@ class AttackPanel(QWidget):
         stack = self.document.undo_stack
         if self._held is not None and self._held_in_play() and stack.index() > 0:
             top = stack.command(stack.index() - 1)
-            if isinstance(getattr(top, "action", None), AttackCard):
+            action = getattr(top, "action", None)
+            if isinstance(action, WhenAble):
+                action = action.inner()
+            if isinstance(action, AttackCard):
                 self._busy = True
                 try:
                     stack.undo()
@@ -1948,7 +1993,8 @@ class AttackPanel(QWidget):
                 held_card=self._held.number if self._held is not None else None,
             )
             key = self._held_key if self._held is not None else None
-            outcome = self.document.apply(action, merge_key=key).raw[0]
+            event = self.document.apply(action, merge_key=key)
+            outcome = event.raw[0]
         except USER_ERRORS as e:
             self.message.error(error_text(e))
             return None
@@ -1956,7 +2002,9 @@ class AttackPanel(QWidget):
             self._busy = False
         self.last_outcome = outcome
         self._applied_at = self.document.undo_stack.index()
-        self.message.note("Applied (Ctrl+Z undoes it and puts the card back).")
+        # said in the message line, which stays when the selection moves on to whoever
+        # is due next (Preferences) and the card and result make way for their attack
+        self.message.note(f"Applied: {event.text} (Ctrl+Z undoes it and puts the card back).")
         self.current = None  # the card and the result stay in view until the next change
         self._held = None
         self._held_key = None

@@ -3,8 +3,9 @@ or Shift+wheel, double-click a door or window to open or close it.
 
 Narrative time: the token follows the mouse hex by hex (one undo step per drag),
 the distance is shown, nothing is charged. Action time: the drag shows the cheapest
-legal path and its AP cost next to the cursor — red where the counters on the track
-do not cover it — and on release one command moves the token and pays the AP (undo
+legal path and its AP cost next to the cursor — with the segment the track would count
+on to where the counters do not cover it yet, red where they never will this round —
+and on release one command counts on if needed, moves the token and pays the AP (undo
 gives it back). Hold Shift while dropping to run (Run paces per AP; 000 Movement).
 Dragging a mounted rider drags its mount, which carries the rider.
 """
@@ -20,6 +21,7 @@ from ...errors import RulesError
 from ...hexgrid import Hex, facing_turn, rotate_facing
 from ...play.actions import Move, Run, ref_of
 from ...play.movement import MovePlan, mount_of, plan_move
+from ...play.track_actions import WhenAble
 from ..commands import ChangeValueCommand, MoveTokenCommand, RotateTokenCommand
 from ..document import EncounterDocument
 from ..scene import style
@@ -200,10 +202,16 @@ class SelectTool(Tool):
 
 def push_move(doc: EncounterDocument, token_id: str, plan: MovePlan) -> None:
     """Push the move of a planned path as the table's ``move`` (or ``run``) action:
-    the token to the end hex, the AP declared on the track, one undo step."""
+    the token to the end hex, the AP declared on the track, one undo step. Where the
+    counters do not cover it yet, the segments until they do are counted in the same
+    step (``when_able``)."""
     end = plan.path[-1]
     cls = Run if plan.run else Move
-    doc.apply(cls(who=token_id, to=ref_of(doc.table, end), facing=plan.facing))
+    move = cls(who=token_id, to=ref_of(doc.table, end), facing=plan.facing)
+    if plan.at_segment is not None:  # the counters do not cover it yet: count on first
+        doc.apply(WhenAble(who=token_id, ap=plan.ap, then=move.journal_form()))
+    else:
+        doc.apply(move)
 
 
 def turn_token(doc: EncounterDocument, token_id: str, steps: int) -> str:
