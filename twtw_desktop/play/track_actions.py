@@ -24,6 +24,7 @@ from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.base import Speed
 from ..rules.card import Card
+from ..rules.timecommon import RowStatus
 from .actions import (
     NOTHING_ON_THE_MAP,
     Action,
@@ -518,7 +519,7 @@ def due_next(table: Table) -> str | None:
     st = t.state
     best: tuple[int, tuple[int, int, str], str] | None = None
     for cid, r in st.rows.items():
-        if r.status.value != "active":
+        if r.status != RowStatus.ACTIVE:
             continue
         need = _cheapest_attack(table, cid)
         if need is None:

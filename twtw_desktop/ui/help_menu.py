@@ -40,14 +40,17 @@ QUICK_START = """
 hover a hex to read its terrain and elevation in the status bar.</li>
 <li><b>Pick a character.</b> Click a token (Miranda is blue, the Laroqs red). Its sheet
 opens in the side panel; R shows where it can go, F its field of fire.</li>
-<li><b>Start action time</b> (Ctrl+T). The action track takes over: the characters get
+<li><b>Start a round</b> (F5; it declares action time first). The characters get
 their AP and the track shows who may act.</li>
 <li><b>Act.</b> Drag a token to move it (AP are paid as it walks); select a shooter and
-use the Attack panel, pick the target on the map, draw the card and apply. The log
-keeps every result, and Ctrl+Z undoes any step exactly, the card included.</li>
-<li><b>Carry on.</b> Step the track on to the next segment, and return to narrative time
-(Ctrl+Shift+T) when the shooting stops. Save with Ctrl+S; File ▸ Export party… carries
-the wounded posse into the next fight.</li>
+use the Attack panel: Snap and the nearest enemy are chosen, so Draw and Apply make the
+shot. Where the counters do not cover an action yet, the drag or Draw counts the
+segments on to where they do, and once a character has acted the next one due is
+selected. The log keeps every result, and Ctrl+Z undoes any step exactly, the card
+included.</li>
+<li><b>Carry on.</b> F6 counts on to the next segment where something is due, F9 ends the
+round; return to narrative time (Ctrl+Shift+T) when the shooting stops. Save with
+Ctrl+S; File ▸ Export party… carries the wounded posse into the next fight.</li>
 </ol>
 """
 
