@@ -183,3 +183,27 @@ def test_the_selection_follows_the_track_once_the_selected_has_acted(qtbot, foll
     else:
         assert doc.selected_token_id == tid
     doc.deleteLater()
+
+
+def test_the_selection_stays_after_an_aim_that_leads_into_a_shot(qtbot):
+    """An aim (like a draw or a reload) leads into the same character's shot: the
+    selection does not move on after it."""
+    from twtw_desktop.play.actions import StartActionTime, StartRound
+    from twtw_desktop.play.combat_actions import Aim, moves_on_after
+    from twtw_desktop.play.track_actions import CountOn
+
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.follow_track = True
+    doc.apply(StartActionTime())
+    doc.apply(StartRound())
+    tid = "token-miranda_valentine"
+    doc.character("miranda_valentine").weapons[0].readied = True
+    doc.apply(CountOn(who=tid, ap=4))
+    doc.select(tid)
+    aim = Aim(who=tid, target="token-angus_laroq", weapon="colt_peacemaker")
+    assert not moves_on_after(aim)
+    doc.apply(aim)
+    assert doc.table.track.row("miranda_valentine").spent > 0
+    qtbot.wait(1)
+    assert doc.selected_token_id == tid
+    doc.deleteLater()

@@ -1161,6 +1161,19 @@ def attack_action(
     return SnapShot(**fields)
 
 
+def moves_on_after(action: Any) -> bool:
+    """Whether, once ``action`` is done, the Judge goes on with whoever is due next
+    (the window's follow-the-track): a move or an attack. Not an aim, a draw, a
+    reload or a card drawn for an attack: those lead into the same character's next
+    action."""
+    from .actions import Move
+    from .track_actions import WhenAble
+
+    if isinstance(action, WhenAble):
+        action = action.inner()
+    return isinstance(action, Move | _AttackAction)
+
+
 __all__ = [
     "AimedShot",
     "AttackCard",
@@ -1178,4 +1191,5 @@ __all__ = [
     "attack_action",
     "card_of",
     "card_ref",
+    "moves_on_after",
 ]

@@ -228,7 +228,12 @@ class EncounterDocument(QObject):
         leaves both the model and the stack untouched.
         """
         prepare = getattr(command, "prepare", None)
-        acted = self._selected_counters() if self.follow_track else None
+        acted = None
+        if self.follow_track:
+            from ..play.combat_actions import moves_on_after
+
+            if moves_on_after(getattr(command, "action", None)):
+                acted = self._selected_counters()
         if prepare is not None:
             prepare()
         self.undo_stack.push(command)
@@ -245,8 +250,10 @@ class EncounterDocument(QObject):
         return None if row is None else (tok.character_id, row.spent)
 
     def _follow_track(self, character_id: str, before: int) -> None:
-        """The selected character paid for an action and cannot act again yet: select
-        the character due next (the track's own order), so the Judge goes on with them."""
+        """The selected character paid for a move or an attack and cannot act again
+        yet: select the character due next (the track's own order), so the Judge goes
+        on with them. (An aim, a draw or a reload leads into that character's next
+        action: the selection stays.)"""
         from ..play.track_actions import due_next, is_due
 
         now = self._selected_counters()
