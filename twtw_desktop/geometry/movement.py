@@ -32,10 +32,10 @@ rounded totals before and after it), so the steps always sum to the path's AP.
 
 Searching
 ---------
-:func:`reachable` is a bounded Dijkstra over (hex, facing) states, run by
-``scipy.sparse.csgraph`` on a table of every step of the map (built once per map,
-walls and rate; a window around the figure on maps of more than
-:data:`WHOLE_MAP_CELLS` hexes). :func:`cheapest_path` is the same search aimed at
+:func:`reachable` is a bounded Dijkstra over (hex, facing) states on a table of
+every step of the map (built once per map, walls and rate; a window around the
+figure on maps of more than :data:`WHOLE_MAP_CELLS` hexes), run as a bucket queue in
+numpy that settles every state of one cost at once (:func:`_bucket_search`). :func:`cheapest_path` is the same search aimed at
 one hex (A*, in Python: it stops early). Both minimise the unrounded AP
 (paces / rate + terrain + turns); among equal ones :func:`cheapest_path` takes the
 lower rounded AP and :func:`reachable` the path with fewer paces, then fewer
@@ -703,7 +703,7 @@ MAX_REACH_PACES = (1 << _T_SHIFT) - 1
 #: the step table's edges of a state facing f: its three free directions (within 60°,
 #: ascending), then the facing a paid turn (an about-face) leads to
 _EDGE_DIRS = np.array([[*sorted({(f - 1) % 6, f, (f + 1) % 6}), (f + 3) % 6] for f in range(6)])
-_BLOCKED = float(1 << 62)  # an edge weight past any limit: the step is not taken
+_BLOCKED = 1 << 62  # an edge weight past any limit: the step is not taken
 _HALVES_LUT = np.full(256, -1, dtype=np.int64)
 _UPHILL_LUT = np.zeros(256, dtype=bool)
 for _code, _t in CODE_TERRAIN.items():
@@ -786,18 +786,22 @@ class _StepTable:
         turn = (slot == 3).astype(np.int64)
         dst_cell = np.where(turn == 1, src_cell, nk[np.searchsorted(inner, src_cell), d])
         extra = np.where(turn == 1, 0, halves[dst_cell])
-        self.data = self._weights(rate, extra, turn)
-        self.indices = (dst_cell * 6 + d).astype(np.int32)
-        counts = np.bincount(src_cell * 6 + f, minlength=ncell * 6)
-        self.indptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
+        # every state owns four edge slots, ``state * 4 + slot``; a slot without a
+        # step (a wall, water, the map's edge) is a self-loop past any limit
+        pos = (src_cell * 6 + f) * 4 + slot
+        nstate = ncell * 6
+        self.targets = np.repeat(np.arange(nstate), 4)
+        self.targets[pos] = dst_cell * 6 + d
+        self.data = np.full(nstate * 4, _BLOCKED, dtype=np.int64)
+        self.data[pos] = self._weights(rate, extra, turn)
         # grades taken downhill cost no extra: their edges, and their weight then
         up = np.flatnonzero(uphill[dst_cell] & (turn == 0))
-        self.up_edges = up
+        self.up_edges = pos[up]
         self.up_cells = (src_cell[up], dst_cell[up])
         self.up_weights = self._weights(rate, np.zeros(len(up), dtype=np.int64), turn[up])
         # the edges into each cell, to block the occupied ones
-        self.in_order = np.argsort(dst_cell, kind="stable").astype(np.int32)
-        self.in_start = np.searchsorted(dst_cell[self.in_order], np.arange(ncell + 1))
+        self.in_order = pos[np.argsort(dst_cell, kind="stable")]
+        self.in_start = np.searchsorted(np.sort(dst_cell), np.arange(ncell + 1))
         self.up_level_cells: np.ndarray | None = None
         self.lock = threading.Lock()
 
@@ -806,8 +810,7 @@ class _StepTable:
         """A free pace (``turn`` 0) into a cell of ``extra`` half-AP, or a paid turn."""
         pace = 1 - turn
         units = 2 * pace + extra * rate + turn * (TURN_IN_MOVE_AP * 2 * rate)
-        packed = (units << _U_SHIFT) | (extra << _H_SHIFT) | (turn << _T_SHIFT) | pace
-        return packed.astype(np.float64)
+        return (units << _U_SHIFT) | (extra << _H_SHIFT) | (turn << _T_SHIFT) | pace
 
     def key(self, h: Hex) -> int | None:
         col, row = hex_to_offset(h, self.orient)
@@ -827,10 +830,9 @@ class _StepTable:
         return [Hex(a, b) for a, b in zip(q.tolist(), r.tolist(), strict=True)]
 
     def search(self, game_map: Map, s0: int, taken: Iterable[int], max_units: int):
-        """Distances and predecessors of every state within ``max_units`` of ``s0``."""
-        from scipy.sparse import csr_matrix  # lazy: start-up
-        from scipy.sparse.csgraph import dijkstra  # lazy: start-up
-
+        """Distances and predecessors of every state within ``max_units`` of ``s0``
+        (see :func:`_bucket_search`; a state out of reach has a distance past the
+        limit, :func:`_reach_limit`)."""
         data = self.data
         patched: list[np.ndarray] = []
         if len(self.up_edges):
@@ -841,16 +843,13 @@ class _StepTable:
         for k in taken:
             patched.append(self.in_order[self.in_start[k] : self.in_start[k + 1]])
         edges = np.concatenate(patched) if patched else np.empty(0, dtype=np.intp)
-        n = self.ncell * 6
-        limit = float(((max_units + 1) << _U_SHIFT) - 1)
         with self.lock:  # the weights are patched in place for the search, then restored
             saved = data[edges]
             if len(self.up_edges):
                 data[patched[0]] = self.up_weights[np.searchsorted(self.up_edges, patched[0])]
             data[edges[len(patched[0]) if len(self.up_edges) else 0 :]] = _BLOCKED
             try:
-                graph = csr_matrix((data, self.indices, self.indptr), shape=(n, n), copy=False)
-                return dijkstra(graph, indices=s0, return_predecessors=True, limit=limit)
+                return _bucket_search(self.targets, data, s0, _reach_limit(max_units))
             finally:
                 data[edges] = saved
 
@@ -869,6 +868,86 @@ class _StepTable:
             elev[r - 1 + r0][c - 1 + c0] for r, c in zip(rows.tolist(), cols.tolist(), strict=True)
         ]
         return level
+
+
+def _reach_limit(max_units: int) -> int:
+    """The largest packed distance of ``max_units`` units (any paces, extras, turns)."""
+    return ((max_units + 1) << _U_SHIFT) - 1
+
+
+_COUNT = np.arange(0)
+
+
+def _count(n: int) -> np.ndarray:
+    """``arange(n)``, a view of one kept array."""
+    global _COUNT
+    if len(_COUNT) < n:
+        _COUNT = np.arange(max(n, 2 * len(_COUNT)))
+    return _COUNT[:n]
+
+
+def _bucket_search(
+    targets: np.ndarray, weights: np.ndarray, s0: int, limit: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Dijkstra from state ``s0`` over the four edge slots of every state
+    (``targets``/``weights`` at ``state * 4 + slot``), as Dial's bucket queue on the
+    whole units of the packed distances, one bucket per numpy step.
+
+    Every edge costs at least one unit (a pace 2, a paid turn ``2 × rate``), so when
+    the search comes to bucket ``u`` nothing left can lower a state of ``u`` units:
+    the whole bucket is settled at once and its edges relaxed together. The packed
+    weights add up exactly (int64), so ``np.minimum.at`` keeps among equal units the
+    fewest extras, then turns, then paces — the distances are those of any Dijkstra
+    on these weights. Among predecessors of equal distance one is kept (the same on
+    every run). Returns ``(dist, pred)``: ``dist`` past ``limit`` where a state is out
+    of reach, ``pred`` -1 where a state has no predecessor.
+    """
+    n = len(targets) // 4
+    to4, w4 = targets.reshape(n, 4), weights.reshape(n, 4)
+    dist = np.full(n, limit + 1, dtype=np.int64)
+    pred = np.full(n, -1, dtype=np.int32)
+    stamp = np.zeros(n, dtype=np.intp)
+    top = limit >> _U_SHIFT
+    buckets: list[list[np.ndarray]] = [[] for _ in range(top + 1)]
+    dist[s0] = 0
+    buckets[0].append(np.array([s0]))
+    last = 0
+    for u in range(top + 1):
+        if u > last:
+            break
+        queued = buckets[u]
+        if not queued:
+            continue
+        buckets[u] = []
+        # A state queued here whose distance was lowered since, or queued twice, is
+        # relaxed again for nothing: its edges cannot lower anything a second time.
+        states = queued[0] if len(queued) == 1 else np.concatenate(queued)
+        to = to4[states].ravel()
+        cand = (dist[states][:, None] + w4[states]).ravel()
+        better = (cand < dist[to]).nonzero()[0]
+        if not len(better):
+            continue
+        to, cand = to[better], cand[better]
+        np.minimum.at(dist, to, cand)
+        won = (dist[to] == cand).nonzero()[0]
+        to, cand, better = to[won], cand[won], better[won]
+        count = _count(len(to))
+        stamp[to] = count  # one edge per state lowered: the last written
+        once = (stamp[to] == count).nonzero()[0]
+        to, cand = to[once], cand[once]
+        pred[to] = states[better[once] >> 2]
+        # queue the lowered states by their new units (a few distinct values)
+        ahead = (cand >> _U_SHIFT) - u
+        sizes = np.bincount(ahead)
+        steps = sizes.nonzero()[0]
+        if len(steps) > 1:
+            to = to[np.argsort(ahead.astype(np.uint16), kind="stable")]
+        end = 0
+        for k in steps.tolist():
+            buckets[u + k].append(to[end : end + sizes[k]])
+            end += sizes[k]
+        last = max(last, u + int(steps[-1]))
+    return dist, pred
 
 
 _TABLES: dict[tuple, _StepTable] = {}
@@ -1024,9 +1103,10 @@ def reachable(
     if k0 is None:
         raise RulesError(f"Hex {start.q},{start.r} is outside the searched window.")
     taken = {k for k in (table.key(h) for h in occupied) if k is not None} - {k0}
-    dist, pred = table.search(game_map, k0 * 6 + facing % 6, taken, ap_limit * 2 * rate)
-    reached = np.flatnonzero(np.isfinite(dist))
-    packed = dist[reached].astype(np.int64)
+    max_units = ap_limit * 2 * rate
+    dist, pred = table.search(game_map, k0 * 6 + facing % 6, taken, max_units)
+    reached = np.flatnonzero(dist <= _reach_limit(max_units))
+    packed = dist[reached]
     paces = packed & ((1 << _T_SHIFT) - 1)
     turns = (packed >> _T_SHIFT) & ((1 << (_H_SHIFT - _T_SHIFT)) - 1)
     halves = (packed >> _H_SHIFT) & ((1 << (_U_SHIFT - _H_SHIFT)) - 1)
@@ -1047,7 +1127,7 @@ def reachable(
     cells = cell_of[starts]
     states = cells * 6 + (best & 7)
     # the chosen state's AP is in its rank; its paces in its distance
-    paces = dist[states].astype(np.int64) & ((1 << _T_SHIFT) - 1)
+    paces = dist[states] & ((1 << _T_SHIFT) - 1)
     return ReachArea(table, cells, states, best >> 23, paces, pred, counters_present)
 
 
