@@ -704,6 +704,9 @@ MAX_REACH_PACES = (1 << _T_SHIFT) - 1
 #: ascending), then the facing a paid turn (an about-face) leads to
 _EDGE_DIRS = np.array([[*sorted({(f - 1) % 6, f, (f + 1) % 6}), (f + 3) % 6] for f in range(6)])
 _BLOCKED = 1 << 62  # an edge weight past any limit: the step is not taken
+#: the step table's kinds of edge: no step (weight _BLOCKED), a paid turn, then a pace
+#: into each terrain extra the window has, from 0 half-AP up
+_NO_STEP, _TURN, _PACE = 0, 1, 2
 _HALVES_LUT = np.full(256, -1, dtype=np.int64)
 _UPHILL_LUT = np.zeros(256, dtype=bool)
 for _code, _t in CODE_TERRAIN.items():
@@ -786,19 +789,26 @@ class _StepTable:
         turn = (slot == 3).astype(np.int64)
         dst_cell = np.where(turn == 1, src_cell, nk[np.searchsorted(inner, src_cell), d])
         extra = np.where(turn == 1, 0, halves[dst_cell])
-        # every state owns four edge slots, ``state * 4 + slot``; a slot without a
-        # step (a wall, water, the map's edge) is a self-loop past any limit
+        # Every state owns four edge slots, ``state * 4 + slot``: the state it leads to
+        # (int32) and the kind of the edge (uint8), whose weight is ``self.weights[kind]``
+        # (small tables, so the search's lookups stay in the cache). A slot without a
+        # step (a wall, water, the map's edge) is a self-loop of kind _NO_STEP.
         pos = (src_cell * 6 + f) * 4 + slot
         nstate = ncell * 6
-        self.targets = np.repeat(np.arange(nstate), 4)
+        self.targets = np.repeat(np.arange(nstate, dtype=np.int32), 4)
         self.targets[pos] = dst_cell * 6 + d
-        self.data = np.full(nstate * 4, _BLOCKED, dtype=np.int64)
-        self.data[pos] = self._weights(rate, extra, turn)
-        # grades taken downhill cost no extra: their edges, and their weight then
+        paces_into = np.unique(np.r_[0, extra[turn == 0]])  # the extras of a pace: 0 first
+        self.weights = np.r_[
+            _BLOCKED,
+            self._weights(rate, np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)),
+            self._weights(rate, paces_into, np.zeros(len(paces_into), dtype=np.int64)),
+        ]
+        self.kinds = np.full(nstate * 4, _NO_STEP, dtype=np.uint8)
+        self.kinds[pos] = np.where(turn == 1, _TURN, _PACE + np.searchsorted(paces_into, extra))
+        # grades taken downhill cost no extra (a pace of kind _PACE): their edges
         up = np.flatnonzero(uphill[dst_cell] & (turn == 0))
         self.up_edges = pos[up]
         self.up_cells = (src_cell[up], dst_cell[up])
-        self.up_weights = self._weights(rate, np.zeros(len(up), dtype=np.int64), turn[up])
         # the edges into each cell, to block the occupied ones
         self.in_order = pos[np.argsort(dst_cell, kind="stable")]
         self.in_start = np.searchsorted(np.sort(dst_cell), np.arange(ncell + 1))
@@ -833,7 +843,7 @@ class _StepTable:
         """Distances and predecessors of every state within ``max_units`` of ``s0``
         (see :func:`_bucket_search`; a state out of reach has a distance past the
         limit, :func:`_reach_limit`)."""
-        data = self.data
+        kinds = self.kinds
         patched: list[np.ndarray] = []
         if len(self.up_edges):
             src, dst = self.up_cells
@@ -843,15 +853,17 @@ class _StepTable:
         for k in taken:
             patched.append(self.in_order[self.in_start[k] : self.in_start[k + 1]])
         edges = np.concatenate(patched) if patched else np.empty(0, dtype=np.intp)
-        with self.lock:  # the weights are patched in place for the search, then restored
-            saved = data[edges]
+        with self.lock:  # the kinds are patched in place for the search, then restored
+            saved = kinds[edges]
             if len(self.up_edges):
-                data[patched[0]] = self.up_weights[np.searchsorted(self.up_edges, patched[0])]
-            data[edges[len(patched[0]) if len(self.up_edges) else 0 :]] = _BLOCKED
+                kinds[patched[0]] = _PACE
+            kinds[edges[len(patched[0]) if len(self.up_edges) else 0 :]] = _NO_STEP
             try:
-                return _bucket_search(self.targets, data, s0, _reach_limit(max_units))
+                return _bucket_search(
+                    self.targets, kinds, self.weights, s0, _reach_limit(max_units)
+                )
             finally:
-                data[edges] = saved
+                kinds[edges] = saved
 
     def _levels(self, game_map: Map) -> np.ndarray:
         """The live elevation of the cells at either end of a grade's edges."""
@@ -887,11 +899,12 @@ def _count(n: int) -> np.ndarray:
 
 
 def _bucket_search(
-    targets: np.ndarray, weights: np.ndarray, s0: int, limit: int
+    targets: np.ndarray, kinds: np.ndarray, weights: np.ndarray, s0: int, limit: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Dijkstra from state ``s0`` over the four edge slots of every state
-    (``targets``/``weights`` at ``state * 4 + slot``), as Dial's bucket queue on the
-    whole units of the packed distances, one bucket per numpy step.
+    """Dijkstra from state ``s0`` over the four edge slots of every state (the state
+    ``targets[state * 4 + slot]``, at a weight of ``weights[kinds[state * 4 + slot]]``),
+    as Dial's bucket queue on the whole units of the packed distances, one bucket per
+    numpy step.
 
     Every edge costs at least one unit (a pace 2, a paid turn ``2 × rate``), so when
     the search comes to bucket ``u`` nothing left can lower a state of ``u`` units:
@@ -903,7 +916,7 @@ def _bucket_search(
     of reach, ``pred`` -1 where a state has no predecessor.
     """
     n = len(targets) // 4
-    to4, w4 = targets.reshape(n, 4), weights.reshape(n, 4)
+    to4, kind4 = targets.reshape(n, 4), kinds.reshape(n, 4)
     dist = np.full(n, limit + 1, dtype=np.int64)
     pred = np.full(n, -1, dtype=np.int32)
     stamp = np.zeros(n, dtype=np.intp)
@@ -922,8 +935,8 @@ def _bucket_search(
         # A state queued here whose distance was lowered since, or queued twice, is
         # relaxed again for nothing: its edges cannot lower anything a second time.
         states = queued[0] if len(queued) == 1 else np.concatenate(queued)
-        to = to4[states].ravel()
-        cand = (dist[states][:, None] + w4[states]).ravel()
+        to = to4[states].ravel().astype(np.intp)
+        cand = (dist[states][:, None] + weights[kind4[states]]).ravel()
         better = (cand < dist[to]).nonzero()[0]
         if not len(better):
             continue
