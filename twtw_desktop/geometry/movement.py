@@ -50,7 +50,6 @@ found (:meth:`ReachArea.path_to`).
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -707,6 +706,8 @@ _BLOCKED = 1 << 62  # an edge weight past any limit: the step is not taken
 #: the step table's kinds of edge: no step (weight _BLOCKED), a paid turn, then a pace
 #: into each terrain extra the window has, from 0 half-AP up
 _NO_STEP, _TURN, _PACE = 0, 1, 2
+#: ``_EDGE_SLOT[f][d]``: the slot of a state facing f whose free pace goes direction d
+_EDGE_SLOT = [{int(d): k for k, d in enumerate(_EDGE_DIRS[f][:3])} for f in range(6)]
 _HALVES_LUT = np.full(256, -1, dtype=np.int64)
 _UPHILL_LUT = np.zeros(256, dtype=bool)
 for _code, _t in CODE_TERRAIN.items():
@@ -744,7 +745,8 @@ class _StepTable:
     drops the repeated cell. Each weight packs the exact unrounded cost with the paces,
     half-AP extras and paid turns it adds (see ``_U_SHIFT``).
     Grades are priced uphill here; :meth:`search` reprices the downhill ones from the
-    live elevation, and blocks the steps into occupied cells, on a copy of the weights.
+    live elevation, and blocks the steps into occupied cells, on a copy of the edge
+    kinds (so searches in several threads share one table).
     """
 
     def __init__(self, game_map: Map, index: WallIndex, rate: int, window) -> None:
@@ -763,7 +765,8 @@ class _StepTable:
         rr, cc = np.divmod(inner, w)
         absr, absc = rr - 1 + r0, cc - 1 + c0
         parity = (absr & 1) if orient is Orientation.POINTY else (absc & 1)
-        nk = inner[:, None] + _key_deltas(orient, w)[parity]  # (S, 6)
+        self.deltas = _key_deltas(orient, w)
+        nk = inner[:, None] + self.deltas[parity]  # (S, 6)
         ok = halves[nk] >= 0
         blocked = np.zeros((ncell, 6), dtype=bool)
         for q, r, d in index.blocked_step_set():
@@ -813,7 +816,6 @@ class _StepTable:
         self.in_order = pos[np.argsort(dst_cell, kind="stable")]
         self.in_start = np.searchsorted(np.sort(dst_cell), np.arange(ncell + 1))
         self.up_level_cells: np.ndarray | None = None
-        self.lock = threading.Lock()
 
     @staticmethod
     def _weights(rate: int, extra: np.ndarray, turn: np.ndarray) -> np.ndarray:
@@ -839,31 +841,43 @@ class _StepTable:
             q, r = col, row - (col - (col & 1)) // 2
         return [Hex(a, b) for a, b in zip(q.tolist(), r.tolist(), strict=True)]
 
-    def search(self, game_map: Map, s0: int, taken: Iterable[int], max_units: int):
-        """Distances and predecessors of every state within ``max_units`` of ``s0``
-        (see :func:`_bucket_search`; a state out of reach has a distance past the
-        limit, :func:`_reach_limit`)."""
-        kinds = self.kinds
-        patched: list[np.ndarray] = []
+    def search(
+        self, game_map: Map, s0: int, taken: Iterable[int], max_units: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The packed distance of every state from ``s0`` (past :func:`_reach_limit` of
+        ``max_units`` where out of reach, see :func:`_bucket_search`), and the edge
+        kinds it was searched on, for :meth:`previous`."""
+        kinds = self.kinds.copy()
         if len(self.up_edges):
             src, dst = self.up_cells
             level = self._levels(game_map)
-            down = self.up_edges[level[dst] < level[src]]
-            patched.append(down)
+            kinds[self.up_edges[level[dst] < level[src]]] = _PACE
         for k in taken:
-            patched.append(self.in_order[self.in_start[k] : self.in_start[k + 1]])
-        edges = np.concatenate(patched) if patched else np.empty(0, dtype=np.intp)
-        with self.lock:  # the kinds are patched in place for the search, then restored
-            saved = kinds[edges]
-            if len(self.up_edges):
-                kinds[patched[0]] = _PACE
-            kinds[edges[len(patched[0]) if len(self.up_edges) else 0 :]] = _NO_STEP
-            try:
-                return _bucket_search(
-                    self.targets, kinds, self.weights, s0, _reach_limit(max_units)
-                )
-            finally:
-                kinds[edges] = saved
+            kinds[self.in_order[self.in_start[k] : self.in_start[k + 1]]] = _NO_STEP
+        return _bucket_search(self.targets, kinds, self.weights, s0, _reach_limit(max_units)), kinds
+
+    def previous(self, dist: np.ndarray, kinds: np.ndarray, state: int) -> int:
+        """The state before ``state`` on a cheapest path of a :meth:`search` (-1 for
+        the start): of the edges into it — a pace straight on, a pace turning 60° one
+        way or the other, a paid turn in place — the first whose source's distance
+        plus its weight is exactly ``state``'s."""
+        cell, d = divmod(state, 6)
+        back = (d + 3) % 6
+        row, col = divmod(cell, self.width)
+        c0, r0, _c1, _r1 = self.window
+        parity = (row - 1 + r0) & 1 if self.orient is Orientation.POINTY else (col - 1 + c0) & 1
+        came_from = cell + int(self.deltas[parity, back])
+        want = int(dist[state])
+        edges = [(came_from * 6 + f, _EDGE_SLOT[f][d]) for f in (d, (d + 5) % 6, (d + 1) % 6)]
+        edges.append((cell * 6 + back, 3))
+        for src, slot in edges:
+            e = src * 4 + slot
+            if (
+                int(self.targets[e]) == state
+                and int(dist[src]) + int(self.weights[kinds[e]]) == want
+            ):
+                return src
+        return -1
 
     def _levels(self, game_map: Map) -> np.ndarray:
         """The live elevation of the cells at either end of a grade's edges."""
@@ -900,7 +914,7 @@ def _count(n: int) -> np.ndarray:
 
 def _bucket_search(
     targets: np.ndarray, kinds: np.ndarray, weights: np.ndarray, s0: int, limit: int
-) -> tuple[np.ndarray, np.ndarray]:
+) -> np.ndarray:
     """Dijkstra from state ``s0`` over the four edge slots of every state (the state
     ``targets[state * 4 + slot]``, at a weight of ``weights[kinds[state * 4 + slot]]``),
     as Dial's bucket queue on the whole units of the packed distances, one bucket per
@@ -911,14 +925,12 @@ def _bucket_search(
     the whole bucket is settled at once and its edges relaxed together. The packed
     weights add up exactly (int64), so ``np.minimum.at`` keeps among equal units the
     fewest extras, then turns, then paces — the distances are those of any Dijkstra
-    on these weights. Among predecessors of equal distance one is kept (the same on
-    every run). Returns ``(dist, pred)``: ``dist`` past ``limit`` where a state is out
-    of reach, ``pred`` -1 where a state has no predecessor.
+    on these weights. Returns each state's packed distance, past ``limit`` where it is
+    out of reach; the paths are read back from it (:meth:`_StepTable.previous`).
     """
     n = len(targets) // 4
     to4, kind4 = targets.reshape(n, 4), kinds.reshape(n, 4)
     dist = np.full(n, limit + 1, dtype=np.int64)
-    pred = np.full(n, -1, dtype=np.int32)
     stamp = np.zeros(n, dtype=np.intp)
     top = limit >> _U_SHIFT
     buckets: list[list[np.ndarray]] = [[] for _ in range(top + 1)]
@@ -937,20 +949,16 @@ def _bucket_search(
         states = queued[0] if len(queued) == 1 else np.concatenate(queued)
         to = to4[states].ravel().astype(np.intp)
         cand = (dist[states][:, None] + weights[kind4[states]]).ravel()
-        better = (cand < dist[to]).nonzero()[0]
-        if not len(better):
-            continue
+        better = cand < dist[to]
         to, cand = to[better], cand[better]
+        if not len(to):
+            continue
         np.minimum.at(dist, to, cand)
-        won = (dist[to] == cand).nonzero()[0]
-        to, cand, better = to[won], cand[won], better[won]
-        count = _count(len(to))
-        stamp[to] = count  # one edge per state lowered: the last written
-        once = (stamp[to] == count).nonzero()[0]
-        to, cand = to[once], cand[once]
-        pred[to] = states[better[once] >> 2]
+        count = _count(len(to))  # each state lowered once
+        stamp[to] = count
+        to = to[stamp[to] == count]
         # queue the lowered states by their new units (a few distinct values)
-        ahead = (cand >> _U_SHIFT) - u
+        ahead = (dist[to] >> _U_SHIFT) - u
         sizes = np.bincount(ahead)
         steps = sizes.nonzero()[0]
         if len(steps) > 1:
@@ -960,7 +968,7 @@ def _bucket_search(
             buckets[u + k].append(to[end : end + sizes[k]])
             end += sizes[k]
         last = max(last, u + int(steps[-1]))
-    return dist, pred
+    return dist
 
 
 _TABLES: dict[tuple, _StepTable] = {}
@@ -1018,7 +1026,8 @@ class ReachArea(Mapping):
         states: np.ndarray,
         cost: np.ndarray,
         paces: np.ndarray,
-        pred: np.ndarray,
+        dist: np.ndarray,
+        kinds: np.ndarray,
         counters_present: int,
     ) -> None:
         self._table = table
@@ -1026,7 +1035,8 @@ class ReachArea(Mapping):
         self._states = states  # each cell's chosen state
         self._cost = cost
         self._paces = paces
-        self._pred = pred  # predecessor state of every state (negative: none)
+        self._dist = dist  # the search's distances and edge kinds, to read paths back
+        self._kinds = kinds
         self._now = counters_present
         self._hexes: list[Hex] | None = None
 
@@ -1044,7 +1054,7 @@ class ReachArea(Mapping):
         if i < 0:
             raise KeyError(h)
         st = int(self._states[i])
-        p = int(self._pred[st])
+        p = self._table.previous(self._dist, self._kinds, st)
         cost = int(self._cost[i])
         return Reach(
             cost,
@@ -1079,7 +1089,7 @@ class ReachArea(Mapping):
         while st >= 0:
             if not cells or cells[-1] != st // 6:  # a paid turn stays in its cell
                 cells.append(st // 6)
-            st = int(self._pred[st])
+            st = self._table.previous(self._dist, self._kinds, st)
         cells.pop()  # the start
         cells.reverse()
         return self._table.hexes(np.array(cells, dtype=np.int64))
@@ -1117,13 +1127,13 @@ def reachable(
         raise RulesError(f"Hex {start.q},{start.r} is outside the searched window.")
     taken = {k for k in (table.key(h) for h in occupied) if k is not None} - {k0}
     max_units = ap_limit * 2 * rate
-    dist, pred = table.search(game_map, k0 * 6 + facing % 6, taken, max_units)
+    dist, kinds = table.search(game_map, k0 * 6 + facing % 6, taken, max_units)
     reached = np.flatnonzero(dist <= _reach_limit(max_units))
     packed = dist[reached]
     paces = packed & ((1 << _T_SHIFT) - 1)
     turns = (packed >> _T_SHIFT) & ((1 << (_H_SHIFT - _T_SHIFT)) - 1)
     halves = (packed >> _H_SHIFT) & ((1 << (_U_SHIFT - _H_SHIFT)) - 1)
-    ap = -(-paces // rate) + (halves + 1) // 2 + turns * TURN_IN_MOVE_AP
+    ap = -(-paces // rate) + ((halves + 1) >> 1) + turns * TURN_IN_MOVE_AP
     ok = ap <= ap_limit
     reached, units, ap = reached[ok], (packed >> _U_SHIFT)[ok], ap[ok]
     # each cell in its state of lowest rounded AP, then lowest unrounded cost, among
@@ -1135,13 +1145,14 @@ def reachable(
     sizes = np.diff(np.r_[starts, len(reached)])
     low = np.repeat(np.minimum.reduceat(units, starts), sizes)
     useful = units < low + TURN_IN_MOVE_AP * 2 * rate
-    rank = np.where(useful, (((ap << 20) | units) << 3) | (reached % 6), np.iinfo(np.int64).max)
+    face = reached - cell_of * 6  # (an int64 % is slow)
+    rank = np.where(useful, (((ap << 20) | units) << 3) | face, np.iinfo(np.int64).max)
     best = np.minimum.reduceat(rank, starts)
     cells = cell_of[starts]
     states = cells * 6 + (best & 7)
     # the chosen state's AP is in its rank; its paces in its distance
     paces = dist[states] & ((1 << _T_SHIFT) - 1)
-    return ReachArea(table, cells, states, best >> 23, paces, pred, counters_present)
+    return ReachArea(table, cells, states, best >> 23, paces, dist, kinds, counters_present)
 
 
 def cheapest_path(
