@@ -35,16 +35,18 @@ Searching
 :func:`reachable` is a bounded Dijkstra over (hex, facing) states on a table of
 every step of the map (built once per map, walls and rate; a window around the
 figure on maps of more than :data:`WHOLE_MAP_CELLS` hexes), run as a bucket queue in
-numpy that settles every state of one cost at once (:func:`_bucket_search`). :func:`cheapest_path` is the same search aimed at
-one hex (A*, in Python: it stops early). Both minimise the unrounded AP
-(paces / rate + terrain + turns); among equal ones :func:`cheapest_path` takes the
-lower rounded AP and :func:`reachable` the path with fewer paces, then fewer
-half-AP extras (its step weights carry the paces, extras and turns in their low
-bits, so one search yields every path's parts); each hex is reported in its facing
-with the lowest rounded AP. Because paces and half-AP extras are rounded up separately, a path that is
-slightly dearer unrounded can, rarely, round to 1 AP less; the search does not hunt
-for those. Every cost it reports is the exact :func:`path_cost` of the path it
-found (:meth:`ReachArea.path_to`).
+numpy that settles every state of one cost at once (:func:`_bucket_search`).
+:func:`cheapest_path` is the same search aimed at one hex (A*, in Python: it stops
+early). Both minimise the unrounded AP (paces / rate + terrain + turns); among equal
+ones :func:`cheapest_path` takes the lower rounded AP and :func:`reachable` the path
+with fewer half-AP extras, then fewer paid turns, then fewer paces (its step weights
+carry the extras, turns and paces in their low bits, so one search yields every
+path's parts); each hex is reported in its facing with the lowest rounded AP.
+Because paces and half-AP extras are rounded up separately, a path that is slightly
+dearer unrounded can, rarely, round to 1 AP less; the search does not hunt for
+those. Every cost it reports is the exact :func:`path_cost` of the path it found
+(:meth:`ReachArea.path_to`, read back from the search's costs: where several paths
+cost exactly the same, the one stepping straight on is taken first).
 """
 
 from __future__ import annotations
@@ -806,6 +808,8 @@ class _StepTable:
             self._weights(rate, np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)),
             self._weights(rate, paces_into, np.zeros(len(paces_into), dtype=np.int64)),
         ]
+        # the bucket search needs every edge to cost at least one unit
+        assert (self.weights >> _U_SHIFT).min() >= 1, "an edge costs nothing"
         self.kinds = np.full(nstate * 4, _NO_STEP, dtype=np.uint8)
         self.kinds[pos] = np.where(turn == 1, _TURN, _PACE + np.searchsorted(paces_into, extra))
         # grades taken downhill cost no extra (a pace of kind _PACE): their edges
@@ -813,8 +817,9 @@ class _StepTable:
         self.up_edges = pos[up]
         self.up_cells = (src_cell[up], dst_cell[up])
         # the edges into each cell, to block the occupied ones
-        self.in_order = pos[np.argsort(dst_cell, kind="stable")]
-        self.in_start = np.searchsorted(np.sort(dst_cell), np.arange(ncell + 1))
+        order = np.argsort(dst_cell, kind="stable")
+        self.in_order = pos[order]
+        self.in_start = np.searchsorted(dst_cell[order], np.arange(ncell + 1))
         self.up_level_cells: np.ndarray | None = None
 
     @staticmethod
