@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from tests.geometry.conftest import side_wall
 from twtw_desktop.errors import RulesError
 from twtw_desktop.geometry import movement
-from twtw_desktop.geometry.bench import reachable_reference
+from twtw_desktop.geometry.bench import make_bench_map, make_tokens, reachable_reference
 from twtw_desktop.geometry.movement import (
     cheapest_path,
     engaged,
@@ -418,6 +419,55 @@ def test_reach_agrees_with_the_python_search_it_replaced(name):
                 pc = path_cost(m, idx, start, facing, new.path_to(h), rate, occupied=tokens)
                 assert (pc.ap, pc.facing, pc.paces) == (new[h].cost, new[h].facing, new[h].paces)
     assert differ <= 0.02 * total
+
+
+def _dijkstra_distances(table, kinds, s0: int, limit: int):
+    """The same step table searched by scipy's Dijkstra (the search reach ran on
+    before the bucket queue): packed distances, ``inf`` out of reach."""
+    csgraph = pytest.importorskip("scipy.sparse.csgraph")
+    sparse = pytest.importorskip("scipy.sparse")
+    n = len(table.targets) // 4
+    live = kinds != movement._NO_STEP
+    indptr = np.concatenate(([0], np.cumsum(live.reshape(n, 4).sum(axis=1))))
+    weights = table.weights[kinds[live]].astype(np.float64)  # exact: below 2**53
+    graph = sparse.csr_matrix((weights, table.targets[live], indptr), shape=(n, n))
+    return csgraph.dijkstra(graph, indices=s0, limit=float(limit))
+
+
+@pytest.mark.parametrize(
+    ("name", "rate", "ap"),
+    [("main_street", 3, 12), ("legless_gulch", 8, 20), ("bench", 8, 20), ("bench", 1, 30)],
+)
+def test_the_bucket_search_finds_the_distances_of_a_plain_dijkstra(name, rate, ap):
+    """Every (hex, facing) state at exactly the packed distance (unrounded cost, then
+    extras, turns and paces) a heap-based Dijkstra gives on the same edges — with
+    grades taken downhill and occupied hexes patched in — and every path read back
+    from those distances adds up to them."""
+    if name == "bench":  # elevation, grades, water, walls, doors and windows
+        m = make_bench_map(48, 60)
+        tokens = [t.at for t in make_tokens(m, 12)]
+    else:
+        m, tokens = _sample(name)
+    idx = WallIndex(m)
+    for start in tokens[:2]:
+        table = movement._step_table(m, idx, rate, movement._window(m, start, ap * rate))
+        k0 = table.key(start)
+        s0 = k0 * 6 + 1
+        taken = {table.key(h) for h in tokens} - {k0}
+        limit = movement._reach_limit(ap * 2 * rate)
+        dist, kinds = table.search(m, s0, taken, ap * 2 * rate)
+        ref = _dijkstra_distances(table, kinds, s0, limit)
+        reached = np.flatnonzero(dist <= limit)
+        assert reached.tolist() == np.flatnonzero(np.isfinite(ref)).tolist()
+        assert (dist[reached] == ref[reached]).all()
+        assert len(reached) > 200
+        for state in reached.tolist():
+            p = table.previous(dist, kinds, state)
+            if state == s0:
+                assert p == -1
+                continue
+            slots = [e for e in range(p * 4, p * 4 + 4) if table.targets[e] == state]
+            assert any(dist[p] + table.weights[kinds[e]] == dist[state] for e in slots)
 
 
 def test_reach_on_a_big_map_searches_a_window_around_the_figure(monkeypatch, orientation):

@@ -32,25 +32,26 @@ rounded totals before and after it), so the steps always sum to the path's AP.
 
 Searching
 ---------
-:func:`reachable` is a bounded Dijkstra over (hex, facing) states, run by
-``scipy.sparse.csgraph`` on a table of every step of the map (built once per map,
-walls and rate; a window around the figure on maps of more than
-:data:`WHOLE_MAP_CELLS` hexes). :func:`cheapest_path` is the same search aimed at
-one hex (A*, in Python: it stops early). Both minimise the unrounded AP
-(paces / rate + terrain + turns); among equal ones :func:`cheapest_path` takes the
-lower rounded AP and :func:`reachable` the path with fewer paces, then fewer
-half-AP extras (its step weights carry the paces, extras and turns in their low
-bits, so one search yields every path's parts); each hex is reported in its facing
-with the lowest rounded AP. Because paces and half-AP extras are rounded up separately, a path that is
-slightly dearer unrounded can, rarely, round to 1 AP less; the search does not hunt
-for those. Every cost it reports is the exact :func:`path_cost` of the path it
-found (:meth:`ReachArea.path_to`).
+:func:`reachable` is a bounded Dijkstra over (hex, facing) states on a table of
+every step of the map (built once per map, walls and rate; a window around the
+figure on maps of more than :data:`WHOLE_MAP_CELLS` hexes), run as a bucket queue in
+numpy that settles every state of one cost at once (:func:`_bucket_search`).
+:func:`cheapest_path` is the same search aimed at one hex (A*, in Python: it stops
+early). Both minimise the unrounded AP (paces / rate + terrain + turns); among equal
+ones :func:`cheapest_path` takes the lower rounded AP and :func:`reachable` the path
+with fewer half-AP extras, then fewer paid turns, then fewer paces (its step weights
+carry the extras, turns and paces in their low bits, so one search yields every
+path's parts); each hex is reported in its facing with the lowest rounded AP.
+Because paces and half-AP extras are rounded up separately, a path that is slightly
+dearer unrounded can, rarely, round to 1 AP less; the search does not hunt for
+those. Every cost it reports is the exact :func:`path_cost` of the path it found
+(:meth:`ReachArea.path_to`, read back from the search's costs: where several paths
+cost exactly the same, the one stepping straight on is taken first).
 """
 
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -703,7 +704,12 @@ MAX_REACH_PACES = (1 << _T_SHIFT) - 1
 #: the step table's edges of a state facing f: its three free directions (within 60°,
 #: ascending), then the facing a paid turn (an about-face) leads to
 _EDGE_DIRS = np.array([[*sorted({(f - 1) % 6, f, (f + 1) % 6}), (f + 3) % 6] for f in range(6)])
-_BLOCKED = float(1 << 62)  # an edge weight past any limit: the step is not taken
+_BLOCKED = 1 << 62  # an edge weight past any limit: the step is not taken
+#: the step table's kinds of edge: no step (weight _BLOCKED), a paid turn, then a pace
+#: into each terrain extra the window has, from 0 half-AP up
+_NO_STEP, _TURN, _PACE = 0, 1, 2
+#: ``_EDGE_SLOT[f][d]``: the slot of a state facing f whose free pace goes direction d
+_EDGE_SLOT = [{int(d): k for k, d in enumerate(_EDGE_DIRS[f][:3])} for f in range(6)]
 _HALVES_LUT = np.full(256, -1, dtype=np.int64)
 _UPHILL_LUT = np.zeros(256, dtype=bool)
 for _code, _t in CODE_TERRAIN.items():
@@ -741,7 +747,8 @@ class _StepTable:
     drops the repeated cell. Each weight packs the exact unrounded cost with the paces,
     half-AP extras and paid turns it adds (see ``_U_SHIFT``).
     Grades are priced uphill here; :meth:`search` reprices the downhill ones from the
-    live elevation, and blocks the steps into occupied cells, on a copy of the weights.
+    live elevation, and blocks the steps into occupied cells, on a copy of the edge
+    kinds (so searches in several threads share one table).
     """
 
     def __init__(self, game_map: Map, index: WallIndex, rate: int, window) -> None:
@@ -760,7 +767,8 @@ class _StepTable:
         rr, cc = np.divmod(inner, w)
         absr, absc = rr - 1 + r0, cc - 1 + c0
         parity = (absr & 1) if orient is Orientation.POINTY else (absc & 1)
-        nk = inner[:, None] + _key_deltas(orient, w)[parity]  # (S, 6)
+        self.deltas = _key_deltas(orient, w)
+        nk = inner[:, None] + self.deltas[parity]  # (S, 6)
         ok = halves[nk] >= 0
         blocked = np.zeros((ncell, 6), dtype=bool)
         for q, r, d in index.blocked_step_set():
@@ -786,28 +794,40 @@ class _StepTable:
         turn = (slot == 3).astype(np.int64)
         dst_cell = np.where(turn == 1, src_cell, nk[np.searchsorted(inner, src_cell), d])
         extra = np.where(turn == 1, 0, halves[dst_cell])
-        self.data = self._weights(rate, extra, turn)
-        self.indices = (dst_cell * 6 + d).astype(np.int32)
-        counts = np.bincount(src_cell * 6 + f, minlength=ncell * 6)
-        self.indptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
-        # grades taken downhill cost no extra: their edges, and their weight then
+        # Every state owns four edge slots, ``state * 4 + slot``: the state it leads to
+        # (int32) and the kind of the edge (uint8), whose weight is ``self.weights[kind]``
+        # (small tables, so the search's lookups stay in the cache). A slot without a
+        # step (a wall, water, the map's edge) is a self-loop of kind _NO_STEP.
+        pos = (src_cell * 6 + f) * 4 + slot
+        nstate = ncell * 6
+        self.targets = np.repeat(np.arange(nstate, dtype=np.int32), 4)
+        self.targets[pos] = dst_cell * 6 + d
+        paces_into = np.unique(np.r_[0, extra[turn == 0]])  # the extras of a pace: 0 first
+        self.weights = np.r_[
+            _BLOCKED,
+            self._weights(rate, np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)),
+            self._weights(rate, paces_into, np.zeros(len(paces_into), dtype=np.int64)),
+        ]
+        # the bucket search needs every edge to cost at least one unit
+        assert (self.weights >> _U_SHIFT).min() >= 1, "an edge costs nothing"
+        self.kinds = np.full(nstate * 4, _NO_STEP, dtype=np.uint8)
+        self.kinds[pos] = np.where(turn == 1, _TURN, _PACE + np.searchsorted(paces_into, extra))
+        # grades taken downhill cost no extra (a pace of kind _PACE): their edges
         up = np.flatnonzero(uphill[dst_cell] & (turn == 0))
-        self.up_edges = up
+        self.up_edges = pos[up]
         self.up_cells = (src_cell[up], dst_cell[up])
-        self.up_weights = self._weights(rate, np.zeros(len(up), dtype=np.int64), turn[up])
         # the edges into each cell, to block the occupied ones
-        self.in_order = np.argsort(dst_cell, kind="stable").astype(np.int32)
-        self.in_start = np.searchsorted(dst_cell[self.in_order], np.arange(ncell + 1))
+        order = np.argsort(dst_cell, kind="stable")
+        self.in_order = pos[order]
+        self.in_start = np.searchsorted(dst_cell[order], np.arange(ncell + 1))
         self.up_level_cells: np.ndarray | None = None
-        self.lock = threading.Lock()
 
     @staticmethod
     def _weights(rate: int, extra: np.ndarray, turn: np.ndarray) -> np.ndarray:
         """A free pace (``turn`` 0) into a cell of ``extra`` half-AP, or a paid turn."""
         pace = 1 - turn
         units = 2 * pace + extra * rate + turn * (TURN_IN_MOVE_AP * 2 * rate)
-        packed = (units << _U_SHIFT) | (extra << _H_SHIFT) | (turn << _T_SHIFT) | pace
-        return packed.astype(np.float64)
+        return (units << _U_SHIFT) | (extra << _H_SHIFT) | (turn << _T_SHIFT) | pace
 
     def key(self, h: Hex) -> int | None:
         col, row = hex_to_offset(h, self.orient)
@@ -826,33 +846,43 @@ class _StepTable:
             q, r = col, row - (col - (col & 1)) // 2
         return [Hex(a, b) for a, b in zip(q.tolist(), r.tolist(), strict=True)]
 
-    def search(self, game_map: Map, s0: int, taken: Iterable[int], max_units: int):
-        """Distances and predecessors of every state within ``max_units`` of ``s0``."""
-        from scipy.sparse import csr_matrix  # lazy: start-up
-        from scipy.sparse.csgraph import dijkstra  # lazy: start-up
-
-        data = self.data
-        patched: list[np.ndarray] = []
+    def search(
+        self, game_map: Map, s0: int, taken: Iterable[int], max_units: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The packed distance of every state from ``s0`` (past :func:`_reach_limit` of
+        ``max_units`` where out of reach, see :func:`_bucket_search`), and the edge
+        kinds it was searched on, for :meth:`previous`."""
+        kinds = self.kinds.copy()
         if len(self.up_edges):
             src, dst = self.up_cells
             level = self._levels(game_map)
-            down = self.up_edges[level[dst] < level[src]]
-            patched.append(down)
+            kinds[self.up_edges[level[dst] < level[src]]] = _PACE
         for k in taken:
-            patched.append(self.in_order[self.in_start[k] : self.in_start[k + 1]])
-        edges = np.concatenate(patched) if patched else np.empty(0, dtype=np.intp)
-        n = self.ncell * 6
-        limit = float(((max_units + 1) << _U_SHIFT) - 1)
-        with self.lock:  # the weights are patched in place for the search, then restored
-            saved = data[edges]
-            if len(self.up_edges):
-                data[patched[0]] = self.up_weights[np.searchsorted(self.up_edges, patched[0])]
-            data[edges[len(patched[0]) if len(self.up_edges) else 0 :]] = _BLOCKED
-            try:
-                graph = csr_matrix((data, self.indices, self.indptr), shape=(n, n), copy=False)
-                return dijkstra(graph, indices=s0, return_predecessors=True, limit=limit)
-            finally:
-                data[edges] = saved
+            kinds[self.in_order[self.in_start[k] : self.in_start[k + 1]]] = _NO_STEP
+        return _bucket_search(self.targets, kinds, self.weights, s0, _reach_limit(max_units)), kinds
+
+    def previous(self, dist: np.ndarray, kinds: np.ndarray, state: int) -> int:
+        """The state before ``state`` on a cheapest path of a :meth:`search` (-1 for
+        the start): of the edges into it — a pace straight on, a pace turning 60° one
+        way or the other, a paid turn in place — the first whose source's distance
+        plus its weight is exactly ``state``'s."""
+        cell, d = divmod(state, 6)
+        back = (d + 3) % 6
+        row, col = divmod(cell, self.width)
+        c0, r0, _c1, _r1 = self.window
+        parity = (row - 1 + r0) & 1 if self.orient is Orientation.POINTY else (col - 1 + c0) & 1
+        came_from = cell + int(self.deltas[parity, back])
+        want = int(dist[state])
+        edges = [(came_from * 6 + f, _EDGE_SLOT[f][d]) for f in (d, (d + 5) % 6, (d + 1) % 6)]
+        edges.append((cell * 6 + back, 3))
+        for src, slot in edges:
+            e = src * 4 + slot
+            if (
+                int(self.targets[e]) == state
+                and int(dist[src]) + int(self.weights[kinds[e]]) == want
+            ):
+                return src
+        return -1
 
     def _levels(self, game_map: Map) -> np.ndarray:
         """The live elevation of the cells at either end of a grade's edges."""
@@ -869,6 +899,81 @@ class _StepTable:
             elev[r - 1 + r0][c - 1 + c0] for r, c in zip(rows.tolist(), cols.tolist(), strict=True)
         ]
         return level
+
+
+def _reach_limit(max_units: int) -> int:
+    """The largest packed distance of ``max_units`` units (any paces, extras, turns)."""
+    return ((max_units + 1) << _U_SHIFT) - 1
+
+
+_COUNT = np.arange(0)
+
+
+def _count(n: int) -> np.ndarray:
+    """``arange(n)``, a view of one kept array."""
+    global _COUNT
+    if len(_COUNT) < n:
+        _COUNT = np.arange(max(n, 2 * len(_COUNT)))
+    return _COUNT[:n]
+
+
+def _bucket_search(
+    targets: np.ndarray, kinds: np.ndarray, weights: np.ndarray, s0: int, limit: int
+) -> np.ndarray:
+    """Dijkstra from state ``s0`` over the four edge slots of every state (the state
+    ``targets[state * 4 + slot]``, at a weight of ``weights[kinds[state * 4 + slot]]``),
+    as Dial's bucket queue on the whole units of the packed distances, one bucket per
+    numpy step.
+
+    Every edge costs at least one unit (a pace 2, a paid turn ``2 × rate``), so when
+    the search comes to bucket ``u`` nothing left can lower a state of ``u`` units:
+    the whole bucket is settled at once and its edges relaxed together. The packed
+    weights add up exactly (int64), so ``np.minimum.at`` keeps among equal units the
+    fewest extras, then turns, then paces — the distances are those of any Dijkstra
+    on these weights. Returns each state's packed distance, past ``limit`` where it is
+    out of reach; the paths are read back from it (:meth:`_StepTable.previous`).
+    """
+    n = len(targets) // 4
+    to4, kind4 = targets.reshape(n, 4), kinds.reshape(n, 4)
+    dist = np.full(n, limit + 1, dtype=np.int64)
+    stamp = np.zeros(n, dtype=np.intp)
+    top = limit >> _U_SHIFT
+    buckets: list[list[np.ndarray]] = [[] for _ in range(top + 1)]
+    dist[s0] = 0
+    buckets[0].append(np.array([s0]))
+    last = 0
+    for u in range(top + 1):
+        if u > last:
+            break
+        queued = buckets[u]
+        if not queued:
+            continue
+        buckets[u] = []
+        # A state queued here whose distance was lowered since, or queued twice, is
+        # relaxed again for nothing: its edges cannot lower anything a second time.
+        states = queued[0] if len(queued) == 1 else np.concatenate(queued)
+        to = to4[states].ravel().astype(np.intp)
+        cand = (dist[states][:, None] + weights[kind4[states]]).ravel()
+        better = cand < dist[to]
+        to, cand = to[better], cand[better]
+        if not len(to):
+            continue
+        np.minimum.at(dist, to, cand)
+        count = _count(len(to))  # each state lowered once
+        stamp[to] = count
+        to = to[stamp[to] == count]
+        # queue the lowered states by their new units (a few distinct values)
+        ahead = (dist[to] >> _U_SHIFT) - u
+        sizes = np.bincount(ahead)
+        steps = sizes.nonzero()[0]
+        if len(steps) > 1:
+            to = to[np.argsort(ahead.astype(np.uint16), kind="stable")]
+        end = 0
+        for k in steps.tolist():
+            buckets[u + k].append(to[end : end + sizes[k]])
+            end += sizes[k]
+        last = max(last, u + int(steps[-1]))
+    return dist
 
 
 _TABLES: dict[tuple, _StepTable] = {}
@@ -926,7 +1031,8 @@ class ReachArea(Mapping):
         states: np.ndarray,
         cost: np.ndarray,
         paces: np.ndarray,
-        pred: np.ndarray,
+        dist: np.ndarray,
+        kinds: np.ndarray,
         counters_present: int,
     ) -> None:
         self._table = table
@@ -934,7 +1040,8 @@ class ReachArea(Mapping):
         self._states = states  # each cell's chosen state
         self._cost = cost
         self._paces = paces
-        self._pred = pred  # predecessor state of every state (negative: none)
+        self._dist = dist  # the search's distances and edge kinds, to read paths back
+        self._kinds = kinds
         self._now = counters_present
         self._hexes: list[Hex] | None = None
 
@@ -952,7 +1059,7 @@ class ReachArea(Mapping):
         if i < 0:
             raise KeyError(h)
         st = int(self._states[i])
-        p = int(self._pred[st])
+        p = self._table.previous(self._dist, self._kinds, st)
         cost = int(self._cost[i])
         return Reach(
             cost,
@@ -987,7 +1094,7 @@ class ReachArea(Mapping):
         while st >= 0:
             if not cells or cells[-1] != st // 6:  # a paid turn stays in its cell
                 cells.append(st // 6)
-            st = int(self._pred[st])
+            st = self._table.previous(self._dist, self._kinds, st)
         cells.pop()  # the start
         cells.reverse()
         return self._table.hexes(np.array(cells, dtype=np.int64))
@@ -1024,13 +1131,14 @@ def reachable(
     if k0 is None:
         raise RulesError(f"Hex {start.q},{start.r} is outside the searched window.")
     taken = {k for k in (table.key(h) for h in occupied) if k is not None} - {k0}
-    dist, pred = table.search(game_map, k0 * 6 + facing % 6, taken, ap_limit * 2 * rate)
-    reached = np.flatnonzero(np.isfinite(dist))
-    packed = dist[reached].astype(np.int64)
+    max_units = ap_limit * 2 * rate
+    dist, kinds = table.search(game_map, k0 * 6 + facing % 6, taken, max_units)
+    reached = np.flatnonzero(dist <= _reach_limit(max_units))
+    packed = dist[reached]
     paces = packed & ((1 << _T_SHIFT) - 1)
     turns = (packed >> _T_SHIFT) & ((1 << (_H_SHIFT - _T_SHIFT)) - 1)
     halves = (packed >> _H_SHIFT) & ((1 << (_U_SHIFT - _H_SHIFT)) - 1)
-    ap = -(-paces // rate) + (halves + 1) // 2 + turns * TURN_IN_MOVE_AP
+    ap = -(-paces // rate) + ((halves + 1) >> 1) + turns * TURN_IN_MOVE_AP
     ok = ap <= ap_limit
     reached, units, ap = reached[ok], (packed >> _U_SHIFT)[ok], ap[ok]
     # each cell in its state of lowest rounded AP, then lowest unrounded cost, among
@@ -1042,13 +1150,14 @@ def reachable(
     sizes = np.diff(np.r_[starts, len(reached)])
     low = np.repeat(np.minimum.reduceat(units, starts), sizes)
     useful = units < low + TURN_IN_MOVE_AP * 2 * rate
-    rank = np.where(useful, (((ap << 20) | units) << 3) | (reached % 6), np.iinfo(np.int64).max)
+    face = reached - cell_of * 6  # (an int64 % is slow)
+    rank = np.where(useful, (((ap << 20) | units) << 3) | face, np.iinfo(np.int64).max)
     best = np.minimum.reduceat(rank, starts)
     cells = cell_of[starts]
     states = cells * 6 + (best & 7)
     # the chosen state's AP is in its rank; its paces in its distance
-    paces = dist[states].astype(np.int64) & ((1 << _T_SHIFT) - 1)
-    return ReachArea(table, cells, states, best >> 23, paces, pred, counters_present)
+    paces = dist[states] & ((1 << _T_SHIFT) - 1)
+    return ReachArea(table, cells, states, best >> 23, paces, dist, kinds, counters_present)
 
 
 def cheapest_path(
