@@ -170,7 +170,7 @@ def reachable_reference(
     occupied=(),
 ) -> dict[Hex, Reach]:
     """The reachable area as :func:`~.movement.reachable` computed it before it ran on
-    scipy: the pruned Dijkstra in Python (the one :func:`~.movement.cheapest_path`
+    arrays: the pruned Dijkstra in Python (the one :func:`~.movement.cheapest_path`
     still runs as A*). The benchmark's baseline and the tests' oracle."""
     search = _Search(game_map, index, start, facing, move_rate, occupied, ap_available)
     rank: dict[int, tuple[int, int, int]] = {}
