@@ -13,7 +13,7 @@ import contextlib
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -46,6 +46,9 @@ DOCK_BOTTOM_HEIGHT = 232  # the action track shows six rows and its message line
 LAPTOP_WIDTH = 1600
 #: a map opens zoomed so that token names are at least this tall (pixels)
 READABLE_NAME_PX = 9.0
+#: a window that waits for its first frame to build its panels builds them after
+#: this long at the latest (a window that is never painted, e.g. minimised)
+PANELS_AT_THE_LATEST_MS = 1000
 
 #: (overlay name, menu text, shortcut, tooltip)
 OVERLAY_ACTIONS = (
@@ -82,14 +85,25 @@ class MainWindow(QMainWindow):
     #: a new document replaced the old one (New, Open, a sample): add-ons that keep
     #: state per document (editor, players' screen) re-attach on this
     documentReplaced = Signal(object)
+    #: the docks' panels are built (at once, or just after the first frame: see
+    #: :meth:`build_panels`)
+    panelsReady = Signal()
 
     def __init__(
         self,
         document: EncounterDocument | None = None,
         settings: AppSettings | None = None,
         parent: QWidget | None = None,
+        *,
+        panels_after_first_frame: bool = False,
     ) -> None:
+        """``panels_after_first_frame``: the docks are there at once but their panels
+        are built just after the window's first frame (the app's start-up: the map
+        shows first), or on demand (:meth:`build_panels`) if anything needs one
+        sooner."""
         super().__init__(parent)
+        #: the docks' panels are still to be built (:meth:`build_panels`)
+        self.panels_pending = panels_after_first_frame
         self.settings = settings or AppSettings()
         self.document: EncounterDocument | None = None
         self.autosaver: Autosaver | None = None
@@ -115,6 +129,8 @@ class MainWindow(QMainWindow):
         self.set_document(document or EncounterDocument.new())
         self.restore_layout()
         self.map_view.set_tool("select")
+        if self.panels_pending:
+            self._build_panels_after_first_frame()
 
     # -- building -------------------------------------------------------------------------
 
@@ -150,7 +166,11 @@ class MainWindow(QMainWindow):
         self.library = install_library(self)
         self.preferences = install_preferences(self)
         self.help_menu = install_help_menu(self)
-        install_wheel_guard()  # spin boxes take the wheel only when focused
+        if not self.panels_pending:
+            # spin boxes take the wheel only when focused (a window that builds its
+            # panels after its first frame installs it then: one app-wide filter
+            # less on the events of the first frame)
+            install_wheel_guard()
         self.dock_rail = install_dock_rail(self)
         install_check_dialog(self)
         install_care_dialogs(self)  # First aid…, Rest and heal… (001 Healing)
@@ -398,9 +418,10 @@ class MainWindow(QMainWindow):
 
     def _make_docks(self) -> None:
         try:
-            from .panels import dock_specs
+            from .panels import dock_specs, panel_specs
 
-            specs = dock_specs()
+            # panels built after the first frame are imported then too
+            specs = panel_specs() if self.panels_pending else dock_specs()
         except ImportError as e:  # panels not there yet: the map alone still works
             log.warning("no side panels: %s", e)
             specs = []
@@ -426,7 +447,40 @@ class MainWindow(QMainWindow):
             if docks:
                 docks[0].raise_()
 
+    def build_panels(self) -> None:
+        """Build the docks' panels now if the window was shown before they were built
+        (anything that needs a panel before the first frame calls this); a panel
+        that cannot be imported is left out, as in a window built at once."""
+        if not self.panels_pending:
+            return
+        self.panels_pending = False
+        from .panels import dock_specs
+        from .wheel import install_wheel_guard
+
+        available = {spec[0] for spec in dock_specs()}
+        for name in [n for n in self.docks if n not in available]:
+            dock = self.docks.pop(name)
+            del self._dock_factories[name]
+            self.docks_menu.removeAction(dock.toggleViewAction())
+            self.removeDockWidget(dock)
+            dock.deleteLater()
+        self._fill_docks()
+        install_wheel_guard()  # it also sets the boxes built before it (wheel.py)
+        self.panelsReady.emit()
+
+    def _build_panels_after_first_frame(self) -> None:
+        """Build the panels as soon as the map has been painted once (the Judge sees
+        the window at once, complete a moment later), or after
+        :data:`PANELS_AT_THE_LATEST_MS` if it is not painted by then."""
+        vp = self.map_view.viewport()
+        watcher = _FirstPaint(vp)
+        watcher.painted.connect(lambda: QTimer.singleShot(0, self, self.build_panels))
+        vp.installEventFilter(watcher)
+        QTimer.singleShot(PANELS_AT_THE_LATEST_MS, self, self.build_panels)
+
     def _fill_docks(self) -> None:
+        if self.panels_pending:
+            return  # built by build_panels, on the document of that moment
         for name, dock in self.docks.items():
             old = dock.widget()
             try:
@@ -908,3 +962,19 @@ class MainWindow(QMainWindow):
             self.autosaver.discard()  # saved, or the Judge chose to discard the changes
         self.save_layout()
         ev.accept()
+
+
+class _FirstPaint(QObject):
+    """Says when ``widget`` is first painted, then leaves it alone."""
+
+    painted = Signal()
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self._widget = widget
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
+        if ev.type() == QEvent.Type.Paint:
+            self._widget.removeEventFilter(self)
+            self.painted.emit()
+        return False
