@@ -1,6 +1,6 @@
-"""Start-up: the app's window shows the map first and builds its panels just after
-its first frame (the ``startup_sample`` figure of the benchmark); anything that needs
-a panel sooner builds them on demand, and the window ends up as one built at once."""
+"""Start-up: the app's window shows the map first and gets its add-ons and panels just
+after its first frame (the ``startup_sample`` figure of the benchmark); the window it
+ends up as is the one built at once: same menus, toolbars, docks and panels."""
 
 from __future__ import annotations
 
@@ -8,13 +8,20 @@ import uuid
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication, QComboBox, QMessageBox, QSpinBox
+from PySide6.QtWidgets import QApplication, QComboBox, QMenu, QMessageBox, QSpinBox, QToolBar
 
 from twtw_desktop.ui import app as app_mod
 from twtw_desktop.ui import wheel
-from twtw_desktop.ui.help_menu import shortcut_rows
 from twtw_desktop.ui.main_window import MainWindow
 from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+
+PANELS = {
+    "dock_attack": "AttackPanel",
+    "dock_track": "TrackPanel",
+    "dock_sheet": "SheetPanel",
+    "dock_deck": "DeckPanel",
+    "dock_log": "LogPanel",
+}
 
 
 @pytest.fixture
@@ -27,73 +34,121 @@ def settings_folder(qapp, tmp_path, monkeypatch):
     )
 
 
+def _ini(tmp_path) -> AppSettings:
+    path = tmp_path / f"{uuid.uuid4().hex[:8]}.ini"
+    return AppSettings(QSettings(str(path), QSettings.Format.IniFormat))
+
+
 def _panels(win) -> dict[str, str | None]:
     return {n: (type(d.widget()).__name__ if d.widget() else None) for n, d in win.docks.items()}
 
 
-def test_the_app_window_builds_its_panels_just_after_its_first_frame(qtbot, settings_folder):
+def _menus(win) -> list[tuple[str, list[str]]]:
+    """Every menu of the menu bar and its submenus, with its entries in order."""
+    out = []
+
+    def walk(menu: QMenu, path: str) -> None:
+        out.append((path, [a.text() for a in menu.actions()]))
+        for a in menu.actions():
+            if a.menu() is not None and a.text() != "Open &Recent":
+                walk(a.menu(), f"{path} > {a.text()}")
+
+    for a in win.menuBar().actions():
+        walk(a.menu(), a.text())
+    return out
+
+
+def _layout(win) -> dict[str, tuple]:
+    """Whether every dock and toolbar shows, and where (a hidden one is laid out when
+    it is shown)."""
+    parts = win.findChildren(QToolBar) + list(win.docks.values())
+    return {
+        p.objectName(): (p.isVisible(), p.geometry() if p.isVisible() else None)
+        for p in parts
+        if p.objectName()
+    }
+
+
+def test_the_app_window_is_complete_just_after_its_first_frame(qtbot, settings_folder):
     win = app_mod.open_window(None)
     qtbot.addWidget(win)
-    ready = []
-    win.panelsReady.connect(lambda: ready.append(True))
-    assert win.panels_pending and win.docks
+    done = []
+    win.completed.connect(lambda: done.append(True))
+    assert win.incomplete and set(win.docks) == set(PANELS)
     assert set(_panels(win).values()) == {None}, "no panel before the first frame"
+    assert not hasattr(win, "editor") and not hasattr(win, "players_screen")
     assert win.map_view.map_scene is not None and win.map_view.map_scene.tokens
-    qtbot.waitUntil(lambda: not win.panels_pending, timeout=5000)
-    assert ready == [True]
-    assert _panels(win) == {
-        "dock_attack": "AttackPanel",
-        "dock_track": "TrackPanel",
-        "dock_sheet": "SheetPanel",
-        "dock_deck": "DeckPanel",
-        "dock_log": "LogPanel",
-    }
-    win.build_panels()  # once only
-    assert ready == [True]
+    qtbot.waitUntil(lambda: not win.incomplete, timeout=5000)
+    assert done == [True]
+    assert _panels(win) == PANELS
+    assert win.editor is not None and win.players_screen is not None
+    win.complete()  # once only
+    assert done == [True]
     win.document.undo_stack.setClean()
 
 
-def test_a_window_not_shown_builds_its_panels_at_once(qtbot, settings_folder):
+def test_a_window_not_shown_is_complete_at_once(qtbot, settings_folder):
     win = app_mod.open_window(None, show=False)
     qtbot.addWidget(win)
-    assert not win.panels_pending
-    assert None not in _panels(win).values()
+    assert not win.incomplete
+    assert _panels(win) == PANELS
     win.document.undo_stack.setClean()
 
 
-def test_what_needs_a_panel_before_the_first_frame_builds_them(qtbot, settings_folder):
-    win = app_mod.open_window(None)
-    qtbot.addWidget(win)
-    assert win.panels_pending
-    rows = shortcut_rows(win)  # the panels' own keys are listed too
-    assert not win.panels_pending
-    assert any(where.endswith("panel") for _k, _t, where in rows)
-    win.document.undo_stack.setClean()
-
-
-def test_panels_built_later_sit_where_panels_built_at_once_do(qtbot, tmp_path, settings_folder):
-    def ini():
-        return AppSettings(
-            QSettings(str(tmp_path / f"{uuid.uuid4().hex}.ini"), QSettings.Format.IniFormat)
-        )
-
-    later = MainWindow(settings=ini(), panels_after_first_frame=True)
-    now = MainWindow(settings=ini())
-    for w in (later, now):
+@pytest.mark.parametrize("saved_layout", [False, True])
+def test_a_window_completed_later_is_the_window_built_at_once(qtbot, tmp_path, saved_layout):
+    def make(later: bool) -> MainWindow:
+        settings = _ini(tmp_path)
+        if saved_layout:
+            # a layout saved by an earlier session: the players' screen toolbar, the
+            # editor's docks and the panels moved about
+            first = MainWindow(settings=settings)
+            qtbot.addWidget(first)
+            first.resize(1500, 900)
+            first.show()
+            qtbot.waitExposed(first)
+            first.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, first.docks["dock_deck"])
+            first.docks["dock_log"].hide()
+            first.save_layout()
+            first.document.undo_stack.setClean()
+            first.close()
+        w = MainWindow(settings=settings, complete_after_first_frame=later)
         qtbot.addWidget(w)
         w.resize(1500, 900)
         w.show()
         qtbot.waitExposed(w)
-    qtbot.waitUntil(lambda: not later.panels_pending, timeout=5000)
+        return w
+
+    later, now = make(True), make(False)
+    qtbot.waitUntil(lambda: not later.incomplete, timeout=5000)
     qtbot.wait(50)
-    for name, dock in now.docks.items():
-        other = later.docks[name]
-        assert (other.isVisible(), other.geometry()) == (dock.isVisible(), dock.geometry()), name
+    assert _menus(later) == _menus(now)
+    assert _layout(later) == _layout(now)
+    assert [a.text() for a in later.tools_toolbar.actions()] == [
+        a.text() for a in now.tools_toolbar.actions()
+    ]
+    for w in (later, now):
+        w.document.undo_stack.setClean()
+
+
+def test_a_panel_that_cannot_be_imported_is_left_out_when_built_later(qtbot, tmp_path, monkeypatch):
+    from twtw_desktop.ui import panels
+
+    broken = ("dock_broken", "Broken", "no_such_panel", "Nope", panels.Area.RightDockWidgetArea)
+    monkeypatch.setattr(panels, "_PANELS", (*panels._PANELS, broken))
+    win = MainWindow(settings=_ini(tmp_path), complete_after_first_frame=True)
+    qtbot.addWidget(win)
+    assert "dock_broken" in win.docks
+    win.complete()
+    assert "dock_broken" not in win.docks
+    assert "Broken" not in [a.text() for a in win.docks_menu.actions()]
+    assert _panels(win) == PANELS
 
 
 def test_the_wheel_guard_sets_the_boxes_built_before_it(qtbot, monkeypatch):
-    """The window shown before its panels installs the guard after them: the boxes
-    that exist by then lose WheelFocus at once, as a polish would have done."""
+    """The window completed after its first frame installs the guard after its
+    panels: the boxes that exist by then lose WheelFocus at once, as a polish would
+    have done."""
     spin, combo = QSpinBox(), QComboBox()
     for w in (spin, combo):
         qtbot.addWidget(w)
@@ -104,20 +159,3 @@ def test_the_wheel_guard_sets_the_boxes_built_before_it(qtbot, monkeypatch):
         assert spin.focusPolicy() == combo.focusPolicy() == Qt.FocusPolicy.StrongFocus
     finally:
         QApplication.instance().removeEventFilter(guard)
-
-
-def test_a_panel_that_cannot_be_imported_is_left_out_when_built_later(
-    qtbot, tmp_path, settings_folder, monkeypatch
-):
-    from twtw_desktop.ui import panels
-
-    broken = ("dock_broken", "Broken", "no_such_panel", "Nope", panels.Area.RightDockWidgetArea)
-    monkeypatch.setattr(panels, "_PANELS", (*panels._PANELS, broken))
-    ini = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=AppSettings(ini), panels_after_first_frame=True)
-    qtbot.addWidget(win)
-    assert "dock_broken" in win.docks
-    win.build_panels()
-    assert "dock_broken" not in win.docks
-    assert "Broken" not in [a.text() for a in win.docks_menu.actions()]
-    assert None not in _panels(win).values()

@@ -182,15 +182,15 @@ STARTUP_APP = _startup_code(
     "w.map_view.viewport().repaint()\n"
     "w.document.undo_stack.setClean()\n"
 )
-#: a fresh interpreter to the same window complete: its panels, built just after the
-#: first frame, built and painted too
+#: a fresh interpreter to the same window complete: its add-ons and panels, which come
+#: just after the first frame, there and painted too
 STARTUP_READY = _startup_code(
     "from twtw_desktop.ui import settings\n"
     "settings.use_ini_folder(tempfile.mkdtemp())\n"
     "from twtw_desktop.ui.app import make_app, open_window\n"
     "app = make_app(); w = open_window(None); app.processEvents()\n"
     "w.map_view.viewport().repaint()\n"
-    "while w.panels_pending:\n"
+    "while w.incomplete:\n"
     "    app.processEvents()\n"
     "app.processEvents(); w.repaint()\n"
     "w.document.undo_stack.setClean()\n"
@@ -239,8 +239,8 @@ def startup_seconds(env: dict[str, str] | None = None) -> float:
 
 
 def ready_seconds(env: dict[str, str] | None = None) -> float:
-    """Seconds from a fresh interpreter's first import to the same window with every
-    panel built and painted."""
+    """Seconds from a fresh interpreter's first import to the same window complete
+    (add-ons installed, every panel built) and painted."""
     return float(subprocess_seconds(STARTUP_READY, env=env)[-1])
 
 
@@ -525,7 +525,7 @@ def startup_sample(ctx: BenchContext) -> Measured:
 
 
 @figure(
-    "startup_sample_ready", "start-up to the window with every panel built, sample encounter (warm; the panels are built just after the first frame; baseline: a bare PySide6 window with a graphics view)",
+    "startup_sample_ready", "start-up to the complete window, sample encounter (warm; add-ons and panels, which come just after the first frame; baseline: a bare PySide6 window with a graphics view)",
     section="ui", ratio_kind="overhead", size="sample",
 )  # fmt: skip
 def startup_sample_ready(ctx: BenchContext) -> Measured:

@@ -86,7 +86,6 @@ def _panel_of(widget) -> str:
 def shortcut_rows(window: MainWindow) -> list[tuple[str, str, str]]:
     """(keys, what it does, where) for every action of the window with a shortcut,
     and every panel button with one (the action track's F5–F9…)."""
-    window.build_panels()  # their keys too, even in the first moment after start-up
     paths = _menu_paths(window)
     rows: dict[tuple[str, str], str] = {}
 

@@ -32,6 +32,7 @@ from .autosave import Autosaver, newer_copy
 from .document import EncounterDocument
 from .scene.map_view import MapView
 from .settings import MAX_RECENT, AppSettings
+from .wheel import install_wheel_guard
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +47,9 @@ DOCK_BOTTOM_HEIGHT = 232  # the action track shows six rows and its message line
 LAPTOP_WIDTH = 1600
 #: a map opens zoomed so that token names are at least this tall (pixels)
 READABLE_NAME_PX = 9.0
-#: a window that waits for its first frame to build its panels builds them after
-#: this long at the latest (a window that is never painted, e.g. minimised)
-PANELS_AT_THE_LATEST_MS = 1000
+#: a window shown before it is complete completes itself after this long at the
+#: latest (a window that is never painted, e.g. minimised)
+COMPLETE_AT_THE_LATEST_MS = 1000
 
 #: (overlay name, menu text, shortcut, tooltip)
 OVERLAY_ACTIONS = (
@@ -85,9 +86,9 @@ class MainWindow(QMainWindow):
     #: a new document replaced the old one (New, Open, a sample): add-ons that keep
     #: state per document (editor, players' screen) re-attach on this
     documentReplaced = Signal(object)
-    #: the docks' panels are built (at once, or just after the first frame: see
-    #: :meth:`build_panels`)
-    panelsReady = Signal()
+    #: the window is complete: its add-ons installed and its panels built (see
+    #: :meth:`complete`)
+    completed = Signal()
 
     def __init__(
         self,
@@ -95,15 +96,15 @@ class MainWindow(QMainWindow):
         settings: AppSettings | None = None,
         parent: QWidget | None = None,
         *,
-        panels_after_first_frame: bool = False,
+        complete_after_first_frame: bool = False,
     ) -> None:
-        """``panels_after_first_frame``: the docks are there at once but their panels
-        are built just after the window's first frame (the app's start-up: the map
-        shows first), or on demand (:meth:`build_panels`) if anything needs one
-        sooner."""
+        """``complete_after_first_frame`` (the app's start-up: the map shows first):
+        the map, the window's own menus and toolbars and the docks are there at once;
+        the add-ons (editor, players' screen, export… and their menus) and the docks'
+        panels come just after the window's first frame (:meth:`complete`)."""
         super().__init__(parent)
-        #: the docks' panels are still to be built (:meth:`build_panels`)
-        self.panels_pending = panels_after_first_frame
+        #: the add-ons and the panels are still to come (:meth:`complete`)
+        self.incomplete = complete_after_first_frame
         self.settings = settings or AppSettings()
         self.document: EncounterDocument | None = None
         self.autosaver: Autosaver | None = None
@@ -125,12 +126,14 @@ class MainWindow(QMainWindow):
         self.map_view.statusMessage.connect(self._show_message)
         self.map_view.toolChanged.connect(self._tool_changed)
         self.resize(1280, 760)
-        self._install_addons()
+        if not self.incomplete:
+            self._install_addons()
+            install_wheel_guard()  # spin boxes take the wheel only when focused
         self.set_document(document or EncounterDocument.new())
         self.restore_layout()
         self.map_view.set_tool("select")
-        if self.panels_pending:
-            self._build_panels_after_first_frame()
+        if self.incomplete:
+            self._complete_after_first_frame()
 
     # -- building -------------------------------------------------------------------------
 
@@ -155,7 +158,6 @@ class MainWindow(QMainWindow):
         from .samples_menu import install_samples_menu
         from .speed_dialog import install_speed_dialog
         from .uvtt_dialog import install_uvtt
-        from .wheel import install_wheel_guard
 
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
@@ -166,11 +168,6 @@ class MainWindow(QMainWindow):
         self.library = install_library(self)
         self.preferences = install_preferences(self)
         self.help_menu = install_help_menu(self)
-        if not self.panels_pending:
-            # spin boxes take the wheel only when focused (a window that builds its
-            # panels after its first frame installs it then: one app-wide filter
-            # less on the events of the first frame)
-            install_wheel_guard()
         self.dock_rail = install_dock_rail(self)
         install_check_dialog(self)
         install_care_dialogs(self)  # First aid…, Rest and heal… (001 Healing)
@@ -421,7 +418,7 @@ class MainWindow(QMainWindow):
             from .panels import dock_specs, panel_specs
 
             # panels built after the first frame are imported then too
-            specs = panel_specs() if self.panels_pending else dock_specs()
+            specs = panel_specs() if self.incomplete else dock_specs()
         except ImportError as e:  # panels not there yet: the map alone still works
             log.warning("no side panels: %s", e)
             specs = []
@@ -447,16 +444,21 @@ class MainWindow(QMainWindow):
             if docks:
                 docks[0].raise_()
 
-    def build_panels(self) -> None:
-        """Build the docks' panels now if the window was shown before they were built
-        (anything that needs a panel before the first frame calls this); a panel
-        that cannot be imported is left out, as in a window built at once."""
-        if not self.panels_pending:
+    def complete(self) -> None:
+        """Complete a window shown before it was (``complete_after_first_frame``):
+        install the add-ons, put their toolbars and docks where the saved layout has
+        them, build the panels (one that cannot be imported is left out, as in a
+        window built at once), then the wheel guard."""
+        if not self.incomplete:
             return
-        self.panels_pending = False
+        self.incomplete = False
         from .panels import dock_specs
-        from .wheel import install_wheel_guard
 
+        self._install_addons()
+        state = self.settings.window_state()
+        if state is not None:
+            self.restoreState(state)
+        self._sync_addons()
         available = {spec[0] for spec in dock_specs()}
         for name in [n for n in self.docks if n not in available]:
             dock = self.docks.pop(name)
@@ -465,22 +467,24 @@ class MainWindow(QMainWindow):
             self.removeDockWidget(dock)
             dock.deleteLater()
         self._fill_docks()
-        install_wheel_guard()  # it also sets the boxes built before it (wheel.py)
-        self.panelsReady.emit()
+        # after the panels (one app-wide filter less while they are built); it also
+        # sets the boxes built before it
+        install_wheel_guard()
+        self.completed.emit()
 
-    def _build_panels_after_first_frame(self) -> None:
-        """Build the panels as soon as the map has been painted once (the Judge sees
+    def _complete_after_first_frame(self) -> None:
+        """:meth:`complete` as soon as the map has been painted once (the Judge sees
         the window at once, complete a moment later), or after
-        :data:`PANELS_AT_THE_LATEST_MS` if it is not painted by then."""
+        :data:`COMPLETE_AT_THE_LATEST_MS` if it is not painted by then."""
         vp = self.map_view.viewport()
         watcher = _FirstPaint(vp)
-        watcher.painted.connect(lambda: QTimer.singleShot(0, self, self.build_panels))
+        watcher.painted.connect(lambda: QTimer.singleShot(0, self, self.complete))
         vp.installEventFilter(watcher)
-        QTimer.singleShot(PANELS_AT_THE_LATEST_MS, self, self.build_panels)
+        QTimer.singleShot(COMPLETE_AT_THE_LATEST_MS, self, self.complete)
 
     def _fill_docks(self) -> None:
-        if self.panels_pending:
-            return  # built by build_panels, on the document of that moment
+        if self.incomplete:
+            return  # built by complete(), on the document of that moment
         for name, dock in self.docks.items():
             old = dock.widget()
             try:
@@ -860,13 +864,17 @@ class MainWindow(QMainWindow):
         state = self.settings.window_state()
         if state is not None:
             self.restoreState(state)
-        self.players_screen.sync_toggle()  # its toolbar shows only while it is open
-        self.dock_rail.sync()
+        if not self.incomplete:
+            self._sync_addons()
         for name in self.settings.overlays_on():
             a = self.overlay_actions.get(name)
             if a is not None:
                 a.setChecked(True)
         QTimer.singleShot(0, self.open_view)
+
+    def _sync_addons(self) -> None:
+        self.players_screen.sync_toggle()  # its toolbar shows only while it is open
+        self.dock_rail.sync()
 
     def open_view(self) -> None:
         """The view a map opens with: the whole map when its token names can be read
