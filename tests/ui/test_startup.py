@@ -4,6 +4,10 @@ ends up as is the one built at once: same menus, toolbars, docks and panels."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import uuid
 
 import pytest
@@ -159,3 +163,61 @@ def test_the_wheel_guard_sets_the_boxes_built_before_it(qtbot, monkeypatch):
         assert spin.focusPolicy() == combo.focusPolicy() == Qt.FocusPolicy.StrongFocus
     finally:
         QApplication.instance().removeEventFilter(guard)
+
+
+#: what the first frame does without: the panels and the add-ons that come after it
+AFTER_FIRST_FRAME = (
+    "twtw_desktop.ui.panels.attack_panel",
+    "twtw_desktop.ui.panels.track_panel",
+    "twtw_desktop.ui.panels.sheet_panel",
+    "twtw_desktop.ui.panels.deck_panel",
+    "twtw_desktop.ui.panels.log_panel",
+    "twtw_desktop.ui.editor",
+    "twtw_desktop.ui.players",
+    "twtw_desktop.ui.export",
+    "twtw_desktop.ui.export_dialog",
+    "twtw_desktop.ui.uvtt_dialog",
+    "twtw_desktop.ui.library",
+    "twtw_desktop.ui.samples_menu",
+    "twtw_desktop.ui.rules_reference",
+    "twtw_desktop.sample_maps",
+)
+
+STARTUP = r"""
+import json, os, sys, tempfile
+os.environ["TWTW_DATA_DIR"] = tempfile.mkdtemp()
+from twtw_desktop.ui import settings
+settings.use_ini_folder(tempfile.mkdtemp())
+from twtw_desktop.ui.app import make_app, open_window
+watch = json.loads(sys.argv[1])
+app = make_app([])
+win = open_window(None)
+app.processEvents()
+win.map_view.viewport().repaint()
+first = [m for m in watch if m in sys.modules]
+while win.incomplete:
+    app.processEvents()
+later = [m for m in watch if m in sys.modules]
+win.document.undo_stack.setClean()
+print(json.dumps({"first": first, "later": later}))
+os._exit(0)
+"""
+
+
+def test_the_first_frame_loads_no_panel_nor_add_on(tmp_path):
+    """A fresh interpreter shows the sample without importing the panels, the editor,
+    the players' screen, export or the sample maps; they are loaded once the window
+    completes itself (guards the start-up figure without timing it)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run(
+        [sys.executable, "-c", STARTUP, json.dumps(AFTER_FIRST_FRAME)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    assert found["first"] == []
+    assert found["later"] == list(AFTER_FIRST_FRAME)
