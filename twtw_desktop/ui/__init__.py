@@ -24,6 +24,9 @@ try:
     import shapely  # noqa: F401
 
     from .. import geometry, io, model, play, rules  # noqa: F401
+    from ..geometry import raster  # noqa: F401  (the map's grid painter)
+    from ..io import journal as io_journal  # noqa: F401  (the document)
+    from ..play import journal, visibility  # noqa: F401  (the document, the map)
     from ..rules import action_track, combat, deck, phases, samples  # noqa: F401
 finally:
     gc.freeze()
