@@ -446,14 +446,18 @@ class MainWindow(QMainWindow):
 
     def complete(self) -> None:
         """Complete a window shown before it was (``complete_after_first_frame``):
-        install the add-ons, put their toolbars and docks where the saved layout has
-        them, build the panels (one that cannot be imported is left out, as in a
-        window built at once), then the wheel guard."""
+        start the session journal (or offer the recovery of an unsaved one), install
+        the add-ons, put their toolbars and docks where the saved layout has them,
+        build the panels (one that cannot be imported is left out, as in a window
+        built at once), then the wheel guard."""
         if not self.incomplete:
             return
         self.incomplete = False
         from .panels import dock_specs
 
+        if self.document is not None:
+            # before anything can change it (a recovery question shows over the window)
+            self._recover_or_journal(self.document)
         self._install_addons()
         state = self.settings.window_state()
         if state is not None:
@@ -521,7 +525,8 @@ class MainWindow(QMainWindow):
         self.open_view()
         if old is not None and old is not document:
             old.deleteLater()
-        self._recover_or_journal(document)
+        if not self.incomplete:  # else complete() does, after the first frame
+            self._recover_or_journal(document)
         self.autosaver = Autosaver(document, self.settings.autosave_minutes() * 60)
 
     def _recover_or_journal(self, doc: EncounterDocument) -> None:
