@@ -221,3 +221,18 @@ def test_the_first_frame_loads_no_panel_nor_add_on(tmp_path):
     found = json.loads(out.stdout.strip().splitlines()[-1])
     assert found["first"] == []
     assert found["later"] == list(AFTER_FIRST_FRAME)
+
+
+def test_a_window_closed_before_it_is_complete_stays_closed(qtbot, tmp_path):
+    settings = _ini(tmp_path)
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    first.save_layout()
+    saved = settings.window_state()
+    win = MainWindow(settings=settings, complete_after_first_frame=True)
+    qtbot.addWidget(win)
+    assert win.close()
+    assert not win.incomplete
+    win.complete()  # the timer that would have completed it: nothing happens
+    assert not hasattr(win, "editor") and win.document.journal is None
+    assert settings.window_state() == saved

@@ -973,7 +973,13 @@ class MainWindow(QMainWindow):
             self.document.stop_journal(keep=self.document.is_dirty())
         if self.autosaver is not None:
             self.autosaver.discard()  # saved, or the Judge chose to discard the changes
-        self.save_layout()
+        if self.incomplete:
+            # closed before its first frame was followed by the rest: nothing is left
+            # to complete, and the saved layout (which has the add-ons' toolbars and
+            # docks) stays as it was
+            self.incomplete = False
+        else:
+            self.save_layout()
         ev.accept()
 
 
