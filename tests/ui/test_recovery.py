@@ -143,3 +143,6 @@ def test_the_app_window_offers_the_recovery_once_it_is_shown(qtbot, files, monke
     qtbot.waitUntil(lambda: not again.incomplete, timeout=5000)
     assert asked and again.document.journal is not None
     assert again.document.table.state_fingerprint() == expected
+    for w in (win, again):
+        w.document.undo_stack.setClean()
+    assert again.close()
