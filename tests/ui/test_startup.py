@@ -236,3 +236,12 @@ def test_a_window_closed_before_it_is_complete_stays_closed(qtbot, tmp_path):
     win.complete()  # the timer that would have completed it: nothing happens
     assert not hasattr(win, "editor") and win.document.journal is None
     assert settings.window_state() == saved
+
+
+@pytest.mark.slow
+def test_the_benchmark_times_the_first_frame_and_the_complete_window():
+    from twtw_desktop.ui import bench_ui
+
+    first = bench_ui.startup_seconds()
+    ready = bench_ui.ready_seconds()
+    assert first > 0 and ready > 0
