@@ -127,8 +127,9 @@ def test_an_untitled_sample_recovers_too(qtbot, qapp, tmp_path, monkeypatch):
 
 
 def test_the_app_window_offers_the_recovery_once_it_is_shown(qtbot, files, monkeypatch):
-    """The app's window (open_window) shows the map first, then starts the journal or
-    offers the recovery, before anything can change the encounter."""
+    """The app's window (open_window) shows the map first, then completes itself and
+    starts the journal or offers the recovery over the complete window, before
+    anything can change the encounter."""
     from twtw_desktop.ui.app import open_window
 
     asked = _answer(monkeypatch, QMessageBox.StandardButton.Yes)

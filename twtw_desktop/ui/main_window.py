@@ -446,18 +446,16 @@ class MainWindow(QMainWindow):
 
     def complete(self) -> None:
         """Complete a window shown before it was (``complete_after_first_frame``):
-        start the session journal (or offer the recovery of an unsaved one), install
-        the add-ons, put their toolbars and docks where the saved layout has them,
-        build the panels (one that cannot be imported is left out, as in a window
-        built at once), then the wheel guard."""
+        install the add-ons, put their toolbars and docks where the saved layout has
+        them, build the panels (one that cannot be imported is left out, as in a
+        window built at once), install the wheel guard, then start the session
+        journal or offer the recovery of an unsaved one, as a window built at once
+        does last."""
         if not self.incomplete:
             return
         self.incomplete = False
         from .panels import dock_specs
 
-        if self.document is not None:
-            # before anything can change it (a recovery question shows over the window)
-            self._recover_or_journal(self.document)
         self._install_addons()
         state = self.settings.window_state()
         if state is not None:
@@ -474,6 +472,8 @@ class MainWindow(QMainWindow):
         # after the panels (one app-wide filter less while they are built); it also
         # sets the boxes built before it
         install_wheel_guard()
+        if self.document is not None:
+            self._recover_or_journal(self.document)
         self.completed.emit()
 
     def _complete_after_first_frame(self) -> None:
