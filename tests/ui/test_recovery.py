@@ -124,3 +124,26 @@ def test_an_untitled_sample_recovers_too(qtbot, qapp, tmp_path, monkeypatch):
     assert win2._save_to(out)
     assert win2.document.journal.path == journal_path(out)
     assert not list((tmp_path / "app-data" / "unsaved").glob("*.jsonl"))
+
+
+def test_the_app_window_offers_the_recovery_once_it_is_shown(qtbot, files, monkeypatch):
+    """The app's window (open_window) shows the map first, then completes itself and
+    starts the journal or offers the recovery over the complete window, before
+    anything can change the encounter."""
+    from twtw_desktop.ui.app import open_window
+
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.Yes)
+    win = _window(qtbot, files)
+    _play(win.document)
+    expected = win.document.table.state_fingerprint()
+    win.document.journal.close()
+    asked.clear()
+    again = open_window(files)
+    qtbot.addWidget(again)
+    assert again.incomplete and not asked and again.document.journal is None
+    qtbot.waitUntil(lambda: not again.incomplete, timeout=5000)
+    assert asked and again.document.journal is not None
+    assert again.document.table.state_fingerprint() == expected
+    for w in (win, again):
+        w.document.undo_stack.setClean()
+    assert again.close()

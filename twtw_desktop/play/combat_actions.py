@@ -467,7 +467,7 @@ class _AttackAction(Action):
 class BurstTarget(BaseModel):
     """Another target for some of a burst's hits (000 Hitting Multiple Targets)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     target: Who
     hits: Annotated[int, Field(ge=1, le=100)] = 1
@@ -476,7 +476,7 @@ class BurstTarget(BaseModel):
 class SeriesAttack(BaseModel):
     """One further attack of a series from one pool: at whom, and which shot."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     target: Who
     shot: Literal["snap", "normal"] = "snap"

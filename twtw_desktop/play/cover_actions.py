@@ -102,7 +102,7 @@ SEGMENTS_PER_MARKER = 5
 class MarkerRecord(BaseModel):
     """One target marker (002): where, when, the card and whether it covered."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     round: int
     moment: int
@@ -115,7 +115,7 @@ class MarkerRecord(BaseModel):
 class CoverState(BaseModel):
     """A character's covering fire as the latest log entry has it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     shooter: str
     token: str

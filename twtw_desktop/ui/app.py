@@ -106,8 +106,10 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
             problem = ("Cannot open the sample encounter", str(e))
     if doc is not None and doc.path is not None and is_bundled(doc.path):
         doc.make_untitled()
-    # the window is built on the document at once (no blank encounter built and dropped)
-    win = MainWindow(document=doc)
+    # the window is built on the document at once (no blank encounter built and dropped);
+    # a shown window gets its add-ons and panels just after its first frame: the map
+    # comes first
+    win = MainWindow(document=doc, complete_after_first_frame=show)
     if doc is not None and path and doc.path == target:
         win.settings.add_recent(target)
         win._fill_recent()

@@ -13,7 +13,7 @@ import contextlib
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -32,6 +32,7 @@ from .autosave import Autosaver, newer_copy
 from .document import EncounterDocument
 from .scene.map_view import MapView
 from .settings import MAX_RECENT, AppSettings
+from .wheel import install_wheel_guard
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,9 @@ DOCK_BOTTOM_HEIGHT = 232  # the action track shows six rows and its message line
 LAPTOP_WIDTH = 1600
 #: a map opens zoomed so that token names are at least this tall (pixels)
 READABLE_NAME_PX = 9.0
+#: a window shown before it is complete completes itself after this long at the
+#: latest (a window that is never painted, e.g. minimised)
+COMPLETE_AT_THE_LATEST_MS = 1000
 
 #: (overlay name, menu text, shortcut, tooltip)
 OVERLAY_ACTIONS = (
@@ -82,14 +86,25 @@ class MainWindow(QMainWindow):
     #: a new document replaced the old one (New, Open, a sample): add-ons that keep
     #: state per document (editor, players' screen) re-attach on this
     documentReplaced = Signal(object)
+    #: the window is complete: its add-ons installed and its panels built (see
+    #: :meth:`complete`)
+    completed = Signal()
 
     def __init__(
         self,
         document: EncounterDocument | None = None,
         settings: AppSettings | None = None,
         parent: QWidget | None = None,
+        *,
+        complete_after_first_frame: bool = False,
     ) -> None:
+        """``complete_after_first_frame`` (the app's start-up: the map shows first):
+        the map, the window's own menus and toolbars and the docks are there at once;
+        the add-ons (editor, players' screen, export… and their menus) and the docks'
+        panels come just after the window's first frame (:meth:`complete`)."""
         super().__init__(parent)
+        #: the add-ons and the panels are still to come (:meth:`complete`)
+        self.incomplete = complete_after_first_frame
         self.settings = settings or AppSettings()
         self.document: EncounterDocument | None = None
         self.autosaver: Autosaver | None = None
@@ -111,10 +126,14 @@ class MainWindow(QMainWindow):
         self.map_view.statusMessage.connect(self._show_message)
         self.map_view.toolChanged.connect(self._tool_changed)
         self.resize(1280, 760)
-        self._install_addons()
+        if not self.incomplete:
+            self._install_addons()
+            install_wheel_guard()  # spin boxes take the wheel only when focused
         self.set_document(document or EncounterDocument.new())
         self.restore_layout()
         self.map_view.set_tool("select")
+        if self.incomplete:
+            self._complete_after_first_frame()
 
     # -- building -------------------------------------------------------------------------
 
@@ -139,7 +158,6 @@ class MainWindow(QMainWindow):
         from .samples_menu import install_samples_menu
         from .speed_dialog import install_speed_dialog
         from .uvtt_dialog import install_uvtt
-        from .wheel import install_wheel_guard
 
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
@@ -150,7 +168,6 @@ class MainWindow(QMainWindow):
         self.library = install_library(self)
         self.preferences = install_preferences(self)
         self.help_menu = install_help_menu(self)
-        install_wheel_guard()  # spin boxes take the wheel only when focused
         self.dock_rail = install_dock_rail(self)
         install_check_dialog(self)
         install_care_dialogs(self)  # First aid…, Rest and heal… (001 Healing)
@@ -398,9 +415,10 @@ class MainWindow(QMainWindow):
 
     def _make_docks(self) -> None:
         try:
-            from .panels import dock_specs
+            from .panels import dock_specs, panel_specs
 
-            specs = dock_specs()
+            # panels built after the first frame are imported then too
+            specs = panel_specs() if self.incomplete else dock_specs()
         except ImportError as e:  # panels not there yet: the map alone still works
             log.warning("no side panels: %s", e)
             specs = []
@@ -426,7 +444,51 @@ class MainWindow(QMainWindow):
             if docks:
                 docks[0].raise_()
 
+    def complete(self) -> None:
+        """Complete a window shown before it was (``complete_after_first_frame``):
+        install the add-ons, put their toolbars and docks where the saved layout has
+        them, build the panels (one that cannot be imported is left out, as in a
+        window built at once), install the wheel guard, then start the session
+        journal or offer the recovery of an unsaved one, as a window built at once
+        does last."""
+        if not self.incomplete:
+            return
+        self.incomplete = False
+        from .panels import dock_specs
+
+        self._install_addons()
+        state = self.settings.window_state()
+        if state is not None:
+            self.restoreState(state)
+        self._sync_addons()
+        available = {spec[0] for spec in dock_specs()}
+        for name in [n for n in self.docks if n not in available]:
+            dock = self.docks.pop(name)
+            del self._dock_factories[name]
+            self.docks_menu.removeAction(dock.toggleViewAction())
+            self.removeDockWidget(dock)
+            dock.deleteLater()
+        self._fill_docks()
+        # after the panels (one app-wide filter less while they are built); it also
+        # sets the boxes built before it
+        install_wheel_guard()
+        if self.document is not None:
+            self._recover_or_journal(self.document)
+        self.completed.emit()
+
+    def _complete_after_first_frame(self) -> None:
+        """:meth:`complete` as soon as the map has been painted once (the Judge sees
+        the window at once, complete a moment later), or after
+        :data:`COMPLETE_AT_THE_LATEST_MS` if it is not painted by then."""
+        vp = self.map_view.viewport()
+        watcher = _FirstPaint(vp)
+        watcher.painted.connect(lambda: QTimer.singleShot(0, self, self.complete))
+        vp.installEventFilter(watcher)
+        QTimer.singleShot(COMPLETE_AT_THE_LATEST_MS, self, self.complete)
+
     def _fill_docks(self) -> None:
+        if self.incomplete:
+            return  # built by complete(), on the document of that moment
         for name, dock in self.docks.items():
             old = dock.widget()
             try:
@@ -464,7 +526,8 @@ class MainWindow(QMainWindow):
         self.open_view()
         if old is not None and old is not document:
             old.deleteLater()
-        self._recover_or_journal(document)
+        if not self.incomplete:  # else complete() does, after the first frame
+            self._recover_or_journal(document)
         self.autosaver = Autosaver(document, self.settings.autosave_minutes() * 60)
 
     def _recover_or_journal(self, doc: EncounterDocument) -> None:
@@ -807,13 +870,17 @@ class MainWindow(QMainWindow):
         state = self.settings.window_state()
         if state is not None:
             self.restoreState(state)
-        self.players_screen.sync_toggle()  # its toolbar shows only while it is open
-        self.dock_rail.sync()
+        if not self.incomplete:
+            self._sync_addons()
         for name in self.settings.overlays_on():
             a = self.overlay_actions.get(name)
             if a is not None:
                 a.setChecked(True)
         QTimer.singleShot(0, self.open_view)
+
+    def _sync_addons(self) -> None:
+        self.players_screen.sync_toggle()  # its toolbar shows only while it is open
+        self.dock_rail.sync()
 
     def open_view(self) -> None:
         """The view a map opens with: the whole map when its token names can be read
@@ -907,5 +974,27 @@ class MainWindow(QMainWindow):
             self.document.stop_journal(keep=self.document.is_dirty())
         if self.autosaver is not None:
             self.autosaver.discard()  # saved, or the Judge chose to discard the changes
-        self.save_layout()
+        if self.incomplete:
+            # closed before its first frame was followed by the rest: nothing is left
+            # to complete, and the saved layout (which has the add-ons' toolbars and
+            # docks) stays as it was
+            self.incomplete = False
+        else:
+            self.save_layout()
         ev.accept()
+
+
+class _FirstPaint(QObject):
+    """Says when ``widget`` is first painted, then leaves it alone."""
+
+    painted = Signal()
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self._widget = widget
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
+        if ev.type() == QEvent.Type.Paint:
+            self._widget.removeEventFilter(self)
+            self.painted.emit()
+        return False

@@ -76,4 +76,9 @@ def install_wheel_guard() -> WheelGuard | None:
         guard = WheelGuard(app)
         app.installEventFilter(guard)
         _guards[id(app)] = guard
+        # the boxes that already exist (built before the guard, e.g. the panels of a
+        # window shown before them) lose WheelFocus now, as a polish would do
+        for w in QApplication.allWidgets():
+            if isinstance(w, GUARDED) and w.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+                w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     return guard

@@ -38,6 +38,15 @@ def _factory(module: str, cls: str) -> Callable[..., QWidget]:
     return make
 
 
+def panel_specs() -> list[tuple[str, str, Callable[..., QWidget], Qt.DockWidgetArea]]:
+    """What :func:`dock_specs` gives, without importing the panels (each factory
+    imports its panel when it first builds one): the window shown before its panels
+    are built names its docks with this, then checks them with :func:`dock_specs`."""
+    return [
+        (name, title, _factory(module, cls), area) for name, title, module, cls, area in _PANELS
+    ]
+
+
 def dock_specs() -> list[tuple[str, str, Callable[..., QWidget], Qt.DockWidgetArea]]:
     """(objectName, title, factory(document) -> QWidget, default dock area) per panel.
 
@@ -56,4 +65,4 @@ def dock_specs() -> list[tuple[str, str, Callable[..., QWidget], Qt.DockWidgetAr
     return specs
 
 
-__all__ = ["dock_specs"]
+__all__ = ["dock_specs", "panel_specs"]

@@ -36,7 +36,6 @@ from ...play.combat_actions import Throw, card_ref
 from ...play.throw import ThrowOutcome, typed_card_refusal
 from ...rules.card import Card
 from ..document import EncounterDocument
-from ..widgets.card_entry import PhysicalCardDialog
 from .base import Tool
 
 
@@ -89,6 +88,9 @@ def ask_printed_card(parent, purpose: str, refusal: str = "") -> Card | None:
     """Ask the Judge for a card drawn from the printed deck for ``purpose`` (the
     Deck panel's physical-card entry form); None when cancelled. ``refusal`` says why
     the card typed before was not taken. Tests replace this hook."""
+    # the form loads when first asked for (not with the map's tools at start-up)
+    from ..widgets.card_entry import PhysicalCardDialog
+
     dlg = PhysicalCardDialog(parent, title=f"Type the card drawn for {purpose}")
     if refusal:
         dlg.message.setText(refusal)
