@@ -51,7 +51,17 @@ from ..rules.card import Card
 from ..rules.combat.melee import dodge_allowed
 from ..rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
 from ..rules.deck import parse_card
-from .actions import SRC_READY, Action, Cost, HexRef, Who, _log_event, hex_of, register
+from .actions import (
+    SRC_READY,
+    Action,
+    Cost,
+    HexRef,
+    Move,
+    Who,
+    _log_event,
+    hex_of,
+    register,
+)
 from .aim import AIM_KIND, AimsAhead, aim_detail, aim_effect, aim_request, aims_ahead, field_exit
 from .attack import (
     AttackPlan,
@@ -1166,10 +1176,7 @@ def moves_on_after(action: Any) -> bool:
     (the window's follow-the-track): a move or an attack. Not an aim, a draw, a
     reload or a card drawn for an attack: those lead into the same character's next
     action."""
-    from .actions import Move
-    from .track_actions import WhenAble
-
-    if isinstance(action, WhenAble):
+    if getattr(action, "do", None) == "when_able":  # counted on, then done
         action = action.inner()
     return isinstance(action, Move | _AttackAction)
 
