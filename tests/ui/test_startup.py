@@ -253,3 +253,15 @@ def test_the_benchmark_times_the_first_frame_and_the_complete_window():
     first = bench_ui.startup_seconds()
     ready = bench_ui.ready_seconds()
     assert first > 0 and ready > 0
+
+
+@pytest.mark.slow
+def test_the_library_floor_script_shows_a_window_with_the_libraries_loaded():
+    """startup_libraries: the bare window's script with numpy, pydantic and shapely
+    imported first, and nothing of the project."""
+    from twtw_desktop.ui import bench_ui
+
+    assert "twtw_desktop" not in bench_ui.STARTUP_LIBRARIES
+    assert "import numpy, pydantic, shapely" in bench_ui.STARTUP_LIBRARIES
+    assert bench_ui._BARE_WINDOW in bench_ui.STARTUP_LIBRARIES
+    assert float(bench_ui.subprocess_seconds(bench_ui.STARTUP_LIBRARIES)[-1]) > 0

@@ -196,12 +196,18 @@ STARTUP_READY = _startup_code(
     "w.document.undo_stack.setClean()\n"
 )
 #: the floor: a fresh interpreter to a bare PySide6 window with a graphics view
-STARTUP_BARE = _startup_code(
+_BARE_WINDOW = (
     "from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView\n"
     "app = QApplication([]); sc = QGraphicsScene(); sc.addRect(0, 0, 100, 100)\n"
     "v = QGraphicsView(sc); v.resize(1600, 1000); v.show(); app.processEvents()\n"
     "v.viewport().repaint()\n"
 )
+STARTUP_BARE = _startup_code(_BARE_WINDOW)
+
+
+#: the bare window with the libraries the product names imported first (numpy,
+#: pydantic, shapely): the floor under the app's own start-up, no line of it run
+STARTUP_LIBRARIES = _startup_code("import numpy, pydantic, shapely\n" + _BARE_WINDOW)
 
 
 def subprocess_seconds(code: str, *args: str, env: dict[str, str] | None = None) -> list[str]:
@@ -540,6 +546,28 @@ def startup_sample_ready(ctx: BenchContext) -> Measured:
         bare.append(bare_window_seconds(env))
     return Measured(
         statistics.median(ready[1:]),
+        statistics.median(bare[1:]),
+        note="bytecode cached, as installed",
+    )
+
+
+@figure(
+    "startup_libraries", "start-up floor: a bare PySide6 window with numpy, pydantic and shapely imported first (warm; no project code; baseline: the bare window)",
+    section="ui", ratio_kind="overhead", size="sample",
+)  # fmt: skip
+def startup_libraries(ctx: BenchContext) -> Measured:
+    # what the libraries alone cost before the app's own code: startup_sample's
+    # target of 3x the bare window leaves (3 - this ratio) x bare for everything else
+    pycache = tempfile.mkdtemp(prefix="twtw-bench-pycache-")
+    ctx.on_close(lambda: shutil.rmtree(pycache, ignore_errors=True))
+    env = warm_env(pycache)
+    runs = 2 if ctx.quick else 5
+    libs, bare = [], []
+    for _ in range(runs):
+        libs.append(float(subprocess_seconds(STARTUP_LIBRARIES, env=env)[-1]))
+        bare.append(bare_window_seconds(env))
+    return Measured(
+        statistics.median(libs[1:]),
         statistics.median(bare[1:]),
         note="bytecode cached, as installed",
     )
