@@ -547,3 +547,39 @@ def test_trying_to_miss_from_the_situation_box(qtbot, street):
     rec = p.outcome.records[0]
     assert rec.hit.success == rec.hit.cf
     assert any("000 Action Sabotage" in r for r in rec.hit.reasons)
+
+
+def test_physical_card_attack_counts_on_before_the_card_is_typed(qtbot):
+    """#16 with a printed deck: a shooter short of counters — Draw counts on first (its
+    own undo step), then asks for the card, so it is typed for a payable shot."""
+    from twtw_desktop.play.actions import StartActionTime
+    from twtw_desktop.play.track_actions import StartRoundWithCards
+    from twtw_desktop.rules.deck import standard_deck
+
+    doc, panel = _printed_deck_miranda_at_felicia(qtbot)
+    doc.character_of("t_miranda_valentine").weapons[0].readied = True
+    doc.apply(StartActionTime())
+    deck = standard_deck()
+    typed = {c.id: deck[i] for i, c in enumerate(doc.encounter.characters)}  # initiative
+    doc.apply(StartRoundWithCards(cards=typed))
+    panel.set_shot("snap")
+    assert panel.count_on is not None, panel.tn_label.text()
+    ap, segment = panel.count_on
+    steps = doc.undo_stack.count()
+    assert panel.draw() is None  # the track counted on, then the entry form opened
+    assert doc.table.track.state.segment == segment
+    assert doc.undo_stack.count() == steps + 1
+    dlg = panel._dialog
+    qtbot.addWidget(dlg)
+    used = {c.number for c in typed.values()}
+    card = next(
+        c
+        for c in standard_deck()
+        if c.number not in used
+        and preview(doc.table, panel.plan, [Spends()], typed=c).outcome.card_needed is None
+    )
+    dlg.form.set_card(card)
+    assert dlg.try_accept()
+    assert panel.current is not None, panel.message.text()
+    assert panel.apply() is not None, panel.message.text()
+    assert doc.table.track.row(doc.character_of("t_miranda_valentine").id).spent == ap
