@@ -664,6 +664,15 @@ class CountOn(Action):
         return _counted(table, events, why)
 
 
+def short_of(table: Table, character_id: str, ap: int) -> bool:
+    """AP v2 action time, and the character's counters do not cover ``ap`` yet (what
+    counting on is for)."""
+    if not table.in_action or table.time is None or table.time.kind != "segments":
+        return False
+    have = table.time.counters(character_id)
+    return have is not None and have < ap
+
+
 def count_on_segment(
     table: Table, character_id: str, ap: int, refusal: Callable[[], str | None]
 ) -> int | None:
@@ -671,11 +680,9 @@ def count_on_segment(
     character's counters cover ``ap`` and ``refusal()`` — asked of the track as it
     would stand then — has nothing to say. None: nothing needs counting (or the
     edition counts none), or counting on would not make the action possible."""
-    if not table.in_action or table.time is None or table.time.kind != "segments":
+    if not short_of(table, character_id, ap):
         return None
-    have = table.time.counters(character_id)
-    if have is None or have >= ap:
-        return None
+    assert table.time is not None
     table.time.update_characters(table.encounter.characters)
     try:
         with table.track.counted(character_id, ap) as segment:
@@ -712,13 +719,8 @@ class WhenAble(Action):
     def _count(self, table: Table) -> CountOn | None:
         """The count needed first (None: the counters cover ``ap`` now, or the
         edition counts no segments)."""
-        if not table.in_action or table.time is None or table.time.kind != "segments":
-            return None
         c, _ = self.actor(table)
-        have = table.time.counters(c.id)
-        if have is None or have >= self.ap:
-            return None
-        return CountOn(who=c.id, ap=self.ap)
+        return CountOn(who=c.id, ap=self.ap) if short_of(table, c.id, self.ap) else None
 
     def label(self, table: Table) -> str:
         text = self.inner().label(table)

@@ -507,27 +507,32 @@ def whole_map_warm_1000(ctx: BenchContext) -> float:
     return whole_map(ctx, BIG_SIDE, warm=True)
 
 
+def warm_against_bare(ctx: BenchContext, code: str) -> Measured:
+    """Seconds a fresh interpreter running ``code`` prints, against the bare window:
+    fresh interpreters, alternating, the first of each discarded (warm caches: the
+    disk's, and the bytecode both write to a cache folder of this run)."""
+    pycache = tempfile.mkdtemp(prefix="twtw-bench-pycache-")
+    ctx.on_close(lambda: shutil.rmtree(pycache, ignore_errors=True))
+    env = warm_env(pycache)
+    runs = 2 if ctx.quick else 5
+    mine, bare = [], []
+    for _ in range(runs):
+        mine.append(float(subprocess_seconds(code, env=env)[-1]))
+        bare.append(bare_window_seconds(env))
+    return Measured(
+        statistics.median(mine[1:]),
+        statistics.median(bare[1:]),
+        note="bytecode cached, as installed",
+    )
+
+
 @figure(
     "startup_sample", "start-up to a shown window, sample encounter (warm; baseline: a bare PySide6 window with a graphics view)",
     section="ui", target_s=TARGET_STARTUP, target_ratio=TARGET_STARTUP_OVERHEAD,
     ratio_kind="overhead", size="sample",
 )  # fmt: skip
 def startup_sample(ctx: BenchContext) -> Measured:
-    # fresh interpreters, alternating, the first of each discarded (warm caches: the
-    # disk's, and the bytecode both write to a cache folder of this run)
-    pycache = tempfile.mkdtemp(prefix="twtw-bench-pycache-")
-    ctx.on_close(lambda: shutil.rmtree(pycache, ignore_errors=True))
-    env = warm_env(pycache)
-    runs = 2 if ctx.quick else 5
-    app, bare = [], []
-    for _ in range(runs):
-        app.append(startup_seconds(env))
-        bare.append(bare_window_seconds(env))
-    return Measured(
-        statistics.median(app[1:]),
-        statistics.median(bare[1:]),
-        note="bytecode cached, as installed",
-    )
+    return warm_against_bare(ctx, STARTUP_APP)
 
 
 @figure(
@@ -535,20 +540,7 @@ def startup_sample(ctx: BenchContext) -> Measured:
     section="ui", ratio_kind="overhead", size="sample",
 )  # fmt: skip
 def startup_sample_ready(ctx: BenchContext) -> Measured:
-    # as startup_sample: fresh interpreters, alternating, the first of each discarded
-    pycache = tempfile.mkdtemp(prefix="twtw-bench-pycache-")
-    ctx.on_close(lambda: shutil.rmtree(pycache, ignore_errors=True))
-    env = warm_env(pycache)
-    runs = 2 if ctx.quick else 5
-    ready, bare = [], []
-    for _ in range(runs):
-        ready.append(ready_seconds(env))
-        bare.append(bare_window_seconds(env))
-    return Measured(
-        statistics.median(ready[1:]),
-        statistics.median(bare[1:]),
-        note="bytecode cached, as installed",
-    )
+    return warm_against_bare(ctx, STARTUP_READY)
 
 
 @figure(
@@ -558,19 +550,7 @@ def startup_sample_ready(ctx: BenchContext) -> Measured:
 def startup_libraries(ctx: BenchContext) -> Measured:
     # what the libraries alone cost before the app's own code: startup_sample's
     # target of 3x the bare window leaves (3 - this ratio) x bare for everything else
-    pycache = tempfile.mkdtemp(prefix="twtw-bench-pycache-")
-    ctx.on_close(lambda: shutil.rmtree(pycache, ignore_errors=True))
-    env = warm_env(pycache)
-    runs = 2 if ctx.quick else 5
-    libs, bare = [], []
-    for _ in range(runs):
-        libs.append(float(subprocess_seconds(STARTUP_LIBRARIES, env=env)[-1]))
-        bare.append(bare_window_seconds(env))
-    return Measured(
-        statistics.median(libs[1:]),
-        statistics.median(bare[1:]),
-        note="bytecode cached, as installed",
-    )
+    return warm_against_bare(ctx, STARTUP_LIBRARIES)
 
 
 #: a fresh interpreter exports a benchmark map to a tiled PDF and prints, per page,
