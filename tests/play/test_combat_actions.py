@@ -216,8 +216,10 @@ def test_hand_to_hand_and_a_declared_dodge(table):
             break
         table.apply(EndSegment())
     plain = table.preview(blow)
-    table.apply(dodge)
+    table.apply(dodge)  # the segment's lone action: it resolves alone and closes it
     assert "already dodging" in (table.why_not(Dodge(who=ANGUS)) or "")
+    assert "resolved" in (table.why_not(blow) or "")  # 000 Simultaneous Actions
+    table.apply(EndSegment())  # the blow comes on the next segment
     dodged = table.preview(blow)
     assert any("dodge" in s for s in dodged["situation"])
     assert dodged["tn_items"] != plain["tn_items"]

@@ -150,11 +150,13 @@ def test_a_figure_entering_the_covered_area_is_told_once_per_marker(table):
     assert [s.shooter for s in under_fire(t, f"token-{ANGUS}")] == [MIRANDA]
     told = [e for e in t.encounter.log if "under Miranda Valentine's covering fire" in e.text]
     assert len(told) == 1 and "Bravery check" in told[0].text
+    t.apply(EndSegment())  # segment 4's actions have resolved (000 Simultaneous Actions)
     t.apply(Face(who=ANGUS, facing=0))  # any further action: not told again
     told = [e for e in t.encounter.log if "under Miranda Valentine's covering fire" in e.text]
     assert len(told) == 1
     t.undo()
     t.undo()
+    t.undo()  # the segment counted
     assert not under_fire(t, f"token-{ANGUS}")
 
 

@@ -340,20 +340,28 @@ class TestTablePlay(TablePlay.TestCase):
     pass
 
 
-def test_next_due_counts_empty_segments_in_one_step_and_says_why(table):
-    from twtw_desktop.play.track_actions import NextDue
+def test_run_on_is_one_step_a_stop_and_never_passes_a_newly_able_character(table):
+    """000 Action Timing: once counters are placed "players may declare actions".
+    Run on counts segments in one undo step and stops where someone with nothing
+    declared may newly act (the #16 house reading that counted past them is gone)."""
+    from twtw_desktop.play.declarations import RunOn
 
     table.apply(StartActionTime())
     table.apply(StartRound())
-    presses = 0
-    while table.why_not(NextDue()) is None:
-        steps = len(table.steps)
-        ev = table.apply(NextDue())
+    steps = len(table.steps)
+    ev = table.apply(RunOn())
+    assert len(table.steps) == steps + 1  # one undo step however many segments
+    assert "with nothing declared" in ev.text
+    pending = table.track.pending_declarers()
+    assert pending and all(table.track.row(c).counters > 0 for c in pending)
+    assert table.why_not(RunOn()) is not None  # they are named, not passed over
+    presses = 1
+    while table.why_not(RunOn(passing=table.track.pending_declarers())) is None:
+        table.apply(RunOn(passing=table.track.pending_declarers()))
         presses += 1
-        assert len(table.steps) == steps + 1  # one undo step however many segments
-        assert "stopped because" in ev.text
-    assert table.track.current_segment >= 20
-    assert presses < 20  # segments where nobody can newly act are counted in one go
+        if table.track.round_over:
+            break
+    assert table.track.round_over
     seg = table.track.current_segment
     table.undo()
     assert table.track.current_segment < seg

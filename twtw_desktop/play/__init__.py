@@ -12,6 +12,7 @@ from . import (  # noqa: F401
     combat_actions,
     cover_actions,
     deck_actions,
+    declarations,
     entangle_actions,
     gear_actions,
     melee_actions,

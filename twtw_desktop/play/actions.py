@@ -330,6 +330,19 @@ def with_mover_tokens(table: Table) -> set[str]:
     return touched_by_move(table, ids) if ids else ids
 
 
+def moved_tokens(table: Table) -> set[str]:
+    return {t.id for t in table.encounter.tokens if t.moved or t.running}
+
+
+def new_round_tokens(table: Table) -> None:
+    """What the rules count "this round" starts again (000 Move and Fire: the firer's
+    movement is this round's; 000 Movement: running lasts "for the entire round")."""
+    for t in table.encounter.tokens:
+        if t.moved or t.running:
+            t.moved = 0
+            t.running = False
+
+
 class StartRound(_ClockStep):
     do: Literal["start_round"] = "start_round"
     page: ClassVar[str] = "000 Action Time / 004 Initiative"
@@ -347,8 +360,12 @@ class StartRound(_ClockStep):
             return "A round is still running: end it first (F9)."
         return None
 
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        return {**NOTHING_ON_THE_MAP, "tokens": moved_tokens(table)}
+
     def engine_step(self, table: Table) -> Any:
         assert table.time is not None
+        new_round_tokens(table)
         return table.time.start_round()
 
 

@@ -1827,6 +1827,11 @@ def write_attack(
             # the levels spent on advantage were for this blow only (001)
             ch = ch.model_copy(update={"skills": table.character(cid).skills})
         assign_character(table.character(cid), ch)
+    if table.in_action and table.time is not None:
+        # a stun or a fall acts on the track at once (000 Wound Effects)
+        synced = table.time.sync_status(table.encounter.characters)
+        if synced is not None:
+            table.log(synced.summary, "track")
     notes: list[str] = []
     if plan.mode == "ranged" and plan.weapon is not None:
         shooter = table.character(plan.shooter.id)
@@ -1967,7 +1972,7 @@ def declared_shot(table, plan: AttackPlan) -> tuple[Any, tuple[int, int, int]] |
     used = _declared_keys_used(table)
     for e in track.stack():
         key = (track.round, e.segment, e.seq)
-        if e.character_id != plan.shooter.id or key in used:
+        if e.character_id != plan.shooter.id or key in used or e.performed:
             continue
         same = e.action.kind in SHOT_KINDS | {ActionKind.MELEE_ATTACK, ActionKind.OTHER}
         if same and (e.action.weapon_id in (None, plan.spec.weapon_id)):
@@ -2035,5 +2040,7 @@ def _charge_track(table, plan: AttackPlan) -> tuple[str, tuple[int, int, int] | 
     found = declared_shot(table, plan)
     if found is not None:
         e, key = found
+        if e.intent is not None:  # a declared action carried out in its place
+            table.time.engine.perform_entry(e.seq)
         return f"already declared on segment {e.segment}: {e.action.describe()}", key
     return table.time.pay(plan.shooter.id, plan.spec).summary, None

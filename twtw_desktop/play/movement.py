@@ -48,9 +48,9 @@ class MovePlan:
     breakdown: list[str] = field(default_factory=list)
     action: ActionSpec | None = None
     end_label: str = ""
-    #: AP v2: the counters do not cover the move yet; dropping it counts on to this
-    #: segment first (a ``when_able`` step)
-    at_segment: int | None = None
+    #: AP v2: counters still missing for the move; dropping it declares it to be
+    #: carried out when they cover it (a standing declaration, ``when_able``)
+    short: int = 0
 
     def label(self) -> str:
         """Text next to the cursor while dragging."""
@@ -61,15 +61,15 @@ class MovePlan:
         if self.counters is not None:
             head += f" · {self.counters} on the track"
         lines = [head]
-        if self.at_segment is not None:
-            lines.append(f"counts on to segment {self.at_segment}, then moves")
+        if self.short:
+            lines.append(f"declared: moves when {self.ap} counters are out ({self.short} more)")
         if not self.allowed and self.reason:
             lines.append(self.reason)
         lines += self.breakdown[:4]
         return "\n".join(lines)
 
     def summary(self) -> str:
-        when = f" on segment {self.at_segment}" if self.at_segment is not None else ""
+        when = f" once {self.short} more counter(s) are out" if self.short else ""
         verb = "ran" if self.run else "moved"
         return f"{self.name} {verb} {self.paces} paces for {self.ap} AP{when}."
 
@@ -198,15 +198,9 @@ def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = F
         plan.reason = "The action track is not running."
         return plan
     if pc.ap > counters:
-        short = (
-            f"Needs {pc.ap} AP; only {counters} counter{'s' if counters != 1 else ''} on the track"
-        )
-        try:
-            with doc.track.counted(ch.id, pc.ap) as segment:
-                plan.at_segment = segment
-        except RulesError as e:
-            plan.reason = f"{short}: {e}"
-            return plan
+        # within the round's AP (the search's bound): declared now, carried out when
+        # the counters cover it (000 Action Timing)
+        plan.short = pc.ap - counters
     plan.allowed = True
     return plan
 

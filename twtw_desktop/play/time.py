@@ -49,6 +49,11 @@ class Clock:
     def update_characters(self, characters: Sequence[Character]) -> None:
         self.engine.update_characters(characters)
 
+    def sync_status(self, characters: Sequence[Character]) -> Any:
+        """Read stun and incapacity off the sheets at once (AP v2: the event, or None
+        when nobody's status changes; Phases reads them at its own steps)."""
+        return None
+
     def now(self) -> tuple[int, int]:
         """(round, segment or phase) for log lines."""
         st = self.engine.state
@@ -90,8 +95,23 @@ class SegmentClock(Clock):
 
     kind = "segments"
 
+    def __init__(self, engine: Any) -> None:
+        super().__init__(engine)
+        #: the declared action being carried out in its place (already paid)
+        self.performing: Any = None
+
     def _moment(self, st: Any) -> int:
         return int(st.segment)
+
+    def sync_status(self, characters: Sequence[Character]) -> Any:
+        if not self.round_running():
+            return None
+        self.engine.update_characters(characters)
+        return self.engine.sync_status()
+
+    def _paid(self, character_id: str) -> Any:
+        p = self.performing
+        return p if p is not None and p.character_id == character_id else None
 
     def counters(self, character_id: str) -> int | None:
         try:
@@ -100,10 +120,15 @@ class SegmentClock(Clock):
             return None
 
     def why_not_pay(self, character_id: str, spec: ActionSpec) -> str | None:
+        if self._paid(character_id) is not None:
+            return None
         return self.engine.declare_refusal(character_id, spec)
 
     def pay(self, character_id: str, spec: ActionSpec) -> Any:
-        # the table carries the action out as it is paid: it waits for no stack
+        entry = self._paid(character_id)
+        if entry is not None:  # declared and paid on the stack: carried out in its place
+            return self.engine.perform_entry(entry.seq)
+        # the segment's lone action: carried out as it is paid, with its own card
         return self.engine.declare(character_id, spec, performed=True)
 
     def advance(self) -> Any:

@@ -30,14 +30,12 @@ from .actions import (
     Action,
     Cost,
     Who,
-    parse_action,
+    moved_tokens,
+    new_round_tokens,
     register,
-    with_mover_tokens,
 )
 from .catalogue import apply_action_effects, apply_bleeding, catalogue
-from .movement import move_continuous
-from .snapshot import ALL_AREAS
-from .table import AFTER_ACTION, TableEvent
+from .table import TableEvent
 
 if TYPE_CHECKING:
     from .table import Table
@@ -265,8 +263,15 @@ class StartRoundWithCards(_EngineAction):
     def label(self, table: Table) -> str:
         return "Start round"
 
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        return {**NOTHING_ON_THE_MAP, "tokens": moved_tokens(table)}
+
     def call(self, table: Table) -> Callable[[], Any]:
-        return lambda: table.track.start_round(dict(self.cards))
+        def go() -> Any:
+            new_round_tokens(table)
+            return table.track.start_round(dict(self.cards))
+
+        return go
 
 
 @register
@@ -478,17 +483,21 @@ class Interrupt(_EngineAction):
         return lambda: table.track.preempt(c.id, self.against, self.card)
 
 
-__all__ = ["count_on_segment", "due_next", "is_due", "spec_for"]
+__all__ = ["due_next", "is_due", "spec_for"]
 
 
 def _cheapest_attack(table: Table, cid: str) -> int | None:
-    """AP of the cheapest shot, blow or draw the character could declare (None: none)."""
+    """AP of the cheapest shot, blow or draw the character could declare with a
+    weapon they carry (None: none)."""
     c = table.character(cid)
+    if not c.weapons:
+        return None
     costs = [
         e.spec.ap
         for e in catalogue(table, c)
         if e.spec is not None
         and not e.spec.all_ap
+        and e.spec.weapon_id is not None
         and e.spec.kind
         in (
             A.ActionKind.SNAP_SHOT,
@@ -502,24 +511,54 @@ def _cheapest_attack(table: Table, cid: str) -> int | None:
 
 
 def is_due(table: Table, character_id: str) -> bool:
-    """AP v2: the character's counters cover their cheapest shot, blow or draw now."""
-    row = table.track.state.rows.get(character_id) if table.track is not None else None
-    need = _cheapest_attack(table, character_id) if row is not None else None
-    return row is not None and need is not None and row.counters >= need
+    """AP v2: the character may declare now — counters in front of them on a segment
+    still open and nothing standing for them — or their counters cover their
+    cheapest shot, blow or draw."""
+    t = table.track if table.time is not None and table.time.kind == "segments" else None
+    row = t.state.rows.get(character_id) if t is not None else None
+    if row is None or t is None:
+        return False
+    if character_id in t.pending_declarers():
+        return True
+    need = _cheapest_attack(table, character_id)
+    return need is not None and row.counters >= need and not t.state.standing.get(character_id)
+
+
+def skip_reason(table: Table, character_id: str) -> str | None:
+    """Why "due next" passes over a character now (None: it may choose them)."""
+    t = table.track
+    row = t.state.rows.get(character_id)
+    if row is None:
+        return "not on the track"
+    if row.status != RowStatus.ACTIVE:
+        return row.status_reason or row.status.value
+    c = table.character(character_id)
+    tok = table.token_for(character_id)
+    if _cheapest_attack(table, character_id) is None and tok is None:
+        return f"{c.name} carries no weapon and has no token to move"
+    if t.state.standing.get(character_id):
+        return "has a standing declaration: the run declares it"
+    if row.counters + row.pool == 0:
+        return "no AP left this round"
+    return None
 
 
 def due_next(table: Table) -> str | None:
-    """AP v2: who can act soonest — the character whose counters are fewest short of
-    their cheapest shot, blow or draw, then the order of declaration (ascending
-    Quickness, 000 Action Timing). None: no round is running, or nobody can reach
-    one again this round."""
+    """AP v2: whom the Judge deals with next — first whoever may declare now with
+    nothing declared (000 Action Timing: ascending Quickness), else the character
+    with nothing standing whose counters are fewest short of their cheapest shot,
+    blow or draw (someone with no weapon is due only to move, when they may declare).
+    None: no round is running, or nobody needs the Judge."""
     t = table.track
     if table.time is None or table.time.kind != "segments" or not table.time.round_running():
         return None
+    for cid in t.pending_declarers():
+        if skip_reason(table, cid) is None:
+            return cid
     st = t.state
     best: tuple[int, tuple[int, int, str], str] | None = None
     for cid, r in st.rows.items():
-        if r.status != RowStatus.ACTIVE:
+        if r.status != RowStatus.ACTIVE or st.standing.get(cid):
             continue
         need = _cheapest_attack(table, cid)
         if need is None:
@@ -531,233 +570,3 @@ def due_next(table: Table) -> str | None:
         if best is None or key < best:
             best = key
     return best[2] if best is not None else None
-
-
-@register
-class NextDue(_EngineAction):
-    """Count segments until the Judge has something to decide (one undo step): the
-    stack needs resolving, someone places their first counter of the round, a
-    continuous mover moves, someone's counters newly reach their cheapest shot, blow
-    or draw, or the round runs out. The log says why it stopped. (A house reading of
-    000 Action Timing: segments where nobody can newly act are counted in one go.)"""
-
-    do: Literal["next_due"] = "next_due"
-    editions: ClassVar[tuple[str, ...]] = ("segments",)
-    page: ClassVar[str] = "000 Action Timing"
-    summary: ClassVar[str] = "count segments until someone can act or the Judge must decide"
-    needs_actor: ClassVar[bool] = False
-
-    def label(self, table: Table) -> str:
-        return "Next segment where something is due"
-
-    def touches(self, table: Table) -> dict[str, set[str]] | None:
-        return {**NOTHING_ON_THE_MAP, "tokens": with_mover_tokens(table)}
-
-    def call(self, table: Table) -> Callable[[], Any]:
-        return lambda: table.track.advance_segment()
-
-    def apply(self, table: Table) -> TableEvent:
-        t = table.track
-        assert table.time is not None
-        table.time.update_characters(table.encounter.characters)
-        thresholds = {cid: _cheapest_attack(table, cid) for cid in t.state.rows}
-        start = {cid: r.counters for cid, r in t.state.rows.items()}
-        events: list[Any] = []
-        why: list[str] = []
-        for _ in range(64):  # a round is 20 segments and a short overtime
-            if t.refusal(lambda: t.advance_segment()) is not None:
-                break
-            before = {cid: (r.placed, r.counters) for cid, r in t.state.rows.items()}
-            ev = t.advance_segment()
-            events.append(ev)
-            st = t.state
-            for cid, r in st.rows.items():
-                placed0, counters0 = before.get(cid, (0, 0))
-                if placed0 == 0 and r.placed > 0:
-                    why.append(f"{r.name} places a first counter")
-                need = thresholds.get(cid)
-                if need is not None and counters0 < need <= r.counters and start[cid] < need:
-                    why.append(f"{r.name} can now pay for an attack or a draw ({need} AP)")
-            if any(m.paces for m in getattr(ev, "moves", ()) or ()):
-                why.append("a continuous mover moves")
-            if t._pending_stack():
-                why.append("the initiative stack needs resolving")
-            if t.round_over or st.stage.value != "running":
-                why.append("the round has run its segments")
-            if why:
-                break
-        if not events:
-            raise RulesError(t.refusal(lambda: t.advance_segment()) or "Nothing to count.")
-        reason = "; ".join(dict.fromkeys(why)) or "nothing is due this round"
-        return _counted(table, events, f"stopped because {reason}")
-
-
-def _counted(table: Table, events: list[Any], why: str) -> TableEvent:
-    """Log segments counted in one step, move the continuous movers' tokens, and say
-    which segments were counted and ``why``."""
-    for ev in events:
-        detail = {
-            k: v
-            for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
-            if v not in (None, [], (), {}, "") and k not in ("summary", "step")
-        }
-        table.log(ev.summary, "track", detail or None)
-    moved = move_continuous(table, events)  # movers with a token go on the map
-    first, last = events[0].segment, events[-1].segment
-    span = f"segment {last}" if first == last else f"segments {first}–{last}"
-    text = f"Counted {span}: {why}"
-    table.log(text, "track", {"map": moved} if moved else None)
-    return TableEvent(text, {"segments": [first, last]}, (), tuple(events))
-
-
-@register
-class CountOn(Action):
-    """AP v2: count segments until ``who`` has ``ap`` counters in front of them — the
-    Judge acts with a character whose counters do not cover the action yet (one undo
-    step). Others' counters keep building; the log names who could have acted on the
-    way. A house reading of 000 Action Timing: it is the Judge calling the segments."""
-
-    do: Literal["count_on"] = "count_on"
-    who: Who
-    ap: Annotated[int, Field(ge=1, le=40)]
-    page: ClassVar[str] = "000 Action Timing"
-    summary: ClassVar[str] = "count segments until a character's counters cover an action's AP"
-
-    def label(self, table: Table) -> str:
-        return f"Count on until {self.actor(table)[0].name} has {self.ap} counter(s)"
-
-    def capture(self) -> Iterable[str]:
-        return {"track", "deck", "log", "characters", "tokens"}
-
-    def areas(self) -> Iterable[str]:
-        return {"track", "deck", "log"}
-
-    def touches(self, table: Table) -> dict[str, set[str]] | None:
-        return {**NOTHING_ON_THE_MAP, "tokens": with_mover_tokens(table)}
-
-    def why_not(self, table: Table) -> str | None:
-        if not table.in_action or table.time is None:
-            return "Not in action time: declare action time first (Ctrl+T)."
-        if table.time.kind != "segments":
-            return f"'{self.do}' belongs to the AP v2 action track ({self.page})."
-        c, _ = self.actor(table)
-        if c.out_of_action:
-            return f"{c.name} is out of action and cannot act (000 Wound Effects)."
-        table.time.update_characters(table.encounter.characters)
-        return table.track.count_until_refusal(c.id, self.ap)
-
-    def apply(self, table: Table) -> TableEvent:
-        assert table.time is not None
-        c, _ = self.actor(table)
-        table.time.update_characters(table.encounter.characters)
-        thresholds = {cid: _cheapest_attack(table, cid) for cid in table.track.state.rows}
-        events = table.track.count_until(c.id, self.ap)
-        rows = table.track.state.rows
-        could = [
-            r.name
-            for cid, r in rows.items()
-            if cid != c.id and thresholds.get(cid) is not None and r.counters >= thresholds[cid]
-        ]
-        why = f"{c.name} has {rows[c.id].counters} counter(s) for {self.ap} AP"
-        if could:
-            why += f" ({', '.join(could)} could act too; their counters keep building)"
-        return _counted(table, events, why)
-
-
-def short_of(table: Table, character_id: str, ap: int) -> bool:
-    """AP v2 action time, and the character's counters do not cover ``ap`` yet (what
-    counting on is for)."""
-    if not table.in_action or table.time is None or table.time.kind != "segments":
-        return False
-    have = table.time.counters(character_id)
-    return have is not None and have < ap
-
-
-def count_on_segment(
-    table: Table, character_id: str, ap: int, refusal: Callable[[], str | None]
-) -> int | None:
-    """The segment the Judge's next step would count on to (AP v2) so that the
-    character's counters cover ``ap`` and ``refusal()`` — asked of the track as it
-    would stand then — has nothing to say. None: nothing needs counting (or the
-    edition counts none), or counting on would not make the action possible."""
-    if not short_of(table, character_id, ap):
-        return None
-    assert table.time is not None
-    table.time.update_characters(table.encounter.characters)
-    try:
-        with table.track.counted(character_id, ap) as segment:
-            return segment if refusal() is None else None
-    except RulesError:
-        return None
-
-
-@register
-class WhenAble(Action):
-    """AP v2: do ``then`` as soon as ``who`` can pay ``ap`` for it — count segments
-    until their counters cover it (:class:`CountOn`), then do it, as one step and
-    one undo. The window's drag and the attack panel's Draw use it for a character
-    who cannot pay yet. Where nothing needs counting it is ``then`` itself."""
-
-    do: Literal["when_able"] = "when_able"
-    who: Who
-    ap: Annotated[int, Field(ge=1, le=40)]
-    #: the action to take (its journal form)
-    then: dict[str, Any]
-    page: ClassVar[str] = "000 Action Timing"
-    summary: ClassVar[str] = "count on until a character can pay, then act (one step)"
-
-    @model_validator(mode="after")
-    def _then_is_an_action(self) -> WhenAble:
-        inner = parse_action(self.then)  # ValueError naming what is wrong
-        if isinstance(inner, WhenAble | CountOn):
-            raise ValueError('"then" is the action to take, not another count')
-        return self
-
-    def inner(self) -> Action:
-        return parse_action(self.then)
-
-    def _count(self, table: Table) -> CountOn | None:
-        """The count needed first (None: the counters cover ``ap`` now, or the
-        edition counts no segments)."""
-        c, _ = self.actor(table)
-        return CountOn(who=c.id, ap=self.ap) if short_of(table, c.id, self.ap) else None
-
-    def label(self, table: Table) -> str:
-        text = self.inner().label(table)
-        return text + (", counting on" if self._count(table) is not None else "")
-
-    def cost(self, table: Table) -> Any:
-        return self.inner().cost(table)
-
-    def capture(self) -> Iterable[str]:
-        return ALL_AREAS
-
-    def areas(self) -> Iterable[str]:
-        return {"track", "deck", "log", *self.inner().areas()}
-
-    def why_not(self, table: Table) -> str | None:
-        inner = self.inner()
-        count = self._count(table)
-        if count is None:
-            return inner.why_not(table)
-        why = count.why_not(table)
-        if why:
-            return why
-        # the action as it would stand once counted (the continuous movers' tokens
-        # are not moved for this question; the step itself asks again after them)
-        with table.track.counted(count.who, self.ap):
-            return inner.why_not(table)
-
-    def apply(self, table: Table) -> TableEvent:
-        inner = self.inner()
-        count = self._count(table)
-        texts: list[str] = []
-        if count is not None:
-            texts.append(count.apply(table).text)
-        why = inner.why_not(table)
-        if why:
-            raise RulesError(why)
-        ev = inner.apply(table)
-        for hook in AFTER_ACTION:
-            hook(table, inner, ev)
-        return TableEvent(" · ".join([*texts, ev.text]), ev.record, ev.cards, ev.raw)

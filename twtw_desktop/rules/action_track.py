@@ -186,6 +186,20 @@ class SkillProgress(Strict):
         return max(0, self.action.ap - self.paid)
 
 
+class Standing(Strict):
+    """A standing declaration: what a character will do as soon as the counters in
+    front of them cover it (000 Action Timing: an action is declared on the segment
+    its counters pay for it; the table keeps the intention until then and declares
+    it then, in its place among the segment's declarations). ``act`` is the table
+    action (its journal form) and ``ap`` its cost when it was given; ``wait_until``
+    instead holds the character until that many counters are in front of them."""
+
+    act: dict[str, Any] | None = None
+    ap: Count = 0
+    label: Text = ""
+    wait_until: Count | None = None
+
+
 class TrackRow(Strict):
     """One character's line of the action track for the current round."""
 
@@ -221,6 +235,9 @@ class TrackRow(Strict):
     #: still acting after segment 20, and whether that last action is declared
     overtime: bool = False
     done: bool = False
+    #: has had the chance to declare (declared or passed) since counters last came
+    #: in front of them (000 Action Timing: "players may declare actions")
+    offered: bool = False
 
     @property
     def pool(self) -> int:
@@ -272,9 +289,12 @@ class StackEntry(Strict):
     rush_tax_borrowed: Count = 0
     position: Count | None = None
     resolved: bool = False
-    #: performed when paid (moved, shot with its own card: the Judge put it in order);
-    #: not waiting for the stack (see :meth:`ActionTrack._pending_stack`)
+    #: carried out (a lone action when it was paid; a stacked one in its place)
     performed: bool = False
+    #: the table action to carry out when the entry resolves (its journal form)
+    intent: dict[str, Any] | None = None
+    #: why it never happened (its actor down or stunned first, its target gone…)
+    skipped: Text = ""
 
     def bonus_items(self) -> tuple[BonusItem, ...]:
         """The itemised bonus added to the resolution card's fragment (000)."""
@@ -330,6 +350,10 @@ class TrackState(Strict):
     movers: tuple[Mover, ...] = ()
     next_seq: Annotated[int, Field(ge=1, le=MAX_COUNT)] = 1
     ended_early: bool = False
+    #: the current segment's declarations are closed: its actions have resolved
+    closed: bool = False
+    #: standing declarations by character id, first to fire first
+    standing: dict[str, tuple[Standing, ...]] = {}
     #: the deck after the track's last draw
     deck: DeckState | None = None
 
@@ -512,11 +536,10 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
 
     def _pending_stack(self) -> list[StackEntry]:
         """Unresolved entries of the current segment that need :meth:`resolve_stack`:
-        two or more actions waiting for it, or a rushed one (its tax needs the card).
-        An action performed when it was paid (a move, a shot read on its own card)
-        waits for nothing: the Judge ordered it by doing it, and a card flipped for it
-        afterwards would change nothing (house reading of 000 Simultaneous Actions;
-        to have same-segment actions ordered by the stack, declare them on the track)."""
+        two or more actions on one segment, or a rushed one (its tax needs the card)
+        (000 Simultaneous Actions: "Each action that will occur goes onto the
+        initiative stack"). A lone action carried out as it was paid (``performed``)
+        resolved with its own card and closed the segment."""
         st = self._state
         waiting = [
             e for e in st.entries if e.segment == st.segment and not e.resolved and not e.performed
@@ -524,6 +547,39 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         if len(waiting) >= 2 or any(e.rushed for e in waiting):
             return waiting
         return []
+
+    def unperformed(self) -> list[StackEntry]:
+        """This segment's declared actions still to carry out (those given with a
+        table action, ``intent``), in stack order once the stack is resolved."""
+        return [e for e in self.stack() if e.intent is not None and not e.performed]
+
+    def pending_declarers(self) -> list[str]:
+        """Who can newly act on the current segment with nothing declared (000 Action
+        Timing: once the counters are placed, "players may declare actions"): active,
+        counters in front of them, no standing declaration, and not yet declared or
+        passed since those counters came. Ascending Quickness. Empty once the
+        segment's declarations are closed."""
+        st = self._state
+        if (
+            st.closed
+            or st.segment == 0
+            or st.stage
+            not in (
+                TrackStage.RUNNING,
+                TrackStage.OVERTIME,
+            )
+        ):
+            return []
+        out = []
+        for r in st.rows.values():
+            if r.status != RowStatus.ACTIVE or r.counters <= 0 or r.offered:
+                continue
+            if st.standing.get(r.character_id):
+                continue
+            if st.stage == TrackStage.OVERTIME and (not r.overtime or r.done):
+                continue
+            out.append(r)
+        return [r.character_id for r in sorted(out, key=self._order_key)]
 
     @property
     def round_over(self) -> bool:
@@ -533,7 +589,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         st = self._state
         if st.stage in (TrackStage.IDLE, TrackStage.ENDED):
             return True
-        if self._pending_stack():
+        if self._pending_stack() or self.unperformed():
             return False
         active = [r for r in st.rows.values() if r.status == RowStatus.ACTIVE]
         if st.stage == TrackStage.OVERTIME:
@@ -728,10 +784,17 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             raise RulesError(
                 f"Resolve the initiative stack of segment {st.segment} ({names}) before moving on."
             )
+        left = self.unperformed()
+        if left:
+            names = ", ".join(st.rows[e.character_id].name for e in left)
+            raise RulesError(
+                f"Carry out the actions declared on segment {st.segment} ({names}) before "
+                f"moving on ({SOURCE_SIMULTANEOUS})."
+            )
         if self.round_over:
             raise RulesError(f"Round {st.round} is over; end the round.")
         touched = self._discard_resolution_cards(st.segment)
-        rows = dict(st.rows)
+        rows, standing, down = self._synced_rows()
         details: list[str] = []
         moves: list[ContinuousMove] = []
         placed: list[str] = []
@@ -778,7 +841,16 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             rows[cid] = r.model_copy(update={"placed": r.placed + 1, "counters": r.counters + 1})
             placed.append(cid)
             details.append(f"{r.name} places a counter ({r.counters + 1} in front)")
-        new = st.model_copy(update={"segment": seg, "stage": stage, "rows": rows})
+        new = st.model_copy(
+            update={
+                "segment": seg,
+                "stage": stage,
+                "rows": rows,
+                "closed": False,
+                "standing": standing,
+            }
+        )
+        details = down + details
         label = f"segment {seg}" if seg <= ROUND_SEGMENTS else f"after segment 20 ({seg})"
         event = TrackEvent(
             step="advance_segment",
@@ -791,55 +863,185 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         )
         return new, event, touched
 
-    def count_until(self, character_id: str, ap: int) -> list[TrackEvent]:
-        """Count segments until ``character_id`` has ``ap`` counters in front of them:
-        the Judge acts with a character whose counters do not cover the action yet,
-        and the segments in between are counted in one go (a house reading of 000
-        Action Timing: counting on is what the Judge does by calling the segments;
-        nobody else's counters are removed, they keep building). Every segment is one
-        step; if one is refused, none is counted and the refusal says why."""
-        row = self.row(character_id)
-        if row.counters >= ap:
-            raise RulesError(
-                f"{row.name} has {row.counters} counter(s) already: {ap} AP can be paid now."
+    def _synced_rows(
+        self,
+    ) -> tuple[dict[str, TrackRow], dict[str, tuple[Standing, ...]], list[str]]:
+        """The rows with the sheets' stun and incapacity read at once (000 Wound
+        Effects: a stunned character is "stunned until a successful recovery check
+        is made"; the dead, unconscious and concussed take no further part): such a
+        character's counters and pool are spent on Recover (stunned) or lost, and
+        their standing declarations dropped. Returns rows, standing, log lines."""
+        st = self._state
+        rows = dict(st.rows)
+        standing = dict(st.standing)
+        lines: list[str] = []
+        for cid, r in st.rows.items():
+            c = self._chars.get(cid)
+            if c is None or r.status != RowStatus.ACTIVE:
+                continue
+            if c.out_of_action:
+                status = RowStatus.OUT
+                why = "dead" if c.dead else ("unconscious" if c.unconscious else "concussed")
+                reason = f"{why}: takes no further part"
+            elif c.stunned:
+                status = RowStatus.STUNNED
+                reason = "stunned: the rest of the round goes on Recover (000 Wound Effects)"
+            else:
+                continue
+            rest = r.counters + r.pool
+            rows[cid] = r.model_copy(
+                update={
+                    "status": status,
+                    "status_reason": reason,
+                    "counters": 0,
+                    "pool_spent": r.pool_spent + r.pool,
+                    "lost": r.lost + rest,
+                }
             )
-        if row.status != RowStatus.ACTIVE:
-            raise RulesError(f"{row.name} cannot act this round ({row.status_reason}).")
-        if row.counters + row.pool < ap:
-            raise RulesError(
-                f"{row.name} can have at most {row.counters + row.pool} counter(s) this "
-                f"round ({row.counters} in front, {row.pool} still to place) and the "
-                f"action needs {ap} (000 Action Timing)."
-            )
-        events: list[TrackEvent] = []
-        with self.trial(keep=True):
-            while self._state.rows[character_id].counters < ap:
-                why = self._refusal(self._advance)
-                if why is not None:
-                    raise RulesError(f"{row.name} cannot reach {ap} counter(s): {why}")
-                if len(events) > 2 * ROUND_SEGMENTS:  # cannot happen: pool > 0 places
-                    raise RulesError(f"{row.name} places no more counters this round.")
-                events.append(self.advance_segment())
-        return events
+            standing.pop(cid, None)
+            lines.append(f"{r.name} is {reason}" + (f"; {rest} AP go with it" if rest else ""))
+        return rows, standing, lines
+
+    def sync_status(self) -> TrackEvent | None:
+        """Read stun and incapacity off the sheets now, mid-round (see
+        :meth:`_synced_rows`); None when nobody's status changes."""
+        if self._state.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            return None
+        _rows, _standing, lines = self._synced_rows()
+        if not lines:
+            return None
+        return self._run(self._sync)
+
+    def _sync(self) -> tuple[TrackState, TrackEvent, bool]:
+        rows, standing, lines = self._synced_rows()
+        event = self._event("sync_status", summary="; ".join(lines), details=tuple(lines))
+        return self._state.model_copy(update={"rows": rows, "standing": standing}), event, False
+
+    # -- declarations (000 Action Timing) -----------------------------------------------------
+
+    def pass_turn(self, character_ids: list[str]) -> TrackEvent:
+        """The characters let the segment go without declaring: they have had their
+        chance, and keep their counters (000 Action Timing). One step for all."""
+        return self._run(lambda: self._pass(list(character_ids)))
+
+    def _pass(self, ids: list[str]) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME) or st.segment == 0:
+            raise RulesError("Nobody can pass: no segment has been counted this round.")
+        if not ids:
+            raise RulesError("Name at least one character to pass.")
+        rows = dict(st.rows)
+        names = []
+        for cid in dict.fromkeys(ids):
+            r = self.row(cid)
+            if r.status != RowStatus.ACTIVE or r.counters <= 0:
+                raise RulesError(
+                    f"{r.name} has no counters in front of them on segment {st.segment}: "
+                    "there is nothing to pass."
+                )
+            rows[cid] = r.model_copy(update={"offered": True})
+            names.append(r.name)
+        event = self._event(
+            "pass",
+            summary=f"Segment {st.segment}: {', '.join(names)} pass"
+            + " (they keep their counters)",
+            details=(f"declaring nothing now ({SOURCE_TIMING})",),
+        )
+        return st.model_copy(update={"rows": rows}), event, False
+
+    def set_standing(
+        self, character_id: str, queue: tuple[Standing, ...], *, offer: bool = False
+    ) -> TrackEvent:
+        """Replace a character's standing declarations (empty: none). ``offer``: the
+        character is offered the segment anew (a wait that has ended, a declaration
+        dropped), so a run stops for them if nothing else is declared."""
+        return self._run(lambda: self._set_standing(character_id, tuple(queue), offer))
 
     @contextmanager
-    def counted(self, character_id: str, ap: int) -> Iterator[int]:
-        """Inside: the track as it would stand once :meth:`count_until` has counted
-        (the segment reached is yielded); everything is put back on leaving. A refusal
-        raises RulesError before the block runs."""
+    def supposing(self, character_id: str, counters: int) -> Iterator[None]:
+        """Inside: the track as if ``counters`` were in front of the character now
+        on an open segment with nothing standing for them (for asking whether a
+        standing declaration could be paid then); put back on leaving."""
         with self.trial():
-            self.count_until(character_id, ap)
-            yield self._state.segment
+            st = self._state
+            row = self.row(character_id)
+            standing = {k: v for k, v in st.standing.items() if k != character_id}
+            self._state = st.model_copy(
+                update={
+                    "rows": {
+                        **st.rows,
+                        character_id: row.model_copy(
+                            update={"counters": max(counters, row.counters)}
+                        ),
+                    },
+                    "closed": False,
+                    "segment": max(st.segment, 1),
+                    "standing": standing,
+                }
+            )
+            yield
 
-    def count_until_refusal(self, character_id: str, ap: int) -> str | None:
-        """Why :meth:`count_until` would be refused now (None: it would count).
-        Nothing changes."""
-        with self.trial():
-            try:
-                self.count_until(character_id, ap)
-            except RulesError as e:
-                return str(e)
-        return None
+    def _set_standing(
+        self, character_id: str, queue: tuple[Standing, ...], offer: bool = False
+    ) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        row = self.row(character_id)
+        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError("Standing declarations are kept only while a round is running.")
+        if queue and row.status != RowStatus.ACTIVE:
+            raise RulesError(f"{row.name} cannot act this round ({row.status_reason}).")
+        if len(queue) > 8:
+            raise RulesError(f"{row.name} has 8 standing declarations already.")
+        standing = dict(st.standing)
+        if queue:
+            standing[character_id] = queue
+        else:
+            standing.pop(character_id, None)
+        rows = st.rows
+        if offer and row.offered:
+            rows = {**rows, character_id: row.model_copy(update={"offered": False})}
+        what = "; then ".join(q.label for q in queue) if queue else "nothing declared"
+        event = self._event(
+            "standing",
+            character_id=character_id,
+            summary=f"{row.name}: {what}",
+            details=(f"declared when the counters cover it ({SOURCE_TIMING})",) if queue else (),
+        )
+        return st.model_copy(update={"standing": standing, "rows": rows}), event, False
+
+    def perform_entry(self, seq: int, skipped: str = "") -> TrackEvent:
+        """Mark a declared action as carried out — or, with ``skipped``, as one that
+        never happens (its AP stay spent, 000 Action Time: "Once spent, APs are lost,
+        even if the action never resolves"). The last one closes the segment."""
+        return self._run(lambda: self._perform(seq, skipped))
+
+    def _perform(self, seq: int, skipped: str) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        found = [e for e in st.entries if e.seq == seq and e.segment == st.segment]
+        if not found:
+            raise RulesError(f"No action {seq} was declared on segment {st.segment}.")
+        entry = found[0]
+        if entry.performed:
+            raise RulesError("That action has already been carried out.")
+        if entry.card is None and self._pending_stack():
+            raise RulesError(f"Resolve the initiative stack of segment {st.segment} first.")
+        entry = entry.model_copy(update={"performed": True, "skipped": skipped})
+        entries = self._replace_entry(entry)
+        name = st.rows[entry.character_id].name
+        closed = not any(
+            e.segment == st.segment and e.intent is not None and not e.performed for e in entries
+        )
+        summary = (
+            f"{name}'s {entry.action.describe()} does not happen: {skipped}; its AP stay spent"
+            if skipped
+            else f"{name} carries out {entry.action.describe()}"
+        )
+        event = self._event("perform", character_id=entry.character_id, summary=summary)
+        return (
+            st.model_copy(update={"entries": entries, "closed": st.closed or closed}),
+            event,
+            False,
+        )
 
     def _discard_resolution_cards(self, segment: int | None = None) -> bool:
         """Discard resolution cards the track drew that are still in play."""
@@ -930,7 +1132,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             updates["progress"] = None
         if self._state.stage == TrackStage.OVERTIME:
             updates["done"] = True
-        return new.model_copy(update=updates) if updates else new, lost, details
+        updates["offered"] = False  # the next counter brings a new chance to declare
+        return new.model_copy(update=updates), lost, details
 
     def _put_on_stack(
         self,
@@ -978,20 +1181,55 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         return self._refusal(lambda: self._declare(character_id, action))
 
     def declare(
-        self, character_id: str, action: ActionSpec, *, performed: bool = False
+        self,
+        character_id: str,
+        action: ActionSpec,
+        *,
+        performed: bool = False,
+        intent: dict[str, Any] | None = None,
     ) -> TrackEvent:
         """Declare ``action`` and pay for it with the counters in front of the
         character: all are removed, the excess lost; too few counters and nothing
         happens (RulesError). A multi-round skill short of counters takes them all as
-        progress and resolves when the last AP is paid (000). ``performed``: the
-        action is carried out as it is paid and waits for no stack."""
-        return self._run(lambda: self._declare(character_id, action, performed))
+        progress and resolves when the last AP is paid (000).
+
+        ``performed``: the action is carried out as it is paid — a lone action of
+        the segment, resolved with its own card; it closes the segment's
+        declarations, and whoever had not declared yet has let it pass (refused
+        while another character's action waits on the segment's stack).
+        ``intent``: the table action to carry out when the segment's declarations
+        close and its stack resolves (000 Simultaneous Actions)."""
+        return self._run(lambda: self._declare(character_id, action, performed, intent))
 
     def _declare(
-        self, character_id: str, action: ActionSpec, performed: bool = False
+        self,
+        character_id: str,
+        action: ActionSpec,
+        performed: bool = False,
+        intent: dict[str, Any] | None = None,
     ) -> tuple[TrackState, TrackEvent, bool]:
         st = self._state
         row = self._acting_row(character_id)
+        if st.closed:
+            raise RulesError(
+                f"Segment {st.segment}'s actions have resolved: nothing more can be declared on "
+                f"it; {row.name} declares on a later segment ({SOURCE_SIMULTANEOUS})."
+            )
+        if performed:
+            waiting = [
+                e
+                for e in st.entries
+                if e.segment == st.segment
+                and not e.performed
+                and not e.resolved
+                and e.character_id != character_id
+            ]
+            if waiting:
+                names = ", ".join(st.rows[e.character_id].name for e in waiting)
+                raise RulesError(
+                    f"{names}'s action waits on segment {st.segment}'s stack: {row.name}'s "
+                    f"action goes on the stack with it ({SOURCE_SIMULTANEOUS})."
+                )
         need, need_text = self._need(row, action)
         if action.multi_round and not action.all_ap and row.counters < need:
             if row.counters == 0:
@@ -1000,7 +1238,12 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             prog = prog.model_copy(update={"paid": prog.paid + row.counters})
             rows = dict(st.rows)
             rows[character_id] = row.model_copy(
-                update={"counters": 0, "spent": row.spent + row.counters, "progress": prog}
+                update={
+                    "counters": 0,
+                    "spent": row.spent + row.counters,
+                    "progress": prog,
+                    "offered": False,
+                }
             )
             event = self._event(
                 "declare",
@@ -1014,7 +1257,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         new_row, lost, details = self._pay(row, action, need)
         if row.progress is not None and action.multi_round:
             details.insert(0, f"completes {action.describe()} ({need_text})")
-        return self._put_on_stack(
+        state, event, touched = self._put_on_stack(
             "declare",
             row,
             new_row,
@@ -1024,7 +1267,23 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             f"{row.name} declares {action.describe()} on segment {st.segment}",
             details,
             performed=performed,
+            intent=intent,
         )
+        if performed:
+            rows = dict(state.rows)
+            passed = []
+            for cid in self.pending_declarers():
+                if cid != character_id:
+                    rows[cid] = rows[cid].model_copy(update={"offered": True})
+                    passed.append(rows[cid].name)
+            if passed:
+                line = (
+                    f"{', '.join(passed)} declared nothing: {row.name}'s action resolves alone "
+                    f"with its own card ({SOURCE_SIMULTANEOUS})"
+                )
+                event = event.model_copy(update={"details": (*event.details, line)})
+            state = state.model_copy(update={"rows": rows, "closed": True})
+        return state, event, touched
 
     def join_stack(self, character_id: str, action: ActionSpec) -> TrackEvent:
         """Put an action onto this segment's stack beside another character's (000
@@ -1363,7 +1622,9 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         st = self._state
         if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
             raise RulesError("No round is running; start a round first.")
-        waiting = [e for e in st.entries if e.segment == st.segment and not e.resolved]
+        waiting = [
+            e for e in st.entries if e.segment == st.segment and not e.resolved and not e.performed
+        ]
         if not waiting:
             raise RulesError(f"No action waits on the stack of segment {st.segment}.")
         rows = dict(st.rows)
@@ -1433,6 +1694,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         if len(places) > 1:
             details.append(f"ties go to the higher card number ({SOURCE_STACK})")
         entries = tuple(final.get(e.seq, e) for e in st.entries)
+        details.append(f"declarations for segment {st.segment} are closed ({SOURCE_STACK})")
         event = self._event(
             "resolve_stack",
             summary=f"Segment {st.segment}: the stack resolves in this order",
@@ -1440,7 +1702,11 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             cards=tuple(drawn),
             stack=tuple(places),
         )
-        return st.model_copy(update={"rows": rows, "entries": entries}), event, bool(drawn)
+        return (
+            st.model_copy(update={"rows": rows, "entries": entries, "closed": True}),
+            event,
+            bool(drawn),
+        )
 
     # -- the end of the round ---------------------------------------------------------------
 
@@ -1523,6 +1789,7 @@ __all__ = [
     "SkillProgress",
     "StackEntry",
     "StackPlace",
+    "Standing",
     "SurpriseResult",
     "TrackEvent",
     "TrackRow",

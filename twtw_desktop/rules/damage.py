@@ -425,6 +425,11 @@ def _stun_tn(character: Character, ed: Edition) -> tuple[int, str]:
     return tn, f"wound level {level}: Stun TN {tn} ({ed.name} wound table)"
 
 
+def stun_tn(character: Character, edition: Edition | str) -> tuple[int, str]:
+    """The TN of the character's stun or recovery check now, and why (000/001)."""
+    return _stun_tn(character, _edition(edition))
+
+
 def _passed(result: int | None, cf: bool, tn: int, what: str) -> bool:
     if cf:
         return False

@@ -1,0 +1,657 @@
+"""AP v2 action time as 000 calls it, with the table doing the bookkeeping.
+
+000 Action Timing: "When the Judge calls a segment … that player places a counter …
+After all players eligible to place a counter have done so, players may declare
+actions for their character … Actions are declared in ascending order of Quickness
+but are performed based on simultaneous action". 000 Simultaneous Actions: "When
+multiple actions occur on the same segment … Each action that will occur goes onto
+the initiative stack", and The Initiative Stack: "a character's card will determine
+the order in the stack they will perform their action, as well as the effects of
+that action."
+
+The table keeps, for each character, a *standing declaration* — what they will do as
+soon as their counters cover it (a move, a shot, "wait until 6 counters") — or
+nothing. The steps here:
+
+* :class:`WhenAble` — the Judge acts with a character (a drag, the Attack panel's
+  Declare or Draw): carried out at once when it is the segment's only action and
+  nobody else may still declare; put on the segment's stack when others act or may
+  still declare; otherwise kept as a standing declaration, declared on the first
+  segment the counters cover it.
+* :class:`PassTurn` — characters who could newly act let the segment go (one step).
+* :class:`RunOn` — the table counts the segments itself: on each, counters are
+  placed, standing declarations covered are declared in ascending Quickness,
+  simultaneous ones go through the stack (one card flipped per character resolves
+  that character's action), and it stops only where the Judge must decide: someone
+  newly able with nothing declared (named; passing them is one key), a declaration
+  that no longer applies, a result with choices to apply, the round's end.
+* :class:`RecoveryCheck` — a stunned character's recovery check, drawn at the table.
+
+An action whose actor is down or stunned before it resolves does not happen; its AP
+stay spent (000 Action Time: "Once spent, APs are lost, even if the action never
+resolves").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from ..errors import RulesError
+from ..rules.action_track import ROUND_SEGMENTS, StackEntry, Standing
+from ..rules.card import Card
+from ..rules.checks import check_pool
+from ..rules.damage import recovery_check
+from .actions import Action, Who, parse_action, register
+from .attack import bumps_left, preview
+from .combat_actions import _AttackAction
+from .movement import move_continuous
+from .snapshot import ALL_AREAS
+from .table import AFTER_ACTION, TableEvent
+
+if TYPE_CHECKING:
+    from ..rules.action_track import ActionTrack
+    from .table import Table
+
+SRC_TIMING = "000 Action Timing"
+SRC_SIMULTANEOUS = "000 Simultaneous Actions"
+SRC_STUN = "000 Wound Effects (stun and recovery)"
+
+
+def segments(table: Table) -> bool:
+    """AP v2 action time with a round running."""
+    return (
+        table.in_action
+        and table.time is not None
+        and table.time.kind == "segments"
+        and table.time.round_running()
+    )
+
+
+def _log_events(table: Table, events: Iterable[Any], kind: str = "track") -> list[str]:
+    texts = []
+    for ev in events:
+        if ev is None:
+            continue
+        detail = {
+            k: v
+            for k, v in ev.model_dump(mode="json", exclude={"bleeding"}).items()
+            if v not in (None, [], (), {}, "") and k not in ("summary", "step")
+        }
+        table.log(ev.summary, kind, detail or None)
+        texts.append(ev.summary)
+    return texts
+
+
+def sync_status(table: Table) -> list[str]:
+    """Inside a step: stun and incapacity act at once on the track (000 Wound
+    Effects); the log lines written."""
+    if not segments(table):
+        return []
+    assert table.time is not None
+    return _log_events(table, [table.time.sync_status(table.encounter.characters)])
+
+
+def cost_of(table: Table, action: Action) -> int:
+    """The AP the action costs now (the counters it needs)."""
+    spec = action.spec(table)
+    if spec is None:
+        return 0
+    if spec.all_ap:
+        row = table.track.row(action.actor(table)[0].id)
+        return max(1, row.counters + row.pool)
+    return int(spec.ap)
+
+
+def how(table: Table, character_id: str, ap: int) -> Literal["now", "stack", "standing"]:
+    """How the Judge's action for a character goes on the track now: ``now`` (the
+    segment's lone action: carried out as it is paid), ``stack`` (others act on this
+    segment or may still declare: it waits for them) or ``standing`` (the counters do
+    not cover it yet, the segment's actions have resolved, or the character has
+    standing declarations ahead of it)."""
+    t: ActionTrack = table.track
+    st = t.state
+    row = st.rows[character_id]
+    if st.closed or st.segment == 0 or row.counters < ap or st.standing.get(character_id):
+        return "standing"
+    others = [c for c in t.pending_declarers() if c != character_id]
+    waiting = [e for e in t.stack() if not e.performed and e.character_id != character_id]
+    return "stack" if others or waiting else "now"
+
+
+def why_not_when_paid(table: Table, action: Action, character_id: str, ap: int) -> str | None:
+    """``action.why_not`` as it would stand once the counters cover ``ap`` (what a
+    standing declaration needs, besides the AP)."""
+    t: ActionTrack = table.track
+    row = t.row(character_id)
+    if row.counters + row.pool < ap:
+        return (
+            f"{row.name} can have at most {row.counters + row.pool} counter(s) this round "
+            f"({row.counters} in front, {row.pool} still to place) and the action needs "
+            f"{ap} ({SRC_TIMING})."
+        )
+    with t.supposing(character_id, ap):
+        return action.why_not(table)
+
+
+def _decision(table: Table, action: Action) -> str | None:
+    """What the Judge must choose before a declared attack is carried out: bumps to
+    spend, a printed card to type in (None: nothing, it applies as it is)."""
+    if not isinstance(action, _AttackAction):
+        return None
+    if table.deck.physical:
+        return "type in the card drawn"
+    plan = action.plan(table)
+    shown = preview(table, plan, action.spend_list())
+    left = sum(bumps_left(r)[1] for r in shown.outcome.records)
+    if left:
+        return f"{left} bump(s) to spend"
+    if shown.outcome.card_needed:
+        return f"a card for {shown.outcome.card_needed}"
+    return None
+
+
+def perform(table: Table, entry: StackEntry) -> str | None:
+    """Inside a step: carry out a declared action in its place — or let it not
+    happen (its actor down or stunned, its target gone: the AP stay spent). Returns
+    why the Judge must decide first (None: done)."""
+    t: ActionTrack = table.track
+    assert table.time is not None and entry.intent is not None
+    c = table.character(entry.character_id)
+    texts: list[str] = []
+    if c.out_of_action or c.stunned:
+        state = "stunned" if c.stunned and not c.out_of_action else "down"
+        _log_events(table, [t.perform_entry(entry.seq, skipped=f"{c.name} is {state} first")])
+        return None
+    action = parse_action(entry.intent)
+    table.time.performing = entry
+    try:
+        why = action.why_not(table)
+        if why:
+            _log_events(table, [t.perform_entry(entry.seq, skipped=why)])
+            return None
+        need = _decision(table, action)
+        if need:
+            return (
+                f"{action.label(table)}: {need} (the Attack panel shows it; Apply carries it out)"
+            )
+        ev = action.apply(table)
+        for hook in AFTER_ACTION:
+            hook(table, action, ev)
+        texts.append(ev.text)
+    finally:
+        table.time.performing = None
+    if not any(e.seq == entry.seq and e.performed for e in t.state.entries):
+        _log_events(table, [t.perform_entry(entry.seq)])
+    sync_status(table)
+    return None
+
+
+def settle(table: Table) -> str | None:
+    """Inside a step: once nobody may still declare on the segment, its declared
+    actions resolve — through the initiative stack when there are two or more (a card
+    flipped for each, 000 The Initiative Stack) — and are carried out in order. Returns
+    why it stopped for the Judge (None: nothing left, or someone may still declare)."""
+    t: ActionTrack = table.track
+    if not segments(table) or t.pending_declarers() or not t.unperformed():
+        return None
+    if t._pending_stack():
+        _log_events(table, [t.resolve_stack()])
+    for entry in t.unperformed():
+        stop = perform(table, entry)
+        if stop:
+            return stop
+    return None
+
+
+def decision_waiting(table: Table) -> str | None:
+    """The declared action of this segment next in order that waits for the Judge's
+    choices (None: none waits)."""
+    t: ActionTrack = table.track
+    if not segments(table) or t.pending_declarers() or t._pending_stack():
+        return None
+    for entry in t.unperformed():
+        c = table.character(entry.character_id)
+        if c.out_of_action or c.stunned or entry.intent is None:
+            return None
+        action = parse_action(entry.intent)
+        assert table.time is not None
+        table.time.performing = entry
+        try:
+            if action.why_not(table):
+                return None
+            need = _decision(table, action)
+        finally:
+            table.time.performing = None
+        if need:
+            return f"{action.label(table)}: {need} (the Attack panel shows it; Apply carries it out)"
+        return None
+    return None
+
+
+def _pending_text(table: Table) -> str:
+    names = [table.track.row(c).name for c in table.track.pending_declarers()]
+    seg = table.track.state.segment
+    return (
+        f"{', '.join(names)} can act on segment {seg} with nothing declared: declare for "
+        f"them, or pass ({SRC_TIMING})"
+    )
+
+
+class _TrackStep(Action):
+    """An AP v2 step of the declarations (see the module docstring)."""
+
+    page: ClassVar[str] = SRC_TIMING
+
+    def capture(self) -> Iterable[str]:
+        return ALL_AREAS
+
+    def areas(self) -> Iterable[str]:
+        return ("all",)
+
+    def why_not(self, table: Table) -> str | None:
+        if not table.in_action or table.time is None:
+            return "Not in action time: declare action time first (Ctrl+T)."
+        if table.time.kind != "segments":
+            return f"'{self.do}' belongs to the AP v2 action track ({self.page})."
+        if not table.time.round_running():
+            return "No round is running: start one first (F5)."
+        table.time.update_characters(table.encounter.characters)
+        return None
+
+
+@register
+class WhenAble(_TrackStep):
+    """The Judge acts with a character: ``then`` is carried out now when it is the
+    segment's lone action, goes on the stack when others act on the segment or may
+    still declare, and is otherwise kept as a standing declaration, declared on the
+    first segment the counters cover it (000 Action Timing)."""
+
+    do: Literal["when_able"] = "when_able"
+    who: Who
+    #: the action to take (its journal form)
+    then: dict[str, Any]
+    summary: ClassVar[str] = "act: now, on the segment's stack, or when the counters cover it"
+
+    @model_validator(mode="after")
+    def _then_is_an_action(self) -> WhenAble:
+        inner = parse_action(self.then)  # ValueError naming what is wrong
+        if isinstance(inner, _TrackStep):
+            raise ValueError('"then" is the action to take, not another declaration step')
+        return self
+
+    def inner(self) -> Action:
+        return parse_action(self.then)
+
+    def label(self, table: Table) -> str:
+        return self.inner().label(table)
+
+    def cost(self, table: Table) -> Any:
+        return self.inner().cost(table)
+
+    def why_not(self, table: Table) -> str | None:
+        inner = self.inner()
+        if not segments(table):
+            return inner.why_not(table)
+        why = super().why_not(table)
+        if why:
+            return why
+        c, _ = self.actor(table)
+        if c.out_of_action or c.stunned:
+            return f"{c.name} is {'stunned' if c.stunned else 'out of action'} and cannot act ({SRC_STUN})."
+        try:
+            ap = cost_of(table, inner)
+        except RulesError as e:
+            return str(e)
+        mode = how(table, c.id, ap)
+        if mode == "standing":
+            return why_not_when_paid(table, inner, c.id, ap)
+        return inner.why_not(table)
+
+    def apply(self, table: Table) -> TableEvent:
+        inner = self.inner()
+        if not segments(table):
+            ev = inner.apply(table)
+            for hook in AFTER_ACTION:
+                hook(table, inner, ev)
+            return ev
+        t: ActionTrack = table.track
+        c, _ = self.actor(table)
+        ap = cost_of(table, inner)
+        mode = how(table, c.id, ap)
+        if mode == "now":
+            ev = inner.apply(table)
+            for hook in AFTER_ACTION:
+                hook(table, inner, ev)
+            sync_status(table)
+            return ev
+        label = inner.label(table)
+        if mode == "stack":
+            spec = inner.spec(table)
+            assert spec is not None
+            texts = _log_events(table, [t.declare(c.id, spec, intent=inner.journal_form())])
+        else:
+            queue = (
+                *t.state.standing.get(c.id, ()),
+                Standing(act=inner.journal_form(), ap=ap, label=label),
+            )
+            texts = _log_events(table, [t.set_standing(c.id, queue)])
+        stop = settle(table)
+        if stop:
+            texts.append(stop)
+        elif t.pending_declarers():
+            texts.append(_pending_text(table))
+        return TableEvent(" · ".join(texts), {"mode": mode})
+
+
+@register
+class PassTurn(_TrackStep):
+    """Characters who can act on this segment declare nothing and keep their counters
+    (000 Action Timing); ``who`` empty: everyone who could newly act. One step."""
+
+    do: Literal["pass"] = "pass"
+    who: list[Who] = Field(default_factory=list, max_length=200)
+    summary: ClassVar[str] = "declare nothing this segment (everyone newly able, or those named)"
+    needs_actor: ClassVar[bool] = False
+
+    def _ids(self, table: Table) -> list[str]:
+        if self.who:
+            return [table.actor(w)[0].id for w in self.who]
+        return table.track.pending_declarers()
+
+    def label(self, table: Table) -> str:
+        return "Pass"
+
+    def why_not(self, table: Table) -> str | None:
+        why = super().why_not(table)
+        if why:
+            return why
+        ids = self._ids(table)
+        if not ids:
+            return "Nobody can newly act on this segment: there is nobody to pass."
+        return table.track.refusal(lambda: table.track.pass_turn(ids))
+
+    def apply(self, table: Table) -> TableEvent:
+        texts = _log_events(table, [table.track.pass_turn(self._ids(table))])
+        stop = settle(table)
+        if stop:
+            texts.append(stop)
+        return TableEvent(" · ".join(texts))
+
+
+@register
+class RunOn(_TrackStep):
+    """The table counts the segments itself and stops where the Judge must decide
+    (see the module docstring). ``passing``: who lets the current segment go first
+    (the names the last stop gave: one key passes them all)."""
+
+    do: Literal["run_on"] = "run_on"
+    passing: list[Who] = Field(default_factory=list, max_length=200)
+    summary: ClassVar[str] = "count segments; declare and resolve; stop where the Judge decides"
+    needs_actor: ClassVar[bool] = False
+
+    def label(self, table: Table) -> str:
+        return "Run on" if not self.passing else "Pass and run on"
+
+    def why_not(self, table: Table) -> str | None:
+        why = super().why_not(table)
+        if why:
+            return why
+        t: ActionTrack = table.track
+        if self.passing:
+            ids = [table.actor(w)[0].id for w in self.passing]
+            return t.refusal(lambda: t.pass_turn(ids))
+        if t.pending_declarers():
+            return _pending_text(table)
+        waiting = decision_waiting(table)
+        if waiting:
+            return waiting
+        if t.round_over and not t.unperformed():
+            return f"Round {t.state.round} has run its segments: end it (F9)."
+        return None
+
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        t: ActionTrack = table.track
+        assert table.time is not None
+        texts: list[str] = []
+        if self.passing:
+            ids = [table.actor(w)[0].id for w in self.passing]
+            texts += _log_events(table, [t.pass_turn(ids)])
+        first = t.state.segment
+        stop = None
+        for _ in range(3 * ROUND_SEGMENTS + 10):  # a round and a short overtime
+            if t.pending_declarers():
+                stop = _pending_text(table)
+                break
+            stop = settle(table)
+            if stop:
+                break
+            if t.round_over:
+                stop = f"round {t.state.round} has run its segments: F9 ends it"
+                break
+            why = t.refusal(lambda: t.advance_segment())
+            if why:
+                stop = why
+                break
+            ev = t.advance_segment()
+            _log_events(table, [ev])
+            moved = move_continuous(table, [ev])
+            for line in moved:
+                table.log(line, "move")
+            sync_status(table)
+            stop = self._declare_standing(table)
+            if stop:
+                break
+        else:
+            stop = "counted as far as a round goes"
+        last = t.state.segment
+        span = f"segment {last}" if first + 1 >= last else f"segments {first + 1}–{last}"
+        text = f"Ran {span}: stopped because {stop}" if last != first else f"Stopped: {stop}"
+        table.log(text, "track", {"stop": stop})
+        texts.append(text)
+        return TableEvent(" · ".join(texts), {"segments": [first, last], "stop": stop})
+
+    @staticmethod
+    def _declare_standing(table: Table) -> str | None:
+        """Declare, in ascending Quickness, every standing declaration the counters
+        now cover (000 Action Timing); a declaration that no longer applies is
+        dropped and stops the run, saying why."""
+        t: ActionTrack = table.track
+        for cid in t.declaration_order():
+            queue = t.state.standing.get(cid, ())
+            if not queue:
+                continue
+            row = t.row(cid)
+            while queue and queue[0].act is None:  # waiting for a number of counters
+                wait = queue[0].wait_until
+                if wait is not None and row.counters < wait:
+                    break
+                queue = queue[1:]
+                _log_events(table, [t.set_standing(cid, queue, offer=True)])
+            if not queue or queue[0].act is None:
+                continue
+            head, rest = queue[0], queue[1:]
+            action = parse_action(head.act)
+            try:
+                ap = cost_of(table, action)
+                why = None if row.counters < ap else action.why_not(table)
+            except RulesError as e:
+                why = str(e)
+            if why:
+                _log_events(table, [t.set_standing(cid, rest, offer=True)])
+                return (
+                    f"{row.name}'s declaration ({head.label}) no longer applies: {why} — "
+                    "it is dropped"
+                )
+            if row.counters < ap:
+                continue
+            spec = action.spec(table)
+            assert spec is not None
+            _log_events(table, [t.declare(cid, spec, intent=head.act)])
+            _log_events(table, [t.set_standing(cid, rest)])
+        return None
+
+
+@register
+class ClearStanding(_TrackStep):
+    """Drop a character's standing declarations: they have nothing declared."""
+
+    do: Literal["clear_standing"] = "clear_standing"
+    who: Who
+    summary: ClassVar[str] = "drop a character's standing declarations"
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: nothing declared"
+
+    def why_not(self, table: Table) -> str | None:
+        why = super().why_not(table)
+        if why:
+            return why
+        c, _ = self.actor(table)
+        if not table.track.state.standing.get(c.id):
+            return f"{c.name} has no standing declaration."
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        texts = _log_events(table, [table.track.set_standing(c.id, (), offer=True)])
+        return TableEvent(" · ".join(texts))
+
+
+@register
+class WaitUntil(_TrackStep):
+    """Hold a character until ``counters`` are in front of them (a standing
+    declaration): the run stops for them then."""
+
+    do: Literal["wait_until"] = "wait_until"
+    who: Who
+    counters: Annotated[int, Field(ge=1, le=40)]
+    summary: ClassVar[str] = "a standing declaration: wait until N counters"
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: wait until {self.counters} counters"
+
+    def why_not(self, table: Table) -> str | None:
+        why = super().why_not(table)
+        if why:
+            return why
+        c, _ = self.actor(table)
+        row = table.track.row(c.id)
+        if row.counters + row.pool < self.counters:
+            return (
+                f"{c.name} can have at most {row.counters + row.pool} counter(s) this round "
+                f"({SRC_TIMING})."
+            )
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        t: ActionTrack = table.track
+        queue = (
+            *t.state.standing.get(c.id, ()),
+            Standing(wait_until=self.counters, label=f"wait until {self.counters} counters"),
+        )
+        texts = _log_events(table, [t.set_standing(c.id, queue)])
+        stop = settle(table)
+        if stop:
+            texts.append(stop)
+        return TableEvent(" · ".join(texts))
+
+
+@register
+class RecoveryCheck(Action):
+    """A stunned character's recovery check (000 Wound Effects: "Each round, stunned
+    characters use their action (Recover, all APs) to attempt a recovery check";
+    001 Recovery: the TN is the stun TN of the highest wound). Fortitude on a card
+    drawn through the table (or ``card``, typed in from a printed deck)."""
+
+    do: Literal["recovery_check"] = "recovery_check"
+    who: Who
+    card: Card | None = None
+    page: ClassVar[str] = SRC_STUN
+    summary: ClassVar[str] = "a stunned character's recovery check (Fortitude, the stun TN)"
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: recovery check"
+
+    def capture(self) -> Iterable[str]:
+        return {"characters", "deck", "log", "track"}
+
+    def areas(self) -> Iterable[str]:
+        return {"characters", "deck", "log", "track"}
+
+    def why_not(self, table: Table) -> str | None:
+        c, _ = self.actor(table)
+        if c.dead or c.unconscious:
+            return f"{c.name} is {'dead' if c.dead else 'unconscious'}: no recovery check."
+        if not c.stunned:
+            return f"{c.name} is not stunned: there is nothing to recover from ({SRC_STUN})."
+        if table.deck.physical and self.card is None:
+            return 'The deck is in physical-card mode: type in the card drawn ("card").'
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        from ..rules.damage import stun_tn
+
+        c, _ = self.actor(table)
+        deck = table.deck
+        card = deck.enter_physical(self.card) if self.card is not None else deck.draw()
+        more = None if deck.physical else deck.draw
+        tn, _why = stun_tn(c, table.edition)
+        check = check_pool(card, c.trait_pool("fortitude"), tn, more)
+        new, result = recovery_check(c, table.edition, check.result, check.calamity)
+        drawn = (card.number, *(check.read.cards_drawn if check.read is not None else ()))
+        for n in drawn:
+            deck.discard(n)
+        table.character(c.id).stunned = new.stunned
+        table.character(c.id).unconscious = new.unconscious
+        verdict = (
+            "no longer stunned"
+            if result.success
+            else ("unconscious (a calamity)" if new.unconscious else "still stunned")
+        )
+        text = f"{c.name}'s recovery check: {verdict}"
+        table.log(
+            text,
+            "check",
+            {"cards": list(drawn), "reasons": [*check.reasons, *result.reasons]},
+        )
+        return TableEvent(text, result.model_dump(mode="json"), drawn)
+
+
+def due_recovery(table: Table) -> list[str]:
+    """Characters whose recovery check is due now: stunned, not down, and no check
+    made this round yet (000: one a round, with the round's action)."""
+    if not table.in_action:
+        return []
+    rnd, _seg = table.now()
+    made = {
+        entry.text.split("'s recovery check")[0]
+        for entry in table.encounter.log
+        if entry.round == rnd and entry.kind == "check" and "'s recovery check" in entry.text
+    }
+    return [
+        c.id
+        for c in table.encounter.characters
+        if c.stunned and not c.out_of_action and c.name not in made
+    ]
+
+
+__all__ = [
+    "ClearStanding",
+    "PassTurn",
+    "RecoveryCheck",
+    "RunOn",
+    "WaitUntil",
+    "WhenAble",
+    "due_recovery",
+    "how",
+    "perform",
+    "settle",
+    "sync_status",
+]
