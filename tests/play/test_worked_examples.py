@@ -247,3 +247,69 @@ def test_seed_000_cyrils_two_shots_from_one_pool_cost_7_ap(tmp_path, capsys):
     assert [first["hit"]["rank"], second["hit"]["rank"]] == [1, 2]
     assert first["cards"][0] == second["cards"][0]
     assert items(second) == {"secondary target (#2)": -1, "snap shot penalty (SP)": -2}
+
+
+# -- action time (000 Action Timing, Simultaneous Actions, The Initiative Stack) ----------
+
+
+def _texts(log: list[dict]) -> list[str]:
+    return [e["text"] for e in log]
+
+
+def test_two_shots_on_one_segment_resolve_in_stack_order_and_a_downed_shooter_never_fires(
+    tmp_path, capsys
+):
+    """000 Simultaneous Actions / The Initiative Stack: both shots go on segment 5's
+    stack, a card is flipped for each; the first concusses Angus, whose shot then
+    does not happen — its AP stay spent (000 Action Time)."""
+    log = play("seed_000_stack_first_shot_downs_second", tmp_path, capsys)
+    texts = _texts(log)
+    declared = [t for t in texts if " declares " in t and "on segment 5" in t]
+    assert len(declared) == 2
+    assert any(t.startswith("Segment 5: the stack resolves") for t in texts)
+    (shot,) = records(log)
+    assert shot["attacker_id"] == "miranda_valentine"
+    assert any("Angus Laroq's snap shot" in t and "does not happen" in t for t in texts)
+
+
+def test_counting_stops_where_someone_newly_may_act_and_one_step_passes_them(tmp_path, capsys):
+    """000 Action Timing: after the counters are placed "players may declare actions":
+    the run stops at segment 1 for Miranda and never counts past her."""
+    texts = _texts(play("seed_000_counting_stops_for_the_newly_able", tmp_path, capsys))
+    stops = [t for t in texts if t.startswith("Ran ")]
+    assert stops[0].startswith("Ran segment 1: stopped because Miranda Valentine can act")
+    assert "Segment 1: Miranda Valentine pass (they keep their counters)" in texts
+    assert len(stops) == 3 and "segment 2" in stops[1]
+
+
+def test_a_standing_declaration_is_declared_on_the_first_segment_its_counters_cover(
+    tmp_path, capsys
+):
+    """000 Action Timing: Cyril (first counter on 5) declares his 4 AP normal shot on 8."""
+    texts = _texts(play("seed_000_standing_declaration_fires", tmp_path, capsys))
+    assert (
+        "Cyril Wellington declares normal shot with Smith & Wesson Schofield (.44) (4 AP) "
+        "on segment 8"
+    ) in texts
+    assert any(t.startswith("Cyril Wellington → Angus Laroq") for t in texts)
+
+
+def test_a_stun_mid_round_acts_at_once_and_the_recovery_check_is_made_at_the_table(
+    tmp_path, capsys
+):
+    """000 Wound Effects: stunned "until a successful recovery check is made"; the
+    check is drawn at the table before the next round."""
+    log = play("seed_000_stun_mid_round_and_recovery", tmp_path, capsys)
+    details = [d for e in log for d in ((e.get("detail") or {}).get("details") or [])]
+    assert any(d.startswith("Angus Laroq is stunned") for d in details)
+    assert not any(e["kind"] == "attack" and "Angus Laroq →" in e["text"] for e in log)
+    assert any("Angus Laroq's recovery check" in e["text"] for e in log)
+
+
+def test_the_walking_penalty_is_this_rounds(tmp_path, capsys):
+    """000 Move and Fire: Hank walked in round 1; his round-2 shot has no firer-moving
+    downgrade."""
+    log = play("seed_000_walking_penalty_is_this_rounds", tmp_path, capsys)
+    (shot,) = records(log)
+    labels = {m["label"] for m in shot["tn"]["result_items"]}
+    assert not any("moving" in label or "walk" in label for label in labels)

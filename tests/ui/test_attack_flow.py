@@ -549,9 +549,11 @@ def test_trying_to_miss_from_the_situation_box(qtbot, street):
     assert any("000 Action Sabotage" in r for r in rec.hit.reasons)
 
 
-def test_physical_card_attack_counts_on_before_the_card_is_typed(qtbot):
-    """#16 with a printed deck: a shooter short of counters — Draw counts on first (its
-    own undo step), then asks for the card, so it is typed for a payable shot."""
+def test_physical_card_attack_short_of_counters_is_declared_before_any_card(qtbot):
+    """000 Action Timing with a printed deck: a shooter short of counters — Declare
+    keeps the shot as a standing declaration (one undo step) and asks for no card;
+    the card is typed when the shot resolves. (#16 counted on past everyone else
+    instead; the seed calls each segment for every character.)"""
     from twtw_desktop.play.actions import StartActionTime
     from twtw_desktop.play.track_actions import StartRoundWithCards
     from twtw_desktop.rules.deck import standard_deck
@@ -563,23 +565,14 @@ def test_physical_card_attack_counts_on_before_the_card_is_typed(qtbot):
     typed = {c.id: deck[i] for i, c in enumerate(doc.encounter.characters)}  # initiative
     doc.apply(StartRoundWithCards(cards=typed))
     panel.set_shot("snap")
-    assert panel.count_on is not None, panel.tn_label.text()
-    ap, segment = panel.count_on
+    assert panel.declare_mode == "standing", panel.tn_label.text()
+    assert panel.draw_button.text() == "Declare"
     steps = doc.undo_stack.count()
-    assert panel.draw() is None  # the track counted on, then the entry form opened
-    assert doc.table.track.state.segment == segment
+    segment = doc.table.track.state.segment
+    assert panel.draw() is None
+    assert getattr(panel, "_dialog", None) is None  # no card asked for yet
     assert doc.undo_stack.count() == steps + 1
-    dlg = panel._dialog
-    qtbot.addWidget(dlg)
-    used = {c.number for c in typed.values()}
-    card = next(
-        c
-        for c in standard_deck()
-        if c.number not in used
-        and preview(doc.table, panel.plan, [Spends()], typed=c).outcome.card_needed is None
-    )
-    dlg.form.set_card(card)
-    assert dlg.try_accept()
-    assert panel.current is not None, panel.message.text()
-    assert panel.apply() is not None, panel.message.text()
-    assert doc.table.track.row(doc.character_of("t_miranda_valentine").id).spent == ap
+    assert doc.table.track.state.segment == segment  # nothing was counted
+    mid = doc.character_of("t_miranda_valentine").id
+    (standing,) = doc.table.track.state.standing[mid]
+    assert standing.act["do"] == "snap_shot" and standing.act["target"] == "t_felicia_laroq"

@@ -1594,7 +1594,7 @@ def nearest_enemy(table, shooter_token: Token, geometry: Geometry | None = None)
             c = table.character(t.character_id)
         except KeyError:
             continue
-        if c.side == me.side or c.dead:
+        if c.side == me.side or c.out_of_action:
             continue
         hidden = 0
         if geometry is not None:

@@ -153,6 +153,23 @@ def _decision(table: Table, action: Action) -> str | None:
     return None
 
 
+def target_gone(table: Table, action: Action) -> str | None:
+    """Why an attack no longer applies because of its target: down, or off the map
+    (None: the target is there, or the action has none)."""
+    target = getattr(action, "target", None)
+    if not isinstance(target, str):
+        return None
+    try:
+        c, tok = table.actor(target)
+    except (KeyError, RulesError):
+        return f"its target {target!r} is no longer in the encounter"
+    if c.out_of_action:
+        return f"{c.name} is down"
+    if tok is None:
+        return f"{c.name} is off the map"
+    return None
+
+
 def perform(table: Table, entry: StackEntry) -> str | None:
     """Inside a step: carry out a declared action in its place — or let it not
     happen (its actor down or stunned, its target gone: the AP stay spent). Returns
@@ -168,7 +185,7 @@ def perform(table: Table, entry: StackEntry) -> str | None:
     action = parse_action(entry.intent)
     table.time.performing = entry
     try:
-        why = action.why_not(table)
+        why = target_gone(table, action) or action.why_not(table)
         if why:
             _log_events(table, [t.perform_entry(entry.seq, skipped=why)])
             return None
@@ -220,13 +237,15 @@ def decision_waiting(table: Table) -> str | None:
         assert table.time is not None
         table.time.performing = entry
         try:
-            if action.why_not(table):
+            if target_gone(table, action) or action.why_not(table):
                 return None
             need = _decision(table, action)
         finally:
             table.time.performing = None
         if need:
-            return f"{action.label(table)}: {need} (the Attack panel shows it; Apply carries it out)"
+            return (
+                f"{action.label(table)}: {need} (the Attack panel shows it; Apply carries it out)"
+            )
         return None
     return None
 
@@ -479,7 +498,9 @@ class RunOn(_TrackStep):
             action = parse_action(head.act)
             try:
                 ap = cost_of(table, action)
-                why = None if row.counters < ap else action.why_not(table)
+                why = target_gone(table, action)
+                if why is None and row.counters >= ap:
+                    why = action.why_not(table)
             except RulesError as e:
                 why = str(e)
             if why:

@@ -50,6 +50,9 @@ class EncounterDocument(QObject):
     characterChanged = Signal(str)
     featureChanged = Signal(str)
     selectionChanged = Signal(object)
+    #: AP v2: a run stopped at a declared attack that waits for the Judge's choices
+    #: (its table action's journal form): the attack panel shows it
+    attackDue = Signal(object)
     #: the token under the mouse on the map (None when it leaves); panels may light
     #: up the matching row
     tokenHovered = Signal(object)
@@ -87,6 +90,9 @@ class EncounterDocument(QObject):
         #: AP v2: once the selected character has acted and must wait for counters,
         #: select whoever is due next (the window sets it from Preferences)
         self.follow_track = False
+        #: AP v2: the Judge ran on (F6): after each decision the run goes on by itself
+        #: until the next stop (cleared by F5, Shift+F6 and the round's end)
+        self.running_on = False
         #: the map view showing this document (set by the view; None in tests without one)
         self.map_view: Any = None
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
@@ -324,7 +330,54 @@ class EncounterDocument(QObject):
         when the table refuses it. Returns the table's event."""
         cmd = TableActionCommand(self, action, merge_key=merge_key)
         self.push(cmd)
+        self._after_step(action)
         return cmd.event
+
+    def _after_step(self, action: Any) -> None:
+        """AP v2: after a run stops, the character the Judge deals with is selected
+        (the first who may declare, or the shooter whose result waits); after the
+        Judge's decision the run goes on by itself (F6 started it)."""
+        from ..play.combat_actions import _AttackAction
+        from ..play.declarations import PassTurn, RunOn, WhenAble
+
+        if isinstance(action, RunOn):
+            QTimer.singleShot(0, self._show_stop)
+        elif self.running_on and isinstance(action, WhenAble | PassTurn | _AttackAction):
+            QTimer.singleShot(0, self._run_on)
+
+    def _run_on(self) -> None:
+        from ..play.declarations import RunOn
+
+        if not self.running_on or self.table.why_not(RunOn()) is not None:
+            self._show_stop()
+            return
+        try:
+            self.apply(RunOn())
+        except RulesError:
+            self.running_on = False
+
+    def _show_stop(self) -> None:
+        from ..play.declarations import decision_waiting
+        from ..play.track_actions import due_next
+
+        t = self.table.track if self.table.time is not None else None
+        if t is None or self.table.time.kind != "segments":
+            return
+        if not self.table.time.round_running() or t.round_over:
+            self.running_on = False
+        if decision_waiting(self.table):
+            entry = t.unperformed()[0]
+            tok = self.token_for(entry.character_id)
+            if tok is not None:
+                self.select(tok.id)
+            self.attackDue.emit(entry.intent)
+            return
+        if not self.follow_track:
+            return
+        nxt = due_next(self.table)
+        tok = self.token_for(nxt) if nxt is not None else None
+        if tok is not None and tok.id != self.selected_token_id:
+            self.select(tok.id)
 
     def add_characters(
         self, characters: list[Character], tokens: list[Token], text: str = ""

@@ -64,6 +64,7 @@ from ...play.attack import (
     bumps_left,
     checked_shots,
     cock_first_needed,
+    declared_shot,
     default_weapon_index,
     display_name,
     fan_secondary_choices,
@@ -76,8 +77,8 @@ from ...play.attack import (
 from ...play.bonus_actions import SPENDS
 from ...play.cards import already_typed
 from ...play.combat_actions import Aim, AttackCard, attack_action
+from ...play.declarations import WhenAble, how, segments
 from ...play.throw import blast_lines
-from ...play.track_actions import CountOn, WhenAble, count_on_segment
 from ...rules.base import HitLocation
 from ...rules.card import Card
 from ...rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
@@ -230,7 +231,9 @@ class AttackPanel(QWidget):
         self.refusal: str | None = None
         #: (AP, segment): the attacker's counters cover the attack only once the track
         #: has counted on to that segment, which Draw does first (a ``when_able`` step)
-        self.count_on: tuple[int, int] | None = None
+        #: AP v2: how Draw goes on the track now — "now" (the segment's lone action,
+        #: drawn at once), "stack" or "standing" (Draw declares it: 000 Action Timing)
+        self.declare_mode: str = "now"
         #: the undo stack's index right after the last Apply (its result is on show)
         self._applied_at: int | None = None
         #: the spends of each shot of the previewed series (one for a single attack)
@@ -809,6 +812,7 @@ class AttackPanel(QWidget):
         lay.addStretch(1)
 
         document.selectionChanged.connect(self._on_selection)
+        document.attackDue.connect(self._attack_due)
         document.changed.connect(self._on_changed)
         document.undo_stack.indexChanged.connect(self._on_undo_index)
         self._on_selection(document.selected_token_id)
@@ -877,6 +881,9 @@ class AttackPanel(QWidget):
                 me = doc.character_of(self._shooter)
             except KeyError:
                 me = None
+        # enemies first, then the shooter's own side, each nearest first; sides marked
+        here = doc.token(self._shooter).at if me is not None and self._shooter else None
+        listed = []
         for t in doc.encounter.tokens:
             if t.id == self._shooter:
                 continue
@@ -884,15 +891,21 @@ class AttackPanel(QWidget):
                 c = doc.character(t.character_id)
             except KeyError:
                 continue
+            d = t.at.distance(here) if here is not None else 0
+            own = me is not None and c.side == me.side
+            listed.append((own, d, c.name, t.id, c))
+        listed.sort(key=lambda x: (x[0], x[1], x[2]))
+        for own, d, _name, tid, c in listed:
             label = c.name
-            if me is not None:
-                from ...hexgrid import Hex
-
-                d = Hex(*t.hex).distance(doc.token(self._shooter).at)
+            if here is not None:
                 label += f" ({d} p)"
+            if me is not None:
+                label += " · ally" if own else f" · {c.side}"
             if c.dead:
                 label += " †"
-            self.target_combo.addItem(label, t.id)
+            elif c.out_of_action:
+                label += " (down)"
+            self.target_combo.addItem(label, tid)
         i = self.target_combo.findData(keep) if keep else -1
         self.target_combo.setCurrentIndex(max(i, 0))
         self.target_combo.blockSignals(False)
@@ -1164,10 +1177,9 @@ class AttackPanel(QWidget):
             except KeyError:
                 self._shooter = None
         self.shooter_label.setText(name if self._shooter else "— select a token on the map —")
-        keep = self.target_token()
-        if keep == token_id:
-            keep = None
-        if keep is None and self._shooter is not None:
+        # a new shooter gets the nearest enemy in sight, never the last shooter's target
+        keep = None
+        if self._shooter is not None:
             keep = nearest_enemy(doc.table, doc.token(self._shooter), self.geometry_cache)
         self._fill_targets(keep)
         self._fill_weapons()
@@ -1334,25 +1346,31 @@ class AttackPanel(QWidget):
         self._show_plan(plan)
         # the TN stays in view; what the table would still refuse (the AP) is said
         why = action.refusal_before_draw(self.table)
-        self.count_on = None
-        if why and plan.spec is not None and plan.request.charge_ap and not plan.spec.all_ap:
-            # short of counters only: Draw counts on to the segment they cover it
-            segment = count_on_segment(
-                self.table,
-                plan.shooter.id,
-                plan.spec.ap,
-                lambda: action.refusal_before_draw(self.table),
-            )
-            if segment is not None:
-                self.count_on = (plan.spec.ap, segment)
-                why = None
+        self.declare_mode = "now"
+        if (
+            segments(self.table)
+            and plan.spec is not None
+            and plan.request.charge_ap
+            and declared_shot(self.table, plan) is None
+        ):
+            mode = how(self.table, plan.shooter.id, plan.spec.ap)
+            if mode != "now":
+                declare = WhenAble(who=plan.request.shooter_token, then=action.journal_form())
+                why = self.table.why_not(declare)
+                if why is None:
+                    self.declare_mode = mode
+                    when = (
+                        "goes on this segment's stack with the others'"
+                        if mode == "stack"
+                        else f"is carried out when {plan.shooter.name}'s counters cover its "
+                        f"{plan.spec.ap} AP"
+                    )
+                    self.tn_label.setText(
+                        self.tn_label.text() + f"<div>Declare: the attack {when} "
+                        "(000 Action Timing); its card is drawn when it resolves.</div>"
+                    )
         self.refusal = why  # Draw waits: no card is shown for an attack the table refuses
-        if self.count_on is not None:
-            self.tn_label.setText(
-                self.tn_label.text() + f"<div>Draw counts on to segment {self.count_on[1]}: then "
-                f"{html.escape(plan.shooter.name)}'s counters cover the "
-                f"{self.count_on[0]} AP (000 Action Timing).</div>"
-            )
+        self.draw_button.setText("Draw" if self.declare_mode == "now" else "Declare")
         flipped = stack_card(self.table, plan)
         if flipped is not None and not why:
             self.tn_label.setText(
@@ -1506,10 +1524,10 @@ class AttackPanel(QWidget):
             return None
         self._typed_block = None
         assert self.plan is not None
+        if self.declare_mode != "now":
+            return self._declare()
         stacked = stack_card(self.table, self.plan)
         if self.document.deck.physical and stacked is None:
-            if self.count_on is not None and not self._count_on_first():
-                return None
             dlg = PhysicalCardDialog(self, title="Type the card drawn for this attack")
             dlg.accepted.connect(lambda: self._typed_card(dlg.card))
             dlg.open()
@@ -1522,18 +1540,48 @@ class AttackPanel(QWidget):
             return None
         return self._preview()
 
-    def _count_on_first(self) -> bool:
-        """A printed deck's card is typed in with the attack: count on (one undo
-        step) before the card is asked for, so it is typed for a payable attack."""
-        shooter = self.shooter_token()
-        assert shooter is not None and self.count_on is not None
+    def _declare(self) -> None:
+        """Declare the attack (``when_able``): on the segment's stack, or standing
+        until the counters cover it (000 Action Timing). One undo step."""
+        assert self.plan is not None
+        action = attack_action(self.table, self.plan.request)
         try:
-            self.document.apply(CountOn(who=shooter, ap=self.count_on[0]))
+            event = self.document.apply(
+                WhenAble(who=self.plan.request.shooter_token, then=action.journal_form())
+            )
         except USER_ERRORS as e:
             self.message.error(error_text(e))
-            return False
-        self.count_on = None
-        return True
+            return None
+        self.message.note(f"Declared: {event.text}")
+        self.recompute()
+        self._back_to_the_map()
+        return None
+
+    def _attack_due(self, intent: object) -> None:
+        """A run stopped at a declared attack with choices: show it (its shooter is
+        selected already), with the target, weapon and shot declared."""
+        if not isinstance(intent, dict):
+            return
+        kind = str(intent.get("do", ""))
+        shots = {
+            "snap_shot": "snap",
+            "normal_shot": "normal",
+            "aimed_shot": "aimed",
+            "fan_fire": "fan",
+        }
+        shot = shots.get(kind)
+        if shot is not None and shot in self.shot_buttons:
+            self.set_shot(shot)
+        target = intent.get("target")
+        if isinstance(target, str):
+            tok = self.document.token_for(target)
+            try:
+                tid = tok.id if tok is not None else self.document.token(target).id
+            except KeyError:
+                tid = None
+            if tid is not None:
+                self.set_target(tid)
+        self.message.note("The run waits for this attack: Draw reads its card, then Apply.")
 
     def _draw_held(self) -> bool:
         """Take the attack's card off the deck as a table step (``attack_card``): no
@@ -1545,12 +1593,7 @@ class AttackPanel(QWidget):
         key = f"attack-card:{shooter}:{self.document.undo_stack.index()}"
         self._busy = True
         try:
-            card_action: AttackCard | WhenAble = AttackCard(who=shooter)
-            if self.count_on is not None:
-                card_action = WhenAble(
-                    who=shooter, ap=self.count_on[0], then=card_action.journal_form()
-                )
-            event = self.document.apply(card_action, merge_key=key)
+            event = self.document.apply(AttackCard(who=shooter), merge_key=key)
         except USER_ERRORS as e:
             self.message.error(error_text(e))
             return False
@@ -1570,8 +1613,6 @@ class AttackPanel(QWidget):
         if self._held is not None and self._held_in_play() and stack.index() > 0:
             top = stack.command(stack.index() - 1)
             action = getattr(top, "action", None)
-            if isinstance(action, WhenAble):
-                action = action.inner()
             if isinstance(action, AttackCard):
                 self._busy = True
                 try:

@@ -65,6 +65,14 @@ from PySide6.QtWidgets import (
 from ...errors import RulesError
 from ...play.actions import Declare, EndRound, EndSegment, StartRound
 from ...play.catalogue import catalogue
+from ...play.declarations import (
+    ClearStanding,
+    PassTurn,
+    RecoveryCheck,
+    RunOn,
+    WaitUntil,
+    due_recovery,
+)
 from ...play.track_actions import (
     Act,
     ChoosePhase,
@@ -74,7 +82,6 @@ from ...play.track_actions import (
     Interrupt,
     JoinStack,
     KeepWaiting,
-    NextDue,
     QuickDraw,
     Resolve,
     Rush,
@@ -219,10 +226,13 @@ _BAR_BUTTONS: tuple[tuple[str, str, str, str], ...] = (
     # AP v2
     (
         "due",
-        "Next due",
-        "Count segments until something is due: the stack to resolve, someone's first "
-        "counter, someone newly able to pay for a shot, a blow or a draw, a continuous "
-        "mover, or the end of the round; the line under the track says why it stopped",
+        "Run on",
+        "The table counts the segments: counters are placed, standing declarations the "
+        "counters cover are declared (slowest first), simultaneous actions go through the "
+        "initiative stack. It stops where you decide: someone may newly act with nothing "
+        "declared (F6 again passes them all), a declaration no longer applies, a result "
+        "has choices, the round ends. The line under the track says why it stopped "
+        "(000 Action Timing, Simultaneous Actions)",
         "next_due",
     ),
     (
@@ -585,7 +595,31 @@ class TrackPanel(QWidget):
             return []
         cid = self._row_ids[r]
         tok = self.document.token_for(cid)
-        return token_menu_actions(parent, self.document, tok.id if tok else None, cid)
+        acts = token_menu_actions(parent, self.document, tok.id if tok else None, cid)
+        return self._declaration_actions(cid, parent) + acts
+
+    def _declaration_actions(self, cid: str, parent) -> list:
+        """AP v2: a row's standing declaration — pass, wait until N counters, or drop
+        what is declared (000 Action Timing)."""
+        from PySide6.QtGui import QAction
+
+        t = self.track
+        if t is None or self.phases or not self.document.table.time.round_running():
+            return []
+        out = []
+        name = self.document.character(cid).name
+        if cid in t.pending_declarers():
+            act = QAction(f"{name} passes this segment", parent)
+            act.triggered.connect(lambda: self.pass_turn([cid]))
+            out.append(act)
+        act = QAction(f"{name} waits until N counters…", parent)
+        act.triggered.connect(lambda: self.wait_until(cid))
+        out.append(act)
+        if t.state.standing.get(cid):
+            act = QAction(f"{name}: drop the standing declaration", parent)
+            act.triggered.connect(lambda: self.clear_standing(cid))
+            out.append(act)
+        return out
 
     # -- state -----------------------------------------------------------------------
     @property
@@ -664,7 +698,19 @@ class TrackPanel(QWidget):
         cards = self._typed_cards([(c.id, c.name) for c in chars])
         if cards is None:
             return False
-
+        self.document.running_on = False
+        # 000 Wound Effects: "Each round, stunned characters use their action (Recover,
+        # all APs) to attempt a recovery check" — the round they spent is over: F5
+        # draws each check due before the next round starts
+        for cid in due_recovery(self.document.table):
+            card = None
+            if self.document.deck.physical:
+                typed = self._typed_cards([(cid, self.document.character(cid).name)])
+                if typed is None:
+                    return False
+                card = typed.get(cid)
+            if not self._do(RecoveryCheck(who=cid, card=card)):
+                return False
         return self._do(StartRoundWithCards(cards=cards) if cards else StartRound())
 
     # AP v2 ----------------------------------------------------------------------------
@@ -672,8 +718,32 @@ class TrackPanel(QWidget):
         return self._do(EndSegment())
 
     def next_due(self) -> bool:
-        """Count segments until the Judge has something to decide (one undo step)."""
-        return self._do(NextDue())
+        """Run on (F6): the table counts the segments until the Judge must decide
+        (one undo step); those the last stop named as able to act with nothing
+        declared pass first, in the same step."""
+        t = self.track
+        passing = t.pending_declarers() if t is not None else []
+        self.document.running_on = True
+        return self._do(RunOn(passing=passing))
+
+    def pass_turn(self, cids: list[str]) -> bool:
+        return self._do(PassTurn(who=cids))
+
+    def clear_standing(self, cid: str) -> bool:
+        return self._do(ClearStanding(who=cid))
+
+    def wait_until(self, cid: str, counters: int | None = None) -> bool:
+        if counters is None:
+            from PySide6.QtWidgets import QInputDialog
+
+            name = self.document.character(cid).name
+            value, ok = QInputDialog.getInt(
+                self, "Wait", f"{name} waits until this many counters are out:", 3, 1, 40
+            )
+            if not ok:
+                return False
+            counters = value
+        return self._do(WaitUntil(who=cid, counters=counters))
 
     def declare(self, cid: str, spec: A.ActionSpec) -> bool:
         """Declare ``spec`` for ``cid`` on the track (pays the counters), with its
@@ -1365,6 +1435,8 @@ class TrackPanel(QWidget):
 
         every = range(1, SEGMENTS + 1)
         marks_shown = self._marks.setdefault(id(table), {})
+        t = self.track
+        pending = set(t.pending_declarers()) if t is not None and not self.phases else set()
         for r in rows:
             c = chars[r]
             row = st.rows.get(c.id) if st is not None else None
@@ -1384,6 +1456,8 @@ class TrackPanel(QWidget):
                         row.ap_reasons,
                         status,
                         row.status_reason,
+                        tuple(q.label for q in st.standing.get(c.id, ())),
+                        c.id in pending,
                     ),
                     (row.round_ap, status, c.ap, row.pool, row.ap_reasons),
                     row.counters,
@@ -1409,6 +1483,18 @@ class TrackPanel(QWidget):
                     if row.status.value != "active":
                         name = f"{c.name} ({row.status.value})"
                         tip.append(row.status_reason)
+                    standing = heads[0][7]
+                    if standing:
+                        name = f"{name} ⌛"
+                        tip.append(
+                            "Declared, when the counters cover it: " + "; then ".join(standing)
+                        )
+                    elif heads[0][8]:
+                        name = f"✋ {name}"
+                        tip.append(
+                            "May declare now with nothing declared: act with them, or F6 passes "
+                            "(000 Action Timing)"
+                        )
                 put(r, 0, name, "\n".join(x for x in tip if x), center=False)
             if changed[1]:
                 put(

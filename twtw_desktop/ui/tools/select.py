@@ -20,8 +20,8 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from ...errors import RulesError
 from ...hexgrid import Hex, facing_turn, rotate_facing
 from ...play.actions import Move, Run, ref_of
+from ...play.declarations import WhenAble, segments
 from ...play.movement import MovePlan, mount_of, plan_move
-from ...play.track_actions import WhenAble
 from ..commands import ChangeValueCommand, MoveTokenCommand, RotateTokenCommand
 from ..document import EncounterDocument
 from ..scene import style
@@ -146,11 +146,11 @@ class SelectTool(Tool):
             self.say(plan.reason or "That move is not possible.")
             return True
         try:
-            push_move(doc, tid, plan)
+            text = push_move(doc, tid, plan)
         except (RulesError, ValueError) as e:
             self.say(str(e))
             return True
-        self.say(plan.summary())
+        self.say(text or plan.summary())
         return True
 
     def mouse_double_click(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
@@ -200,18 +200,21 @@ class SelectTool(Tool):
         return True
 
 
-def push_move(doc: EncounterDocument, token_id: str, plan: MovePlan) -> None:
-    """Push the move of a planned path as the table's ``move`` (or ``run``) action:
-    the token to the end hex, the AP declared on the track, one undo step. Where the
-    counters do not cover it yet, the segments until they do are counted in the same
-    step (``when_able``)."""
+def push_move(doc: EncounterDocument, token_id: str, plan: MovePlan) -> str:
+    """Push the move of a planned path as the table's ``move`` (or ``run``) action,
+    one undo step. AP v2 with a round running: through ``when_able`` — carried out
+    now as the segment's lone action, put on the segment's stack while others act or
+    may still declare, or kept as a standing declaration until the counters cover it
+    (000 Action Timing)."""
     end = plan.path[-1]
     cls = Run if plan.run else Move
     move = cls(who=token_id, to=ref_of(doc.table, end), facing=plan.facing)
-    if plan.at_segment is not None:  # the counters do not cover it yet: count on first
-        doc.apply(WhenAble(who=token_id, ap=plan.ap, then=move.journal_form()))
-    else:
-        doc.apply(move)
+    if segments(doc.table):
+        ev = doc.apply(WhenAble(who=token_id, then=move.journal_form()))
+        mode = (ev.record or {}).get("mode") if ev is not None else None
+        return ev.text if mode in ("stack", "standing") else plan.summary()
+    doc.apply(move)
+    return plan.summary()
 
 
 def turn_token(doc: EncounterDocument, token_id: str, steps: int) -> str:
