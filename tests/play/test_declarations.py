@@ -104,7 +104,9 @@ def test_a_lone_action_is_carried_out_now_and_closes_the_segment(table):
     assert how(table, MIRANDA, 1) == "now"
     table.apply(WhenAble(who=MIRANDA, then=_move(table, MIRANDA).journal_form()))
     assert table.track.state.closed
-    assert "resolved" in (table.why_not(_move(table, MIRANDA)) or table.why_not(EndSegment()) or "resolved")
+    assert "resolved" in (
+        table.why_not(_move(table, MIRANDA)) or table.why_not(EndSegment()) or "resolved"
+    )
 
 
 def test_an_action_while_others_may_still_declare_waits_on_the_stack(table):
@@ -122,7 +124,7 @@ def test_an_action_while_others_may_still_declare_waits_on_the_stack(table):
     assert table.token_for(first).at != Hex(*a.to) or True
     # the segment stays open until the other has declared or passed
     assert table.why_not(EndSegment()) is not None
-    table.apply(PassTurn(who=[second] + table.track.pending_declarers()[1:]))
+    table.apply(PassTurn(who=[second, *table.track.pending_declarers()[1:]]))
     assert not table.track.unperformed()  # carried out once nobody may still declare
     assert table.track.state.closed
 
@@ -204,7 +206,9 @@ def test_a_stun_acts_at_once_and_the_recovery_check_is_made_at_the_table(table):
     table.apply(RunOn(passing=table.track.pending_declarers()))
     row = table.track.row(MIRANDA)
     assert row.status.value == "stunned" and row.counters == 0 and row.pool == 0
-    assert "stunned" in (table.why_not(WhenAble(who=MIRANDA, then=_move(table, MIRANDA).journal_form())) or "")
+    assert "stunned" in (
+        table.why_not(WhenAble(who=MIRANDA, then=_move(table, MIRANDA).journal_form())) or ""
+    )
     assert ev is not None
     assert due_recovery(table) == [MIRANDA]
     table.apply(EndRound())
@@ -226,7 +230,9 @@ def test_due_next_is_someone_who_may_declare_now_and_says_why_others_are_skipped
     table.apply(RunOn())
     assert due_next(table) == table.track.pending_declarers()[0]
     table.apply(WhenAble(who=MIRANDA, then=_move(table, MIRANDA).journal_form()))
-    assert "standing declaration" in (skip_reason(table, MIRANDA) or "") or due_next(table) != MIRANDA
+    assert (
+        "standing declaration" in (skip_reason(table, MIRANDA) or "") or due_next(table) != MIRANDA
+    )
 
 
 def test_a_standing_declaration_replays_from_its_journal_form(table):

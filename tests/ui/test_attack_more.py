@@ -281,6 +281,11 @@ def _engaged_with_counters(qtbot, miranda: int, felicia: int):
         track.counters("miranda_valentine") < miranda or track.counters("felicia_laroq") < felicia
     ):
         track.advance_segment()
+    # 000 Action Timing: the others let this segment go, so Miranda's attack is its
+    # lone action (with others still to declare it would wait on the stack for them)
+    others = [c for c in track.pending_declarers() if c != "miranda_valentine"]
+    if others:
+        track.pass_turn(others)
     return doc, panel, track
 
 
@@ -777,9 +782,16 @@ def test_a_dodge_is_paid_once_a_round(qtbot):
     panel.draw()
     assert panel.apply() is not None
     assert track.row("felicia_laroq").spent == spent + 3
+    # Miranda attacks again on a later segment, once her counters cover it again
+    # (segment by segment, the others letting each one go: 000 Action Timing)
+    while track.counters("miranda_valentine") < panel.plan.ap.total:
+        track.advance_segment()
+        others = [c for c in track.pending_declarers() if c != "miranda_valentine"]
+        if others:
+            track.pass_turn(others)
     panel.set_defense("dodge")
     panel.draw()
-    assert panel.apply() is not None
+    assert panel.apply() is not None, panel.message.text()
     assert track.row("felicia_laroq").spent == spent + 3
     assert "already dodging" in doc.encounter.log[-1].detail["defense"]
 
@@ -973,7 +985,7 @@ def test_a_holstered_gun_offers_draw_and_shoot_in_one_action(qtbot):
 
 
 def test_draw_waits_until_the_whole_action_is_payable(qtbot):
-    """#16: no card is shown for an attack the track cannot pay, even by counting on
+    """No card is shown and nothing is declared for an attack the round cannot pay
     (here: Miranda has 2 AP this round and the snap shot needs 3); the reason is shown."""
     from twtw_desktop.play.actions import StartActionTime, StartRound
     from twtw_desktop.resources import maps_dir
@@ -988,21 +1000,24 @@ def test_draw_waits_until_the_whole_action_is_payable(qtbot):
     qtbot.addWidget(panel)
     doc.select("token-miranda_valentine")
     panel.shot_buttons["snap"].click()
-    assert panel.plan is not None and panel.refusal and panel.count_on is None
+    assert panel.plan is not None and panel.refusal and panel.declare_mode == "now"
+    assert "at most 2 counter" in panel.refusal
     assert not panel.draw_button.isEnabled()
     assert panel.refusal in panel.draw_button.toolTip()
 
 
-def test_draw_counts_on_to_the_segment_the_shot_is_payable(qtbot):
-    """#16 a round without grinding: at segment 0 nobody has counters; Draw counts on
-    to the segment where the shooter's cover the shot (the TN panel says which), takes
-    the card, and Apply joins that step — one Ctrl+Z puts the segment and the card back."""
+def test_draw_declares_a_shot_the_counters_do_not_cover_yet(qtbot):
+    """000 Action Timing: at segment 0 nobody has counters; Declare keeps the shot as
+    Miranda's standing declaration (the TN panel says so) — nothing is counted past
+    anyone — and the run declares it on the first segment her counters cover it."""
     from twtw_desktop.play.actions import StartActionTime, StartRound
+    from twtw_desktop.play.declarations import RunOn
     from twtw_desktop.resources import maps_dir
     from twtw_desktop.ui.document import EncounterDocument
     from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.character("miranda_valentine").weapons[0].readied = True
     doc.apply(StartActionTime())
     doc.apply(StartRound())  # segment 0: nobody has counters yet
     panel = AttackPanel(doc)
@@ -1010,22 +1025,21 @@ def test_draw_counts_on_to_the_segment_the_shot_is_payable(qtbot):
     doc.select("token-miranda_valentine")
     panel.shot_buttons["snap"].click()
     assert panel.plan is not None and not panel.refusal
-    ap, segment = panel.count_on
-    assert ap == panel.plan.spec.ap and segment > 0
-    assert f"counts on to segment {segment}" in panel.tn_label.text()
-    assert panel.draw_button.isEnabled()
-    deck_before = doc.deck.snapshot()
+    assert panel.declare_mode == "standing" and panel.draw_button.text() == "Declare"
+    assert "Declare: the attack is carried out when" in panel.tn_label.text()
     steps = doc.undo_stack.count()
     qtbot.mouseClick(panel.draw_button, Qt.MouseButton.LeftButton)
-    assert doc.table.track.state.segment == segment
-    assert panel.current is not None
-    qtbot.mouseClick(panel.apply_button, Qt.MouseButton.LeftButton)
-    assert doc.encounter.log[-1].kind == "attack"
-    assert any(e.text.startswith("Counted segment") for e in doc.encounter.log)
-    assert doc.undo_stack.count() == steps + 1  # count, card and shot: one step
+    assert doc.undo_stack.count() == steps + 1 and doc.table.track.state.segment == 0
+    assert doc.table.track.state.standing["miranda_valentine"]
+    for _ in range(20):
+        if any(e.kind == "attack" for e in doc.encounter.log):
+            break
+        if doc.table.why_not(RunOn()) and not doc.table.track.pending_declarers():
+            break  # a result with choices: the panel shows it
+        doc.apply(RunOn(passing=doc.table.track.pending_declarers()))
+    assert not doc.table.track.state.standing.get("miranda_valentine")
     doc.undo_stack.undo()
-    assert doc.table.track.state.segment == 0
-    assert doc.deck.snapshot() == deck_before
+    assert doc.undo_stack.count() >= steps
 
 
 def test_the_panel_follows_undo_of_an_applied_attack(qtbot):

@@ -9,6 +9,7 @@ import pytest
 
 from twtw_desktop.errors import RulesError
 from twtw_desktop.hexgrid import Hex
+from twtw_desktop.play.declarations import PassTurn
 from twtw_desktop.play.movement import plan_move
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.character import Posture
@@ -44,6 +45,10 @@ def _action_time(doc, segments: int) -> None:
     doc.push(SnapshotCommand(doc, "Start round", doc.track.start_round, {"track", "deck"}))
     for _ in range(segments):
         doc.push(SnapshotCommand(doc, "Next segment", doc.track.advance_segment, {"track"}))
+    if segments:  # everyone but Miranda lets the segment go (000 Action Timing)
+        others = [c for c in doc.track.pending_declarers() if c != "miranda_valentine"]
+        if others:
+            doc.apply(PassTurn(who=others))
 
 
 def test_move_pays_ap_and_undo_refunds_it(doc):
@@ -71,36 +76,43 @@ def test_a_move_the_counters_cannot_pay_this_round_is_refused(doc):
     doc.character("miranda_valentine").ap = 1  # one counter this round, at most
     _action_time(doc, 0)  # no segment counted yet: no counters on the track
     plan = plan_move(doc, MIRANDA, Hex(5, 7))  # 11 paces: 2 AP
-    assert not plan.allowed and plan.at_segment is None
+    assert not plan.allowed and plan.short == 0
     assert "1 AP Miranda Valentine can still spend this round" in plan.reason
     count = doc.undo_stack.count()
     # two counters are more than the round gives: the track itself refuses to count
     # on, and nothing changes
     plan = plan_move(doc, MIRANDA, Hex(5, 12))
-    plan.ap, plan.at_segment = 2, 2
+    plan.ap, plan.short = 2, 2
     with pytest.raises(RulesError, match="at most 1 counter"):
         push_move(doc, MIRANDA, plan)
     assert doc.undo_stack.count() == count and doc.token(MIRANDA).at == Hex(5, 17)
     assert doc.track.state.segment == 0
 
 
-def test_a_move_the_counters_do_not_cover_yet_counts_on_first(doc):
-    """#16: no key for segments where nothing happens — dropping the token counts on
-    to the segment whose counters cover the move, moves it there, one undo step."""
+def test_a_move_the_counters_do_not_cover_yet_is_a_standing_declaration(doc):
+    """000 Action Timing: dropping the token of a character short of counters keeps
+    the move as their standing declaration (one undo step, nothing counted past
+    anyone); the run declares and carries it out on the first segment it is paid."""
+    from twtw_desktop.play.declarations import RunOn
+
     _action_time(doc, 0)
     plan = plan_move(doc, MIRANDA, Hex(5, 12))
-    assert plan.allowed and plan.at_segment is not None and plan.at_segment >= plan.ap
-    assert f"counts on to segment {plan.at_segment}" in plan.label()
+    assert plan.allowed and plan.short == plan.ap
+    assert "declared: moves when" in plan.label()
     count = doc.undo_stack.count()
     push_move(doc, MIRANDA, plan)
-    assert doc.token(MIRANDA).at == Hex(5, 12)
-    assert doc.track.state.segment == plan.at_segment
-    assert doc.track.row("miranda_valentine").spent == plan.ap
-    assert doc.undo_stack.count() == count + 1
-    doc.undo_stack.undo()
     assert doc.token(MIRANDA).at == Hex(5, 17) and doc.track.state.segment == 0
-    doc.undo_stack.redo()
-    assert doc.token(MIRANDA).at == Hex(5, 12) and doc.track.state.segment == plan.at_segment
+    assert doc.undo_stack.count() == count + 1
+    assert doc.track.state.standing["miranda_valentine"]
+    for _ in range(20):
+        if doc.token(MIRANDA).at == Hex(5, 12):
+            break
+        doc.apply(RunOn(passing=doc.track.pending_declarers()))
+    assert doc.token(MIRANDA).at == Hex(5, 12)
+    assert doc.track.row("miranda_valentine").spent >= plan.ap
+    while doc.undo_stack.count() > count:
+        doc.undo_stack.undo()
+    assert doc.token(MIRANDA).at == Hex(5, 17) and doc.track.state.segment == 0
 
 
 def test_turning_in_place_costs_one_then_two_ap(doc):

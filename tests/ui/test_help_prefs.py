@@ -54,7 +54,7 @@ def test_the_shortcut_list_is_made_from_the_actions_themselves(window):
     assert any(r[1] == "Start action time" and r[0] == "Ctrl+T" for r in rows)
     # the panels' own keys too, named after the buttons they press
     assert ("F5", "Start round", "Action track panel") in rows
-    assert ("F6", "Next due / Next phase", "Action track panel") in rows
+    assert ("F6", "Run on / Next phase", "Action track panel") in rows
     # a new action shows up without anyone editing a list
     a = QAction("Juggle the deck", window)
     a.setShortcut(QKeySequence("Ctrl+Alt+J"))

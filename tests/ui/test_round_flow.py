@@ -1,15 +1,17 @@
-"""#16 flow target, played in the real window at 1366×768: a round of the sample
-gunfight in which every character moves and every character with a gun shoots,
-in at most three Judge actions per character plus one per round.
+"""#25 flow target, played in the real window at 1366×768: a round of the sample
+gunfight in which every character moves and every character with a gun who is still
+able to shoots once, in at most 28 Judge actions, with 000's action time honoured.
 
-A Judge action is a key press, a click or a drag. The Judge plays the round as the
-track suggests: act with whoever's next action is due soonest, staying with the
-selected character unless someone else is due two segments sooner. A drag moves a
-token (counting on to the segment its counters cover the move, when they do not
-yet: no key is pressed for segments where nothing happens); a shot is Draw and
-Apply in the attack panel, Snap and the nearest enemy chosen already, a holstered
-gun drawn in the same action — plus a click on the shooter when another character
-is selected.
+A Judge action is every key press, click and drag (no scrolling is needed: each
+button used is asserted to be in view). The Judge plays the round as the table
+leads: F5 starts it, F6 runs on; at each stop the characters who may act with
+nothing declared are named — the Judge drags each one's token a hex (the move is
+carried out now, put on the segment's stack, or kept until the counters cover it)
+and, for a gunman, clicks Declare (or Draw) in the attack panel, the nearest enemy
+already chosen; once nobody may still declare the table resolves the segment (the
+initiative stack when several act) and runs on by itself. A character who already
+did everything is passed by F6, one key for all. A shot whose result has choices
+stops the run with its card shown: Apply carries it out and the run goes on.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.play.attack import nearest_enemy, usable_weapons
+from twtw_desktop.play.declarations import decision_waiting
 from twtw_desktop.play.movement import plan_move
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.ui.document import EncounterDocument
@@ -27,9 +30,8 @@ from twtw_desktop.ui.panels.attack_panel import AttackPanel
 from .test_attack_more import judge_window
 
 L = Qt.MouseButton.LeftButton
-#: the Judge stays with the selected character unless someone else is due this many
-#: segments sooner (finishing one character's turn, as at a real table)
-SLACK = 2
+#: the issue's target for one round of the sample (#25)
+TARGET = 28
 
 
 def _viewport_point(win, h: Hex) -> QPoint:
@@ -38,30 +40,24 @@ def _viewport_point(win, h: Hex) -> QPoint:
 
 
 def _step_hex(doc, token_id: str) -> Hex:
-    """A free neighbouring hex the token can walk to."""
+    """A free neighbouring hex the token can walk to this round."""
     tok = doc.token(token_id)
     for i in range(6):
         n = tok.at.neighbor(i)
         if not doc.map.contains(n) or doc.encounter.token_at(n) is not None:
             continue
-        if plan_move(doc, token_id, n).allowed:  # now, or once counted on
+        if plan_move(doc, token_id, n).allowed:
             return n
     pytest.fail(f"{token_id} has no free hex to step to")
 
 
-def _wait(doc, cid: str, ap: int) -> int:
-    """Counters still missing for ``ap`` (what the track shows the Judge)."""
-    have = doc.table.time.counters(cid) or 0
-    return max(0, ap - have)
-
-
-def _move_ap(doc, cid: str) -> int:
-    tid = doc.token_for(cid).id
-    return plan_move(doc, tid, _step_hex(doc, tid)).ap
+def _in_view(widget) -> bool:
+    """Shown and not scrolled or clipped out of sight (no scroll needed to press it)."""
+    return widget.isVisible() and not widget.visibleRegion().isEmpty()
 
 
 @pytest.mark.slow
-def test_a_round_of_the_sample_in_three_actions_per_character(qtbot, qapp, tmp_path, monkeypatch):
+def test_a_round_of_the_sample_in_at_most_28_judge_actions(qtbot, qapp, tmp_path, monkeypatch):
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
     win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
     qtbot.wait(10)
@@ -69,12 +65,27 @@ def test_a_round_of_the_sample_in_three_actions_per_character(qtbot, qapp, tmp_p
     assert panel is not None
     vp = win.map_view.viewport()
     actions = 0
+    kinds: list[str] = []
 
-    win.map_view.setFocus()
-    qtbot.keyClick(win.map_view, Qt.Key.Key_F5)  # start the round (declares action time)
-    actions += 1
+    def key(k) -> None:
+        nonlocal actions
+        win.map_view.setFocus()
+        qtbot.keyClick(win.map_view, k)
+        actions += 1
+        kinds.append(str(k).split(".")[-1])
+        qtbot.wait(5)  # the event loop runs between the Judge's actions
+
+    def click(button) -> None:
+        nonlocal actions
+        assert _in_view(button), f"{button.text()} is out of view at 1366×768"
+        assert button.isEnabled(), button.toolTip()
+        qtbot.mouseClick(button, L)
+        actions += 1
+        kinds.append(button.text())
+        qtbot.wait(5)
+
+    key(Qt.Key.Key_F5)  # start the round (declares action time)
     assert doc.in_action and doc.table.track.state.round == 1
-
     chars = [c.id for c in doc.encounter.characters if doc.token_for(c.id) is not None]
     armed = {
         cid
@@ -82,115 +93,104 @@ def test_a_round_of_the_sample_in_three_actions_per_character(qtbot, qapp, tmp_p
         if nearest_enemy(doc.table, doc.token_for(cid))
         and usable_weapons(doc.table, doc.character(cid), "ranged")
     }
-    todo = {cid: ["move", *(["shoot"] if cid in armed else [])] for cid in chars}
     moved: set[str] = set()
-    shot: set[str] = set()
 
-    def shot_wait(cid: str) -> int | None:
-        """Counters the shooter still misses for the shot as the attack panel prices
-        it (None: the panel refuses it, counting on or not)."""
-        doc.select(doc.token_for(cid).id)
-        assert panel.plan is not None, panel.tn_label.text()
-        if not panel.draw_button.isEnabled():
-            return None
-        return _wait(doc, cid, panel.plan.spec.ap)
+    def able(cid: str) -> bool:
+        c = doc.character(cid)
+        return not (c.stunned or c.out_of_action)
 
-    for _ in range(40):
-        due = []
-        for cid, left in todo.items():
-            if not left:
-                continue
-            selected_before = doc.selected_token_id
-            if left[0] == "move":
-                w: int | None = _wait(doc, cid, _move_ap(doc, cid))
-            else:
-                w = shot_wait(cid)
-            if selected_before is not None:
-                doc.select(selected_before)
-            if w is None:  # not this round any more: the track shows too few counters
-                left.clear()
-                continue
-            due.append((w, cid))
-        if not due:
-            break
-        due.sort()
-        wait, cid = due[0]
-        sel = doc.selected_token_id
-        sel_cid = doc.token(sel).character_id if sel else None
-        mine = next((w for w, c in due if c == sel_cid), None)
-        if mine is not None and mine <= wait + SLACK:
-            cid = sel_cid
+    def shot(cid: str) -> bool:
+        return any(
+            e.kind == "attack" and e.detail["record"]["attacker_id"] == cid
+            for e in doc.encounter.log
+        )
+
+    # segment 0: the Judge gives each character what they will do as soon as their
+    # counters cover it — a drag (the move), then Declare for a gunman (the shot)
+    for cid in chars:
         tid = doc.token_for(cid).id
-        intent = todo[cid].pop(0)
-        if intent == "move":
-            start = doc.token(tid).at
-            to = _step_hex(doc, tid)
-            a, b = _viewport_point(win, start), _viewport_point(win, to)
-            qtbot.mousePress(vp, L, Qt.KeyboardModifier.NoModifier, a)
-            qtbot.mouseMove(vp, b)
-            qtbot.mouseRelease(vp, L, Qt.KeyboardModifier.NoModifier, b)
+        start, to = doc.token(tid).at, _step_hex(doc, tid)
+        a, b = _viewport_point(win, start), _viewport_point(win, to)
+        if not (vp.rect().contains(a) and vp.rect().contains(b)):
+            win.map_view.center_on_hex(start)  # the Judge scrolls the map to it
             actions += 1
-            qtbot.wait(1)  # the event loop runs between the Judge's actions
-            assert doc.token(tid).at == to, win.statusBar().currentMessage()
-            moved.add(cid)
-        else:
-            if doc.selected_token_id != tid:
-                qtbot.mouseClick(
-                    vp, L, Qt.KeyboardModifier.NoModifier, _viewport_point(win, doc.token(tid).at)
-                )
-                actions += 1
-            assert doc.selected_token_id == tid
-            assert panel.shot_kind() == "snap" and panel.target_token() is not None
-            assert panel.draw_button.isEnabled(), panel.draw_button.toolTip()
-            before = sum(1 for e in doc.encounter.log if e.kind == "attack")
-            qtbot.mouseClick(panel.draw_button, L)
-            qtbot.mouseClick(panel.apply_button, L)
-            actions += 2
-            qtbot.wait(1)
-            assert sum(1 for e in doc.encounter.log if e.kind == "attack") > before
-            shot.add(cid)
+            kinds.append("scroll")
+            qtbot.wait(5)
+            a, b = _viewport_point(win, start), _viewport_point(win, to)
+        qtbot.mousePress(vp, L, Qt.KeyboardModifier.NoModifier, a)
+        qtbot.mouseMove(vp, b)
+        qtbot.mouseRelease(vp, L, Qt.KeyboardModifier.NoModifier, b)
+        actions += 1
+        kinds.append("drag")
+        qtbot.wait(5)
+        assert doc.table.track.state.standing.get(cid), win.statusBar().currentMessage()
+        moved.add(cid)
+        if cid in armed:
+            assert doc.selected_token_id == tid  # the drag selected the token
+            target = panel.target_token()
+            assert target is not None
+            assert doc.character_of(target).side != doc.character(cid).side
+            assert panel.shot_kind() == "snap" and panel.draw_button.text() == "Declare"
+            click(panel.draw_button)
+            assert len(doc.table.track.state.standing[cid]) == 2
 
-    assert moved == set(chars)
-    assert shot == armed and len(armed) >= 6
-    print(f"{actions} Judge actions for {len(chars)} characters, {len(shot)} shots")
-    assert actions <= 3 * len(chars) + 1, actions
-    # no key was pressed for segments: the drags and draws counted them
-    assert any(e.text.startswith("Counted segment") for e in doc.encounter.log)
+    key(Qt.Key.Key_F6)  # run on
+    for _ in range(40):
+        if all(shot(c) or not able(c) for c in armed):
+            break
+        if decision_waiting(doc.table):
+            assert panel.current is not None, panel.message.text()  # its card is shown
+            click(panel.apply_button)  # the run goes on by itself
+            continue
+        assert doc.table.track.pending_declarers(), doc.encounter.log[-1].text
+        key(Qt.Key.Key_F6)  # pass whoever is named (their plan is done), run on
+
+    # everyone moved, but for someone stunned or downed before their counters came
+    unmoved = [c for c in chars if doc.token_for(c).moved == 0]
+    assert all(not able(c) for c in unmoved), unmoved
+    assert len(unmoved) <= 1
+    shooters = {c for c in armed if shot(c)}
+    assert shooters == {c for c in armed if able(c) or shot(c)}
+    assert len(armed) == 7 and len(shooters) >= 5
+    print(" ".join(kinds))
+    print(f"{actions} Judge actions: {len(chars) - len(unmoved)} moved, {len(shooters)} shot")
+    assert actions <= TARGET, actions
+    # every shot went through the track: declared, and two or more on one segment
+    # through the initiative stack (000 Simultaneous Actions)
+    texts = [e.text for e in doc.encounter.log]
+    assert not any(x.startswith("Counted segment") for x in texts)
 
 
 @pytest.mark.parametrize("follow", [True, False])
-def test_the_selection_follows_the_track_once_the_selected_has_acted(qtbot, follow):
-    """Preferences ▸ Action track: once the selected character has spent their
-    counters and must wait, whoever is due next is selected (off: it stays)."""
+def test_the_selection_follows_the_track_to_whoever_may_declare(qtbot, follow):
+    """Preferences ▸ Action track: when a run stops for characters who may act with
+    nothing declared, the first of them is selected (off: the selection stays)."""
     from twtw_desktop.play.actions import StartActionTime, StartRound
+    from twtw_desktop.play.declarations import RunOn
     from twtw_desktop.play.track_actions import due_next
 
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
     doc.follow_track = follow
     doc.apply(StartActionTime())
     doc.apply(StartRound())
-    tid = "token-miranda_valentine"
-    doc.select(tid)
-    plan = plan_move(doc, tid, _step_hex(doc, tid))
-    from twtw_desktop.ui.tools.select import push_move
-
-    push_move(doc, tid, plan)
+    doc.select("token-angus_laroq")
+    doc.apply(RunOn())
     qtbot.wait(1)
+    nxt = due_next(doc.table)
+    assert nxt == doc.table.track.pending_declarers()[0] == "miranda_valentine"
     if follow:
-        nxt = due_next(doc.table)
-        assert nxt is not None and nxt != "miranda_valentine"
         assert doc.selected_token_id == doc.token_for(nxt).id
     else:
-        assert doc.selected_token_id == tid
+        assert doc.selected_token_id == "token-angus_laroq"
     doc.deleteLater()
 
 
 def test_the_selection_stays_after_an_aim_that_leads_into_a_shot(qtbot):
     """An aim (like a draw or a reload) leads into the same character's shot: the
     selection does not move on after it."""
-    from twtw_desktop.play.actions import StartActionTime, StartRound
+    from twtw_desktop.play.actions import Judge, StartActionTime, StartRound
     from twtw_desktop.play.combat_actions import Aim, moves_on_after
-    from twtw_desktop.play.track_actions import CountOn
+    from twtw_desktop.play.declarations import RunOn
 
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
     doc.follow_track = True
@@ -198,7 +198,9 @@ def test_the_selection_stays_after_an_aim_that_leads_into_a_shot(qtbot):
     doc.apply(StartRound())
     tid = "token-miranda_valentine"
     doc.character("miranda_valentine").weapons[0].readied = True
-    doc.apply(CountOn(who=tid, ap=4))
+    doc.apply(RunOn())  # segment 1: Miranda may declare
+    qtbot.wait(1)  # the stop is shown (its selection) before the Judge goes on
+    doc.apply(Judge(reason="a test's counters", who=tid, counters=3))
     doc.select(tid)
     aim = Aim(who=tid, target="token-angus_laroq", weapon="colt_peacemaker")
     assert not moves_on_after(aim)

@@ -64,6 +64,11 @@ def test_mid_gunfight_save_and_reopen(window, tmp_path):
         if (doc.ap_available(miranda) or 0) >= 2:
             break
     assert doc.in_action and doc.ap_available(miranda) >= 2
+    from twtw_desktop.play.declarations import PassTurn
+
+    others = [c for c in doc.track.pending_declarers() if c != miranda]
+    if others:  # the others let the segment go: Miranda's shot is its lone action
+        doc.apply(PassTurn(who=others))
     # a shot from Miranda at whoever the panel offers first, drawn and applied
     doc.select(MIRANDA)
     assert attack.target_token() is not None

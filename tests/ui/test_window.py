@@ -112,6 +112,10 @@ def test_drag_a_token_in_action_time_pays_ap_and_undo_refunds(window, qtbot):
     for _ in range(8):
         doc.push(SnapshotCommand(doc, "Next segment", doc.track.advance_segment, {"track"}))
     ch = "miranda_valentine"
+    from twtw_desktop.play.declarations import PassTurn
+
+    others = [c for c in doc.track.pending_declarers() if c != ch]
+    doc.apply(PassTurn(who=others))  # Miranda's move is the segment's lone action
     counters = doc.ap_available(ch)
     assert counters >= 1
     view = window.map_view

@@ -1765,7 +1765,7 @@ def _charge_defense(table, plan: AttackPlan) -> str | None:
     kind = ActionKind.BLOCK if req.defense == "block" else ActionKind.DODGE
     spec = _action_spec(kind, plan.defender_ap, Speed.FAST, plan.block_weapon, [plan.shooter.id])
     try:
-        return table.time.pay(plan.target.id, spec).summary
+        return table.time.pay_reaction(plan.target.id, spec).summary
     except RulesError as e:
         return f"{plan.target.name}'s {req.defense} was not paid for: {e}"
 

@@ -50,6 +50,7 @@ from .combat_actions import _AttackAction
 from .movement import move_continuous
 from .snapshot import ALL_AREAS
 from .table import AFTER_ACTION, TableEvent
+from .time import SegmentClock
 
 if TYPE_CHECKING:
     from ..rules.action_track import ActionTrack
@@ -121,6 +122,13 @@ def how(table: Table, character_id: str, ap: int) -> Literal["now", "stack", "st
     return "stack" if others or waiting else "now"
 
 
+def why_not_declaring(table: Table, action: Action) -> str | None:
+    """Why the action cannot be declared now, before any card (an attack's card is
+    drawn, or typed from a printed deck, when it resolves)."""
+    before_draw = getattr(action, "refusal_before_draw", None)
+    return before_draw(table) if callable(before_draw) else action.why_not(table)
+
+
 def why_not_when_paid(table: Table, action: Action, character_id: str, ap: int) -> str | None:
     """``action.why_not`` as it would stand once the counters cover ``ap`` (what a
     standing declaration needs, besides the AP)."""
@@ -133,7 +141,7 @@ def why_not_when_paid(table: Table, action: Action, character_id: str, ap: int) 
             f"{ap} ({SRC_TIMING})."
         )
     with t.supposing(character_id, ap):
-        return action.why_not(table)
+        return why_not_declaring(table, action)
 
 
 def _decision(table: Table, action: Action) -> str | None:
@@ -175,7 +183,8 @@ def perform(table: Table, entry: StackEntry) -> str | None:
     happen (its actor down or stunned, its target gone: the AP stay spent). Returns
     why the Judge must decide first (None: done)."""
     t: ActionTrack = table.track
-    assert table.time is not None and entry.intent is not None
+    clock = table.time
+    assert isinstance(clock, SegmentClock) and entry.intent is not None
     c = table.character(entry.character_id)
     texts: list[str] = []
     if c.out_of_action or c.stunned:
@@ -183,9 +192,9 @@ def perform(table: Table, entry: StackEntry) -> str | None:
         _log_events(table, [t.perform_entry(entry.seq, skipped=f"{c.name} is {state} first")])
         return None
     action = parse_action(entry.intent)
-    table.time.performing = entry
+    clock.performing = entry
     try:
-        why = target_gone(table, action) or action.why_not(table)
+        why = target_gone(table, action) or why_not_declaring(table, action)
         if why:
             _log_events(table, [t.perform_entry(entry.seq, skipped=why)])
             return None
@@ -199,7 +208,7 @@ def perform(table: Table, entry: StackEntry) -> str | None:
             hook(table, action, ev)
         texts.append(ev.text)
     finally:
-        table.time.performing = None
+        clock.performing = None
     if not any(e.seq == entry.seq and e.performed for e in t.state.entries):
         _log_events(table, [t.perform_entry(entry.seq)])
     sync_status(table)
@@ -234,14 +243,15 @@ def decision_waiting(table: Table) -> str | None:
         if c.out_of_action or c.stunned or entry.intent is None:
             return None
         action = parse_action(entry.intent)
-        assert table.time is not None
-        table.time.performing = entry
+        clock = table.time
+        assert isinstance(clock, SegmentClock)
+        clock.performing = entry
         try:
-            if target_gone(table, action) or action.why_not(table):
+            if target_gone(table, action) or why_not_declaring(table, action):
                 return None
             need = _decision(table, action)
         finally:
-            table.time.performing = None
+            clock.performing = None
         if need:
             return (
                 f"{action.label(table)}: {need} (the Attack panel shows it; Apply carries it out)"
@@ -327,6 +337,8 @@ class WhenAble(_TrackStep):
         mode = how(table, c.id, ap)
         if mode == "standing":
             return why_not_when_paid(table, inner, c.id, ap)
+        if mode == "stack":
+            return why_not_declaring(table, inner)
         return inner.why_not(table)
 
     def apply(self, table: Table) -> TableEvent:
@@ -427,8 +439,12 @@ class RunOn(_TrackStep):
         waiting = decision_waiting(table)
         if waiting:
             return waiting
-        if t.round_over and not t.unperformed():
-            return f"Round {t.state.round} has run its segments: end it (F9)."
+        if not t.unperformed() and not t._pending_stack():
+            if t.round_over:
+                return f"Round {t.state.round} has run its segments: end it (F9)."
+            why = t.refusal(lambda: t.advance_segment())
+            if why:
+                return f"{why} (F9 ends the round)"
         return None
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
@@ -495,12 +511,13 @@ class RunOn(_TrackStep):
             if not queue or queue[0].act is None:
                 continue
             head, rest = queue[0], queue[1:]
+            assert head.act is not None
             action = parse_action(head.act)
             try:
                 ap = cost_of(table, action)
                 why = target_gone(table, action)
                 if why is None and row.counters >= ap:
-                    why = action.why_not(table)
+                    why = why_not_declaring(table, action)
             except RulesError as e:
                 why = str(e)
             if why:

@@ -73,6 +73,9 @@ class Clock:
     def pay(self, character_id: str, spec: ActionSpec) -> Any:
         raise NotImplementedError
 
+    def pay_reaction(self, character_id: str, spec: ActionSpec) -> Any:
+        return self.pay(character_id, spec)
+
     # -- the clock ----------------------------------------------------------------------
     def start_round(self, cards: Mapping[str, Card] | None = None) -> Any:
         return self.engine.start_round(cards)
@@ -130,6 +133,10 @@ class SegmentClock(Clock):
             return self.engine.perform_entry(entry.seq)
         # the segment's lone action: carried out as it is paid, with its own card
         return self.engine.declare(character_id, spec, performed=True)
+
+    def pay_reaction(self, character_id: str, spec: ActionSpec) -> Any:
+        """A defence paid as part of the attack it meets (000 Hand to Hand Combat)."""
+        return self.engine.declare(character_id, spec, performed=True, reaction=True)
 
     def advance(self) -> Any:
         return self.engine.advance_segment()

@@ -1187,6 +1187,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         *,
         performed: bool = False,
         intent: dict[str, Any] | None = None,
+        reaction: bool = False,
     ) -> TrackEvent:
         """Declare ``action`` and pay for it with the counters in front of the
         character: all are removed, the excess lost; too few counters and nothing
@@ -1198,8 +1199,10 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         declarations, and whoever had not declared yet has let it pass (refused
         while another character's action waits on the segment's stack).
         ``intent``: the table action to carry out when the segment's declarations
-        close and its stack resolves (000 Simultaneous Actions)."""
-        return self._run(lambda: self._declare(character_id, action, performed, intent))
+        close and its stack resolves (000 Simultaneous Actions). ``reaction``: a
+        defence paid as part of the attack it meets (a block, a dodge): carried out
+        with it, whatever else the segment holds."""
+        return self._run(lambda: self._declare(character_id, action, performed, intent, reaction))
 
     def _declare(
         self,
@@ -1207,15 +1210,16 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         action: ActionSpec,
         performed: bool = False,
         intent: dict[str, Any] | None = None,
+        reaction: bool = False,
     ) -> tuple[TrackState, TrackEvent, bool]:
         st = self._state
         row = self._acting_row(character_id)
-        if st.closed:
+        if st.closed and not reaction:
             raise RulesError(
                 f"Segment {st.segment}'s actions have resolved: nothing more can be declared on "
                 f"it; {row.name} declares on a later segment ({SOURCE_SIMULTANEOUS})."
             )
-        if performed:
+        if performed and not reaction:
             waiting = [
                 e
                 for e in st.entries
@@ -1269,7 +1273,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             performed=performed,
             intent=intent,
         )
-        if performed:
+        if performed and not reaction:
             rows = dict(state.rows)
             passed = []
             for cid in self.pending_declarers():

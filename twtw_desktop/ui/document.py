@@ -335,14 +335,17 @@ class EncounterDocument(QObject):
 
     def _after_step(self, action: Any) -> None:
         """AP v2: after a run stops, the character the Judge deals with is selected
-        (the first who may declare, or the shooter whose result waits); after the
-        Judge's decision the run goes on by itself (F6 started it)."""
+        (the first who may declare, or the shooter whose result waits); once the
+        Judge has applied the result it stopped for, or passed, the run goes on by
+        itself (F6 started it)."""
         from ..play.combat_actions import _AttackAction
-        from ..play.declarations import PassTurn, RunOn, WhenAble
+        from ..play.declarations import PassTurn, RunOn
 
         if isinstance(action, RunOn):
             QTimer.singleShot(0, self._show_stop)
-        elif self.running_on and isinstance(action, WhenAble | PassTurn | _AttackAction):
+        elif self.running_on and isinstance(action, PassTurn | _AttackAction):
+            # the decision the run stopped for is made (a declaration at a stop is not:
+            # the Judge may give that character more, then F6 runs on)
             QTimer.singleShot(0, self._run_on)
 
     def _run_on(self) -> None:
@@ -360,10 +363,11 @@ class EncounterDocument(QObject):
         from ..play.declarations import decision_waiting
         from ..play.track_actions import due_next
 
-        t = self.table.track if self.table.time is not None else None
-        if t is None or self.table.time.kind != "segments":
+        clock = self.table.time
+        if clock is None or clock.kind != "segments":
             return
-        if not self.table.time.round_running() or t.round_over:
+        t = self.table.track
+        if not clock.round_running() or t.round_over:
             self.running_on = False
         if decision_waiting(self.table):
             entry = t.unperformed()[0]

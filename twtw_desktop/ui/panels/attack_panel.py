@@ -648,7 +648,9 @@ class AttackPanel(QWidget):
         row.addWidget(self.draw_button)
         row.addWidget(self.apply_button)
         row.addWidget(self.clear_button)
-        lay.addLayout(row)
+        # pinned under the scrolling part: Draw, Apply and Put back are in view at any
+        # height, before and after a draw (a laptop's 768 pixels included)
+        outer.addLayout(row)
         row2 = QHBoxLayout()
         row2.setSpacing(3)
         self.show_card_button = QToolButton()
@@ -672,7 +674,7 @@ class AttackPanel(QWidget):
         row2.addWidget(self.clear_flags_button)
         lay.addLayout(row2)
         self.message = MessageLabel()
-        lay.addWidget(self.message)
+        outer.addWidget(self.message)
 
         # -- the result, the spends and the card ------------------------------------------
         self.result_label = QLabel()
@@ -1525,7 +1527,8 @@ class AttackPanel(QWidget):
         self._typed_block = None
         assert self.plan is not None
         if self.declare_mode != "now":
-            return self._declare()
+            self._declare()
+            return None
         stacked = stack_card(self.table, self.plan)
         if self.document.deck.physical and stacked is None:
             dlg = PhysicalCardDialog(self, title="Type the card drawn for this attack")
@@ -1581,7 +1584,9 @@ class AttackPanel(QWidget):
                 tid = None
             if tid is not None:
                 self.set_target(tid)
-        self.message.note("The run waits for this attack: Draw reads its card, then Apply.")
+        self.message.note("The run waits for this attack: spend its bumps, then Apply.")
+        if self.current is None and self.draw_button.isEnabled() and self.declare_mode == "now":
+            self.draw()  # the card the stack flipped for it (or its own): read it now
 
     def _draw_held(self) -> bool:
         """Take the attack's card off the deck as a table step (``attack_card``): no
