@@ -794,7 +794,13 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         if self.round_over:
             raise RulesError(f"Round {st.round} is over; end the round.")
         touched = self._discard_resolution_cards(st.segment)
+        silent = [st.rows[c].name for c in self.pending_declarers()]
         rows, standing, down = self._synced_rows()
+        if silent:  # the Judge called the next segment: they let this one go
+            down = [
+                f"{', '.join(silent)} declared nothing on segment {st.segment} ({SOURCE_TIMING})",
+                *down,
+            ]
         details: list[str] = []
         moves: list[ContinuousMove] = []
         placed: list[str] = []

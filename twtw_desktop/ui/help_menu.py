@@ -42,14 +42,15 @@ hover a hex to read its terrain and elevation in the status bar.</li>
 opens in the side panel; R shows where it can go, F its field of fire.</li>
 <li><b>Start a round</b> (F5; it declares action time first). The characters get
 their AP and the track shows who may act.</li>
-<li><b>Act.</b> Drag a token to move it (AP are paid as it walks); select a shooter and
-use the Attack panel: Snap and the nearest enemy are chosen, so Draw and Apply make the
-shot. Where the counters do not cover an action yet, the drag or Draw counts the
-segments on to where they do, and once a character has acted the next one due is
-selected. The log keeps every result, and Ctrl+Z undoes any step exactly, the card
-included.</li>
-<li><b>Carry on.</b> F6 counts on to the next segment where something is due, F9 ends the
-round; return to narrative time (Ctrl+Shift+T) when the shooting stops. Save with
+<li><b>Say what each one will do.</b> Drag a token to where it goes; for a gunman,
+click Declare in the Attack panel (Snap and the nearest enemy are chosen). Whoever's
+counters do not cover it yet keeps it as a standing declaration: the row's ⌛ shows it.</li>
+<li><b>Run on</b> (F6). The table counts the segments, declares each action on the
+segment its counters cover it and resolves simultaneous ones through the initiative
+stack. It stops where you decide: someone (✋) may act with nothing declared — act for
+them, or F6 passes them all; a shot has bumps to spend — Apply, and the run goes on; the
+round is over — F9. The log keeps every result, and Ctrl+Z undoes any step exactly, the
+card included. Return to narrative time (Ctrl+Shift+T) when the shooting stops; save with
 Ctrl+S; File ▸ Export party… carries the wounded posse into the next fight.</li>
 </ol>
 """

@@ -3,9 +3,11 @@
 AP v2: segments 1–20 as columns and a row per character — the AP of the round, the
 counters in front of them, the IN marker (their first counter's segment), the
 counters placed (● on the track, · already paid), the actions declared (a letter,
-with the stack position once resolved) and the spent box. Buttons: Start round (the
-initiative step, F5), Next due (F6: segments counted until something is due; Shift+F6
-one segment), Declare (F7: the action catalogue with its
+with the stack position once resolved) and the spent box; ✋ marks who may declare now
+with nothing declared, ⌛ a standing declaration (the tooltip says what). Buttons: Start
+round (the initiative step, F5, after the recovery checks due), Run on (F6: the table
+counts the segments and stops where the Judge decides, :mod:`~twtw_desktop.play.
+declarations`; Shift+F6 one segment), Declare (F7: the action catalogue with its
 costs; entries the counters cannot pay are shown disabled with the reason), Join
 (Alt+J: an action onto another's stack for 1 AP more, 000 Simultaneous Actions), Rush
 (Alt+R: the optional rule, 000 Rushing Actions), Quick Draw (Alt+Q: the check, AP

@@ -3,10 +3,11 @@ or Shift+wheel, double-click a door or window to open or close it.
 
 Narrative time: the token follows the mouse hex by hex (one undo step per drag),
 the distance is shown, nothing is charged. Action time: the drag shows the cheapest
-legal path and its AP cost next to the cursor — with the segment the track would count
-on to where the counters do not cover it yet, red where they never will this round —
-and on release one command counts on if needed, moves the token and pays the AP (undo
-gives it back). Hold Shift while dropping to run (Run paces per AP; 000 Movement).
+legal path and its AP cost next to the cursor — saying when the counters do not cover
+it yet, red where they never will this round — and on release one step (``when_able``)
+moves the token and pays the AP as the segment's lone action, puts the move on the
+segment's stack while others may still declare, or keeps it as the character's standing
+declaration until the counters cover it (000 Action Timing; undo gives it back). Hold Shift while dropping to run (Run paces per AP; 000 Movement).
 Dragging a mounted rider drags its mount, which carries the rider.
 """
 
