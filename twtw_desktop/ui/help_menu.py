@@ -44,10 +44,10 @@ opens in the side panel; R shows where it can go, F its field of fire.</li>
 their AP and the track shows who may act.</li>
 <li><b>Say what each one will do.</b> Drag a token to where it goes; for a gunman,
 click Declare in the Attack panel (Snap and the nearest enemy are chosen). Whoever's
-counters do not cover it yet keeps it as a standing declaration: the row's ⌛ shows it.</li>
+counters do not cover it yet keeps it as a standing declaration: the row's ⋯ shows it.</li>
 <li><b>Run on</b> (F6). The table counts the segments, declares each action on the
 segment its counters cover it and resolves simultaneous ones through the initiative
-stack. It stops where you decide: someone (✋) may act with nothing declared — act for
+stack. It stops where you decide: someone (▶) may act with nothing declared — act for
 them, or F6 passes them all; a shot has bumps to spend — Apply, and the run goes on; the
 round is over — F9. The log keeps every result, and Ctrl+Z undoes any step exactly, the
 card included. Return to narrative time (Ctrl+Shift+T) when the shooting stops; save with

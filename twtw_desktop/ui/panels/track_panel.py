@@ -3,8 +3,8 @@
 AP v2: segments 1–20 as columns and a row per character — the AP of the round, the
 counters in front of them, the IN marker (their first counter's segment), the
 counters placed (● on the track, · already paid), the actions declared (a letter,
-with the stack position once resolved) and the spent box; ✋ marks who may declare now
-with nothing declared, ⌛ a standing declaration (the tooltip says what). Buttons: Start
+with the stack position once resolved) and the spent box; ▶ marks who may declare now
+with nothing declared, ⋯ a standing declaration (the tooltip says what). Buttons: Start
 round (the initiative step, F5, after the recovery checks due), Run on (F6: the table
 counts the segments and stops where the Judge decides, :mod:`~twtw_desktop.play.
 declarations`; Shift+F6 one segment), Declare (F7: the action catalogue with its
@@ -92,6 +92,7 @@ from ...play.track_actions import (
     StartRoundWithCards,
     StopWaiting,
     Surprise,
+    skip_reason,
 )
 from ...rules import actions as A
 from ...rules.action_track import QUICK_DRAW_TN, continuous_schedule
@@ -1487,16 +1488,19 @@ class TrackPanel(QWidget):
                         tip.append(row.status_reason)
                     standing = heads[0][7]
                     if standing:
-                        name = f"{name} ⌛"
+                        name = f"{name} ⋯"
                         tip.append(
                             "Declared, when the counters cover it: " + "; then ".join(standing)
                         )
                     elif heads[0][8]:
-                        name = f"✋ {name}"
+                        name = f"▶ {name}"
                         tip.append(
                             "May declare now with nothing declared: act with them, or F6 passes "
                             "(000 Action Timing)"
                         )
+                    skipped = skip_reason(self.document.table, c.id) if t is not None else None
+                    if skipped:
+                        tip.append(f"Not chosen as due next: {skipped}")
                 put(r, 0, name, "\n".join(x for x in tip if x), center=False)
             if changed[1]:
                 put(
