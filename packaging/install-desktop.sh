@@ -43,9 +43,24 @@ data="${XDG_DATA_HOME:-$HOME/.local/share}"
 metainfo=org.twtw_desktop.TwtwDesktop.metainfo.xml
 sizes=(16 24 32 48 64 128 256 512)
 
+mime_cache() {
+    # what update-desktop-database writes for our launcher: each of its MIME types mapped
+    # to it in applications/mimeinfo.cache (other apps' lines are kept; ours go when it does)
+    local cache="$data/applications/mimeinfo.cache" types line
+    types=$(sed -n 's/^MimeType=//p' "$data/applications/twtw-desktop.desktop" 2>/dev/null | tr ';' ' ' || true)
+    [[ -f "$cache" ]] || printf '[MIME Cache]\n' >"$cache"
+    grep -v '=twtw-desktop.desktop;$' "$cache" >"$cache.tmp" || true
+    for line in $types; do printf '%s=twtw-desktop.desktop;\n' "$line" >>"$cache.tmp"; done
+    mv "$cache.tmp" "$cache"
+}
+
 refresh() {
     if command -v update-mime-database >/dev/null; then update-mime-database "$data/mime" >/dev/null 2>&1 || true; fi
-    if command -v update-desktop-database >/dev/null; then update-desktop-database "$data/applications" >/dev/null 2>&1 || true; fi
+    if command -v update-desktop-database >/dev/null; then
+        update-desktop-database "$data/applications" >/dev/null 2>&1 || true
+    else
+        mime_cache  # no desktop-file-utils: our own lines of the cache file managers read
+    fi
     touch "$data/icons/hicolor" 2>/dev/null || true  # icon caches notice the change
 }
 
