@@ -224,6 +224,14 @@ def settle(table: Table) -> str | None:
     if not segments(table) or t.pending_declarers() or not t.unperformed():
         return None
     if t._pending_stack():
+        # 000 Determine Bonus: "each player with Quick Draw may attempt to use it" — the
+        # check costs nothing and only helps, so the table makes it for them; AP spent
+        # for a bonus stay the Judge's call (Alt+Q before F8 resolves the stack by hand)
+        for entry in t.stack():
+            if entry.resolved or entry.quick_draw is not None:
+                continue
+            if t.quick_draw_refusal(entry.character_id) == "":
+                _log_events(table, [t.quick_draw_check(entry.character_id)])
         _log_events(table, [t.resolve_stack()])
     for entry in t.unperformed():
         stop = perform(table, entry)
