@@ -79,14 +79,17 @@ def test_a_move_the_counters_cannot_pay_this_round_is_refused(doc):
     assert not plan.allowed and plan.short == 0
     assert "1 AP Miranda Valentine can still spend this round" in plan.reason
     count = doc.undo_stack.count()
-    # two counters are more than the round gives: the track itself refuses to count
-    # on, and nothing changes
-    plan = plan_move(doc, MIRANDA, Hex(5, 12))
-    plan.ap, plan.short = 2, 2
-    with pytest.raises(RulesError, match="at most 1 counter"):
-        push_move(doc, MIRANDA, plan)
+    # two counters are more than the round gives: the table refuses to keep the move
+    # as a standing declaration, and nothing changes
+    from twtw_desktop.play.actions import Move, ref_of
+    from twtw_desktop.play.declarations import WhenAble
+
+    move = Move(who=MIRANDA, to=ref_of(doc.table, Hex(5, 7)))
+    with pytest.raises(RulesError, match="1 AP Miranda Valentine can still spend"):
+        doc.apply(WhenAble(who=MIRANDA, then=move.journal_form()))
     assert doc.undo_stack.count() == count and doc.token(MIRANDA).at == Hex(5, 17)
     assert doc.track.state.segment == 0
+    assert not doc.track.state.standing.get("miranda_valentine")
 
 
 def test_a_move_the_counters_do_not_cover_yet_is_a_standing_declaration(doc):
@@ -110,7 +113,7 @@ def test_a_move_the_counters_do_not_cover_yet_is_a_standing_declaration(doc):
         doc.apply(RunOn(passing=doc.track.pending_declarers()))
     assert doc.token(MIRANDA).at == Hex(5, 12)
     assert doc.track.row("miranda_valentine").spent >= plan.ap
-    while doc.undo_stack.count() > count:
+    while doc.undo_stack.index() > count:
         doc.undo_stack.undo()
     assert doc.token(MIRANDA).at == Hex(5, 17) and doc.track.state.segment == 0
 
