@@ -355,10 +355,10 @@ def test_run_on_is_one_step_a_stop_and_never_passes_a_newly_able_character(table
     pending = table.track.pending_declarers()
     assert pending and all(table.track.row(c).counters > 0 for c in pending)
     assert table.why_not(RunOn()) is not None  # they are named, not passed over
-    presses = 1
-    while table.why_not(RunOn(passing=table.track.pending_declarers())) is None:
+    for _ in range(60):  # a round is 20 segments: never more stops than that and its end
+        if table.why_not(RunOn(passing=table.track.pending_declarers())) is not None:
+            break
         table.apply(RunOn(passing=table.track.pending_declarers()))
-        presses += 1
         if table.track.round_over:
             break
     why = table.why_not(RunOn(passing=table.track.pending_declarers())) or ""

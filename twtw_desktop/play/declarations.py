@@ -43,7 +43,7 @@ from ..errors import RulesError
 from ..rules.action_track import ROUND_SEGMENTS, StackEntry, Standing
 from ..rules.card import Card
 from ..rules.checks import check_pool
-from ..rules.damage import recovery_check
+from ..rules.damage import recovery_check, stun_tn
 from .actions import Action, Who, parse_action, register
 from .attack import bumps_left, preview
 from .combat_actions import _AttackAction
@@ -642,8 +642,6 @@ class RecoveryCheck(Action):
         return None
 
     def apply(self, table: Table) -> TableEvent:
-        from ..rules.damage import stun_tn
-
         c, _ = self.actor(table)
         deck = table.deck
         card = deck.enter_physical(self.card) if self.card is not None else deck.draw()
