@@ -217,6 +217,9 @@
     if (state.map && (changed.map || changed.tokens)) drawTokens();
     if (changed.sheet) drawSheet();
     if (changed.strip) drawStrip();
+    var table = state.kind === "table";
+    $("btn-me").hidden = table;
+    $("side").hidden = table && !(state.strip && state.strip.length) && !state.card;
     var card = $("card");
     if (state.card) { card.hidden = false; card.textContent = "Card " + state.card.n + " · shield " + state.card.shield; }
     else card.hidden = true;
