@@ -11,10 +11,9 @@ import threading
 from ..errors import TwtwError
 from ..play.session import open_table
 from ..play.visibility import PlayersOptions
+from .net import DEFAULT_PORT
 from .server import DeviceService, ServiceError
 from .state import FrameMaker
-
-DEFAULT_PORT = 8765
 
 
 class _OneLineParser(argparse.ArgumentParser):
