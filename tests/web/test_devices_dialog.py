@@ -97,11 +97,16 @@ def test_the_dialog_serves_the_window_table(window, qtbot):
         window.document.apply(Place(who=MOVER, to=(start.q + 1, start.r)))
         qtbot.waitUntil(lambda: len(dev.messages) >= 2, timeout=WAIT * 1000)
         assert dev.messages[1]["seq"] == 2 and "tokens" in dev.messages[1]["patch"]
+        window.document.undo_stack.undo()  # undo reaches the pages too
+        qtbot.waitUntil(lambda: len(dev.messages) >= 3, timeout=WAIT * 1000)
+        window.document.undo_stack.redo()
+        qtbot.waitUntil(lambda: len(dev.messages) >= 4, timeout=WAIT * 1000)
+        assert dev.messages[3]["patch"] == dev.messages[1]["patch"]
         named = [t for t in first["tokens"].values() if t["side"] != "posse" and "name" in t]
         assert named  # "Name the hombres" is on by default
         window.players_screen.act_names.setChecked(False)
-        qtbot.waitUntil(lambda: len(dev.messages) >= 3, timeout=WAIT * 1000)
-        patch = dev.messages[2]["patch"]["tokens"]
+        qtbot.waitUntil(lambda: len(dev.messages) >= 5, timeout=WAIT * 1000)
+        patch = dev.messages[4]["patch"]["tokens"]
         assert all(v.get("name", 0) is None for v in patch.values())
     finally:
         dev.stop.set()

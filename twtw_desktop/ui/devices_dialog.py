@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPixmap
@@ -36,6 +37,9 @@ from ..play.visibility import PlayersOptions
 from ..web.net import DEFAULT_PORT, interfaces
 from ..web.state import FrameMaker
 from .actions import make_action
+
+if TYPE_CHECKING:
+    from ..web.server import DeviceService
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +73,11 @@ class DevicesController(QObject):
         super().__init__(window)
         self.setObjectName("players_devices")
         self.main = window
-        self._service = None
+        self._service: DeviceService | None = None
         self.maker = FrameMaker()
         self.dialog: DevicesDialog | None = None
         self.card = None
-        self.document = None
+        self.document: Any = None
         self._map_dirty = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -101,7 +105,7 @@ class DevicesController(QObject):
             a.toggled.connect(self._options_changed)
 
     @property
-    def service(self):
+    def service(self) -> DeviceService:
         """The service (made on first use: aiohttp loads only then)."""
         if self._service is None:
             from ..web.server import DeviceService  # lazy: start-up (aiohttp)
