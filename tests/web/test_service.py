@@ -233,3 +233,27 @@ def test_serve_bad_input_is_one_line_and_changes_nothing(capsys, tmp_path):
     assert "--port 70000" in capsys.readouterr().err
     assert cli.main(["help", "serve"]) == 0
     assert "--host" in capsys.readouterr().out
+
+
+def test_a_door_opened_reaches_the_pages_map(table):
+    with served(table) as (svc, maker):
+        url = next(a.url for a in svc.addresses() if a.key == TABLE_PAGE)
+
+        async def go():
+            async with aiohttp.ClientSession() as s, s.ws_connect(url + "ws") as ws:
+                first = json.loads((await asyncio.wait_for(ws.receive(), WAIT)).data)
+                door = table.map.feature("bank-door")
+
+                def open_it() -> None:
+                    door.is_open = True
+
+                table.run("open the bank door", open_it, ("map",))
+                table.map_changed()
+                svc.publish(maker(table))
+                msg = json.loads((await asyncio.wait_for(ws.receive(), WAIT)).data)
+                return first["full"]["map"]["walls"], msg["patch"]
+
+        walls, patch = asyncio.run(go())
+        opened = [w for w in patch["map"]["walls"] if w[0] == "door" and w[1] == 1]
+        assert len(opened) == 1 + sum(1 for w in walls if w[0] == "door" and w[1] == 1)
+        assert set(patch) == {"map"}  # nothing else changed

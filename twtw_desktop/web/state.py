@@ -158,11 +158,15 @@ class FrameMaker:
         card=None,
     ) -> Frame:
         m = table.map
-        key = (id(m), m.rows, m.cols, m.orientation, len(m.features), len(m.labels), len(m.markers))
+        walls = table.walls()
+        # a door opened or a wall moved bumps the wall index's version; the window also
+        # says ``map_changed`` for edits the index does not see (a label moved)
+        key = (id(m), m.rows, m.cols, m.orientation, len(m.features), len(m.labels),
+               len(m.markers), id(walls), walls.version)  # fmt: skip
         if map_changed or self._map is None or key != self._map_src:
             self._map = m.model_copy(deep=True)
             self._map_src = key
-            self._walls = SightSnapshot.of(m, table.walls())
+            self._walls = SightSnapshot.of(m, walls)
             self.map_version += 1
         enc = table.encounter.model_copy(update={"map": None, "log": []}).model_copy(deep=True)
         head, rows = clock_words(table)
@@ -290,6 +294,8 @@ class PageBuilder:
         self.page = page
         self.fog = FogOfWar(SeenMemory())
         self._aliases: dict[str, str] = {}
+        self._map_key: tuple | None = None
+        self._map: dict[str, Any] = {}
 
     def alias(self, token_id: str) -> str:
         a = self._aliases.get(token_id)
@@ -311,7 +317,7 @@ class PageBuilder:
                 out["fog"] = fog_runs(self.fog.states(shape))
             sight = players_sight(enc, m, opts, know)
             out["kind"] = "table"
-            out["title"] = enc.name
+            out["title"] = "Table"  # not the encounter's name: the Judge may name it a spoiler
             me = None
         else:
             self.fog.compute_now(frame.walls, character_viewers(enc, m, self.page))
@@ -321,7 +327,10 @@ class PageBuilder:
             out["kind"] = "character"
             out["title"] = me.name
             out["sheet"] = sheet_state(frame, me)
-        out["map"] = map_state(m, sight)
+        key = (frame.map_version, sight.features, sight.labels, sight.markers)
+        if key != self._map_key:  # the same map: the same object (the patch skips it)
+            self._map_key, self._map = key, map_state(m, sight)
+        out["map"] = self._map
         out["tokens"] = self._tokens(frame, sight, me)
         if self.page == TABLE_PAGE:
             out["strip"] = self._strip(frame, sight)
@@ -398,7 +407,7 @@ def merge_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     for k, v in new.items():
         if k not in old:
             patch[k] = v
-        elif old[k] != v:
+        elif old[k] is not v and old[k] != v:
             o = old[k]
             patch[k] = merge_patch(o, v) if isinstance(o, dict) and isinstance(v, dict) else v
     return patch
