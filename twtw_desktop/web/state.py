@@ -29,6 +29,7 @@ import numpy as np
 from ..geometry.visibility import SightSnapshot
 from ..model.map import TERRAIN_CODES, Map, Terrain
 from ..play.fog import FogOfWar, SeenMemory
+from ..play.public_clock import public_clock
 from ..play.visibility import (
     POSSE_SIDE,
     FogKnowledge,
@@ -64,7 +65,6 @@ WOUND_WORDS = {
     WoundLocation.LEFT_LEG: "Left leg",
     WoundLocation.RIGHT_LEG: "Right leg",
 }
-ROMAN = ("I", "II", "III", "IV")
 
 
 @dataclass(frozen=True)
@@ -89,54 +89,6 @@ class Frame:
 
 def _value(v) -> str:
     return str(getattr(v, "value", v))
-
-
-def clock_words(table) -> tuple[str, dict[str, dict[str, Any]]]:
-    """The round and segment (or phase) in words, and each character's public row
-    on the track (the same public part as the players' screen's strip)."""
-    if not table.in_action:
-        return "Narrative time", {}
-    track = table.track
-    st = track.state
-    stage = _value(st.stage)
-    rnd = int(st.round or 0)
-    rows: dict[str, dict[str, Any]] = {}
-    if rnd == 0 or stage == "idle":
-        return "Action time — the round is about to start", rows
-    if table.edition.time == "segments":
-        seg = int(st.segment or 0)
-        if stage == "ended":
-            head = f"Round {rnd} · over"
-        else:
-            head = f"Round {rnd} · initiative" if seg == 0 else f"Round {rnd} · Segment {seg}"
-        for cid, row in st.rows.items():
-            r = {
-                "ap": int(row.round_ap),
-                "counters": int(row.counters),
-                "spent": int(row.spent),
-                "status": _value(row.status),
-            }
-            if row.first_segment is not None and seg < row.first_segment <= 20:
-                r["from"] = int(row.first_segment)
-            rows[cid] = r
-        return head, rows
-    ph = int(st.phase or 0)
-    if stage == "declare":
-        head = f"Round {rnd} · declaring speeds"
-    elif stage == "resolved":
-        head = f"Round {rnd} · card flipped"
-    elif stage == "ended":
-        head = f"Round {rnd} · over"
-    else:
-        head = f"Round {rnd} · Phase {ROMAN[ph - 1] if 1 <= ph <= 4 else ph}"
-    for cid, row in st.rows.items():
-        r = {"status": _value(row.status)}
-        if row.declared is not None:
-            r["speed"] = _value(row.declared).title()
-        if row.phase is not None and stage in ("resolved", "acting"):
-            r["phase"] = ROMAN[row.phase - 1] if 1 <= row.phase <= 4 else str(row.phase)
-        rows[cid] = r
-    return head, rows
 
 
 class FrameMaker:
@@ -169,7 +121,7 @@ class FrameMaker:
             self._walls = SightSnapshot.of(m, walls)
             self.map_version += 1
         enc = table.encounter.model_copy(update={"map": None, "log": []}).model_copy(deep=True)
-        head, rows = clock_words(table)
+        head, rows = public_clock(table)
         assert self._walls is not None
         return Frame(
             encounter=enc,
