@@ -60,6 +60,12 @@
   function drawGround() {
     var m = state.map, g = $("ground"), paths = {};
     g.textContent = "";
+    if (m.bg) {
+      var b = m.bg, img = el("image", { x: b.x, y: b.y, width: b.w, height: b.h, opacity: b.op,
+        preserveAspectRatio: "none", "class": "background", href: "background?v=" + b.v });
+      if (b.rot) img.setAttribute("transform", "rotate(" + b.rot + " " + b.x + " " + b.y + ")");
+      g.appendChild(img);
+    }
     for (var row = 0; row < m.rows; row++) {
       var line = m.terrain[row];
       for (var col = 0; col < m.cols; col++) {
@@ -68,7 +74,8 @@
       }
     }
     Object.keys(paths).forEach(function (code) {
-      g.appendChild(el("path", { d: paths[code], fill: m.colours[code] || "#ccc", stroke: "#a89472", "stroke-width": 0.03, "class": "hexes" }));
+      g.appendChild(el("path", { d: paths[code], fill: m.colours[code] || "#ccc", "fill-opacity": m.bg ? 0.12 : 1,
+        stroke: "#a89472", "stroke-width": 0.03, "class": "hexes" }));
     });
     var w = $("walls");
     w.textContent = "";

@@ -181,7 +181,14 @@ class DevicesController(QObject):
 
     def frame(self):
         dirty, self._map_dirty = self._map_dirty, False
-        return self.maker(self.document.table, self.options(), map_changed=dirty, card=self.card)
+        doc = self.document
+        return self.maker(
+            doc.table,
+            self.options(),
+            map_changed=dirty,
+            card=self.card,
+            map_path=doc.map_path or doc.path,
+        )
 
     def publish(self) -> None:
         if self.running and self.document is not None:

@@ -58,12 +58,12 @@ def main(argv: list[str], stop: threading.Event | None = None) -> int:
         print(f"twtw-desktop serve: --port {args.port} is not a port (0-65535)", file=sys.stderr)
         return 2
     try:
-        table = open_table(args.file).table
+        opened = open_table(args.file)
     except TwtwError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     options = PlayersOptions(names=not args.hide_names, fog=args.fog)
-    frame = FrameMaker()(table, options)
+    frame = FrameMaker()(opened.table, options, map_path=opened.map_path or opened.path)
     service = DeviceService()
     try:
         service.start(frame, args.host, args.port)

@@ -36,6 +36,7 @@ from typing import Any
 from aiohttp import WSCloseCode, web
 
 from ..errors import TwtwError
+from ..io import checked_picture
 from ..resources import resource_path
 from .state import TABLE_PAGE, Frame, PageBuilder, merge_patch, posse_pages
 
@@ -127,6 +128,8 @@ class DeviceService:
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
         self._frame: Frame | None = None
+        #: the background picture read for a map version: (version, bytes, type)
+        self._picture: tuple[int, bytes, str] | None = None
         self.host = ""
         self.port = 0
         #: called on the service's thread after each update is queued:
@@ -325,11 +328,31 @@ class DeviceService:
             return web.Response(status=405, headers=HEADERS)
         if name == "ws":
             return await self._socket(request, key)
+        if name == "background":
+            return self._background(key)
         if name not in ASSETS:
             return web.Response(status=404, headers=HEADERS)
         return web.Response(
             body=self._assets[name], headers={**HEADERS, "Content-Type": ASSETS[name]}
         )
+
+    def _background(self, key: str) -> web.Response:
+        """The map's background picture, only while this page's state shows it (the
+        players may see it), read through io's one safe picture path."""
+        page = self._pages.get(key)
+        frame = self._frame
+        bg = (page.state or {}).get("map", {}).get("bg") if page is not None else None
+        if bg is None or frame is None or frame.map.background is None or frame.map_path is None:
+            return web.Response(status=404, headers=HEADERS)
+        if self._picture is None or self._picture[0] != bg["v"]:
+            try:
+                pic = checked_picture(frame.map_path, frame.map.background)
+            except TwtwError as e:
+                log.warning("the background picture is not served: %s", e)
+                return web.Response(status=404, headers=HEADERS)
+            self._picture = (bg["v"], pic.data, f"image/{pic.format}")
+        _v, data, kind = self._picture
+        return web.Response(body=data, headers={**HEADERS, "Content-Type": kind})
 
     async def _socket(self, request: web.Request, key: str) -> web.StreamResponse:
         try:

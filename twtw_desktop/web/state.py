@@ -22,6 +22,7 @@ machine through the players' visibility rule (:mod:`twtw_desktop.play.visibility
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -85,6 +86,8 @@ class Frame:
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: the last card the Judge pushed to the players (number and shield), or None
     card: dict[str, int] | None = None
+    #: the file the map's background picture path is relative to (None: no file)
+    map_path: Path | None = None
 
 
 def _value(v) -> str:
@@ -108,7 +111,10 @@ class FrameMaker:
         *,
         map_changed: bool = False,
         card=None,
+        map_path: Path | None = None,
     ) -> Frame:
+        """A frame of ``table``; ``map_path`` is the map's file (or the encounter's
+        when the map is inside it), which the background picture is relative to."""
         m = table.map
         walls = table.walls()
         # a door opened or a wall moved bumps the wall index's version; the window also
@@ -134,15 +140,18 @@ class FrameMaker:
             clock=head,
             rows=rows,
             card=None if card is None else {"n": int(card.number), "shield": int(card.shield)},
+            map_path=map_path if map_path is not None else table.source,
         )
 
 
 # -- the states --------------------------------------------------------------------------
 
 
-def map_state(m: Map, sight: PlayersSight) -> dict[str, Any]:
+def map_state(m: Map, sight: PlayersSight, version: int = 0) -> dict[str, Any]:
     """The public part of the map: terrain, the walls and labels and markers the
-    rule shows (no ids, no notes)."""
+    rule shows (no ids, no notes), and where the background picture lies when the
+    players may see it (the picture itself is a file of the page, ``background``;
+    ``v`` changes with the map so a browser asks for it again)."""
     codes = {code: TERRAIN_COLOURS[t] for t, code in TERRAIN_CODES.items()}
     walls = [
         [
@@ -164,7 +173,7 @@ def map_state(m: Map, sight: PlayersSight) -> dict[str, Any]:
         for mk in m.markers
         if mk.id in sight.markers
     ]
-    return {
+    out: dict[str, Any] = {
         "cols": m.cols,
         "rows": m.rows,
         "orient": m.orientation.value,
@@ -174,6 +183,18 @@ def map_state(m: Map, sight: PlayersSight) -> dict[str, Any]:
         "labels": labels,
         "markers": markers,
     }
+    bg = m.background
+    if bg is not None and sight.background:
+        out["bg"] = {
+            "x": bg.x,
+            "y": bg.y,
+            "w": bg.width * bg.scale,
+            "h": bg.height * bg.scale,
+            "rot": bg.rotation,
+            "op": bg.opacity,
+            "v": version,
+        }
+    return out
 
 
 def fog_runs(states: np.ndarray) -> list[int]:
@@ -279,9 +300,9 @@ class PageBuilder:
             out["kind"] = "character"
             out["title"] = me.name
             out["sheet"] = sheet_state(frame, me)
-        key = (frame.map_version, sight.features, sight.labels, sight.markers)
+        key = (frame.map_version, sight.features, sight.labels, sight.markers, sight.background)
         if key != self._map_key:  # the same map: the same object (the patch skips it)
-            self._map_key, self._map = key, map_state(m, sight)
+            self._map_key, self._map = key, map_state(m, sight, frame.map_version)
         out["map"] = self._map
         out["tokens"] = self._tokens(frame, sight, me)
         if self.page == TABLE_PAGE:
