@@ -117,13 +117,23 @@ class FrameMaker:
         when the map is inside it), which the background picture is relative to."""
         m = table.map
         walls = table.walls()
-        # a door opened or a wall moved bumps the wall index's version; the window also
-        # says ``map_changed`` for edits the index does not see (a label moved)
-        key = (id(m), m.rows, m.cols, m.orientation, len(m.features), len(m.labels),
-               len(m.markers), id(walls), walls.version)  # fmt: skip
-        if map_changed or self._map is None or key != self._map_src:
+        # a door opened or a wall moved gives a new wall index or bumps its version; the
+        # window also says ``map_changed`` for edits the index does not see (a label
+        # moved). The map and the index are held, not their ids (an id is reused once
+        # its object is gone).
+        key = (m.rows, m.cols, m.orientation, len(m.features), len(m.labels),
+               len(m.markers), walls.version)  # fmt: skip
+        src = self._map_src
+        if (
+            map_changed
+            or self._map is None
+            or src is None
+            or src[0] is not m
+            or src[1] is not walls
+            or src[2] != key
+        ):
             self._map = m.model_copy(deep=True)
-            self._map_src = key
+            self._map_src = (m, walls, key)
             self._walls = SightSnapshot.of(m, walls)
             self.map_version += 1
         enc = table.encounter.model_copy(update={"map": None, "log": []}).model_copy(deep=True)
