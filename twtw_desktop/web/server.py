@@ -48,6 +48,8 @@ TOKEN_BYTES = 18
 HISTORY = 1000
 #: a device this many messages behind is dropped (it reconnects and catches up)
 MAX_BACKLOG = 2000
+#: open pages at most (a posse's phones and a few spares); more get 503
+MAX_SOCKETS = 64
 #: the page's files: name -> content type
 ASSETS = {
     "": "text/html; charset=utf-8",
@@ -355,6 +357,8 @@ class DeviceService:
         return web.Response(body=data, headers={**HEADERS, "Content-Type": kind})
 
     async def _socket(self, request: web.Request, key: str) -> web.StreamResponse:
+        if len(self._sockets) >= MAX_SOCKETS:
+            return web.Response(status=503, headers=HEADERS)
         try:
             since = max(0, int(request.query.get("since", "0")))
         except ValueError:
