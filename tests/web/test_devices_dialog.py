@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import socket
 import threading
 import urllib.error
@@ -32,8 +33,10 @@ def window(qtbot, tmp_path, monkeypatch):
     from twtw_desktop.resources import maps_dir
     from twtw_desktop.ui.document import EncounterDocument
 
+    for f in maps_dir().glob("main_street.*.json"):  # a copy: the window journals beside it
+        shutil.copy(f, tmp_path / f.name)
     win = fresh_window(qtbot, tmp_path, monkeypatch, show=False)
-    win.set_document(EncounterDocument.open(maps_dir() / "main_street.encounter.json"))
+    win.set_document(EncounterDocument.open(tmp_path / "main_street.encounter.json"))
     return win
 
 
