@@ -51,6 +51,7 @@ SECTION_MODULES: dict[str, str] = {
     "play": "twtw_desktop.play.bench",
     "ui": "twtw_desktop.ui.bench_ui",
     "files": "twtw_desktop.play.files_bench",
+    "web": "twtw_desktop.web.bench",
 }
 #: timed runs per figure in a full run (the median is reported)
 DEFAULT_REPEATS = 15

@@ -14,6 +14,8 @@
                                         Universal VTT battle maps (.dd2vtt, .df2vtt, .uvtt)
     twtw-desktop play ENCOUNTER --script ACTIONS.jsonl [--out RESULT.encounter.json]
                                         apply table actions headless; --actions lists them
+    twtw-desktop serve ENCOUNTER [--host 127.0.0.1] [--port N]
+                                        each posse character's page for phones, until Ctrl+C
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
     twtw-desktop rules                  print the rules reference: each seed section and its handling
     twtw-desktop help [SUBCOMMAND]      the list of subcommands, or one subcommand's options
@@ -357,6 +359,12 @@ def _play(argv: list[str]) -> int:
     return play_main(argv)
 
 
+def _serve(argv: list[str]) -> int:
+    from .web.headless import main as serve_main  # lazy: start-up (aiohttp only when serving)
+
+    return serve_main(argv)
+
+
 def _rules(argv: list[str]) -> int:
     from .play.rules_reference import main as rules_main  # lazy: start-up
 
@@ -421,6 +429,12 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "party", "export|import ...", "carry the posse's sheets from fight to fight", _party
+        ),
+        Command(
+            "serve",
+            "ENCOUNTER [--host H] [--port N]",
+            "serve each posse character's page to phones on the local network",
+            _serve,
         ),
         Command(
             "rules", "", "print the rules reference: each seed section and its handling", _rules

@@ -86,6 +86,8 @@ def test_bundle_contents(bundle: Path):
     for d in ("editions", "deck", "gear", "characters"):
         assert any((internal / "resources" / d).iterdir())
     assert (internal / "resources" / "icons" / "app-48.png").is_file()
+    for f in ("index.html", "app.js", "app.css", "icon.svg"):  # the players' devices' page
+        assert (internal / "resources" / "web" / f).is_file()
     assert (internal / "packaging" / "install-desktop.sh").is_file()
     names = {p.relative_to(internal).as_posix() for p in internal.rglob("*")}
     plugins = "PySide6/Qt/plugins/"
@@ -100,6 +102,7 @@ def test_bundle_contents(bundle: Path):
     files = [p for p in bundle.parent.rglob("*") if p.is_file() and not p.is_symlink()]
     size = sum(p.stat().st_size for p in files) / 2**20
     assert size < SIZE_BUDGET_MB, f"{size:.0f} MiB"
+    print(f"bundle: {size:.1f} MiB")
 
 
 def test_bundle_commands(bundle: Path, clean: dict, tmp_path: Path):
@@ -131,6 +134,28 @@ def test_bundle_commands(bundle: Path, clean: dict, tmp_path: Path):
 
     out = _run(bundle, "bench", "--quick", env=clean, cwd=tmp_path, timeout=600)
     assert "start-up to a shown window" in out.stdout
+
+
+def test_bundle_serves_the_players_devices(bundle: Path, clean: dict, tmp_path: Path):
+    """``serve`` in the bundle (aiohttp without ssl): a page answers, Ctrl+C stops it."""
+    import signal
+    import urllib.request
+
+    enc = bundle.parent / "_internal" / "maps" / "main_street.encounter.json"
+    proc = subprocess.Popen(
+        [str(bundle), "serve", str(enc), "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        first = proc.stdout.readline().split()
+        assert first and first[-1].startswith("http://127.0.0.1:"), proc.stderr.read()
+        with urllib.request.urlopen(first[-1] + "app.js", timeout=30) as r:
+            assert r.status == 200 and b"WebSocket" in r.read()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _rest, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err[-3000:]
+    assert not [m for m in BROKEN if m in err], err[-3000:]
 
 
 def _window(bundle: Path, env: dict, cwd: Path, *args: str, wait: float = 6.0):

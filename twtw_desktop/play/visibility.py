@@ -240,3 +240,36 @@ def posse_viewers(encounter, game_map) -> list[Hex]:
         if m.contains(t.at):
             out.append(t.at)
     return out
+
+
+def character_viewers(encounter, game_map, character_id: str) -> list[Hex]:
+    """The hex one character looks from: its token's, when the token is on the map,
+    not hidden from the players, and the character neither dead nor unconscious
+    (the same conditions as :func:`posse_viewers`, for one character)."""
+    for t in encounter.tokens:
+        if t.character_id != character_id or t.hidden:
+            continue
+        try:
+            ch = encounter.character(character_id)
+        except KeyError:
+            return []
+        if ch.dead or ch.unconscious or not game_map.contains(t.at):
+            return []
+        return [t.at]
+    return []
+
+
+def character_sight(
+    encounter, game_map, options: PlayersOptions, fog: FogKnowledge | None
+) -> PlayersSight:
+    """What one posse character may see (a player's own device): the players' rule
+    with the fog always on, where ``fog`` is that character's own sight
+    (:func:`character_viewers`), not the posse's. The posse's tokens still show (the
+    players sit at one table); a token outside the posse shows only on a hex that
+    character is known to see; no fog answer yet shows none of them."""
+    return players_sight(
+        encounter,
+        game_map,
+        PlayersOptions(conditions=options.conditions, names=options.names, fog=True),
+        fog if fog is not None else FogKnowledge((game_map.rows, game_map.cols)),
+    )

@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
         from .care_dialog import install_care_dialogs
         from .check_dialog import install_check_dialog
         from .cover_overlay import install_cover_fire
+        from .devices_dialog import install_devices
         from .dock_rail import install_dock_rail
         from .editor import install_editor
         from .export_dialog import install_export
@@ -161,6 +162,7 @@ class MainWindow(QMainWindow):
 
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
+        self.devices = install_devices(self)  # after the players' screen: its options
         self.samples_menu = install_samples_menu(self)
         self.party_dialogs = install_party_dialogs(self)
         self.export = install_export(self)

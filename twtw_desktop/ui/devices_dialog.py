@@ -1,0 +1,358 @@
+"""View ▸ Players' devices…: each posse character's page on the players' phones.
+
+Off until the Judge presses Start. Then the service (:mod:`twtw_desktop.web`, its own
+thread and asyncio loop) listens on the chosen interface and the dialog shows, for
+each posse character and for the table page, a QR code and the short address. Stop,
+or "New addresses", revokes every address. Every table step, and every change of the
+players' screen options that decides what the players see (names, badges, fog), is
+copied into a frame here on the GUI thread (about a millisecond) and handed to the
+service; the pages are built and sent on the service's thread. Closing the dialog
+leaves the service running; closing the window stops it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QColor, QImage, QPixmap
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..errors import TwtwError
+from ..play.visibility import PlayersOptions
+from ..web.net import DEFAULT_PORT, interfaces
+from ..web.state import FrameMaker
+from .actions import make_action
+
+if TYPE_CHECKING:
+    from ..web.server import DeviceService
+
+log = logging.getLogger(__name__)
+
+#: QR modules drawn this many pixels wide
+QR_SCALE = 4
+#: the areas of the document's ``changed`` signal that may change what a page shows
+PAGE_AREAS = {"map", "all", "tokens", "characters", "track", "mode", "deck", "rules"}
+
+
+def qr_pixmap(text: str, scale: int = QR_SCALE) -> QPixmap:
+    """``text`` as a QR code (segno), black on white with the quiet zone."""
+    import segno  # lazy: start-up (only when addresses are shown)
+
+    qr = segno.make(text, error="m")
+    rows = [list(r) for r in qr.matrix_iter(border=4)]
+    n = len(rows)
+    img = QImage(n, n, QImage.Format.Format_RGB32)
+    img.fill(QColor("white"))
+    black = QColor("black").rgb()
+    for y, row in enumerate(rows):
+        for x, dark in enumerate(row):
+            if dark:
+                img.setPixel(x, y, black)
+    return QPixmap.fromImage(img.scaled(n * scale, n * scale))
+
+
+class DevicesController(QObject):
+    """Owns the service for the window; the dialog only shows and drives it."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.setObjectName("players_devices")
+        self.main = window
+        self._service: DeviceService | None = None
+        self.maker = FrameMaker()
+        self.dialog: DevicesDialog | None = None
+        self.card = None
+        self.document: Any = None
+        self._map_dirty = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.publish)
+        self.act_open = make_action(
+            window,
+            "Players' &devices…",
+            self.open_dialog,
+            None,
+            "Each posse character's page on the players' phones, over the local network",
+            "act_players_devices",
+        )
+        window.view_menu.addAction(self.act_open)
+        self._attach(window.document)
+        window.documentReplaced.connect(self._document_replaced)
+        window.destroyed.connect(self._window_gone)
+        window.installEventFilter(self)
+        players = getattr(window, "players_screen", None)
+        for name in ("act_names", "act_fog"):
+            a = getattr(players, name, None)
+            if a is not None:
+                a.toggled.connect(self._options_changed)
+        for a in getattr(players, "condition_actions", {}).values():
+            a.toggled.connect(self._options_changed)
+
+    @property
+    def service(self) -> DeviceService:
+        """The service (made on first use: aiohttp loads only then)."""
+        if self._service is None:
+            from ..web.server import DeviceService  # lazy: start-up (aiohttp)
+
+            self._service = DeviceService()
+        return self._service
+
+    @property
+    def running(self) -> bool:
+        return self._service is not None and self._service.running
+
+    # -- the document ------------------------------------------------------------------
+
+    def _attach(self, document) -> None:
+        if self.document is not None:
+            for signal, slot in self._links(self.document):
+                with contextlib.suppress(RuntimeError, TypeError):
+                    signal.disconnect(slot)
+        self.document = document
+        self.card = None
+        if document is not None:
+            for signal, slot in self._links(document):
+                signal.connect(slot)
+
+    def _links(self, doc) -> list:
+        return [
+            (doc.changed, self._changed),
+            (doc.tokenChanged, self._options_changed),
+            (doc.characterChanged, self._options_changed),
+            (doc.featureChanged, self._feature_changed),
+            (doc.playersShow, self._pushed),
+        ]
+
+    def _feature_changed(self, *_args) -> None:
+        self._map_dirty = True
+        self._schedule()
+
+    def _document_replaced(self, document) -> None:
+        self._attach(document)
+        self.maker = FrameMaker()
+        if self.running:  # another posse: other pages and addresses
+            host, port = self.service.host, self.service.port
+            self.stop()
+            self.start(host, port)
+
+    def _changed(self, area: str) -> None:
+        if area in PAGE_AREAS:
+            if area in ("map", "all"):
+                self._map_dirty = True
+            self._schedule()
+
+    def _pushed(self, kind: str, payload) -> None:
+        if kind == "card":
+            self.card = payload
+        elif kind == "clear":
+            self.card = None
+        else:
+            return
+        self._schedule()
+
+    def _options_changed(self, *_args) -> None:
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self.running and not self._timer.isActive():
+            self._timer.start()
+
+    def options(self) -> PlayersOptions:
+        s = getattr(getattr(self.main, "players_screen", None), "settings", None)
+        if s is None:
+            return PlayersOptions()
+        return PlayersOptions(conditions=s.conditions, names=s.names, fog=s.fog)
+
+    def frame(self):
+        dirty, self._map_dirty = self._map_dirty, False
+        doc = self.document
+        return self.maker(
+            doc.table,
+            self.options(),
+            map_changed=dirty,
+            card=self.card,
+            map_path=doc.map_path or doc.path,
+        )
+
+    def publish(self) -> None:
+        if self.running and self.document is not None:
+            self.service.publish(self.frame())
+
+    # -- the service -----------------------------------------------------------------
+
+    def start(self, host: str, port: int) -> None:
+        """Raises :class:`ServiceError` with a one-line reason."""
+        self.service.start(self.frame(), host, port)
+        self._say(f"Players' devices: serving on {self.service.host}:{self.service.port}.")
+
+    def stop(self) -> None:
+        if self._service is not None:
+            self._service.stop()
+        self._say("Players' devices: stopped; every address is revoked.")
+
+    def new_addresses(self) -> None:
+        self.service.new_addresses()
+        self._say("Players' devices: new addresses; the old ones no longer work.")
+
+    def _say(self, text: str) -> None:
+        with contextlib.suppress(RuntimeError):
+            self.main.statusBar().showMessage(text, 8000)
+        if self.dialog is not None:
+            self.dialog.refresh(text)
+
+    def eventFilter(self, obj, ev) -> bool:
+        # the window closed (a close may still be refused: look once it is decided)
+        if obj is self.main and ev.type() == QEvent.Type.Close:
+            QTimer.singleShot(0, self._after_close)
+        return False
+
+    def _after_close(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            if self.main.isVisible():
+                return
+        self._window_gone()
+        if self.dialog is not None:
+            self.dialog.hide()
+
+    def _window_gone(self, *_args) -> None:
+        if self._service is not None:
+            self._service.stop()
+
+    def open_dialog(self) -> DevicesDialog:
+        if self.dialog is None:
+            self.dialog = DevicesDialog(self, self.main)
+        self.dialog.refresh()
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.dialog
+
+
+class DevicesDialog(QDialog):
+    """Start/Stop, the interface and port, and a QR code with the short address for
+    each page."""
+
+    def __init__(self, controller: DevicesController, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("players_devices_dialog")
+        self.setWindowTitle("Players' devices")
+        self.ctl = controller
+        lay = QVBoxLayout(self)
+        intro = QLabel(
+            "Each player scans their character's code with a phone on the same network "
+            "and sees their own map, sight and sheet. Nothing is served until you start; "
+            "Stop or New addresses makes every address stop working."
+        )
+        intro.setWordWrap(True)
+        lay.addWidget(intro)
+        row = QHBoxLayout()
+        self.interface = QComboBox()
+        self.interface.setObjectName("devices_interface")
+        self.interface.setToolTip("The network the phones are on (this computer only for a test)")
+        for i in interfaces():
+            self.interface.addItem(i.label(), i.address)
+        if self.interface.count() > 1:
+            self.interface.setCurrentIndex(1)
+        row.addWidget(QLabel("Network:"))
+        row.addWidget(self.interface, 1)
+        self.port = QSpinBox()
+        self.port.setObjectName("devices_port")
+        self.port.setRange(0, 65535)
+        self.port.setValue(DEFAULT_PORT)
+        self.port.setToolTip("The port (0: any free one)")
+        row.addWidget(QLabel("Port:"))
+        row.addWidget(self.port)
+        lay.addLayout(row)
+        buttons = QHBoxLayout()
+        self.start_button = QPushButton("&Start")
+        self.start_button.setObjectName("devices_start")
+        self.start_button.clicked.connect(self.toggle)
+        self.new_button = QPushButton("&New addresses")
+        self.new_button.setObjectName("devices_new")
+        self.new_button.setToolTip("Revoke every address and make new ones")
+        self.new_button.clicked.connect(self.ctl.new_addresses)
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.new_button)
+        buttons.addStretch(1)
+        lay.addLayout(buttons)
+        self.status = QLabel()
+        self.status.setObjectName("devices_status")
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+        self.cards = QWidget()
+        self.grid = QGridLayout(self.cards)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.cards)
+        scroll.setMinimumSize(560, 360)
+        self.resize(840, 700)
+        lay.addWidget(scroll, 1)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close.rejected.connect(self.hide)
+        lay.addWidget(close)
+        #: the addresses shown now (tests read them)
+        self.shown: list = []
+
+    def toggle(self) -> None:
+        if self.ctl.running:
+            self.ctl.stop()
+            return
+        try:
+            self.ctl.start(str(self.interface.currentData()), self.port.value())
+        except TwtwError as e:
+            self.refresh(f"Could not start: {e}")
+
+    def refresh(self, message: str = "") -> None:
+        running = self.ctl.running
+        self.start_button.setText("&Stop" if running else "&Start")
+        self.new_button.setEnabled(running)
+        self.interface.setEnabled(not running)
+        self.port.setEnabled(not running)
+        if message:
+            self.status.setText(message)
+        elif not running:
+            self.status.setText("Stopped: nothing is served.")
+        while self.grid.count():
+            item = self.grid.takeAt(0)
+            w = item.widget() if item is not None else None
+            if w is not None:
+                w.deleteLater()
+        self.shown = self.ctl.service.addresses() if running else []
+        for i, a in enumerate(self.shown):
+            box = QWidget()
+            v = QVBoxLayout(box)
+            name = QLabel(f"<b>{a.name}</b>")
+            name.setTextFormat(Qt.TextFormat.RichText)
+            code = QLabel()
+            code.setObjectName(f"devices_qr_{a.key}")
+            code.setPixmap(qr_pixmap(a.url))
+            url = QLabel(a.url)
+            url.setObjectName(f"devices_url_{a.key}")
+            url.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            v.addWidget(name)
+            v.addWidget(code)
+            v.addWidget(url)
+            self.grid.addWidget(box, i // 2, i % 2)
+
+
+def install_devices(window) -> DevicesController:
+    """Add View ▸ Players' devices… to ``window``."""
+    return DevicesController(window)
+
+
+__all__ = ["DevicesController", "DevicesDialog", "install_devices", "qr_pixmap"]

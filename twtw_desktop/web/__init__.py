@@ -1,0 +1,3 @@
+"""The players' devices: each posse character's page (and the table's) in a browser on
+the local network, served by the Judge's machine. No Qt here (import-linter checks it):
+the window's dialog (``ui/devices_dialog.py``) and the ``serve`` command drive it."""

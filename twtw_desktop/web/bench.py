@@ -1,0 +1,153 @@
+"""The players' devices in the project benchmark (section ``web``; no Qt) and the
+loopback run the load test shares.
+
+* ``devices_step_to_page``: the Judge's step (an action applied to the table, its
+  frame handed to the service) until the page's update has arrived at each of six
+  devices over loopback — the 95th percentile; the bytes per update ride along.
+* ``devices_frame_cost``: the only work a step adds on the Judge's thread with the
+  service running — copying the table into a frame (the pages are built, and the
+  messages sent, on the service's thread); its baseline is the step itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import aiohttp
+
+from ..bench import BenchContext, Measured, figure
+from ..play.actions import Place
+from ..play.session import open_table
+from ..resources import maps_dir
+from .server import DeviceService
+from .state import TABLE_PAGE, FrameMaker, apply_patch
+
+SAMPLE = "main_street.encounter.json"
+MOVER = "token-hank_daggett"
+#: seconds a device waits for one update before counting it lost
+UPDATE_WAIT = 10.0
+
+
+@dataclass
+class LoopbackRun:
+    """What :func:`loopback_run` saw: per device and step, the seconds from the step
+    to the update's arrival; the size of each update; updates lost or out of order;
+    whether each device's state, patched step by step, ended equal to a fresh one."""
+
+    latencies: list[float] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    lost: int = 0
+    out_of_order: int = 0
+    updates: int = 0
+    final_ok: bool = False
+
+    def p95(self) -> float:
+        xs = sorted(self.latencies)
+        return xs[min(len(xs) - 1, int(0.95 * len(xs)))] if xs else float("nan")
+
+
+def loopback_run(steps: int, devices: int = 6) -> LoopbackRun:
+    """The sample served on loopback with ``devices`` pages open (each posse
+    character's, then the table page for the rest), ``steps`` Place actions applied
+    one after another, each update awaited on every device (bounded waits)."""
+    table = open_table(maps_dir() / SAMPLE).table
+    maker = FrameMaker()
+    svc = DeviceService()
+    svc.start(maker(table), "127.0.0.1", 0)
+    out = LoopbackRun()
+    try:
+        asyncio.run(_run(svc, maker, table, steps, devices, out))
+    finally:
+        svc.stop()
+    return out
+
+
+async def _run(svc, maker, table, steps: int, devices: int, out: LoopbackRun) -> None:
+    addrs = svc.addresses()
+    posse = [a.url for a in addrs if a.key != TABLE_PAGE]
+    table_url = next(a.url for a in addrs if a.key == TABLE_PAGE)
+    urls = (posse + [table_url] * devices)[:devices]
+    start = table.token(MOVER).at
+    async with aiohttp.ClientSession() as session:
+        sockets = [await session.ws_connect(u + "ws") for u in urls]
+        states, seqs = [], []
+        for ws in sockets:
+            first = json.loads((await asyncio.wait_for(ws.receive(), UPDATE_WAIT)).data)
+            states.append(first["full"])
+            seqs.append(first["seq"])
+        for i in range(steps):
+            t0 = time.perf_counter()
+            table.apply(Place(who=MOVER, to=(start.q + (i + 1) % 2, start.r)))
+            svc.publish(maker(table))
+            for k, ws in enumerate(sockets):
+                try:
+                    msg = await asyncio.wait_for(ws.receive(), UPDATE_WAIT)
+                except TimeoutError:
+                    out.lost += 1
+                    continue
+                out.latencies.append(time.perf_counter() - t0)
+                out.sizes.append(len(msg.data.encode()))
+                data = json.loads(msg.data)
+                out.updates += 1
+                if data["seq"] != seqs[k] + 1:
+                    out.out_of_order += 1
+                seqs[k] = data["seq"]
+                states[k] = (
+                    data["full"] if "full" in data else apply_patch(states[k], data["patch"])
+                )
+        fresh = []
+        for u in urls:
+            async with session.ws_connect(u + "ws") as ws:
+                fresh.append(json.loads((await asyncio.wait_for(ws.receive(), UPDATE_WAIT)).data))
+        out.final_ok = all(
+            f["full"] == s and f["seq"] == q for f, s, q in zip(fresh, states, seqs, strict=True)
+        )
+        for ws in sockets:
+            await ws.close()
+
+
+@figure(
+    "devices_step_to_page", "a step until its update reached 6 devices over loopback (p95)",
+    section="web", target_s=0.150, size="6 pages",
+)  # fmt: skip
+def devices_step_to_page(ctx: BenchContext) -> Measured:
+    steps = 30 if ctx.quick else 200
+    run = loopback_run(steps)
+    failed = ""
+    if run.lost or run.out_of_order or not run.final_ok:
+        failed = f"{run.lost} lost, {run.out_of_order} out of order, final state ok={run.final_ok}"
+    mean_bytes = statistics.fmean(run.sizes) if run.sizes else 0.0
+    return Measured(
+        run.p95(),
+        note=f"{steps} steps; {mean_bytes:.0f} bytes per update (mean), "
+        f"{max(run.sizes, default=0)} at most",
+        extra={
+            "bytes_per_update_mean": mean_bytes,
+            "bytes_per_update_max": max(run.sizes, default=0),
+        },
+        failed=failed,
+    )
+
+
+@figure(
+    "devices_frame_cost", "a step's added work on the Judge's thread with the pages served",
+    section="web", target_s=0.010, ratio_kind="overhead", size="sample",
+)  # fmt: skip
+def devices_frame_cost(ctx: BenchContext) -> Measured:
+    table = open_table(maps_dir() / SAMPLE).table
+    maker = FrameMaker()
+    maker(table)
+    start = table.token(MOVER).at
+    flip = [0]
+
+    def step() -> None:
+        flip[0] ^= 1
+        table.apply(Place(who=MOVER, to=(start.q + flip[0], start.r)))
+
+    frame = ctx.measure(lambda: maker(table))
+    base = ctx.measure(step)
+    return Measured(frame, baseline_s=base, note="frame copy; baseline: the step itself")

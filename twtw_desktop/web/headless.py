@@ -1,0 +1,82 @@
+"""``twtw-desktop serve ENCOUNTER [--host 127.0.0.1] [--port N]``: the players' devices
+service for a saved encounter, without a window. Prints ``NAME URL`` for each posse
+character (and ``Table URL`` for the table page), then serves until Ctrl+C."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+
+from ..errors import TwtwError
+from ..play.session import open_table
+from ..play.visibility import PlayersOptions
+from .net import DEFAULT_PORT
+from .server import DeviceService, ServiceError
+from .state import FrameMaker
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _OneLineParser(
+        prog="twtw-desktop serve",
+        description="Serve each posse character's page (their map, sight and sheet) and the "
+        "table page to browsers on the local network, for a saved encounter, until Ctrl+C.",
+    )
+    p.add_argument("file", help="an .encounter.json file")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"the port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    p.add_argument(
+        "--hide-names",
+        action="store_true",
+        help='leave the names of tokens outside the posse off ("Name the hombres" off)',
+    )
+    p.add_argument(
+        "--fog", action="store_true", help="the table page shows the posse's line-of-sight fog"
+    )
+    return p
+
+
+def main(argv: list[str], stop: threading.Event | None = None) -> int:
+    """Run the service; ``stop`` (tests) ends it like Ctrl+C does."""
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 2
+    if not 0 <= args.port <= 65535:
+        print(f"twtw-desktop serve: --port {args.port} is not a port (0-65535)", file=sys.stderr)
+        return 2
+    try:
+        opened = open_table(args.file)
+    except TwtwError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    options = PlayersOptions(names=not args.hide_names, fog=args.fog)
+    frame = FrameMaker()(opened.table, options, map_path=opened.map_path or opened.path)
+    service = DeviceService()
+    try:
+        service.start(frame, args.host, args.port)
+    except ServiceError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    try:
+        for a in service.addresses():
+            print(f"{a.name} {a.url}", flush=True)
+        print("Serving; Ctrl+C stops.", file=sys.stderr, flush=True)
+        (stop or threading.Event()).wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.stop()
+    return 0

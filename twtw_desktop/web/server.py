@@ -1,0 +1,390 @@
+"""The players' devices service: each posse character's page (and the table page)
+over HTTP and WebSocket on the local network, on its own thread with its own asyncio
+loop (never the GUI thread).
+
+* **Off until started.** :meth:`DeviceService.start` binds the chosen interface and
+  port; :meth:`DeviceService.stop` closes every connection and stops listening.
+* **Addresses.** Each page is ``http://HOST:PORT/p/TOKEN/``; a token is
+  ``secrets.token_urlsafe(TOKEN_BYTES)`` (128 bits or more). Stopping, or
+  :meth:`DeviceService.new_addresses`, revokes every token and closes the pages'
+  connections. A request under ``/p/`` without a valid token gets 403 and an empty
+  body; any other path gets 404. Nothing is logged with a token in it.
+* **Every byte from the app**: the page, its script, style and icon are files of
+  ``resources/web`` read at start; no outside server, no font or script from a CDN.
+  The page's Content-Security-Policy allows only its own address.
+* **Live.** :meth:`DeviceService.publish` hands a :class:`~.state.Frame` over (any
+  thread); the service builds each page's new state with its
+  :class:`~.state.PageBuilder` and sends the change as a merge patch with the page's
+  sequence number. A page that reconnects says the last number it has (``?since=N``)
+  and gets the patches it missed, or the whole state when they are too old.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSCloseCode, web
+
+from ..errors import TwtwError
+from ..io import checked_picture
+from ..resources import resource_path
+from .state import TABLE_PAGE, Frame, PageBuilder, merge_patch, posse_pages
+
+log = logging.getLogger(__name__)
+
+#: bytes of randomness in a page's token (128 bits is the least the issue allows)
+TOKEN_BYTES = 18
+#: patches a page keeps for devices that reconnect (older gaps get the whole state)
+HISTORY = 1000
+#: a device this many messages behind is dropped (it reconnects and catches up)
+MAX_BACKLOG = 2000
+#: open pages at most (a posse's phones and a few spares); more get 503
+MAX_SOCKETS = 64
+#: the page's files: name -> content type
+ASSETS = {
+    "": "text/html; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "app.css": "text/css; charset=utf-8",
+    "icon.svg": "image/svg+xml",
+}
+ASSET_FILES = {"": "index.html", "app.js": "app.js", "app.css": "app.css", "icon.svg": "icon.svg"}
+HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'"
+    ),
+}
+#: the WebSocket close code for a revoked address (the page stops retrying)
+CLOSE_REVOKED = 4403
+
+
+class ServiceError(TwtwError):
+    """The service could not start (the port is taken, the address is not this
+    machine's…)."""
+
+
+@dataclass(frozen=True)
+class PageAddress:
+    key: str
+    name: str
+    url: str
+
+
+def load_assets() -> dict[str, bytes]:
+    """The page's files, read once (every byte served comes from the app)."""
+    return {name: resource_path("web", f).read_bytes() for name, f in ASSET_FILES.items()}
+
+
+@dataclass
+class _Page:
+    """One page on the service's thread: its builder, its last state and sequence
+    number, the patches kept for catching up, and the queues of its open sockets."""
+
+    key: str
+    builder: PageBuilder
+    state: dict[str, Any] | None = None
+    seq: int = 0
+    history: collections.deque = field(default_factory=lambda: collections.deque(maxlen=HISTORY))
+    queues: set = field(default_factory=set)
+
+    def full(self) -> str:
+        return _dumps({"seq": self.seq, "full": self.state})
+
+    def catch_up(self, since: int) -> list[str]:
+        if self.state is None or since == self.seq:
+            return []
+        if 0 < since < self.seq and self.history and self.history[0][0] <= since + 1:
+            return [m for s, m in self.history if s > since]
+        return [self.full()]
+
+
+def _dumps(x: Any) -> str:
+    return json.dumps(x, separators=(",", ":"), ensure_ascii=False)
+
+
+class DeviceService:
+    """The players' devices service (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._assets = load_assets()
+        self._tokens: dict[str, str] = {}
+        self._titles: dict[str, str] = {}
+        self._pages: dict[str, _Page] = {}
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+        self._frame: Frame | None = None
+        #: the background picture read for a map version: (version, bytes, type)
+        self._picture: tuple[int, bytes, str] | None = None
+        self.host = ""
+        self.port = 0
+        #: called on the service's thread after each update is queued:
+        #: ``(page key, seq, message bytes)`` (the bench and the load test listen)
+        self.on_update: Callable[[str, int, int], None] | None = None
+
+    # -- starting and stopping -----------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._loop is not None
+
+    def start(self, frame: Frame, host: str = "127.0.0.1", port: int = 0) -> None:
+        """Listen on ``host:port`` (0: a free port) and serve the pages of ``frame``'s
+        posse. Raises :class:`ServiceError` with a one-line reason."""
+        if self.running:
+            raise ServiceError("the players' devices service is already running")
+        self._frame = frame
+        self._new_tokens(frame)
+        ready = threading.Event()
+        problem: list[str] = []
+        t = threading.Thread(
+            target=self._run, args=(host, port, ready, problem), name="twtw-devices", daemon=True
+        )
+        self._thread = t
+        t.start()
+        ready.wait(15)
+        if problem or not ready.is_set():
+            t.join(5)
+            self._thread = None
+            self._tokens = {}
+            raise ServiceError(problem[0] if problem else f"could not listen on {host}:{port}")
+
+    def stop(self) -> None:
+        """Stop listening, close every page's connection, revoke every address."""
+        self._tokens = {}
+        loop, t = self._loop, self._thread
+        if loop is None or t is None:
+            return
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(loop.stop)
+        t.join(15)
+        self._thread = None
+
+    def _run(self, host: str, port: int, ready: threading.Event, problem: list[str]) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._open(host, port))
+        except (OSError, ValueError) as e:
+            problem.append(
+                f"cannot listen on {host}:{port} ({e.strerror or e})"
+                if isinstance(e, OSError)
+                else f"cannot listen on {host}:{port} ({e})"
+            )
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(self._close())
+            loop.close()
+            ready.set()
+            return
+        self._loop = loop
+        if self._frame is not None:
+            self._accept(self._frame, time.perf_counter())
+        ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            self._loop = None
+            loop.run_until_complete(self._close())
+            loop.close()
+
+    async def _open(self, host: str, port: int) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await runner.setup()
+        self._runner = runner
+        site = web.TCPSite(runner, host, port, reuse_address=True)
+        await site.start()
+        bound = runner.addresses[0]
+        self.host, self.port = host, int(bound[1])
+
+    async def _close(self) -> None:
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=WSCloseCode.GOING_AWAY)
+        self._sockets.clear()
+        self._pages.clear()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- addresses -----------------------------------------------------------------------
+
+    def _new_tokens(self, frame: Frame) -> None:
+        pages = [*posse_pages(frame.encounter), (TABLE_PAGE, "Table")]
+        self._titles = dict(pages)
+        self._tokens = {secrets.token_urlsafe(TOKEN_BYTES): key for key, _ in pages}
+
+    def new_addresses(self) -> None:
+        """New tokens for every page: the old addresses stop working at once and the
+        pages open on them are closed."""
+        if self._frame is None:
+            return
+        self._new_tokens(self._frame)
+        loop = self._loop
+        if loop is not None:
+            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._revoke()))
+
+    async def _revoke(self) -> None:
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=CLOSE_REVOKED, message=b"revoked")
+
+    def addresses(self) -> list[PageAddress]:
+        """One address per page: the posse's characters, then the table page."""
+        if not self.running:
+            return []
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        by_key = {key: tok for tok, key in self._tokens.items()}
+        out = []
+        for key, name in self._titles.items():
+            tok = by_key.get(key)
+            if tok is not None:
+                out.append(PageAddress(key, name, f"http://{host}:{self.port}/p/{tok}/"))
+        return out
+
+    def _page_for(self, token: str) -> str | None:
+        found = None
+        for tok, key in list(self._tokens.items()):
+            if secrets.compare_digest(tok.encode(), token.encode()):
+                found = key
+        return found
+
+    # -- updates -------------------------------------------------------------------------
+
+    def publish(self, frame: Frame) -> None:
+        """A new frame of the table (any thread): the pages are updated on the
+        service's thread."""
+        self._frame = frame
+        loop = self._loop
+        if loop is not None:
+            t0 = time.perf_counter()
+            with contextlib.suppress(RuntimeError):  # stopping meanwhile
+                loop.call_soon_threadsafe(self._accept, frame, t0)
+
+    def _page(self, key: str) -> _Page:
+        p = self._pages.get(key)
+        if p is None:
+            p = self._pages[key] = _Page(key, PageBuilder(key))
+        return p
+
+    def _accept(self, frame: Frame, t0: float) -> None:
+        for key in self._titles:
+            if key != TABLE_PAGE:
+                try:
+                    frame.encounter.character(key)
+                except KeyError:
+                    continue
+            page = self._page(key)
+            try:
+                new = page.builder.state(frame)
+            except Exception:  # one page's failure never stops the others
+                log.exception("the page for %s could not be built", key)
+                continue
+            if page.state is None:
+                page.state = new
+                page.seq = 1
+                msg = page.full()
+            else:
+                patch = merge_patch(page.state, new)
+                if not patch:
+                    continue
+                page.state = new
+                page.seq += 1
+                msg = _dumps({"seq": page.seq, "patch": patch})
+                page.history.append((page.seq, msg))
+            for q in list(page.queues):
+                q.put_nowait(msg)
+            if self.on_update is not None:
+                self.on_update(key, page.seq, len(msg.encode()))
+
+    # -- HTTP ----------------------------------------------------------------------------
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        parts = request.path.split("/")
+        if len(parts) < 3 or parts[0] != "" or parts[1] != "p":
+            return web.Response(status=404, headers=HEADERS)
+        key = self._page_for(parts[2])
+        if key is None:
+            return web.Response(status=403, headers=HEADERS)
+        if len(parts) == 3:
+            raise web.HTTPFound(f"/p/{parts[2]}/", headers=HEADERS)
+        name = "/".join(parts[3:])
+        if request.method not in ("GET", "HEAD"):
+            return web.Response(status=405, headers=HEADERS)
+        if name == "ws":
+            return await self._socket(request, key)
+        if name == "background":
+            return self._background(key)
+        if name not in ASSETS:
+            return web.Response(status=404, headers=HEADERS)
+        return web.Response(
+            body=self._assets[name], headers={**HEADERS, "Content-Type": ASSETS[name]}
+        )
+
+    def _background(self, key: str) -> web.Response:
+        """The map's background picture, only while this page's state shows it (the
+        players may see it), read through io's one safe picture path."""
+        page = self._pages.get(key)
+        frame = self._frame
+        bg = (page.state or {}).get("map", {}).get("bg") if page is not None else None
+        if bg is None or frame is None or frame.map.background is None or frame.map_path is None:
+            return web.Response(status=404, headers=HEADERS)
+        if self._picture is None or self._picture[0] != bg["v"]:
+            try:
+                pic = checked_picture(frame.map_path, frame.map.background)
+            except TwtwError as e:
+                log.warning("the background picture is not served: %s", e)
+                return web.Response(status=404, headers=HEADERS)
+            self._picture = (bg["v"], pic.data, f"image/{pic.format}")
+        _v, data, kind = self._picture
+        return web.Response(body=data, headers={**HEADERS, "Content-Type": kind})
+
+    async def _socket(self, request: web.Request, key: str) -> web.StreamResponse:
+        if len(self._sockets) >= MAX_SOCKETS:
+            return web.Response(status=503, headers=HEADERS)
+        try:
+            since = max(0, int(request.query.get("since", "0")))
+        except ValueError:
+            since = 0
+        ws = web.WebSocketResponse(heartbeat=15, max_msg_size=4096)
+        await ws.prepare(request)
+        page = self._page(key)
+        q: asyncio.Queue[str] = asyncio.Queue()
+        for m in page.catch_up(since):
+            q.put_nowait(m)
+        page.queues.add(q)
+        self._sockets.add(ws)
+        writer = asyncio.ensure_future(self._writer(ws, q))
+        try:
+            async for _ in ws:  # the page says nothing that matters; read to notice closing
+                pass
+        finally:
+            page.queues.discard(q)
+            self._sockets.discard(ws)
+            writer.cancel()
+        return ws
+
+    async def _writer(self, ws: web.WebSocketResponse, q: asyncio.Queue[str]) -> None:
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError, RuntimeError):
+            while True:
+                if q.qsize() > MAX_BACKLOG:
+                    await ws.close(code=WSCloseCode.TRY_AGAIN_LATER)
+                    return
+                await ws.send_str(await q.get())
