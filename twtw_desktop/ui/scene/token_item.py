@@ -240,7 +240,7 @@ class TokenItem(QGraphicsItem):
         if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
             sc = self.scene()
             if sc is not None and getattr(sc, "public", False) and not self.look.public:
-                self.set_look(PLAYERS_LOOK)
+                self.set_look(getattr(sc, "token_look", None) or PLAYERS_LOOK)
         return super().itemChange(change, value)
 
     # what the look lets this token show
