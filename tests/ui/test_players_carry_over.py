@@ -94,9 +94,7 @@ def _look_is_the_judges(ctl, v: PlayersView) -> None:
 
 
 @pytest.mark.parametrize("setting", list(SETTINGS))
-def test_every_look_setting_carries_over_to_what_file_open_opens(
-    qtbot, tmp_path, win, setting
-):
+def test_every_look_setting_carries_over_to_what_file_open_opens(qtbot, tmp_path, win, setting):
     pa, pb = _files(tmp_path)
     assert win.open_path(pa, ask=False)
     ctl, pw = open_players(qtbot, win)
@@ -124,3 +122,58 @@ def test_names_off_never_shows_an_hombres_name_after_open(qtbot, tmp_path, win):
         assert not toks["t-angus"].shows_name()
         assert toks["t-miranda"].shows_name()  # the posse is always named
     assert controller(win).act_names.isChecked() is False
+
+
+# -- the map editor, the labels (issue 27) -------------------------------------------------
+
+
+def test_the_players_screen_keeps_its_last_play_picture_while_the_map_is_edited(qtbot, win):
+    from twtw_desktop.ui.commands import MoveTokenCommand
+
+    _ctl, pw = open_players(qtbot, win)
+    pw.view.refresh_now()
+    before = pw.grab().toImage()
+    win.editor.set_mode(True)
+    assert pw.frozen is not None and pw.frozen.isVisible()
+    doc = win.document
+    doc.push(MoveTokenCommand(doc, "t-hank", doc.map.hex_at(12, 4)))
+    qtbot.wait(50)
+    assert pw.grab().toImage() == before  # nothing new is shown, nothing said
+    win.editor.set_mode(False)
+    assert pw.frozen is None
+    pw.view.refresh_now()
+    assert pw.grab().toImage() != before  # follows the table again
+
+
+def test_opening_an_encounter_leaves_the_map_editor_off(qtbot, tmp_path, win):
+    pa, _pb = _files(tmp_path)
+    win.editor.set_mode(True)
+    assert win.open_path(pa, ask=False)
+    assert not win.editor.mode and not win.editor.toolbar.isVisible()
+
+
+def test_name_plates_on_the_players_screen_never_overlap(qtbot, win):
+    """Hombres side by side ("Laroq gu Laroq gun…"): the plates are laid out, the
+    ones that would collide shortened to initials or left to the disc's initials."""
+    from twtw_desktop.model import Token
+
+    doc = make_doc(secrets=False)
+    enc, m = doc.encounter, doc.map
+    angus = doc.character("angus_laroq")
+    for i in range(3):
+        ch = angus.model_copy(update={"id": f"gun{i}", "name": f"Laroq gunman {i + 1}"})
+        enc.characters.append(ch)
+        h = m.hex_at(7 + i, 10)
+        enc.tokens.append(Token(id=f"t-gun{i}", character_id=ch.id, hex=(h.q, h.r)))
+    win.set_document(doc)
+    _ctl, pw = open_players(qtbot, win)
+    pw.view.refresh_now()
+    items = [pw.view.map_scene.tokens[t] for t in pw.view.shown_token_ids()]
+    plates = [
+        it.plate_rect(it.plate_label()).translated(it.pos()) for it in items if it.plate_label()
+    ]
+    assert len(items) >= 5
+    for i, a in enumerate(plates):
+        for b in plates[i + 1 :]:
+            assert not a.intersects(b)
+    assert any(it.plate_text is not None for it in items)  # some were shortened

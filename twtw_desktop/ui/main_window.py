@@ -505,6 +505,9 @@ class MainWindow(QMainWindow):
 
     def set_document(self, document: EncounterDocument) -> None:
         old = self.document
+        editor = getattr(self, "editor", None)
+        if editor is not None and editor.mode and document.kind != "map":
+            editor.set_mode(False)  # an encounter opens to play, the map editor off
         if old is not None:
             old.changed.disconnect(self._doc_changed)
             self.undo_group.removeStack(old.undo_stack)

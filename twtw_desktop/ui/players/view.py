@@ -57,7 +57,7 @@ from ..scene.grid_painter import bucket_index, bucket_scale
 from ..scene.map_items import Z_TOOL
 from ..scene.map_scene import MapScene
 from ..scene.map_view import MAX_ZOOM_K, MIN_ZOOM_K, MapView
-from ..scene.token_item import PLAYERS_LOOK, POSSE_SIDE, TokenLook
+from ..scene.token_item import PLAYERS_LOOK, POSSE_SIDE, TokenLook, layout_name_plates
 from .fog import FogItem, FogRunner
 
 log = logging.getLogger(__name__)
@@ -434,6 +434,9 @@ class PlayersView(QGraphicsView):
         for key, (kind, payload) in list(self._push_args.items()):
             if not push_allowed(kind, payload, doc.encounter, self.sight):
                 self._drop_push(key)
+        # names readable on the TV and never over each other: initials where they
+        # would collide
+        layout_name_plates([sc.tokens[tid] for tid in shown])
         fs = frozenset(shown)
         if fs != self._shown:
             self._shown = fs

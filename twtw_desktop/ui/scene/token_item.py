@@ -189,6 +189,9 @@ class TokenItem(QGraphicsItem):
         self.selected = False
         self.highlighted = False
         self.ap_text: str | None = None  # counters out on the track, shown in action time
+        #: the name plate's text when a layout shortened it (initials) or left it out
+        #: (""); None draws the name (see :func:`layout_name_plates`)
+        self.plate_text: str | None = None
         self.setZValue(Z_TOKEN)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(False)
@@ -305,6 +308,32 @@ class TokenItem(QGraphicsItem):
 
     # -- painting --------------------------------------------------------------------
 
+    def _name_font(self) -> QFont:
+        f = QFont()
+        f.setPixelSize(max(1, int(self.look.name_size * self.frame.unit)))
+        return f
+
+    def full_plate_text(self) -> str:
+        """The name as the plate shows it when nothing is in its way (elided past
+        2.5 hexes' radius)."""
+        fm = QFontMetricsF(self._name_font())
+        return fm.elidedText(self.name, Qt.TextElideMode.ElideRight, 2.5 * self.frame.unit)
+
+    def plate_label(self) -> str:
+        return self.full_plate_text() if self.plate_text is None else self.plate_text
+
+    def plate_rect(self, text: str) -> QRectF:
+        """The name plate for ``text``, in the item's coordinates (under the disc)."""
+        u = self.frame.unit
+        fm = QFontMetricsF(self._name_font())
+        w = fm.horizontalAdvance(text) + 0.2 * u
+        return QRectF(-w / 2, DISC * u + 0.02 * u, w, fm.height())
+
+    def set_plate_text(self, text: str | None) -> None:
+        if text != self.plate_text:
+            self.plate_text = text
+            self.update()
+
     def boundingRect(self) -> QRectF:
         u = self.frame.unit
         return QRectF(-1.3 * u, -1.05 * u, 2.6 * u, 2.4 * u)
@@ -399,16 +428,36 @@ class TokenItem(QGraphicsItem):
                 Qt.AlignmentFlag.AlignCenter,
                 str(self.wound_level),
             )
-        if named and lod * u >= NAME_MIN_HEX_PX:
-            nfont = QFont()
-            nfont.setPixelSize(max(1, int(look.name_size * u)))
+        text = self.plate_label()
+        if named and text and lod * u >= NAME_MIN_HEX_PX:
+            nfont = self._name_font()
             painter.setFont(nfont)
-            fm = QFontMetricsF(nfont)
-            text = fm.elidedText(self.name, Qt.TextElideMode.ElideRight, 2.5 * u)
-            w = fm.horizontalAdvance(text) + 0.2 * u
-            plate = QRectF(-w / 2, r + 0.02 * u, w, fm.height())
+            plate = self.plate_rect(text)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(255, 255, 255, 210))
             painter.drawRoundedRect(plate, 0.1 * u, 0.1 * u)
             painter.setPen(QColor(20, 20, 20))
             painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def layout_name_plates(items: list[TokenItem]) -> None:
+    """Lay the name plates of ``items`` (the tokens on screen) out so that no two
+    overlap: the posse first, then top to bottom, each plate takes the full name
+    where it is free, else the initials, else none (the disc still has them)."""
+    placed: list[QRectF] = []
+    order = sorted(
+        items, key=lambda it: (it.side != POSSE_SIDE, it.pos().y(), it.pos().x(), it.token_id)
+    )
+    for it in order:
+        if not it.marks().named:
+            it.set_plate_text(None)
+            continue
+        chosen: str | None = ""  # no room even for the initials: no plate
+        # (what to draw, the plate's text): the full name, else the initials
+        for draw, text in ((None, it.full_plate_text()), (initials(it.name),) * 2):
+            rect = it.plate_rect(text).translated(it.pos())
+            if not any(rect.intersects(p) for p in placed):
+                placed.append(rect)
+                chosen = draw
+                break
+        it.set_plate_text(chosen)
