@@ -31,6 +31,7 @@ from .actions import make_action
 from .autosave import Autosaver, newer_copy
 from .document import EncounterDocument
 from .scene.map_view import MapView
+from .scene.token_item import READABLE_NAME_PX as READABLE_NAME_PX  # names readable
 from .settings import MAX_RECENT, AppSettings
 from .wheel import install_wheel_guard
 
@@ -40,13 +41,16 @@ APP_TITLE = "TWTW Desktop"
 FILE_FILTER = "Encounters and maps (*.encounter.json *.map.json *.json);;All files (*)"
 SAVE_FILTER = "Encounters (*.encounter.json);;All files (*)"
 MAP_SAVE_FILTER = "Maps (*.map.json);;Encounters (*.encounter.json);;All files (*)"
+#: the settings key of the encounter the app reopens when launched without a file:
+#: its file (or, for an untitled copy, the sample it was copied from)
+LAST_ENCOUNTER_KEY = "session/last_encounter"
 #: first-run dock sizes (pixels): narrow side columns, a short bottom row
 DOCK_SIDE_WIDTH = 300
 DOCK_BOTTOM_HEIGHT = 232  # the action track shows six rows and its message line
 #: below this available screen width the first-run layout keeps one side column
 LAPTOP_WIDTH = 1600
-#: a map opens zoomed so that token names are at least this tall (pixels)
-READABLE_NAME_PX = 9.0
+#: ...and no closer than this zoom step (100 %) on its figures
+OPEN_MAX_ZOOM_K = 0
 #: a window shown before it is complete completes itself after this long at the
 #: latest (a window that is never painted, e.g. minimised)
 COMPLETE_AT_THE_LATEST_MS = 1000
@@ -474,6 +478,9 @@ class MainWindow(QMainWindow):
         install_wheel_guard()
         if self.document is not None:
             self._recover_or_journal(self.document)
+        # the panels took their room: the figures in view again, once laid out
+        self.open_view()
+        QTimer.singleShot(0, self.open_view)
         self.completed.emit()
 
     def _complete_after_first_frame(self) -> None:
@@ -526,12 +533,22 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_mode()
         self.documentReplaced.emit(document)
+        self._remember_last(document)
         self.open_view()
         if old is not None and old is not document:
             old.deleteLater()
         if not self.incomplete:  # else complete() does, after the first frame
             self._recover_or_journal(document)
         self.autosaver = Autosaver(document, self.settings.autosave_minutes() * 60)
+
+    def _remember_last(self, doc: EncounterDocument) -> None:
+        """Note the file a launch without a file reopens: this document's own, or the
+        sample an untitled copy came from (a new encounter never saved has none, and
+        leaves the last one noted)."""
+        src = doc.path if doc.path is not None else getattr(doc, "origin", None)
+        if src is not None and self.settings.q.value(LAST_ENCOUNTER_KEY) != str(src):
+            self.settings.q.setValue(LAST_ENCOUNTER_KEY, str(src))
+            self.settings.q.sync()  # on disk now: the app may be killed before it quits
 
     def _recover_or_journal(self, doc: EncounterDocument) -> None:
         """Offer the steps a journal holds beyond the saved file (the app was killed),
@@ -732,6 +749,7 @@ class MainWindow(QMainWindow):
             return False
         self.settings.add_recent(path)
         self._fill_recent()
+        self._remember_last(self.document)
         self._update_title()
         self._show_message(f"Saved {path.name}")
         return True
@@ -886,11 +904,11 @@ class MainWindow(QMainWindow):
         self.dock_rail.sync()
 
     def open_view(self) -> None:
-        """The view a map opens with: the whole map when its token names can be read
-        that way, else (a big map on a laptop) the smallest zoom step where they can,
-        centred on the figures."""
+        """The view a map opens with: every figure in view at a readable zoom. The
+        whole map when its token names can be read that way, else the largest zoom
+        step (100 % at most) that shows all the figures, centred on them."""
         from .scene.grid_painter import bucket_scale
-        from .scene.token_item import TokenLook
+        from .scene.token_item import TokenLook, readable_scale
 
         mv = self.map_view
         sc = mv.map_scene
@@ -898,18 +916,22 @@ class MainWindow(QMainWindow):
         if sc is None or doc is None or mv.viewport().width() < 10:
             return
         mv.zoom_fit()
-        need = READABLE_NAME_PX / (TokenLook().name_size * sc.frame.unit)
+        need = readable_scale(TokenLook(), sc.frame.unit)
         if mv.zoom >= need:
             return
-        k = mv.zoom_k
-        while bucket_scale(k) < need:
-            k += 1
-        mv.set_zoom_k(k)
-        tokens = [t for t in doc.encounter.tokens if not t.hidden]
-        if tokens:
-            pts = [sc.frame.center(t.at) for t in tokens]
-            xs, ys = [p.x() for p in pts], [p.y() for p in pts]
-            mv.centerOn((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+        tokens = doc.encounter.tokens
+        if not tokens:
+            k = mv.zoom_k
+            while bucket_scale(k) < need:
+                k += 1
+            mv.set_zoom_k(k)
+            return
+        fr = sc.frame
+        rect = fr.hex_rect(tokens[0].at)
+        for t in tokens[1:]:
+            rect = rect.united(fr.hex_rect(t.at))
+        m = fr.hex_width  # a hex round them: the name plates, a step to every side
+        mv.fit_rect(rect.adjusted(-m, -m, m, m), max_k=OPEN_MAX_ZOOM_K)
 
     def _first_run_size(self) -> None:
         """Most of the screen, and side panels narrow enough to leave the map room."""

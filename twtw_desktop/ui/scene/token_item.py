@@ -39,6 +39,10 @@ from .map_items import Z_TOKEN
 DISC = 0.70
 #: the name plate is drawn from this on-screen hex radius up
 NAME_MIN_HEX_PX = 14.0
+#: a name plate is never drawn smaller than this on screen (pixels)...
+READABLE_NAME_PX = 9.0
+#: ...while it stays within this fraction of the hex radius (under the disc)
+NAME_MAX_SIZE = 0.5
 
 WOUND_WORDS = {1: "flesh wound", 2: "light", 3: "heavy", 4: "serious", 5: "critical"}
 
@@ -70,6 +74,17 @@ JUDGE_LOOK = TokenLook()
 PLAYERS_LOOK = TokenLook(
     public=True, conditions="posse", ap_counters="posse", names=True, name_size=0.42
 )
+
+
+def name_px(look: TokenLook, unit: float, scale: float) -> float:
+    """How tall a name plate's text is on screen at ``scale``: the look's size, made
+    up to :data:`READABLE_NAME_PX` on a zoomed-out map while it fits under the disc."""
+    return max(look.name_size * unit * scale, min(READABLE_NAME_PX, NAME_MAX_SIZE * unit * scale))
+
+
+def readable_scale(look: TokenLook, unit: float) -> float:
+    """The smallest zoom at which token names are :data:`READABLE_NAME_PX` tall."""
+    return READABLE_NAME_PX / (max(look.name_size, NAME_MAX_SIZE) * unit)
 
 
 def initials(name: str) -> str:
@@ -308,24 +323,30 @@ class TokenItem(QGraphicsItem):
 
     # -- painting --------------------------------------------------------------------
 
-    def _name_font(self) -> QFont:
+    def _name_font(self, scale: float | None = None) -> QFont:
+        """The name plate's font in the item's units (at ``scale``, made up to a
+        readable size on screen; without, the look's own size)."""
+        u = self.frame.unit
+        size = self.look.name_size * u
+        if scale:
+            size = name_px(self.look, u, scale) / scale
         f = QFont()
-        f.setPixelSize(max(1, int(self.look.name_size * self.frame.unit)))
+        f.setPixelSize(max(1, int(size)))
         return f
 
-    def full_plate_text(self) -> str:
+    def full_plate_text(self, scale: float | None = None) -> str:
         """The name as the plate shows it when nothing is in its way (elided past
         2.5 hexes' radius)."""
-        fm = QFontMetricsF(self._name_font())
+        fm = QFontMetricsF(self._name_font(scale))
         return fm.elidedText(self.name, Qt.TextElideMode.ElideRight, 2.5 * self.frame.unit)
 
-    def plate_label(self) -> str:
-        return self.full_plate_text() if self.plate_text is None else self.plate_text
+    def plate_label(self, scale: float | None = None) -> str:
+        return self.full_plate_text(scale) if self.plate_text is None else self.plate_text
 
-    def plate_rect(self, text: str) -> QRectF:
+    def plate_rect(self, text: str, scale: float | None = None) -> QRectF:
         """The name plate for ``text``, in the item's coordinates (under the disc)."""
         u = self.frame.unit
-        fm = QFontMetricsF(self._name_font())
+        fm = QFontMetricsF(self._name_font(scale))
         w = fm.horizontalAdvance(text) + 0.2 * u
         return QRectF(-w / 2, DISC * u + 0.02 * u, w, fm.height())
 
@@ -428,11 +449,11 @@ class TokenItem(QGraphicsItem):
                 Qt.AlignmentFlag.AlignCenter,
                 str(self.wound_level),
             )
-        text = self.plate_label()
+        text = self.plate_label(lod)
         if named and text and lod * u >= NAME_MIN_HEX_PX:
-            nfont = self._name_font()
+            nfont = self._name_font(lod)
             painter.setFont(nfont)
-            plate = self.plate_rect(text)
+            plate = self.plate_rect(text, lod)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(255, 255, 255, 210))
             painter.drawRoundedRect(plate, 0.1 * u, 0.1 * u)
