@@ -97,6 +97,9 @@ def make_app(argv: list[str] | None = None) -> QApplication:
         icon.addFile(str(png))
     app.setWindowIcon(icon)
     app.setDesktopFileName("twtw-desktop")
+    from .dialog_titles import install_title_fit
+
+    install_title_fit()  # every dialog as wide as its title
     return app
 
 

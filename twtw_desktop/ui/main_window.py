@@ -84,6 +84,36 @@ def is_bundled(path: str | Path) -> bool:
         return False
 
 
+def documents_dir() -> Path:
+    """The Judge's Documents folder (the home folder where the system names none)."""
+    from PySide6.QtCore import QStandardPaths
+
+    loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(loc) if loc else Path.home()
+
+
+def file_stem(name: str, fallback: str) -> str:
+    """A file name from an encounter's name: "Showdown on Main Street" →
+    ``showdown_on_main_street`` (``fallback`` for a name with no letters)."""
+    import re
+
+    stem = re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+    return stem[:60].rstrip("_") or fallback
+
+
+def save_suggestion(doc: EncounterDocument) -> Path:
+    """Where Save As starts: the document's own file; else, in the folder of the
+    file it came from (the Documents folder for an untitled copy of a sample or a
+    new encounter), a file named after the encounter."""
+    is_map = doc.kind == "map"
+    suffix = ".map.json" if is_map else ".encounter.json"
+    if doc.path is not None and doc.path.name.endswith(suffix):
+        return doc.path
+    folder = doc.path.parent if doc.path is not None else documents_dir()
+    title = (doc.map.name if is_map else doc.encounter.name) or ""
+    return folder / (file_stem(title, "map" if is_map else "encounter") + suffix)
+
+
 class MainWindow(QMainWindow):
     """The main window over one :class:`EncounterDocument` at a time."""
 
@@ -660,7 +690,7 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        start = self.settings.last_dir() or str(Path.cwd())
+        start = self.settings.last_dir() or str(documents_dir())
         path, _ = QFileDialog.getOpenFileName(self, "Open encounter or map", start, FILE_FILTER)
         if path:
             self.open_path(path, ask=False)
@@ -721,24 +751,17 @@ class MainWindow(QMainWindow):
         doc = self.document
         if doc is None:
             return False
-        start = str(doc.path.parent) if doc.path else (self.settings.last_dir() or str(Path.cwd()))
         is_map = doc.kind == "map"
-        suffix = ".map.json" if is_map else ".encounter.json"
-        name = (
-            doc.path.name
-            if doc.path and doc.path.name.endswith(suffix)
-            else ("map" if is_map else "encounter") + suffix
-        )
         path, _ = QFileDialog.getSaveFileName(
             self,
             "Save map" if is_map else "Save encounter",
-            str(Path(start) / name),
+            str(save_suggestion(doc)),
             MAP_SAVE_FILTER if is_map else SAVE_FILTER,
         )
         if not path:
             return False
         if not path.endswith(".json"):
-            path += suffix
+            path += ".map.json" if is_map else ".encounter.json"
         return self._save_to(Path(path))
 
     def _save_to(self, path: Path) -> bool:
