@@ -38,11 +38,15 @@ from .map_items import Z_TOKEN
 #: disc radius as a fraction of the hex radius
 DISC = 0.70
 #: the name plate is drawn from this on-screen hex radius up
-NAME_MIN_HEX_PX = 14.0
+NAME_MIN_HEX_PX = 12.0
+#: a name longer than this many hex radii is cut short with "…" (the players' look,
+#: whose plates are laid out not to collide, has room for whole names)
+NAME_MAX_WIDTH = 2.5
+NAME_MAX_WIDTH_PUBLIC = 5.0
 #: a name plate is never drawn smaller than this on screen (pixels)...
 READABLE_NAME_PX = 9.0
 #: ...while it stays within this fraction of the hex radius (under the disc)
-NAME_MAX_SIZE = 0.5
+NAME_MAX_SIZE = 0.75
 
 WOUND_WORDS = {1: "flesh wound", 2: "light", 3: "heavy", 4: "serious", 5: "critical"}
 
@@ -249,6 +253,8 @@ class TokenItem(QGraphicsItem):
         """Draw with another look (the players' screen's choices)."""
         if look == self.look:
             return
+        if look.public != self.look.public:
+            self.prepareGeometryChange()  # the plates' room (boundingRect) changes
         self.look = look
         self.refresh(self.token, self.character)
 
@@ -336,9 +342,11 @@ class TokenItem(QGraphicsItem):
 
     def full_plate_text(self, scale: float | None = None) -> str:
         """The name as the plate shows it when nothing is in its way (elided past
-        2.5 hexes' radius)."""
+        :data:`NAME_MAX_WIDTH` hex radii, the players' look's past
+        :data:`NAME_MAX_WIDTH_PUBLIC`)."""
         fm = QFontMetricsF(self._name_font(scale))
-        return fm.elidedText(self.name, Qt.TextElideMode.ElideRight, 2.5 * self.frame.unit)
+        most = NAME_MAX_WIDTH_PUBLIC if self.look.public else NAME_MAX_WIDTH
+        return fm.elidedText(self.name, Qt.TextElideMode.ElideRight, most * self.frame.unit)
 
     def plate_label(self, scale: float | None = None) -> str:
         return self.full_plate_text(scale) if self.plate_text is None else self.plate_text
@@ -357,7 +365,11 @@ class TokenItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         u = self.frame.unit
-        return QRectF(-1.3 * u, -1.05 * u, 2.6 * u, 2.4 * u)
+        # down to a name plate made up to a readable size (NAME_MAX_SIZE) under the
+        # disc, as wide as the look's longest plate
+        most = NAME_MAX_WIDTH_PUBLIC if self.look.public else NAME_MAX_WIDTH
+        half = max(1.3, most / 2 + 0.1) * u
+        return QRectF(-half, -1.05 * u, 2 * half, 2.75 * u)
 
     def shape(self):
         p = QPainterPath()
