@@ -115,7 +115,7 @@ def go():
     os._exit(0)
 
 QTimer.singleShot(1500, go)
-QTimer.singleShot(110000, lambda: __import__("os")._exit(3))
+QTimer.singleShot(240000, lambda: __import__("os")._exit(3))
 app.exec()
 """
 
@@ -147,7 +147,7 @@ def test_the_window_at_a_real_table(tmp_path: Path):
         env=env,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "mapFrom" not in run.stderr

@@ -57,7 +57,7 @@ from ..scene.grid_painter import bucket_index, bucket_scale
 from ..scene.map_items import Z_TOOL
 from ..scene.map_scene import MapScene
 from ..scene.map_view import MAX_ZOOM_K, MIN_ZOOM_K, MapView
-from ..scene.token_item import PLAYERS_LOOK, POSSE_SIDE, TokenLook, layout_name_plates
+from ..scene.token_item import PLAYERS_LOOK, POSSE_SIDE, TokenLook
 from .fog import FogItem, FogRunner
 
 log = logging.getLogger(__name__)
@@ -436,7 +436,7 @@ class PlayersView(QGraphicsView):
                 self._drop_push(key)
         # names readable on the TV and never over each other: initials where they
         # would collide
-        layout_name_plates([sc.tokens[tid] for tid in shown])
+        sc.layout_plates()
         fs = frozenset(shown)
         if fs != self._shown:
             self._shown = fs
@@ -521,6 +521,8 @@ class PlayersView(QGraphicsView):
         k = max(MIN_ZOOM_K, min(MAX_ZOOM_K, k))
         s = bucket_scale(k)
         self.setTransform(QTransform.fromScale(s, s))
+        if self.map_scene is not None:
+            self.map_scene.set_plate_scale(s)
         self.centerOn(rect.center())
 
     def visible_scene_rect(self) -> QRectF:

@@ -41,7 +41,7 @@ from .frame import MapFrame
 from .grid_painter import GridPainter
 from .map_items import FeatureItem, LabelItem, MarkerItem
 from .picture import PictureLoader
-from .token_item import PLAYERS_LOOK, TokenItem, TokenLook
+from .token_item import PLAYERS_LOOK, TokenItem, TokenLook, layout_name_plates
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +90,8 @@ class MapScene(QGraphicsScene):
         #: the players' look); the players' screen sets its own before any item exists,
         #: so a token never shows with a look the Judge turned off, not for a frame
         self.token_look: TokenLook | None = token_look or (PLAYERS_LOOK if public else None)
+        #: the zoom the name plates are laid out for (the view's; None: the look's size)
+        self.plate_scale: float | None = None
         #: token id → may it show now (None: every token the scene has an item for)
         self.token_filter = token_filter
         self._visible = dict.fromkeys(LAYERS, True)
@@ -199,7 +201,20 @@ class MapScene(QGraphicsScene):
             if tid not in seen:
                 self.removeItem(self.tokens.pop(tid))
         self.refresh_ap_badges()
+        self.layout_plates()
         self.tokensRebuilt.emit()
+
+    def layout_plates(self) -> None:
+        """Lay the shown tokens' name plates out, none over another (initials where
+        they would collide, :func:`layout_name_plates`)."""
+        layout_name_plates([it for it in self.tokens.values() if it.isVisible()], self.plate_scale)
+
+    def set_plate_scale(self, scale: float | None) -> None:
+        """The view's zoom changed: the plates' sizes (made up to a readable size when
+        zoomed out) and so their layout may change."""
+        if scale != self.plate_scale:
+            self.plate_scale = scale
+            self.layout_plates()
 
     def refresh_ap_badges(self) -> None:
         doc = self.document
@@ -421,6 +436,7 @@ class MapScene(QGraphicsScene):
             self.sync_tokens()
             return
         it.refresh(t, _char(self.document, t.character_id))
+        self.layout_plates()  # it may have moved next to another
 
     def _on_character(self, cid: str) -> None:
         if self.public:

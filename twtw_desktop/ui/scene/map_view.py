@@ -192,6 +192,8 @@ class MapView(QGraphicsView):
         s = bucket_scale(k)
         self._zoom_k = k
         self.setTransform(QTransform.fromScale(s, s))
+        if self.map_scene is not None:
+            self.map_scene.set_plate_scale(s)  # names laid out for this zoom
         new = self.mapToScene(anchor)
         d = (new - old) * s
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(d.x()))

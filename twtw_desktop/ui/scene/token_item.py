@@ -39,10 +39,9 @@ from .map_items import Z_TOKEN
 DISC = 0.70
 #: the name plate is drawn from this on-screen hex radius up
 NAME_MIN_HEX_PX = 12.0
-#: a name longer than this many hex radii is cut short with "…" (the players' look,
-#: whose plates are laid out not to collide, has room for whole names)
-NAME_MAX_WIDTH = 2.5
-NAME_MAX_WIDTH_PUBLIC = 5.0
+#: a name longer than this many hex radii is cut short with "…" (the plates are laid
+#: out not to collide, :func:`layout_name_plates`, so whole names have room)
+NAME_MAX_WIDTH = 5.0
 #: a name plate is never drawn smaller than this on screen (pixels)...
 READABLE_NAME_PX = 9.0
 #: ...while it stays within this fraction of the hex radius (under the disc)
@@ -211,6 +210,9 @@ class TokenItem(QGraphicsItem):
         #: the name plate's text when a layout shortened it (initials) or left it out
         #: (""); None draws the name (see :func:`layout_name_plates`)
         self.plate_text: str | None = None
+        #: plate texts and rectangles already measured, by name or text, size and zoom
+        self._plate_texts: dict[tuple, str] = {}
+        self._plate_rects: dict[tuple, QRectF] = {}
         self.setZValue(Z_TOKEN)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(False)
@@ -253,8 +255,6 @@ class TokenItem(QGraphicsItem):
         """Draw with another look (the players' screen's choices)."""
         if look == self.look:
             return
-        if look.public != self.look.public:
-            self.prepareGeometryChange()  # the plates' room (boundingRect) changes
         self.look = look
         self.refresh(self.token, self.character)
 
@@ -342,21 +342,34 @@ class TokenItem(QGraphicsItem):
 
     def full_plate_text(self, scale: float | None = None) -> str:
         """The name as the plate shows it when nothing is in its way (elided past
-        :data:`NAME_MAX_WIDTH` hex radii, the players' look's past
-        :data:`NAME_MAX_WIDTH_PUBLIC`)."""
-        fm = QFontMetricsF(self._name_font(scale))
-        most = NAME_MAX_WIDTH_PUBLIC if self.look.public else NAME_MAX_WIDTH
-        return fm.elidedText(self.name, Qt.TextElideMode.ElideRight, most * self.frame.unit)
+        :data:`NAME_MAX_WIDTH` hex radii)."""
+        key = (self.name, self.look.name_size, scale)
+        got = self._plate_texts.get(key)
+        if got is None:
+            fm = QFontMetricsF(self._name_font(scale))
+            got = fm.elidedText(
+                self.name, Qt.TextElideMode.ElideRight, NAME_MAX_WIDTH * self.frame.unit
+            )
+            if len(self._plate_texts) > 64:  # many zoom steps went by: start afresh
+                self._plate_texts.clear()
+            self._plate_texts[key] = got
+        return got
 
     def plate_label(self, scale: float | None = None) -> str:
         return self.full_plate_text(scale) if self.plate_text is None else self.plate_text
 
     def plate_rect(self, text: str, scale: float | None = None) -> QRectF:
         """The name plate for ``text``, in the item's coordinates (under the disc)."""
-        u = self.frame.unit
-        fm = QFontMetricsF(self._name_font(scale))
-        w = fm.horizontalAdvance(text) + 0.2 * u
-        return QRectF(-w / 2, DISC * u + 0.02 * u, w, fm.height())
+        key = (text, self.look.name_size, scale)
+        got = self._plate_rects.get(key)
+        if got is None:
+            u = self.frame.unit
+            fm = QFontMetricsF(self._name_font(scale))
+            w = fm.horizontalAdvance(text) + 0.2 * u
+            if len(self._plate_rects) > 64:  # many zoom steps went by: start afresh
+                self._plate_rects.clear()
+            got = self._plate_rects[key] = QRectF(-w / 2, DISC * u + 0.02 * u, w, fm.height())
+        return QRectF(got)
 
     def set_plate_text(self, text: str | None) -> None:
         if text != self.plate_text:
@@ -366,9 +379,8 @@ class TokenItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         u = self.frame.unit
         # down to a name plate made up to a readable size (NAME_MAX_SIZE) under the
-        # disc, as wide as the look's longest plate
-        most = NAME_MAX_WIDTH_PUBLIC if self.look.public else NAME_MAX_WIDTH
-        half = max(1.3, most / 2 + 0.1) * u
+        # disc, as wide as the longest plate
+        half = max(1.3, NAME_MAX_WIDTH / 2 + 0.1) * u
         return QRectF(-half, -1.05 * u, 2 * half, 2.75 * u)
 
     def shape(self):
@@ -473,11 +485,22 @@ class TokenItem(QGraphicsItem):
             painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, text)
 
 
-def layout_name_plates(items: list[TokenItem]) -> None:
-    """Lay the name plates of ``items`` (the tokens on screen) out so that no two
-    overlap: the posse first, then top to bottom, each plate takes the full name
-    where it is free, else the initials, else none (the disc still has them)."""
-    placed: list[QRectF] = []
+def layout_name_plates(items: list[TokenItem], scale: float | None = None) -> None:
+    """Lay the name plates of ``items`` (the tokens on screen, drawn at ``scale``)
+    out so that no two overlap: the posse first, then top to bottom, each plate takes
+    the full name where it is free, else the initials, else none (the disc still has
+    them)."""
+    if not items:
+        return
+    u = items[0].frame.unit
+    cell = 2.0 * u  # a grid of placed plates: only neighbours are compared
+    grid: dict[tuple[int, int], list[QRectF]] = {}
+
+    def cells(r: QRectF):
+        for cx in range(int(r.left() // cell), int(r.right() // cell) + 1):
+            for cy in range(int(r.top() // cell), int(r.bottom() // cell) + 1):
+                yield cx, cy
+
     order = sorted(
         items, key=lambda it: (it.side != POSSE_SIDE, it.pos().y(), it.pos().x(), it.token_id)
     )
@@ -487,10 +510,11 @@ def layout_name_plates(items: list[TokenItem]) -> None:
             continue
         chosen: str | None = ""  # no room even for the initials: no plate
         # (what to draw, the plate's text): the full name, else the initials
-        for draw, text in ((None, it.full_plate_text()), (initials(it.name),) * 2):
-            rect = it.plate_rect(text).translated(it.pos())
-            if not any(rect.intersects(p) for p in placed):
-                placed.append(rect)
+        for draw, text in ((None, it.full_plate_text(scale)), (initials(it.name),) * 2):
+            rect = it.plate_rect(text, scale).translated(it.pos())
+            if not any(rect.intersects(p) for c in cells(rect) for p in grid.get(c, ())):
+                for c in cells(rect):
+                    grid.setdefault(c, []).append(rect)
                 chosen = draw
                 break
         it.set_plate_text(chosen)
