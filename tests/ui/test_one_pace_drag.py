@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from twtw_desktop.play.declarations import PassTurn
 from twtw_desktop.ui.commands import SnapshotCommand
 
 from .test_window import MIRANDA, _view_pos, no_prompts, sample_copy, settings, window
@@ -39,6 +40,11 @@ def test_a_one_hex_drag_is_one_pace_to_every_neighbour(window, qtbot, facing):
     for d in range(6):
         dest = start.neighbor(d)
         assert doc.encounter.token_at(dest) is None
+        # the others pass, so the drop is the segment's lone action, done at once
+        # (000 Action Timing; else it waits on the stack)
+        others = [c for c in doc.table.track.pending_declarers() if c != ch]
+        if others:
+            doc.apply(PassTurn(who=others))
         qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=_view_pos(window, start))
         qtbot.mouseMove(vp, _view_pos(window, dest))
         plan = view.tool._plan
@@ -55,5 +61,7 @@ def test_a_one_hex_drag_is_one_pace_to_every_neighbour(window, qtbot, facing):
         turn = min((d - facing) % 6, (facing - d) % 6)
         assert moved.facing == (d if turn <= 1 else facing), (facing, d)
         window.act_undo.trigger()
+        if others:
+            window.act_undo.trigger()
         assert doc.token(MIRANDA).at == start and doc.ap_available(ch) == counters
         assert doc.token(MIRANDA).facing == facing

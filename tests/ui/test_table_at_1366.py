@@ -57,6 +57,11 @@ def one_pace(win):
         from twtw_desktop.play.movement import plan_move
         if not plan_move(doc, tok.id, dest).allowed:
             continue
+        if segments:  # the others pass: the drop is the segment's lone action
+            from twtw_desktop.play.declarations import PassTurn
+            others = [c for c in doc.table.track.pending_declarers() if c != tok.character_id]
+            if others:
+                doc.apply(PassTurn(who=others))
         start = tok.at
         mv.center_on_hex(start)
         settle(50)
