@@ -524,7 +524,12 @@ class PlayersController(QObject):
         if chosen is not None and full:
             pw.setScreen(target)
             pw.setGeometry(target.geometry())
-            pw.showFullScreen()
+            # not showFullScreen(): it activates the window, which takes no focus
+            pw.setWindowState(
+                (pw.windowState() & ~Qt.WindowState.WindowMinimized)
+                | Qt.WindowState.WindowFullScreen
+            )
+            pw.show()
             return
         if pw.isFullScreen():
             pw.showNormal()
