@@ -9,7 +9,7 @@ buttons.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QFontMetrics, QGuiApplication
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -31,7 +31,9 @@ def title_width(dialog: QDialog) -> int:
     app_name = QGuiApplication.applicationDisplayName()
     if app_name and app_name not in title:
         title = f"{title} — {app_name}"
-    fm = QFontMetrics(QApplication.font("QMdiSubWindowTitleBar"))
+    font = QFont(dialog.font())
+    font.setBold(True)  # title bars are often bold: measure as if
+    fm = QFontMetrics(font)
     need = fm.horizontalAdvance(title) + TITLE_BAR_EXTRA
     screen = dialog.screen()
     if screen is not None:

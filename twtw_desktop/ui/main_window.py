@@ -772,7 +772,8 @@ class MainWindow(QMainWindow):
             return False
         self.settings.add_recent(path)
         self._fill_recent()
-        self._remember_last(self.document)
+        if self.document is not None:
+            self._remember_last(self.document)
         self._update_title()
         self._show_message(f"Saved {path.name}")
         return True

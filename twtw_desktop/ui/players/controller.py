@@ -68,6 +68,13 @@ def screen_id(screen) -> str:
 class PlayersController(QObject):
     """Owns the players' window (``players_window``, None while closed)."""
 
+    #: the switches made by :meth:`_switch`
+    act_fullscreen: QAction
+    act_fog: QAction
+    act_remember: QAction
+    act_fog_dim: QAction
+    act_names: QAction
+
     def __init__(self, window) -> None:
         super().__init__(window)
         self.setObjectName("players_screen")
