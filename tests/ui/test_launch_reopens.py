@@ -6,12 +6,11 @@ command run again after a kill -9)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from .app_process import run_script
 
 pytestmark = pytest.mark.slow
 
@@ -21,7 +20,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
 from twtw_desktop.ui.app import make_app, open_window
 
-out, what = sys.argv[1], sys.argv[2]
+out, what = sys.argv[2], sys.argv[3]
 app = make_app([])
 asked = []
 def question(parent, title, *a, **k):
@@ -61,23 +60,8 @@ app.exec()
 
 
 def _launch(tmp_path: Path, what: str) -> dict:
-    script = tmp_path / "launch.py"
-    script.write_text(SCRIPT)
     out = tmp_path / "found.json"
-    env = dict(os.environ)
-    env["QT_QPA_PLATFORM"] = "offscreen"
-    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
-    env["XDG_DATA_HOME"] = str(tmp_path / "data")
-    env["TWTW_DATA_DIR"] = str(tmp_path / "app-data")
-    env["HOME"] = str(tmp_path / "home")
-    env.pop("TWTW_BLOCK_QT", None)
-    run = subprocess.run(
-        [sys.executable, str(script), str(out), what],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    run = run_script(tmp_path, SCRIPT, str(out), what, timeout=120)
     if what == "quit":
         assert run.returncode == 0, run.stderr[-2000:]
     else:

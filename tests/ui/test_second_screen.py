@@ -7,12 +7,11 @@ at in the test's temporary folder)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from .app_process import run_script, screen
 
 pytestmark = pytest.mark.slow
 
@@ -58,46 +57,8 @@ app.exec()
 
 
 def test_the_players_window_fills_a_1920_display_beside_a_1366_laptop(tmp_path: Path):
-    screens = {
-        "screens": [
-            {
-                "name": "laptop",
-                "x": 0,
-                "y": 0,
-                "width": 1366,
-                "height": 768,
-                "logicalDpi": 96,
-                "logicalBaseDpi": 96,
-                "dpr": 1,
-            },
-            {
-                "name": "HDMI-1",
-                "x": 1366,
-                "y": 0,
-                "width": 1920,
-                "height": 1080,
-                "logicalDpi": 96,
-                "logicalBaseDpi": 96,
-                "dpr": 1,
-            },
-        ]
-    }
-    config = tmp_path / "screens.json"
-    config.write_text(json.dumps(screens))
-    script = tmp_path / "second_screen.py"
-    script.write_text(SCRIPT)
-    env = dict(os.environ)
-    env["QT_QPA_PLATFORM"] = f"offscreen:configfile={config}"
-    env["XDG_DATA_HOME"] = str(tmp_path / "data")
-    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
-    env.pop("TWTW_BLOCK_QT", None)
-    run = subprocess.run(
-        [sys.executable, str(script), str(tmp_path)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    screens = [screen("laptop", 0, 1366, 768), screen("HDMI-1", 1366, 1920, 1080)]
+    run = run_script(tmp_path, SCRIPT, screens=screens, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     found = json.loads((tmp_path / "found.json").read_text())
     assert ["HDMI-1", 1920, 1080] in [list(s) for s in found["screens"]]
@@ -152,34 +113,12 @@ def test_the_first_f12_goes_full_screen_on_the_largest_other_display(tmp_path: P
     """Issue 27: at a table with a laptop, a TV and a small monitor, the first F12
     fills the TV (the largest display that is not the Judge's) and the Judge's window
     keeps the keyboard; the Display menu marks the TV."""
-    config = tmp_path / "screens.json"
-    base = {"logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1, "y": 0}
-    config.write_text(
-        json.dumps(
-            {
-                "screens": [
-                    {**base, "name": "laptop", "x": 0, "width": 1366, "height": 768},
-                    {**base, "name": "small", "x": 1366, "width": 1024, "height": 768},
-                    {**base, "name": "TV", "x": 2390, "width": 1920, "height": 1080},
-                ]
-            }
-        )
-    )
-    script = tmp_path / "first_f12.py"
-    script.write_text(FIRST_F12)
-    env = dict(os.environ)
-    env["QT_QPA_PLATFORM"] = f"offscreen:configfile={config}"
-    env["XDG_DATA_HOME"] = str(tmp_path / "data")
-    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
-    env["TWTW_DATA_DIR"] = str(tmp_path / "app-data")
-    env.pop("TWTW_BLOCK_QT", None)
-    run = subprocess.run(
-        [sys.executable, str(script), str(tmp_path)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    screens = [
+        screen("laptop", 0, 1366, 768),
+        screen("small", 1366, 1024, 768),
+        screen("TV", 2390, 1920, 1080),
+    ]
+    run = run_script(tmp_path, FIRST_F12, screens=screens, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "requestActivate" not in run.stderr  # the players' window is never activated
     found = json.loads((tmp_path / "found.json").read_text())

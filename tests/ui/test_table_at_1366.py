@@ -8,12 +8,11 @@ shortcuts there)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from .app_process import run_script, screen
 
 pytestmark = pytest.mark.slow
 
@@ -126,34 +125,8 @@ app.exec()
 
 
 def test_the_window_at_a_real_table(tmp_path: Path):
-    base = {"logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1, "y": 0}
-    config = tmp_path / "screens.json"
-    config.write_text(
-        json.dumps(
-            {
-                "screens": [
-                    {**base, "name": "laptop", "x": 0, "width": 1366, "height": 768},
-                    {**base, "name": "TV", "x": 1366, "width": 1920, "height": 1080},
-                ]
-            }
-        )
-    )
-    script = tmp_path / "table.py"
-    script.write_text(SCRIPT)
-    env = dict(os.environ)
-    env["QT_QPA_PLATFORM"] = f"offscreen:configfile={config}"
-    env["XDG_DATA_HOME"] = str(tmp_path / "data")
-    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
-    env["TWTW_DATA_DIR"] = str(tmp_path / "app-data")
-    env["HOME"] = str(tmp_path / "home")
-    env.pop("TWTW_BLOCK_QT", None)
-    run = subprocess.run(
-        [sys.executable, str(script), str(tmp_path)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    screens = [screen("laptop", 0, 1366, 768), screen("TV", 1366, 1920, 1080)]
+    run = run_script(tmp_path, SCRIPT, screens=screens, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "mapFrom" not in run.stderr
     assert "requestActivate" not in run.stderr  # the players' window is never activated
