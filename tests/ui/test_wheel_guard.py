@@ -87,3 +87,18 @@ def test_the_sheet_panel_spin_boxes_are_guarded(qtbot):
     before = spin.value()
     _wheel(spin, -3)
     assert spin.value() == before
+
+
+def test_a_box_outside_the_viewport_passes_the_wheel_without_a_warning(qtbot, qtlog):
+    """Issue 27: the console said ``QWidget::mapFrom(): parent must be in parent
+    hierarchy`` for a box in a scroll area but not in its viewport (a corner widget)."""
+    area, _spin, _dspin, _combo = _page(qtbot)
+    corner = QSpinBox()
+    corner.setValue(3)
+    area.setCornerWidget(corner)
+    area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+    qtbot.wait(20)
+    _wheel(corner)
+    assert corner.value() == 3
+    assert not [m for m in qtlog.records if "mapFrom" in m.message]

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -1160,6 +1160,51 @@ def reachable(
     return ReachArea(table, cells, states, best >> 23, paces, dist, kinds, counters_present)
 
 
+def step_cost(
+    game_map: Map,
+    index: WallIndex,
+    start: Hex,
+    facing: int,
+    goal: Hex,
+    move_rate: int,
+    mode: MoveMode = "move",
+    occupied: Iterable[Hex] = (),
+) -> PathCost | None:
+    """One pace to a neighbouring hex (None when ``goal`` is not a neighbour, or the
+    step is not allowed: a wall, water, another figure).
+
+    House reading (000 Movement AP Cost prices *changing* facing — "Characters may
+    change facing up to 60 degrees (one hexside) per pace of movement for free",
+    "Change facing 120 degrees during a move: 1 AP" — and says nowhere that a figure
+    must face the way it steps): a step to the front or a front side turns the figure
+    that way for free, as every pace does; a step aside or back keeps its facing. One
+    pace, never a loop of free turns round the start (which the walking penalty would
+    count as paces moved)."""
+    d = neighbor_direction(start, goal)
+    if d is None:
+        return None
+    free = facing_turn(facing, d) <= FREE_HEXSIDES_PER_PACE
+    try:
+        pc = path_cost(
+            game_map,
+            index,
+            start,
+            facing if free else d,
+            [goal],
+            move_rate,
+            mode,
+            occupied=occupied,
+        )
+    except RulesError:
+        return None
+    if free:
+        return pc
+    st = pc.steps[0]
+    kept = "a step aside or back: the facing is kept"
+    step = replace(st, reasons=tuple(kept if r == "straight on" else r for r in st.reasons))
+    return replace(pc, start_facing=facing % 6, facing=facing % 6, steps=(step,))
+
+
 def cheapest_path(
     game_map: Map,
     index: WallIndex,
@@ -1173,13 +1218,17 @@ def cheapest_path(
     max_ap: int | None = None,
 ) -> PathCost | None:
     """The cheapest path from ``start`` to ``goal`` (None when there is none within
-    ``max_ap``), priced by :func:`path_cost`."""
+    ``max_ap``), priced by :func:`path_cost`. A neighbour is one pace away:
+    :func:`step_cost` (never a loop round the start to save a turn)."""
     _check_rate(move_rate, mode)
     occ = list(occupied)
     if goal == start:
         return path_cost(game_map, index, start, facing, [], move_rate, mode)
     if not game_map.contains(goal) or goal in set(occ):
         return None
+    step = step_cost(game_map, index, start, facing, goal, move_rate, mode, occ)
+    if step is not None and (max_ap is None or step.ap <= max_ap):
+        return step
     search = _Search(game_map, index, start, facing, move_rate, occ, max_ap, goal)
     gk = search.grid.key(goal)
     ends = [st for st in search.best if st >> 3 == gk]

@@ -29,6 +29,7 @@ replacement changes, for the confirmation the window asks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Final, Literal
 
@@ -111,14 +112,25 @@ def party_from(encounter: Encounter, who: list[str] | None = None, name: str = "
     )
 
 
+def _weapon_name(weapon_id: str) -> str:
+    """The gear catalog's name of a weapon (its id when the catalog has none)."""
+    from ..rules.gear import default_gear
+
+    w = default_gear().weapons.get(weapon_id)
+    return w.name if w is not None else weapon_id
+
+
 def _show(value: object) -> str:
+    """A field's value as the Judge reads it: names, not ids (``left arm``, ``Colt
+    Peacemaker``)."""
     if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items() if v) or "none"
+        shown = (f"{str(k).replace('_', ' ')} {v}" for k, v in value.items() if v)
+        return ", ".join(shown) or "none"
     if isinstance(value, list):
         parts = []
         for w in value:
             if isinstance(w, dict) and "weapon_id" in w:
-                parts.append(f"{w['weapon_id']} ({w.get('loaded', 0)} loaded)")
+                parts.append(f"{_weapon_name(w['weapon_id'])} ({w.get('loaded', 0)} loaded)")
             else:
                 parts.append(str(w))
         return "; ".join(parts) or "none"
@@ -156,12 +168,20 @@ def middle_hex(game_map: Map) -> Hex:
     return offset_to_hex(game_map.cols // 2, game_map.rows // 2, game_map.orientation)
 
 
-def free_hexes(encounter: Encounter, game_map: Map, near: Hex, count: int) -> list[Hex]:
+def free_hexes(
+    encounter: Encounter,
+    game_map: Map,
+    near: Hex,
+    count: int,
+    avoid: Callable[[Hex], bool] | None = None,
+) -> list[Hex]:
     """``count`` hexes nearest ``near`` with no token on them and ground a figure can
-    stand on (not water, impassable, a climb or a ladder). ValueError when the map has
-    not that many."""
+    stand on (not water, impassable, a climb or a ladder); hexes ``avoid`` names (under
+    the map's titles) only when there are not enough others. ValueError when the map
+    has not that many."""
     taken = {tuple(t.hex) for t in encounter.tokens}
     out: list[Hex] = []
+    later: list[Hex] = []
     radius = game_map.cols + game_map.rows
     for h in hex_spiral(near, radius):
         if len(out) == count:
@@ -170,7 +190,11 @@ def free_hexes(encounter: Encounter, game_map: Map, near: Hex, count: int) -> li
             continue
         if game_map.terrain_at(h) in _NO_STANDING:
             continue
+        if avoid is not None and avoid(h):
+            later.append(h)
+            continue
         out.append(h)
+    out += later[: count - len(out)]
     if len(out) < count:
         raise ValueError(f"the map has room for {len(out)} more figures, not {count}")
     return out
@@ -205,11 +229,16 @@ class MergeReport:
 
 
 def new_tokens(
-    encounter: Encounter, game_map: Map, characters: list[Character], near: Hex
+    encounter: Encounter,
+    game_map: Map,
+    characters: list[Character],
+    near: Hex,
+    avoid: Callable[[Hex], bool] | None = None,
 ) -> list[Token]:
-    """Tokens for ``characters`` on the free hexes nearest ``near``, facing as the
-    first free hex allows (east). Nothing is added to the encounter."""
-    hexes = free_hexes(encounter, game_map, near, len(characters))
+    """Tokens for ``characters`` on the free hexes nearest ``near`` (see
+    :func:`free_hexes`), facing as the first free hex allows (east). Nothing is added
+    to the encounter."""
+    hexes = free_hexes(encounter, game_map, near, len(characters), avoid)
     made: set[str] = set()
     out = []
     for c, h in zip(characters, hexes, strict=True):

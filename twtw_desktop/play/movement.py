@@ -71,7 +71,8 @@ class MovePlan:
     def summary(self) -> str:
         when = f" once {self.short} more counter(s) are out" if self.short else ""
         verb = "ran" if self.run else "moved"
-        return f"{self.name} {verb} {self.paces} paces for {self.ap} AP{when}."
+        paces = f"{self.paces} pace{'s' if self.paces != 1 else ''}"
+        return f"{self.name} {verb} {paces} for {self.ap} AP{when}."
 
 
 def occupied_hexes(doc: EncounterDocument, except_token: str) -> list[Hex]:

@@ -145,7 +145,8 @@ def blast_lines(table: Table, blast) -> list[str]:
             what = "unhurt"
         else:
             d = v.damage
-            what = f"{d.wounds_added} wound(s) to the {d.location.value}, {d.conc_dealt} Conc"
+            where = d.location.value.replace("_", " ")
+            what = f"{d.wounds_added} wound(s) to the {where}, {d.conc_dealt} Conc"
             if d.killed:
                 what += ", killed"
             elif d.unconscious:

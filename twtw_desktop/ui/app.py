@@ -1,7 +1,11 @@
 """Start the Judge's window: ``python -m twtw_desktop.ui.app [FILE]``.
 
-Without a file the bundled sample encounter opens (a Western street, the posse
-against the Laroq gang), so a newcomer sees a working scene at once. A file that
+Without a file the last encounter reopens — the file last opened or saved, or the
+sample an untitled fight was copied from — and its recovery is offered when its
+session journal holds steps newer than the file (the app was killed). On the very
+first launch (nothing to reopen) the bundled sample encounter opens (a Western
+street, the posse against the Laroq gang), so a newcomer sees a working scene at
+once. A file that
 cannot be opened gets a dialog with the reason — never a traceback — and the window
 opens anyway. An unexpected error while playing is shown in a dialog (short message,
 details on request) and logged; the window stays up.
@@ -29,6 +33,18 @@ SAMPLE_ENCOUNTER = "main_street.encounter.json"
 
 def sample_path() -> Path:
     return maps_dir() / SAMPLE_ENCOUNTER
+
+
+def last_encounter(settings) -> Path | None:
+    """The encounter a launch without a file reopens (None: the first launch, or its
+    file is gone)."""
+    from .main_window import LAST_ENCOUNTER_KEY
+
+    last = settings.q.value(LAST_ENCOUNTER_KEY)
+    if not last:
+        return None
+    p = Path(str(last))
+    return p if p.is_file() else None
 
 
 def _show_exception(exc_type, exc, tb, parent=None) -> None:
@@ -81,23 +97,31 @@ def make_app(argv: list[str] | None = None) -> QApplication:
         icon.addFile(str(png))
     app.setWindowIcon(icon)
     app.setDesktopFileName("twtw-desktop")
+    from .dialog_titles import install_title_fit
+
+    install_title_fit()  # every dialog as wide as its title
     return app
 
 
 def open_window(path: str | Path | None = None, *, show: bool = True):
-    """Create the main window on ``path`` (or the sample); errors become dialogs."""
+    """Create the main window on ``path`` (else the last encounter, else the
+    sample); errors become dialogs."""
     from .document import EncounterDocument
     from .main_window import MainWindow, is_bundled
 
-    target = Path(path) if path else sample_path()
+    settings = app_settings.AppSettings()
+    last = None if path else last_encounter(settings)
+    target = Path(path) if path else last or sample_path()
     problem: tuple[str, str] | None = None
     try:
         doc = EncounterDocument.open(target)
     except LoadError as e:
         doc = None
-        if path:
-            # the Judge asked for this file: say why it did not open, then offer the sample
-            problem = ("Cannot open the file", str(e))
+        if path or last is not None:
+            # the Judge asked for this file (or had it open last): say why it did not
+            # open, then offer the sample
+            what = "the file" if path else "the last encounter"
+            problem = (f"Cannot open {what}", str(e))
             try:
                 doc = EncounterDocument.open(sample_path())
             except LoadError:
@@ -109,7 +133,7 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
     # the window is built on the document at once (no blank encounter built and dropped);
     # a shown window gets its add-ons and panels just after its first frame: the map
     # comes first
-    win = MainWindow(document=doc, complete_after_first_frame=show)
+    win = MainWindow(document=doc, settings=settings, complete_after_first_frame=show)
     if doc is not None and path and doc.path == target:
         win.settings.add_recent(target)
         win._fill_recent()

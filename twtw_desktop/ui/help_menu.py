@@ -35,11 +35,12 @@ from ..resources import version
 QUICK_START = """
 <h3>Quick start: the sample gunfight in five steps</h3>
 <ol>
-<li><b>Look at the scene.</b> The window opens on <i>Showdown on Main Street</i>
-(File ▸ Open Sample for the others). Scroll to zoom, drag with the middle button to pan;
+<li><b>Look at the scene.</b> The window opens on <i>Showdown on Main Street</i> the
+first time, on the last encounter after that (File ▸ Open Sample for the samples). Scroll to zoom, drag with the middle button to pan;
 hover a hex to read its terrain and elevation in the status bar.</li>
 <li><b>Pick a character.</b> Click a token (Miranda is blue, the Laroqs red). Its sheet
-opens in the side panel; R shows where it can go, F its field of fire.</li>
+is on the side panel's <i>Character sheet</i> tab; R shows where it can go, F its field
+of fire.</li>
 <li><b>Start a round</b> (F5; it declares action time first). The characters get
 their AP and the track shows who may act.</li>
 <li><b>Say what each one will do.</b> Drag a token to where it goes; for a gunman,

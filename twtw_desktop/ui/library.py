@@ -34,7 +34,7 @@ from ..io.library import MAX_COPIES, SHELVES, CharacterLibrary, LibraryEntry, nu
 from ..model.party import middle_hex, new_tokens
 from ..rules.character import Character
 from .datadir import data_dir
-from .party_dialogs import document_of, view_centre_hex
+from .party_dialogs import document_of, under_a_title, view_centre_hex
 
 #: the main window that installs this add-on (ui.main_window imports this module, so
 #: it is not imported back: no cycle)
@@ -173,7 +173,7 @@ class Library(QObject):
                 template, count, {c.id for c in enc.characters}, {c.name for c in enc.characters}
             )
             near = view_centre_hex(win) or middle_hex(doc.map)
-            tokens = new_tokens(enc, doc.map, copies, near)
+            tokens = new_tokens(enc, doc.map, copies, near, under_a_title(win))
             doc.add_characters(copies, tokens)
         except ValueError as e:
             win.show_error("Cannot add", str(e))

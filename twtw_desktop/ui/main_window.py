@@ -31,6 +31,7 @@ from .actions import make_action
 from .autosave import Autosaver, newer_copy
 from .document import EncounterDocument
 from .scene.map_view import MapView
+from .scene.token_item import READABLE_NAME_PX as READABLE_NAME_PX  # names readable
 from .settings import MAX_RECENT, AppSettings
 from .wheel import install_wheel_guard
 
@@ -40,13 +41,16 @@ APP_TITLE = "TWTW Desktop"
 FILE_FILTER = "Encounters and maps (*.encounter.json *.map.json *.json);;All files (*)"
 SAVE_FILTER = "Encounters (*.encounter.json);;All files (*)"
 MAP_SAVE_FILTER = "Maps (*.map.json);;Encounters (*.encounter.json);;All files (*)"
+#: the settings key of the encounter the app reopens when launched without a file:
+#: its file (or, for an untitled copy, the sample it was copied from)
+LAST_ENCOUNTER_KEY = "session/last_encounter"
 #: first-run dock sizes (pixels): narrow side columns, a short bottom row
 DOCK_SIDE_WIDTH = 300
 DOCK_BOTTOM_HEIGHT = 232  # the action track shows six rows and its message line
 #: below this available screen width the first-run layout keeps one side column
 LAPTOP_WIDTH = 1600
-#: a map opens zoomed so that token names are at least this tall (pixels)
-READABLE_NAME_PX = 9.0
+#: ...and no closer than this zoom step (100 %) on its figures
+OPEN_MAX_ZOOM_K = 0
 #: a window shown before it is complete completes itself after this long at the
 #: latest (a window that is never painted, e.g. minimised)
 COMPLETE_AT_THE_LATEST_MS = 1000
@@ -78,6 +82,36 @@ def is_bundled(path: str | Path) -> bool:
         return Path(path).resolve().is_relative_to(maps_dir().resolve())
     except (OSError, ValueError):
         return False
+
+
+def documents_dir() -> Path:
+    """The Judge's Documents folder (the home folder where the system names none)."""
+    from PySide6.QtCore import QStandardPaths
+
+    loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(loc) if loc else Path.home()
+
+
+def file_stem(name: str, fallback: str) -> str:
+    """A file name from an encounter's name: "Showdown on Main Street" →
+    ``showdown_on_main_street`` (``fallback`` for a name with no letters)."""
+    import re
+
+    stem = re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+    return stem[:60].rstrip("_") or fallback
+
+
+def save_suggestion(doc: EncounterDocument) -> Path:
+    """Where Save As starts: the document's own file; else, in the folder of the
+    file it came from (the Documents folder for an untitled copy of a sample or a
+    new encounter), a file named after the encounter."""
+    is_map = doc.kind == "map"
+    suffix = ".map.json" if is_map else ".encounter.json"
+    if doc.path is not None and doc.path.name.endswith(suffix):
+        return doc.path
+    folder = doc.path.parent if doc.path is not None else documents_dir()
+    title = (doc.map.name if is_map else doc.encounter.name) or ""
+    return folder / (file_stem(title, "map" if is_map else "encounter") + suffix)
 
 
 class MainWindow(QMainWindow):
@@ -476,6 +510,9 @@ class MainWindow(QMainWindow):
         install_wheel_guard()
         if self.document is not None:
             self._recover_or_journal(self.document)
+        # the panels took their room: the figures in view again, once laid out
+        self.open_view()
+        QTimer.singleShot(0, self.open_view)
         self.completed.emit()
 
     def _complete_after_first_frame(self) -> None:
@@ -507,6 +544,9 @@ class MainWindow(QMainWindow):
 
     def set_document(self, document: EncounterDocument) -> None:
         old = self.document
+        editor = getattr(self, "editor", None)
+        if editor is not None and editor.mode and document.kind != "map":
+            editor.set_mode(False)  # an encounter opens to play, the map editor off
         if old is not None:
             old.changed.disconnect(self._doc_changed)
             self.undo_group.removeStack(old.undo_stack)
@@ -525,12 +565,22 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_mode()
         self.documentReplaced.emit(document)
+        self._remember_last(document)
         self.open_view()
         if old is not None and old is not document:
             old.deleteLater()
         if not self.incomplete:  # else complete() does, after the first frame
             self._recover_or_journal(document)
         self.autosaver = Autosaver(document, self.settings.autosave_minutes() * 60)
+
+    def _remember_last(self, doc: EncounterDocument) -> None:
+        """Note the file a launch without a file reopens: this document's own, or the
+        sample an untitled copy came from (a new encounter never saved has none, and
+        leaves the last one noted)."""
+        src = doc.path if doc.path is not None else getattr(doc, "origin", None)
+        if src is not None and self.settings.q.value(LAST_ENCOUNTER_KEY) != str(src):
+            self.settings.q.setValue(LAST_ENCOUNTER_KEY, str(src))
+            self.settings.q.sync()  # on disk now: the app may be killed before it quits
 
     def _recover_or_journal(self, doc: EncounterDocument) -> None:
         """Offer the steps a journal holds beyond the saved file (the app was killed),
@@ -642,7 +692,7 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        start = self.settings.last_dir() or str(Path.cwd())
+        start = self.settings.last_dir() or str(documents_dir())
         path, _ = QFileDialog.getOpenFileName(self, "Open encounter or map", start, FILE_FILTER)
         if path:
             self.open_path(path, ask=False)
@@ -703,24 +753,17 @@ class MainWindow(QMainWindow):
         doc = self.document
         if doc is None:
             return False
-        start = str(doc.path.parent) if doc.path else (self.settings.last_dir() or str(Path.cwd()))
         is_map = doc.kind == "map"
-        suffix = ".map.json" if is_map else ".encounter.json"
-        name = (
-            doc.path.name
-            if doc.path and doc.path.name.endswith(suffix)
-            else ("map" if is_map else "encounter") + suffix
-        )
         path, _ = QFileDialog.getSaveFileName(
             self,
             "Save map" if is_map else "Save encounter",
-            str(Path(start) / name),
+            str(save_suggestion(doc)),
             MAP_SAVE_FILTER if is_map else SAVE_FILTER,
         )
         if not path:
             return False
         if not path.endswith(".json"):
-            path += suffix
+            path += ".map.json" if is_map else ".encounter.json"
         return self._save_to(Path(path))
 
     def _save_to(self, path: Path) -> bool:
@@ -731,6 +774,8 @@ class MainWindow(QMainWindow):
             return False
         self.settings.add_recent(path)
         self._fill_recent()
+        if self.document is not None:
+            self._remember_last(self.document)
         self._update_title()
         self._show_message(f"Saved {path.name}")
         return True
@@ -885,11 +930,11 @@ class MainWindow(QMainWindow):
         self.dock_rail.sync()
 
     def open_view(self) -> None:
-        """The view a map opens with: the whole map when its token names can be read
-        that way, else (a big map on a laptop) the smallest zoom step where they can,
-        centred on the figures."""
+        """The view a map opens with: every figure in view at a readable zoom. The
+        whole map when its token names can be read that way, else the largest zoom
+        step (100 % at most) that shows all the figures, centred on them."""
         from .scene.grid_painter import bucket_scale
-        from .scene.token_item import TokenLook
+        from .scene.token_item import TokenLook, readable_scale
 
         mv = self.map_view
         sc = mv.map_scene
@@ -897,18 +942,22 @@ class MainWindow(QMainWindow):
         if sc is None or doc is None or mv.viewport().width() < 10:
             return
         mv.zoom_fit()
-        need = READABLE_NAME_PX / (TokenLook().name_size * sc.frame.unit)
+        need = readable_scale(TokenLook(), sc.frame.unit)
         if mv.zoom >= need:
             return
-        k = mv.zoom_k
-        while bucket_scale(k) < need:
-            k += 1
-        mv.set_zoom_k(k)
-        tokens = [t for t in doc.encounter.tokens if not t.hidden]
-        if tokens:
-            pts = [sc.frame.center(t.at) for t in tokens]
-            xs, ys = [p.x() for p in pts], [p.y() for p in pts]
-            mv.centerOn((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+        tokens = doc.encounter.tokens
+        if not tokens:
+            k = mv.zoom_k
+            while bucket_scale(k) < need:
+                k += 1
+            mv.set_zoom_k(k)
+            return
+        fr = sc.frame
+        rect = fr.hex_rect(tokens[0].at)
+        for t in tokens[1:]:
+            rect = rect.united(fr.hex_rect(t.at))
+        m = fr.hex_width  # a hex round them: the name plates, a step to every side
+        mv.fit_rect(rect.adjusted(-m, -m, m, m), max_k=OPEN_MAX_ZOOM_K)
 
     def _first_run_size(self) -> None:
         """Most of the screen, and side panels narrow enough to leave the map room."""

@@ -58,6 +58,19 @@ def view_centre_hex(window: MainWindow) -> Hex | None:
     return h if document_of(window).map.contains(h) else None
 
 
+def under_a_title(window: MainWindow):
+    """Whether a hex lies under one of the map's titles (a label's text) in the
+    Judge's view: newcomers stand elsewhere when they can."""
+    sc = window.map_view.map_scene
+    if sc is None:
+        return None
+    from .scene.map_items import LabelItem
+
+    rects = [it.sceneBoundingRect() for it in sc.others.values() if isinstance(it, LabelItem)]
+    frame = sc.frame
+    return lambda h: any(r.contains(frame.center(h)) for r in rects)
+
+
 #: the main window that installs this add-on (ui.main_window imports this module, so
 #: it is not imported back: no cycle)
 MainWindow = Any

@@ -49,7 +49,9 @@ def _to_scroll_area(widget, ev: QWheelEvent) -> None:
         return
     vp = w.viewport()
     p = ev.position()
-    pos = vp.mapFrom(widget, QPoint(round(p.x()), round(p.y())))
+    # through the screen: the box need not sit inside the viewport (a box in a dock
+    # title or a corner of the area), and mapFrom() warns when it does not
+    pos = vp.mapFromGlobal(widget.mapToGlobal(QPoint(round(p.x()), round(p.y()))))
     copy = QWheelEvent(
         pos.toPointF(),
         ev.globalPosition(),

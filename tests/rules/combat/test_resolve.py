@@ -119,6 +119,17 @@ def test_miranda_vs_miners_end_to_end(gear, ap_v2, samples, deck, card_by_number
     assert rec.strays.stray_shots == 0 and rec.strays.candidates_hit == ()
     assert miner.model_dump() == miner_before  # the input is never changed
     assert "left leg" in rec.summary() and "2 wound(s), 2 Conc" in rec.summary()
+    # the summary says the state the sheet shows (issue 27: never "not stunned" above
+    # "Stunned"): a passed check leaves an earlier stun
+    for success, stunned, said in (
+        (True, False, "not stunned"),
+        (False, True, "; stunned"),
+        (True, True, "still stunned from before"),
+    ):
+        stun = rec.stun.model_copy(update={"success": success, "stunned": stunned})
+        text = rec.model_copy(update={"stun": stun}).summary()
+        assert said in text
+        assert ("not stunned" in text) == (not stunned)
 
 
 @pytest.mark.parametrize(("damage_bumps", "wounds", "conc"), [(0, 1, 4), (1, 2, 2)])

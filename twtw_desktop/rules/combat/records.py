@@ -365,7 +365,14 @@ class AttackRecord(Strict):
             elif d.unconscious:
                 parts.append("unconscious")
         if self.stun is not None and self.stun.needed:
-            parts.append("stunned" if not self.stun.success else "not stunned")
+            # the state after the check, as the sheet shows it: a passed check does
+            # not clear an earlier stun (000), so never "not stunned" above "Stunned"
+            if not self.stun.stunned:
+                parts.append("not stunned")
+            elif self.stun.success:
+                parts.append("still stunned from before")
+            else:
+                parts.append("stunned")
         if self.equipment_failure is not None and self.equipment_failure.failed:
             parts.append("equipment failure")
         if self.strays is not None and self.strays.candidates_hit:

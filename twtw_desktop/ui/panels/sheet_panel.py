@@ -895,7 +895,7 @@ class SheetPanel(QWidget):
         except (ValueError, IndexError) as e:
             self._refuse("Weapon", _first_error(e), self.weapons_table)
             return False
-        label = f"{weapons[index].weapon_id} {field.replace('_', ' ')}"
+        label = f"{self._weapon_name(weapons[index].weapon_id)} {field.replace('_', ' ')}"
         return self._commit("weapons", weapons, label, self.weapons_table)
 
     def add_weapon(self, weapon_id: str | None) -> bool:
@@ -907,7 +907,13 @@ class SheetPanel(QWidget):
         weapons.append(
             CarriedWeapon(weapon_id=weapon_id, loaded=w.capacity if w else 0, readied=False)
         )
-        return self._commit("weapons", weapons, f"add {weapon_id}", self.weapons_table)
+        name = w.name if w else weapon_id
+        return self._commit("weapons", weapons, f"add {name}", self.weapons_table)
+
+    def _weapon_name(self, weapon_id: str) -> str:
+        """The catalog's name of a weapon (its id when the catalog has none)."""
+        w = self.document.gear.weapons.get(weapon_id)
+        return w.name if w else weapon_id
 
     def _remove_selected_weapon(self) -> None:
         c = self.character()

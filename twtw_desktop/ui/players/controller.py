@@ -6,8 +6,11 @@ Judge's pushes and view changes to it.
   options holds the display list, full screen, the camera, the fog and the token
   drawing choices, and the push actions. The "Players" toolbar has the push actions.
 * Placing: the chosen display is remembered by name. When it is connected the window
-  goes there (full screen if chosen); when it is not, the window opens as an ordinary
-  movable window on the primary display (one-display set-ups work that way). If the
+  goes there (full screen if chosen). When none is chosen yet or it is not connected
+  and there is a display other than the Judge's, the window goes full screen on the
+  largest such display (the first F12 at a table with a TV; a first choice is
+  remembered); with one display only, it opens as an ordinary movable window on the
+  primary display. The Display menu marks the display the window is on. If the
   display is unplugged while the window is on it, the window comes back to the
   primary display as a movable window; plugged in again, it goes back.
   Choosing a display other than the one the Judge's window is on turns full screen on
@@ -18,6 +21,9 @@ Judge's pushes and view changes to it.
   it, opening another encounter starts afresh.
 * The players' camera is its own by default (fit the posse); it follows the Judge's
   panning only when the Judge chooses "Follow the Judge's view".
+* The players' window never takes the keyboard (see :mod:`.window`); should a window
+  manager activate it all the same, the Judge's window gets the keyboard back.
+* While the map editor is on, the players' window keeps its last picture of play.
 """
 
 from __future__ import annotations
@@ -62,6 +68,13 @@ def screen_id(screen) -> str:
 class PlayersController(QObject):
     """Owns the players' window (``players_window``, None while closed)."""
 
+    #: the switches made by :meth:`_switch`
+    act_fullscreen: QAction
+    act_fog: QAction
+    act_remember: QAction
+    act_fog_dim: QAction
+    act_names: QAction
+
     def __init__(self, window) -> None:
         super().__init__(window)
         self.setObjectName("players_screen")
@@ -79,6 +92,9 @@ class PlayersController(QObject):
         window.map_view.viewportChanged.connect(self._judge_view_moved)
         window.installEventFilter(self)
         window.destroyed.connect(self._main_destroyed)
+        editor = getattr(window, "editor", None)
+        if editor is not None:
+            editor.modeChanged.connect(self._editing)
         app = QGuiApplication.instance()
         app.screenRemoved.connect(self._on_screen_removed)
         app.screenAdded.connect(self._on_screen_added)
@@ -309,7 +325,9 @@ class PlayersController(QObject):
         m = self.screen_menu
         m.clear()
         group = QActionGroup(m)
-        chosen = self.settings.screen_name
+        pw = self.players_window
+        # the display in use: the one the window is on, else the one chosen
+        in_use = screen_id(pw.screen()) if pw is not None else self.settings.screen_name
         primary = QGuiApplication.primaryScreen()
         for sc in QGuiApplication.screens():
             g = sc.geometry()
@@ -317,7 +335,7 @@ class PlayersController(QObject):
             extra = " (main)" if sc is primary else ""
             a = QAction(f"{name} — {g.width()}×{g.height()}{extra}", m)
             a.setCheckable(True)
-            a.setChecked(name == chosen)
+            a.setChecked(name == in_use)
             a.setToolTip(f"Put the players' screen on {name}")
             a.triggered.connect(lambda _=False, n=name: self.choose_screen(n))
             group.addAction(a)
@@ -392,10 +410,24 @@ class PlayersController(QObject):
         v.cameraChanged.connect(self._camera_changed)
         pw.closed.connect(self._players_closed)
         pw.fullscreenRequested.connect(self.set_fullscreen)
+        pw.installEventFilter(self)
         self.place()
         self.sync_toggle()
+        if self._editor_on():
+            pw.freeze(True)
         self._say("Players' screen open.")
         return pw
+
+    def _editor_on(self) -> bool:
+        editor = getattr(self.main, "editor", None)
+        return bool(editor is not None and editor.mode)
+
+    def _editing(self, on: bool) -> None:
+        """The map editor went on or off: the players keep the last picture of play
+        meanwhile."""
+        pw = self.players_window
+        if pw is not None:
+            pw.freeze(on)
 
     def close(self) -> None:
         """Close the players' screen (the Judge's window stays as it is)."""
@@ -418,6 +450,11 @@ class PlayersController(QObject):
         self.sync_toggle()
 
     def eventFilter(self, obj, ev) -> bool:
+        if obj is self.players_window and ev.type() == QEvent.Type.WindowActivate:
+            # a window manager activated the players' window all the same: the
+            # keyboard goes back to the Judge
+            QTimer.singleShot(0, self._judge_keeps_the_keyboard)
+            return False
         # the Judge's window closed (not minimised): the players' window goes with it
         if obj is self.main:
             if ev.type() == QEvent.Type.Hide and not ev.spontaneous():
@@ -427,6 +464,11 @@ class PlayersController(QObject):
                 # once the close has been decided
                 QTimer.singleShot(0, self._after_main_close)
         return False
+
+    def _judge_keeps_the_keyboard(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            if self.main.isVisible():
+                self.main.activateWindow()
 
     def _after_main_close(self) -> None:
         if not self.main.isVisible():
@@ -451,22 +493,50 @@ class PlayersController(QObject):
                 return sc
         return None
 
+    def other_display(self):
+        """The largest connected display that is not the Judge's (None with one)."""
+        judge = self.main.screen()
+        others = [sc for sc in QGuiApplication.screens() if sc is not judge]
+        if judge is not None:
+            others = [sc for sc in others if screen_id(sc) != screen_id(judge)]
+        if not others:
+            return None
+        return max(others, key=lambda sc: sc.geometry().width() * sc.geometry().height())
+
     def place(self) -> None:
         """Put the players' window on its display: full screen on the chosen display
-        when that is connected and full screen is on, else an ordinary window there
-        (or on the primary display)."""
+        when that is connected and full screen is on, else an ordinary window there;
+        with no chosen display connected, full screen on the largest display that is
+        not the Judge's (remembered when none was chosen yet), else an ordinary
+        window on the primary display."""
         pw = self.players_window
         if pw is None:
             return
         chosen = self.chosen_screen()
+        full = self.act_fullscreen.isChecked()
+        if chosen is None:
+            chosen = self.other_display()
+            if chosen is not None:
+                full = True
+                if not self.settings.screen_name:  # the first F12 at this table
+                    self.settings.screen_name = screen_id(chosen)
+                    self.settings.fullscreen = True
+                    self.act_fullscreen.blockSignals(True)
+                    self.act_fullscreen.setChecked(True)
+                    self.act_fullscreen.blockSignals(False)
         target = chosen or QGuiApplication.primaryScreen()
         if target is None:
             pw.show()
             return
-        if chosen is not None and self.act_fullscreen.isChecked():
+        if chosen is not None and full:
             pw.setScreen(target)
             pw.setGeometry(target.geometry())
-            pw.showFullScreen()
+            # not showFullScreen(): it activates the window, which takes no focus
+            pw.setWindowState(
+                (pw.windowState() & ~Qt.WindowState.WindowMinimized)
+                | Qt.WindowState.WindowFullScreen
+            )
+            pw.show()
             return
         if pw.isFullScreen():
             pw.showNormal()

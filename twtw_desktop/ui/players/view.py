@@ -249,7 +249,11 @@ class PlayersView(QGraphicsView):
         self.fog.memory.follow(document.encounter, document.map)
         self._snap = self._snap_key = None
         self.sight = None  # nothing shows until the rule has answered
-        sc = MapScene(document, self, public=True, token_filter=self._token_allowed)
+        # the tokens are created with this view's look (names, badges): a new
+        # encounter never shows what the Judge turned off, not for a frame
+        sc = MapScene(
+            document, self, public=True, token_filter=self._token_allowed, token_look=self.look
+        )
         self.map_scene = sc
         self.fog_item = None
         self._ensure_fog_item()
@@ -260,6 +264,8 @@ class PlayersView(QGraphicsView):
         sc.tokensRebuilt.connect(self._restyle_tokens)
         for sig, slot in self._doc_links(document):
             sig.connect(slot)
+        if self.camera == "lock":
+            self.fit_posse()  # a locked camera starts a new map on the posse, then stays
         self.apply_camera()
 
     def _doc_links(self, doc):
@@ -383,6 +389,8 @@ class PlayersView(QGraphicsView):
         if not look.public:
             raise ValueError("the players' screen only draws tokens with a public look")
         self.look = look
+        if self.map_scene is not None:
+            self.map_scene.token_look = look
         self._restyle_tokens()
 
     def _restyle_tokens(self) -> None:
@@ -426,6 +434,9 @@ class PlayersView(QGraphicsView):
         for key, (kind, payload) in list(self._push_args.items()):
             if not push_allowed(kind, payload, doc.encounter, self.sight):
                 self._drop_push(key)
+        # names readable on the TV and never over each other: initials where they
+        # would collide
+        sc.layout_plates()
         fs = frozenset(shown)
         if fs != self._shown:
             self._shown = fs
@@ -510,6 +521,8 @@ class PlayersView(QGraphicsView):
         k = max(MIN_ZOOM_K, min(MAX_ZOOM_K, k))
         s = bucket_scale(k)
         self.setTransform(QTransform.fromScale(s, s))
+        if self.map_scene is not None:
+            self.map_scene.set_plate_scale(s)
         self.centerOn(rect.center())
 
     def visible_scene_rect(self) -> QRectF:

@@ -2,8 +2,14 @@
 strip along the bottom. A separate top-level window (no parent), so the Judge can put
 it full screen on a projector while the Judge's window stays on the laptop.
 
-It offers nothing to edit: no menus, no tools, no tooltips. F11 asks for full screen
-and Esc leaves it (the controller does the placing and remembers the choice).
+It offers nothing to edit: no menus, no tools, no tooltips — and it never takes the
+keyboard: it is shown without being activated and accepts no focus, so after F12,
+F1 and every shortcut still reach the Judge's window (full screen is the Judge's
+View ▸ Players' screen options ▸ Full screen; the controller does the placing).
+
+While the Judge edits the map (:meth:`PlayersWindow.freeze`), the window keeps the
+last picture of play and says nothing; it follows the table again when the editor
+closes.
 """
 
 from __future__ import annotations
@@ -72,7 +78,13 @@ class PlayersWindow(QWidget):
         self.setWindowTitle(WINDOW_TITLE)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
+        # the Judge's window keeps the keyboard (F1, the shortcuts)
+        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
+        self.setWindowFlag(Qt.WindowType.WindowDoesNotAcceptFocus, True)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.document = None
+        #: the last picture of play, shown over everything while the map is edited
+        self.frozen: QLabel | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(0)
@@ -135,6 +147,28 @@ class PlayersWindow(QWidget):
             self.card_panel.hide()
         self.view.show_push(kind, payload)
 
+    # -- the map editor -----------------------------------------------------------------------
+
+    def freeze(self, on: bool) -> None:
+        """Keep the picture shown now (on) while the Judge edits the map, or follow
+        the table again (off)."""
+        if on and self.frozen is None:
+            picture = self.grab()
+            cover = QLabel(self)
+            cover.setObjectName("players_frozen")
+            cover.setPixmap(picture)
+            cover.setScaledContents(True)
+            cover.setGeometry(self.rect())
+            cover.show()
+            cover.raise_()
+            self.frozen = cover
+        elif not on and self.frozen is not None:
+            cover, self.frozen = self.frozen, None
+            cover.hide()
+            cover.deleteLater()
+            self.view.refresh()
+            self.refresh_strip()
+
     # -- size, keys, closing -----------------------------------------------------------------
 
     def _fit_type(self) -> None:
@@ -145,6 +179,8 @@ class PlayersWindow(QWidget):
     def resizeEvent(self, ev) -> None:
         super().resizeEvent(ev)
         self._fit_type()
+        if self.frozen is not None:
+            self.frozen.setGeometry(self.rect())
 
     def changeEvent(self, ev) -> None:
         super().changeEvent(ev)

@@ -14,7 +14,9 @@ Two things decide what a scene shows:
   the items out (rather than hiding them) means no render, tooltip or item query can
   leak them. A public scene may also be given a ``token_filter`` (the players'
   screen's fog): a token item it refuses is created invisible and stays so through
-  every rebuild and layer switch, so it is never drawn for a frame.
+  every rebuild and layer switch, so it is never drawn for a frame. Its
+  ``token_look`` (the players' screen's names and badges choices) is the look every
+  token item is created with.
 * Layers (:data:`LAYERS`) can be shown, hidden or locked, the way the editor's
   layers panel asks; a locked layer's items still draw but tools must not edit them
   (tools ask :meth:`MapScene.layer_locked`).
@@ -39,7 +41,7 @@ from .frame import MapFrame
 from .grid_painter import GridPainter
 from .map_items import FeatureItem, LabelItem, MarkerItem
 from .picture import PictureLoader
-from .token_item import TokenItem
+from .token_item import PLAYERS_LOOK, TokenItem, TokenLook, layout_name_plates
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +80,18 @@ class MapScene(QGraphicsScene):
         *,
         public: bool = False,
         token_filter: Callable[[str], bool] | None = None,
+        token_look: TokenLook | None = None,
     ) -> None:
         super().__init__(parent)
         self.document = document
         #: players' view: Judge-only content gets no item at all (module docstring)
         self.public = public
+        #: the look every token item is created with (a public scene's default is
+        #: the players' look); the players' screen sets its own before any item exists,
+        #: so a token never shows with a look the Judge turned off, not for a frame
+        self.token_look: TokenLook | None = token_look or (PLAYERS_LOOK if public else None)
+        #: the zoom the name plates are laid out for (the view's; None: the look's size)
+        self.plate_scale: float | None = None
         #: token id → may it show now (None: every token the scene has an item for)
         self.token_filter = token_filter
         self._visible = dict.fromkeys(LAYERS, True)
@@ -180,7 +189,7 @@ class MapScene(QGraphicsScene):
             ch = _char(self.document, t.character_id)
             it = self.tokens.get(t.id)
             if it is None:
-                it = TokenItem(t, ch, self.frame)
+                it = TokenItem(t, ch, self.frame, self.token_look)
                 it.setData(0, "tokens")
                 it.setVisible(self._token_visible(t.id))
                 self.tokens[t.id] = it
@@ -192,7 +201,20 @@ class MapScene(QGraphicsScene):
             if tid not in seen:
                 self.removeItem(self.tokens.pop(tid))
         self.refresh_ap_badges()
+        self.layout_plates()
         self.tokensRebuilt.emit()
+
+    def layout_plates(self) -> None:
+        """Lay the shown tokens' name plates out, none over another (initials where
+        they would collide, :func:`layout_name_plates`)."""
+        layout_name_plates([it for it in self.tokens.values() if it.isVisible()], self.plate_scale)
+
+    def set_plate_scale(self, scale: float | None) -> None:
+        """The view's zoom changed: the plates' sizes (made up to a readable size when
+        zoomed out) and so their layout may change."""
+        if scale != self.plate_scale:
+            self.plate_scale = scale
+            self.layout_plates()
 
     def refresh_ap_badges(self) -> None:
         doc = self.document
@@ -414,6 +436,7 @@ class MapScene(QGraphicsScene):
             self.sync_tokens()
             return
         it.refresh(t, _char(self.document, t.character_id))
+        self.layout_plates()  # it may have moved next to another
 
     def _on_character(self, cid: str) -> None:
         if self.public:

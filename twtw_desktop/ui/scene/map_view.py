@@ -192,6 +192,8 @@ class MapView(QGraphicsView):
         s = bucket_scale(k)
         self._zoom_k = k
         self.setTransform(QTransform.fromScale(s, s))
+        if self.map_scene is not None:
+            self.map_scene.set_plate_scale(s)  # names laid out for this zoom
         new = self.mapToScene(anchor)
         d = (new - old) * s
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(d.x()))
@@ -208,16 +210,28 @@ class MapView(QGraphicsView):
         """The largest zoom step showing the whole map."""
         if self.map_scene is None:
             return
-        b = self.map_scene.frame.bounds()
+        self.fit_rect(self.map_scene.frame.bounds())
+
+    def fit_step(self, rect: QRectF) -> int | None:
+        """The largest zoom step at which ``rect`` (scene) fits the viewport (None
+        while there is no viewport to speak of)."""
         vp = self.viewport().rect()
-        if b.width() <= 0 or b.height() <= 0 or vp.width() < 10:
-            return
-        fit = min((vp.width() - 8) / b.width(), (vp.height() - 8) / b.height())
+        if rect.width() <= 0 or rect.height() <= 0 or vp.width() < 10 or vp.height() < 10:
+            return None
+        fit = min((vp.width() - 8) / rect.width(), (vp.height() - 8) / rect.height())
         k = bucket_index(fit)
         while k > MIN_ZOOM_K and bucket_scale(k) > fit:
             k -= 1
-        self.set_zoom_k(min(k, MAX_ZOOM_K))
-        self.centerOn(b.center())
+        return min(k, MAX_ZOOM_K)
+
+    def fit_rect(self, rect: QRectF, max_k: int = MAX_ZOOM_K) -> None:
+        """Show ``rect`` (scene) whole, centred, at the largest zoom step that fits
+        it, ``max_k`` at most."""
+        k = self.fit_step(rect)
+        if k is None:
+            return
+        self.set_zoom_k(min(k, max_k))
+        self.centerOn(rect.center())
 
     # -- painting -------------------------------------------------------------------------------------
 

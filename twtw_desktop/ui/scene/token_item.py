@@ -38,7 +38,14 @@ from .map_items import Z_TOKEN
 #: disc radius as a fraction of the hex radius
 DISC = 0.70
 #: the name plate is drawn from this on-screen hex radius up
-NAME_MIN_HEX_PX = 14.0
+NAME_MIN_HEX_PX = 12.0
+#: a name longer than this many hex radii is cut short with "…" (the plates are laid
+#: out not to collide, :func:`layout_name_plates`, so whole names have room)
+NAME_MAX_WIDTH = 5.0
+#: a name plate is never drawn smaller than this on screen (pixels)...
+READABLE_NAME_PX = 9.0
+#: ...while it stays within this fraction of the hex radius (under the disc)
+NAME_MAX_SIZE = 0.75
 
 WOUND_WORDS = {1: "flesh wound", 2: "light", 3: "heavy", 4: "serious", 5: "critical"}
 
@@ -70,6 +77,17 @@ JUDGE_LOOK = TokenLook()
 PLAYERS_LOOK = TokenLook(
     public=True, conditions="posse", ap_counters="posse", names=True, name_size=0.42
 )
+
+
+def name_px(look: TokenLook, unit: float, scale: float) -> float:
+    """How tall a name plate's text is on screen at ``scale``: the look's size, made
+    up to :data:`READABLE_NAME_PX` on a zoomed-out map while it fits under the disc."""
+    return max(look.name_size * unit * scale, min(READABLE_NAME_PX, NAME_MAX_SIZE * unit * scale))
+
+
+def readable_scale(look: TokenLook, unit: float) -> float:
+    """The smallest zoom at which token names are :data:`READABLE_NAME_PX` tall."""
+    return READABLE_NAME_PX / (max(look.name_size, NAME_MAX_SIZE) * unit)
 
 
 def initials(name: str) -> str:
@@ -189,6 +207,12 @@ class TokenItem(QGraphicsItem):
         self.selected = False
         self.highlighted = False
         self.ap_text: str | None = None  # counters out on the track, shown in action time
+        #: the name plate's text when a layout shortened it (initials) or left it out
+        #: (""); None draws the name (see :func:`layout_name_plates`)
+        self.plate_text: str | None = None
+        #: plate texts and rectangles already measured, by name or text, size and zoom
+        self._plate_texts: dict[tuple, str] = {}
+        self._plate_rects: dict[tuple, QRectF] = {}
         self.setZValue(Z_TOKEN)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(False)
@@ -240,7 +264,7 @@ class TokenItem(QGraphicsItem):
         if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
             sc = self.scene()
             if sc is not None and getattr(sc, "public", False) and not self.look.public:
-                self.set_look(PLAYERS_LOOK)
+                self.set_look(getattr(sc, "token_look", None) or PLAYERS_LOOK)
         return super().itemChange(change, value)
 
     # what the look lets this token show
@@ -305,9 +329,59 @@ class TokenItem(QGraphicsItem):
 
     # -- painting --------------------------------------------------------------------
 
+    def _name_font(self, scale: float | None = None) -> QFont:
+        """The name plate's font in the item's units (at ``scale``, made up to a
+        readable size on screen; without, the look's own size)."""
+        u = self.frame.unit
+        size = self.look.name_size * u
+        if scale:
+            size = name_px(self.look, u, scale) / scale
+        f = QFont()
+        f.setPixelSize(max(1, int(size)))
+        return f
+
+    def full_plate_text(self, scale: float | None = None) -> str:
+        """The name as the plate shows it when nothing is in its way (elided past
+        :data:`NAME_MAX_WIDTH` hex radii)."""
+        key = (self.name, self.look.name_size, scale)
+        got = self._plate_texts.get(key)
+        if got is None:
+            fm = QFontMetricsF(self._name_font(scale))
+            got = fm.elidedText(
+                self.name, Qt.TextElideMode.ElideRight, NAME_MAX_WIDTH * self.frame.unit
+            )
+            if len(self._plate_texts) > 64:  # many zoom steps went by: start afresh
+                self._plate_texts.clear()
+            self._plate_texts[key] = got
+        return got
+
+    def plate_label(self, scale: float | None = None) -> str:
+        return self.full_plate_text(scale) if self.plate_text is None else self.plate_text
+
+    def plate_rect(self, text: str, scale: float | None = None) -> QRectF:
+        """The name plate for ``text``, in the item's coordinates (under the disc)."""
+        key = (text, self.look.name_size, scale)
+        got = self._plate_rects.get(key)
+        if got is None:
+            u = self.frame.unit
+            fm = QFontMetricsF(self._name_font(scale))
+            w = fm.horizontalAdvance(text) + 0.2 * u
+            if len(self._plate_rects) > 64:  # many zoom steps went by: start afresh
+                self._plate_rects.clear()
+            got = self._plate_rects[key] = QRectF(-w / 2, DISC * u + 0.02 * u, w, fm.height())
+        return QRectF(got)
+
+    def set_plate_text(self, text: str | None) -> None:
+        if text != self.plate_text:
+            self.plate_text = text
+            self.update()
+
     def boundingRect(self) -> QRectF:
         u = self.frame.unit
-        return QRectF(-1.3 * u, -1.05 * u, 2.6 * u, 2.4 * u)
+        # down to a name plate made up to a readable size (NAME_MAX_SIZE) under the
+        # disc, as wide as the longest plate
+        half = max(1.3, NAME_MAX_WIDTH / 2 + 0.1) * u
+        return QRectF(-half, -1.05 * u, 2 * half, 2.75 * u)
 
     def shape(self):
         p = QPainterPath()
@@ -399,16 +473,48 @@ class TokenItem(QGraphicsItem):
                 Qt.AlignmentFlag.AlignCenter,
                 str(self.wound_level),
             )
-        if named and lod * u >= NAME_MIN_HEX_PX:
-            nfont = QFont()
-            nfont.setPixelSize(max(1, int(look.name_size * u)))
+        text = self.plate_label(lod)
+        if named and text and lod * u >= NAME_MIN_HEX_PX:
+            nfont = self._name_font(lod)
             painter.setFont(nfont)
-            fm = QFontMetricsF(nfont)
-            text = fm.elidedText(self.name, Qt.TextElideMode.ElideRight, 2.5 * u)
-            w = fm.horizontalAdvance(text) + 0.2 * u
-            plate = QRectF(-w / 2, r + 0.02 * u, w, fm.height())
+            plate = self.plate_rect(text, lod)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(255, 255, 255, 210))
             painter.drawRoundedRect(plate, 0.1 * u, 0.1 * u)
             painter.setPen(QColor(20, 20, 20))
             painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def layout_name_plates(items: list[TokenItem], scale: float | None = None) -> None:
+    """Lay the name plates of ``items`` (the tokens on screen, drawn at ``scale``)
+    out so that no two overlap: the posse first, then top to bottom, each plate takes
+    the full name where it is free, else the initials, else none (the disc still has
+    them)."""
+    if not items:
+        return
+    u = items[0].frame.unit
+    cell = 2.0 * u  # a grid of placed plates: only neighbours are compared
+    grid: dict[tuple[int, int], list[QRectF]] = {}
+
+    def cells(r: QRectF):
+        for cx in range(int(r.left() // cell), int(r.right() // cell) + 1):
+            for cy in range(int(r.top() // cell), int(r.bottom() // cell) + 1):
+                yield cx, cy
+
+    order = sorted(
+        items, key=lambda it: (it.side != POSSE_SIDE, it.pos().y(), it.pos().x(), it.token_id)
+    )
+    for it in order:
+        if not it.marks().named:
+            it.set_plate_text(None)
+            continue
+        chosen: str | None = ""  # no room even for the initials: no plate
+        # (what to draw, the plate's text): the full name, else the initials
+        for draw, text in ((None, it.full_plate_text(scale)), (initials(it.name),) * 2):
+            rect = it.plate_rect(text, scale).translated(it.pos())
+            if not any(rect.intersects(p) for c in cells(rect) for p in grid.get(c, ())):
+                for c in cells(rect):
+                    grid.setdefault(c, []).append(rect)
+                chosen = draw
+                break
+        it.set_plate_text(chosen)
