@@ -1,6 +1,7 @@
 """Test-wide setup.
 
-* Qt always runs offscreen in tests (no display needed).
+* Qt always runs offscreen in tests (no display needed), on one 1366×768 screen — the
+  laptop the window is made for (the offscreen platform's own default is 800×800).
 * ``TWTW_BLOCK_QT=1`` makes PySide6 unimportable, so CI can prove the rules,
   geometry and io work without Qt installed (tests/ui is skipped then).
 """
@@ -12,6 +13,30 @@ import os
 import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if os.environ["QT_QPA_PLATFORM"] == "offscreen":
+    import json
+    import tempfile
+
+    _screens = os.path.join(tempfile.mkdtemp(prefix="twtw-screens-"), "screens.json")
+    with open(_screens, "w", encoding="utf-8") as f:
+        json.dump(
+            {
+                "screens": [
+                    {
+                        "name": "laptop",
+                        "x": 0,
+                        "y": 0,
+                        "width": 1366,
+                        "height": 768,
+                        "logicalDpi": 96,
+                        "logicalBaseDpi": 96,
+                        "dpr": 1,
+                    }
+                ]
+            },
+            f,
+        )
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={_screens}"
 
 
 class _BlockQt(importlib.abc.MetaPathFinder):
