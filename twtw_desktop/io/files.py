@@ -47,7 +47,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 from typing import Any, Literal
@@ -64,7 +64,7 @@ from ..rules.deck import Deck, DeckState, load_deck_file, standard_deck
 from ..rules.editions import load_edition
 from ..rules.gear import GearCatalog, default_gear
 from ..rules.phases import PhaseRound, PhaseState
-from .atomic import SaveError, write_atomic
+from .atomic import SaveError, clean_stale_temps, write_atomic
 from .images import ImageHeaderError, PictureError, checked_picture, inside_folder
 from .jsonsafe import (
     MAX_FILE_BYTES,
@@ -503,7 +503,8 @@ def open_any(path: Path | str, *, gear: GearCatalog | None = None) -> Opened:
 
     Every check applies (see the module docstring): the file, its map, the background
     picture, the deck file and saved state. Raises only :class:`LoadError` (the first
-    problem, counting the others).
+    problem, counting the others). Temp files a crashed save of the file or of its
+    map left behind are cleared.
     """
 
     def go() -> Opened:
@@ -512,6 +513,9 @@ def open_any(path: Path | str, *, gear: GearCatalog | None = None) -> Opened:
         if problems:
             raise _first(problems)
         assert opened is not None
+        for done in (path, opened.map_path):
+            if done is not None:
+                clean_stale_temps(done)
         return opened
 
     return _guarded(path, "file", go)
@@ -735,8 +739,15 @@ def save_map(game_map: Map, path: Path | str) -> None:
     write_atomic(path, blob)
 
 
-def save_encounter(encounter: Encounter | LoadedEncounter, path: Path | str) -> Encounter:
+def save_encounter(
+    encounter: Encounter | LoadedEncounter,
+    path: Path | str,
+    *,
+    before_write: Callable[[bytes], None] | None = None,
+) -> Encounter:
     """Save an encounter atomically. Raises only SaveError; returns what was written.
+    ``before_write`` is given the file's bytes just before they are written (the
+    session journal notes their hash first).
 
     Given a :class:`LoadedEncounter` with a referenced map, ``map_ref`` is rewritten
     relative to the new location, so *Save As* into another folder keeps pointing at
@@ -768,7 +779,9 @@ def save_encounter(encounter: Encounter | LoadedEncounter, path: Path | str) -> 
             raise _err(path, str(e), "map_ref", cls=SaveError) from None
     with _gc_paused():
         blob = _serialise(path, enc, "encounter")
-    write_atomic(path, blob)
+    if before_write is not None:
+        before_write(blob)
+    write_atomic(path, blob)  # which clears the file's stale temps first
     return enc
 
 
@@ -779,6 +792,7 @@ def save_encounter_with_map(
     *,
     map_path: Path | str | None = None,
     write_map: bool = True,
+    before_write: Callable[[bytes], None] | None = None,
 ) -> Encounter:
     """The one save of an encounter with its map: a referenced map file
     (``map_path``) is written first when ``write_map`` (the map changed), then the
@@ -789,6 +803,8 @@ def save_encounter_with_map(
     if encounter.map_ref is not None and map_path is not None:
         if write_map:
             save_map(game_map, map_path)
+        else:
+            clean_stale_temps(map_path)  # a crashed earlier save's leftover
         loaded = LoadedEncounter(encounter, game_map, Path(path), Path(map_path))
-        return save_encounter(loaded, path)
-    return save_encounter(encounter, path)
+        return save_encounter(loaded, path, before_write=before_write)
+    return save_encounter(encounter, path, before_write=before_write)

@@ -1,18 +1,33 @@
 """The session journal file: one JSON object a line, appended and fsynced.
 
 ``NAME.encounter.journal.jsonl`` sits beside ``NAME.encounter.json``. Its first line
-is a header naming the saved file it continues (size and SHA-256); every further line
-is one table action as typed (or an ``undo``/``redo``), written and fsynced before the
-window shows its result — the discipline of a write-ahead log. Reading drops a last
-line cut in half by a crash (with a message) and stops at the first line that is not
-JSON, saying which.
+is a header naming the saved file it continues (its name, the encounter's title, its
+size and SHA-256); every further line is one table action as typed (or an
+``undo``/``redo``), written and fsynced before the window shows its result — the
+discipline of a write-ahead log.
+
+Saving hands over to a fresh journal in three steps, each safe to be killed after:
+a ``{"saved": {size, sha256}}`` line naming the exact bytes about to be written is
+appended first; then the encounter file is written; then a fresh journal continuing
+those bytes replaces the old one whole. Recovery replays only the lines after the
+last point the file on disk holds (the header, or a ``saved`` line whose hash is the
+file's), so a file saved correctly is never replayed over.
+
+Reading is as careful as for every other file: a regular file, at most
+:data:`MAX_JOURNAL_BYTES` and :data:`MAX_LINES` lines (a longer journal is refused
+whole, naming the limit), each line at most :data:`MAX_LINE_BYTES` and nested at most
+:data:`~twtw_desktop.io.jsonsafe.MAX_DEPTH` deep. A last line cut in half by a crash
+is dropped with a message; the first line that is not a JSON object stops the
+journal there, saying which.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import re
 import stat as stat_mod
 import time
 from dataclasses import dataclass, field
@@ -21,13 +36,20 @@ from typing import Any
 
 from ..errors import LoadError
 from .atomic import write_atomic
+from .jsonsafe import clip, parse_json
 
 JOURNAL_VERSION = 1
-#: a journal line longer than this is refused on reading (a patch of a whole big map
-#: is far smaller)
-MAX_LINE_BYTES = 32 * 1024 * 1024
+#: a journal line longer than this is refused as too long (a patch of a whole big
+#: map is far smaller)
+MAX_LINE_BYTES = 16 * 1024 * 1024
 #: more lines than this are refused on reading (a long evening is a few thousand)
-MAX_LINES = 1_000_000
+MAX_LINES = 200_000
+#: a bigger journal file is refused on reading
+MAX_JOURNAL_BYTES = 256 * 1024 * 1024
+#: journals set aside (recovered, declined, unsaved) kept per encounter; older go
+KEEP_ASIDE = 3
+#: the kinds of set-aside journal, ``NAME.journal.jsonl.<kind>-<time>``
+ASIDE_KINDS = ("recovered", "declined", "unsaved", "refused")
 
 
 def journal_path(encounter_path: str | os.PathLike[str]) -> Path:
@@ -35,6 +57,11 @@ def journal_path(encounter_path: str | os.PathLike[str]) -> Path:
     p = Path(encounter_path)
     name = p.name[: -len(".json")] if p.name.endswith(".json") else p.name
     return p.with_name(f"{name}.journal.jsonl")
+
+
+def bytes_fingerprint(data: bytes) -> dict[str, Any]:
+    """Size and SHA-256 of a file's bytes (what a ``saved`` line names)."""
+    return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def file_fingerprint(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -84,8 +111,21 @@ class JournalContents:
     problems: list[str] = field(default_factory=list)
 
 
+def _parse_line(p: Path, raw: bytes, n: int) -> tuple[Any, str | None]:
+    """A line's JSON value, or the one-line problem with it."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return None, f"line {n} is not UTF-8 text (bad byte 0x{raw[e.start]:02x})"
+    try:
+        return parse_json(p, text), None
+    except LoadError as e:
+        return None, f"line {n} is not a step: {e.reason}"
+
+
 def read_journal(path: str | os.PathLike[str]) -> JournalContents:
-    """The header and the lines of a journal (LoadError when it is no journal)."""
+    """The header and the lines of a journal (LoadError when it is no journal, or
+    over the limits)."""
     p = Path(path)
     try:
         st = p.stat()
@@ -93,13 +133,16 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
         raise LoadError(p, f"cannot read the journal ({e.strerror or e})") from e
     if not stat_mod.S_ISREG(st.st_mode):
         raise LoadError(p, "the journal is not a regular file")
+    if st.st_size > MAX_JOURNAL_BYTES:
+        raise LoadError(
+            p,
+            f"the journal is {st.st_size // (1024 * 1024)} MB; the limit is "
+            f"{MAX_JOURNAL_BYTES // (1024 * 1024)} MB",
+        )
     out = JournalContents(header={})
     with open(p, "rb") as f:
         raw = f.readline(MAX_LINE_BYTES + 1)
-        try:
-            header = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise LoadError(p, "the first line is not a journal header") from None
+        header, _ = _parse_line(p, raw, 1) if len(raw) <= MAX_LINE_BYTES else (None, None)
         if not isinstance(header, dict) or header.get("journal") != JOURNAL_VERSION:
             raise LoadError(p, "the first line is not a journal header")
         out.header = header
@@ -109,8 +152,15 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
             if not raw:
                 break
             n += 1
-            if n > MAX_LINES:
-                out.problems.append(f"line {n}: more than {MAX_LINES} lines; the rest is ignored")
+            if n > MAX_LINES + 1:
+                raise LoadError(
+                    p, f"the journal has more than {MAX_LINES} steps (the limit); it is not read"
+                )
+            if len(raw) > MAX_LINE_BYTES:
+                out.problems.append(
+                    f"line {n} is longer than {MAX_LINE_BYTES // (1024 * 1024)} MB (the "
+                    "limit); the journal stops there"
+                )
                 break
             if not raw.endswith(b"\n"):
                 out.problems.append(
@@ -118,21 +168,24 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
                     "started was never shown)"
                 )
                 break
-            try:
-                obj = json.loads(raw)
-            except (ValueError, UnicodeDecodeError):
-                out.problems.append(f"line {n} is not valid JSON; the journal stops there")
-                break
-            if not isinstance(obj, dict):
-                out.problems.append(f"line {n} is not a JSON object; the journal stops there")
+            obj, problem = _parse_line(p, raw, n)
+            if problem is None and not isinstance(obj, dict):
+                problem = f"line {n} is not a JSON object"
+            if problem is not None:
+                out.problems.append(f"{problem}; the journal stops there")
                 break
             obj["_line"] = n
             out.lines.append(obj)
     return out
 
 
+_STAMP_RE = re.compile(r"-\d{8}-\d{6}(?:-\d+)?$")
+
+
 def set_aside(path: str | os.PathLike[str], why: str = "declined") -> Path:
-    """Rename a journal out of the way (never deleted): ``….jsonl.declined-<time>``."""
+    """Rename a journal out of the way: ``….jsonl.declined-<time>``, in the same
+    folder. Only the newest :data:`KEEP_ASIDE` set-aside journals of one encounter
+    are kept; older ones are deleted (:func:`prune_aside`)."""
     p = Path(path)
     target = p.with_name(f"{p.name}.{why}-{time.strftime('%Y%m%d-%H%M%S')}")
     i = 1
@@ -140,14 +193,62 @@ def set_aside(path: str | os.PathLike[str], why: str = "declined") -> Path:
         target = p.with_name(f"{p.name}.{why}-{time.strftime('%Y%m%d-%H%M%S')}-{i}")
         i += 1
     os.replace(p, target)
+    prune_aside(p, keep=KEEP_ASIDE)
     return target
+
+
+def aside_journals(path: str | os.PathLike[str]) -> list[Path]:
+    """The set-aside journals of the journal ``path``, newest first."""
+    p = Path(path)
+    found: list[tuple[float, str, Path]] = []
+    try:
+        entries = list(os.scandir(p.parent))
+    except OSError:
+        return []
+    prefix = p.name + "."
+    for entry in entries:
+        rest = entry.name[len(prefix) :] if entry.name.startswith(prefix) else ""
+        kind = rest.split("-", 1)[0]
+        if kind not in ASIDE_KINDS or not _STAMP_RE.search(rest):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_file(follow_symlinks=False):
+                found.append((entry.stat().st_mtime, entry.name, Path(entry.path)))
+    found.sort(reverse=True)
+    return [f[2] for f in found]
+
+
+def prune_aside(path: str | os.PathLike[str], keep: int = KEEP_ASIDE) -> int:
+    """Delete all but the newest ``keep`` set-aside journals of ``path``; how many went."""
+    gone = 0
+    for old in aside_journals(path)[keep:]:
+        with contextlib.suppress(OSError):
+            os.unlink(old)
+            gone += 1
+    return gone
+
+
+def describe_owner(header: dict[str, Any]) -> str:
+    """Whose journal this is, for a refusal: the file name and the encounter's title."""
+    name = header.get("encounter")
+    title = header.get("title")
+    parts = []
+    if isinstance(name, str):
+        parts.append(clip(name))
+    if isinstance(title, str) and title:
+        parts.append(f"“{clip(title)}”")
+    return " ".join(parts) or "another encounter"
 
 
 __all__ = [
     "JournalContents",
     "JournalWriter",
+    "aside_journals",
+    "bytes_fingerprint",
+    "describe_owner",
     "file_fingerprint",
     "journal_path",
+    "prune_aside",
     "read_journal",
     "set_aside",
 ]

@@ -237,9 +237,29 @@ def patch_between(before: Snapshot, after: Snapshot) -> dict[str, Any]:
     return out
 
 
-def _apply_list(current: list[Any], patch: dict[str, Any], model: type[Mutable]) -> None:
+def restore_patch(before: Snapshot, after: Snapshot, *, undo: bool) -> dict[str, Any]:
+    """The patch that puts a step's state back exactly: ``undo`` the state before it,
+    else the state after it (the journal's form of an undo or redo of a step it does
+    not hold, one from before the last save). ``log_cut`` cuts the log back to where
+    the step began before its own lines go on again."""
+    frm, to = (after, before) if undo else (before, after)
+    out = patch_between(frm, to)
+    out["log"] = [] if undo else [e.model_dump(mode="json") for e in (after.log_tail or [])]
+    out["log_cut"] = before.log_len
+    return out
+
+
+def _apply_list(current: list[Any], patch: Any, model: type[Mutable], area: str) -> None:
+    if not isinstance(patch, dict):
+        raise RulesError(f"the patch's {area} is not an object")
+    sets = patch.get("set", [])
+    order = patch.get("order", [])
+    if not isinstance(sets, list) or not all(isinstance(o, dict) for o in sets):
+        raise RulesError(f"the patch's {area}.set is not a list of objects")
+    if not isinstance(order, list) or not all(isinstance(i, str) for i in order):
+        raise RulesError(f"the patch's {area}.order is not a list of ids")
     by_id: dict[str, Any] = {o.id: o for o in current}
-    for raw in patch.get("set", []):
+    for raw in sets:
         new: Any = model.model_validate(raw)
         old = by_id.get(new.id)
         if old is not None:
@@ -247,27 +267,53 @@ def _apply_list(current: list[Any], patch: dict[str, Any], model: type[Mutable])
         else:
             by_id[new.id] = new
     try:
-        current[:] = [by_id[i] for i in patch.get("order", [])]
+        current[:] = [by_id[i] for i in order]
     except KeyError as e:
         raise RulesError(f"the journal names {e.args[0]!r}, which is not in the encounter") from e
 
 
+def check_patch(patch: Any) -> None:
+    """RulesError naming the first part of ``patch`` of the wrong shape (before any
+    of it is applied)."""
+    if not isinstance(patch, dict):
+        raise RulesError("the patch is not an object")
+    for key in ("tokens", "characters", "features", "deck", "rules"):
+        if key in patch and patch[key] is not None and not isinstance(patch[key], dict):
+            raise RulesError(f"the patch's {key} is not an object")
+    if "rules" in patch and not isinstance(patch["rules"].get("edition"), str):
+        raise RulesError("the patch's rules name no edition")
+    if "mode" in patch and not isinstance(patch["mode"], str):
+        raise RulesError("the patch's mode is not a name")
+    if patch.get("action_state") is not None and not isinstance(patch["action_state"], dict):
+        raise RulesError("the patch's action_state is not an object")
+    log = patch.get("log", [])
+    if not isinstance(log, list) or not all(isinstance(e, dict) for e in log):
+        raise RulesError("the patch's log is not a list of entries")
+    cut = patch.get("log_cut")
+    if cut is not None and (not isinstance(cut, int) or isinstance(cut, bool) or cut < 0):
+        raise RulesError("the patch's log_cut is not a count")
+
+
 def apply_patch(table: Table, patch: dict[str, Any]) -> None:
-    """Put a :func:`patch_between` patch onto ``table`` (inside a running step)."""
+    """Put a :func:`patch_between` (or :func:`restore_patch`) patch onto ``table``
+    (inside a running step). RulesError when it is of the wrong shape."""
+    check_patch(patch)
     enc = table.encounter
     if "tokens" in patch:
-        _apply_list(enc.tokens, patch["tokens"], Token)
+        _apply_list(enc.tokens, patch["tokens"], Token, "tokens")
     if "characters" in patch:
-        _apply_list(enc.characters, patch["characters"], Character)
+        _apply_list(enc.characters, patch["characters"], Character, "characters")
     if "features" in patch:
-        _apply_list(table.map.features, patch["features"], Feature)
+        _apply_list(table.map.features, patch["features"], Feature, "features")
     if patch.get("deck") is not None:
         table.deck.restore(DeckState.model_validate(patch["deck"]))
     if "rules" in patch:
         table.set_rules(
-            patch["rules"]["edition"], OptionalRules.model_validate(patch["rules"]["options"])
+            patch["rules"]["edition"], OptionalRules.model_validate(patch["rules"].get("options"))
         )
     if "mode" in patch:
         table.set_time_from_state(patch["mode"], patch.get("action_state"))
+    if patch.get("log_cut") is not None:
+        del enc.log[patch["log_cut"] :]
     for raw in patch.get("log", []):
         enc.log.append(LogEntry.model_validate(raw))

@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer
 
 from .. import io as io_mod
 from ..errors import LoadError
-from .datadir import data_dir
+from .datadir import unsaved_folder
 
 log = logging.getLogger(__name__)
 
@@ -31,15 +31,14 @@ DEFAULT_INTERVAL_S = 60
 SUFFIX = ".autosave"
 
 
-def autosave_path(doc: Any) -> Path:
-    """Where ``doc``'s recovery copy goes."""
+def autosave_path(doc: Any) -> Path | None:
+    """Where ``doc``'s recovery copy goes (None: the data folder cannot be used)."""
     if doc.path is not None:
         return doc.path.with_name(doc.path.name + SUFFIX)
     origin = getattr(doc, "origin", None)
     stem = origin.name if origin is not None else "untitled.encounter.json"
-    folder = data_dir() / "unsaved"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / (stem + SUFFIX)
+    folder = unsaved_folder()
+    return folder / (stem + SUFFIX) if folder is not None else None
 
 
 def newer_copy(path: Path) -> Path | None:
@@ -102,6 +101,9 @@ class Autosaver(QObject):
         if not doc.is_dirty():
             return None
         target = autosave_path(doc)
+        if target is None:
+            log.warning("autosave skipped: the app's data folder cannot be used")
+            return None
         doc.sync_to_model()
         model: Any = doc.map if doc.kind == "map" else doc.encounter
         if doc.kind != "map" and doc.encounter.map is None:
@@ -124,6 +126,7 @@ class Autosaver(QObject):
         self.timer.stop()
         self.wait()
         target = self.written or autosave_path(self.doc)
-        with contextlib.suppress(OSError):
-            os.unlink(target)
+        if target is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(target)
         self.written = None

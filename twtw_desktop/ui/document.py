@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..errors import LoadError, RulesError
-from ..io.journal import journal_path, set_aside
+from ..io.journal import bytes_fingerprint, journal_path, set_aside
 from ..model import Encounter, LogEntry, Map
 from ..model.encounter import Token
 from ..play.actions import EndActionTime, StartActionTime
@@ -457,7 +457,7 @@ class EncounterDocument(QObject):
         if jp is None:
             return
         try:
-            self.journal = Journal(self.table, jp, self.journal_base())
+            self.journal = Journal(self.table, jp, self.journal_base(), title=self.encounter.name)
         except LoadError as e:
             log.warning("no session journal: %s", e)
             self.journal = None
@@ -479,12 +479,15 @@ class EncounterDocument(QObject):
         j.discard()
         return None
 
-    def replay(self, lines: list[dict]) -> ReplayResult:
+    def replay(
+        self, lines: list[dict], progress: Callable[[int], bool] | None = None
+    ) -> ReplayResult:
         """Apply journal lines through the undo stack (each one undoable as if the
-        Judge had done it)."""
+        Judge had done it); ``progress`` as for :func:`~twtw_desktop.play.journal.replay`."""
         return replay(
             self.table,
             lines,
+            progress,
             do=lambda action, merge: self.apply(action, merge_key=merge),
             undo=self.undo_stack.undo,
             redo=self.undo_stack.redo,
@@ -522,24 +525,43 @@ class EncounterDocument(QObject):
             return
         from .. import io as io_mod
 
+        # the journal hand-over, safe to be killed at every instant: the journal
+        # notes the bytes about to be saved, the file is written, then a fresh
+        # journal continuing those bytes replaces the old one (io.journal)
+        saved: list[dict] = []
         written = io_mod.save_encounter_with_map(
             self.encounter,
             self.map,
             target,
             map_path=self.map_path,
             write_map=bool(self._map_edits),
+            before_write=lambda blob: saved.append(self._note_saving(blob, target)),
         )
         if written.map_ref != self.encounter.map_ref:
             self.encounter.map_ref = written.map_ref  # Save As into another folder
         self._map_edits = 0
         journaling = self.journal is not None
-        if journaling:
-            self.stop_journal(keep=False)  # everything in it is saved now
+        moved = journaling and self.journal_file() != (
+            journal_path(target) if self.kind == "encounter" else None
+        )
         self.path = target
-        if journaling:
+        if journaling and moved:
+            self.stop_journal(keep=False)  # Save As: the journal moves beside the file
             self.start_journal()
+        elif self.journal is not None:
+            try:
+                self.journal.start(target, saved[0] if saved else None)
+            except LoadError as e:
+                log.warning("no session journal: %s", e)
+                self.stop_journal(keep=False)
         self.undo_stack.setClean()
         self.changed.emit("file")
+
+    def _note_saving(self, blob: bytes, target: Path) -> dict:
+        fp = bytes_fingerprint(blob)
+        if self.journal is not None and self.journal_file() == journal_path(target):
+            self.journal.saving(fp)
+        return fp
 
     def _on_clean_changed(self, _clean: bool) -> None:
         self.changed.emit("file")

@@ -583,51 +583,11 @@ class MainWindow(QMainWindow):
             self.settings.q.sync()  # on disk now: the app may be killed before it quits
 
     def _recover_or_journal(self, doc: EncounterDocument) -> None:
-        """Offer the steps a journal holds beyond the saved file (the app was killed),
-        then journal this session. Declining keeps the old journal aside, renamed."""
-        from ..io.journal import set_aside
-        from ..play.journal import pending_journal
+        """Offer what a session journal holds beyond the saved file, then journal
+        this session (ui.recovery)."""
+        from .recovery import recover_or_journal
 
-        target = doc.journal_base() if doc.kind == "encounter" else None
-        jp = doc.journal_file()
-        pending = pending_journal(target, jp) if target is not None and jp else None
-        notes: list[str] = []
-        if pending is not None:
-            recover = False
-            if pending.lines:
-                n = len(pending.lines)
-                text = (
-                    f"The session journal of {target.name} holds {n} step"
-                    f"{'s' if n != 1 else ''} newer than the saved file: the app was closed "
-                    "without saving (a crash, or the battery ran out).\n\nRecover them? "
-                    "The encounter comes back exactly as it was at the last step shown."
-                )
-                if not pending.matches:
-                    text += (
-                        "\n\nThe file was changed since the journal began; steps that no "
-                        "longer apply stop the recovery, and you are told which."
-                    )
-                answer = QMessageBox.question(
-                    self,
-                    "Recover the last session?",
-                    text,
-                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                    QMessageBox.StandardButton.Yes,
-                )
-                recover = answer == QMessageBox.StandardButton.Yes
-            notes += pending.problems
-            kept = set_aside(pending.path, "recovered" if recover else "declined")
-            if recover:
-                doc.start_journal()
-                result = doc.replay(pending.lines)
-                notes.append(f"Recovered {result.applied} of {len(pending.lines)} steps.")
-                notes += result.messages
-            else:
-                notes.append(f"The journal was kept aside as {kept.name}.")
-        if doc.journal is None:
-            doc.start_journal()
-        if notes:
-            QMessageBox.information(self, "Session journal", "\n".join(notes))
+        recover_or_journal(self, doc)
 
     def _doc_changed(self, area: str) -> None:
         if area in ("file", "all"):
