@@ -168,6 +168,8 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
                     "started was never shown)"
                 )
                 break
+            if not raw.strip():
+                continue  # a blank line (a script written by hand)
             obj, problem = _parse_line(p, raw, n)
             if problem is None and not isinstance(obj, dict):
                 problem = f"line {n} is not a JSON object"

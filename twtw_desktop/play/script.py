@@ -17,14 +17,14 @@ encounter gives the same result, card for card.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import LoadError, RulesError
+from ..errors import LoadError
+from ..io.jsonsafe import decode_text, parse_json, read_capped
 from .actions import ACTIONS, Action
-from .journal import replay_line
+from .journal import replay_one
 from .session import open_table, save_table
 
 #: a script longer than this is refused (a whole evening's journal is far shorter)
@@ -48,28 +48,28 @@ def describe_actions() -> str:
 
 
 def read_script(path: Path) -> list[dict[str, Any]]:
-    try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise LoadError(path, f"cannot read the script ({e.strerror or e})") from e
-    if size > MAX_SCRIPT_BYTES:
-        raise LoadError(path, f"the script is {size} bytes; at most {MAX_SCRIPT_BYTES}")
+    """The steps of a script file, read through the one open path's checks: a
+    regular file (never a FIFO or a device), at most :data:`MAX_SCRIPT_BYTES`, UTF-8,
+    each line strict JSON nested at most ``MAX_DEPTH`` deep. LoadError naming the
+    line otherwise."""
+    text = decode_text(path, read_capped(path, MAX_SCRIPT_BYTES))
     lines: list[dict[str, Any]] = []
-    with open(path, encoding="utf-8") as f:
-        for n, raw in enumerate(f, start=1):
-            text = raw.strip()
-            if not text or text.startswith("#"):
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as e:
-                raise LoadError(path, f"line {n} is not JSON ({e.msg})") from None
-            if not isinstance(obj, dict):
-                raise LoadError(path, f"line {n} is not a JSON object")
-            if n == 1 and "journal" in obj and "do" not in obj:
-                continue  # a session journal's header: its lines are a script as they are
-            obj["_line"] = n
-            lines.append(obj)
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            obj = parse_json(path, line)
+        except LoadError as e:
+            raise LoadError(path, f"line {n}: {e.reason}") from None
+        if not isinstance(obj, dict):
+            raise LoadError(path, f"line {n} is not a JSON object")
+        if n == 1 and "journal" in obj and "do" not in obj:
+            continue  # a session journal's header: its lines are a script as they are
+        if "saved" in obj and "do" not in obj:
+            continue  # a journal's note of a save, not a step
+        obj["_line"] = n
+        lines.append(obj)
     return lines
 
 
@@ -101,10 +101,9 @@ def main(argv: list[str]) -> int:
     table = opened.table
     for line in lines:
         n = line["_line"]
-        try:
-            text = replay_line(table, line)
-        except (RulesError, ValueError, KeyError) as e:
-            print(f"{args.script}:{n}: {e}", file=sys.stderr)
+        problem, text = replay_one(table, line)
+        if problem is not None:
+            print(f"{args.script}:{n}: {problem}", file=sys.stderr)
             return 1
         rnd, seg = table.now()
         print(f"[{rnd}.{seg}] {text}" if table.in_action else text)
