@@ -20,6 +20,7 @@ convention of session 2) and returns the :class:`ExportController`.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -128,6 +129,21 @@ def _as_bool(v, default: bool) -> bool:
     return bool(v)
 
 
+#: the range each number read from the settings is clamped to
+_NUMBER_RANGES = {
+    "dpi": (ex.MIN_PNG_DPI, ex.MAX_PNG_DPI),
+    "custom_mm": (ex.MIN_HEX_MM, ex.MAX_HEX_MM),
+}
+
+
+def _clamped(key: str, v: float, default: float) -> float:
+    """A number from the settings, in its range (NaN or infinite: the default)."""
+    if not math.isfinite(v):
+        return float(default)
+    lo, hi = _NUMBER_RANGES.get(key, (-math.inf, math.inf))
+    return min(hi, max(lo, v))
+
+
 def load_options(qsettings, m: Map | None = None) -> dict:
     """The remembered choices (defaults where none or unreadable)."""
     opts = _defaults(m)
@@ -142,7 +158,7 @@ def load_options(qsettings, m: Map | None = None) -> dict:
             if isinstance(d, bool):
                 opts[key] = _as_bool(v, d)
             elif isinstance(d, (int, float)):
-                opts[key] = float(v)
+                opts[key] = _clamped(key, float(v), d)
             else:
                 opts[key] = str(v)
         except (TypeError, ValueError):
