@@ -92,3 +92,34 @@ def test_not_a_twtw_file(tmp_path, capsys):
 def test_no_files_is_a_usage_error(capsys):
     assert main(["validate"]) == 2
     assert "name at least one" in capsys.readouterr().err
+
+
+def test_validate_knows_every_file_type_the_app_writes(tmp_path, capsys):
+    """A legal party file, a session journal, a play script and a recovery copy are
+    each OK, named by type; a broken one of each FAILs on one line."""
+    from twtw_desktop.io.files import load_encounter
+    from twtw_desktop.io.journal import JournalWriter
+    from twtw_desktop.io.party import save_party
+    from twtw_desktop.model.party import party_from
+
+    enc = maps_dir() / "main_street.encounter.json"
+    party = tmp_path / "posse.party.json"
+    save_party(party_from(load_encounter(enc).encounter, None, "Posse"), party)
+    journal = tmp_path / "x.encounter.journal.jsonl"
+    JournalWriter(journal, {"encounter": "x.encounter.json"}).close()
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"do": "start_action_time"}\n')
+    copy = tmp_path / "main_street.map.json.autosave"
+    shutil.copy(maps_dir() / "main_street.map.json", copy)
+    assert main(["validate", str(party), str(journal), str(script), str(copy)]) == 0
+    out = _lines(capsys)
+    assert any("(party)" in ln for ln in out) and any("(session journal)" in ln for ln in out)
+    assert any("(play script)" in ln for ln in out)
+    bad_party = tmp_path / "bad.party.json"
+    bad_party.write_text('{"format_version": 1, "characters": []}')
+    bad_script = tmp_path / "bad.jsonl"
+    bad_script.write_bytes(b"\xe9\xff\n")
+    for bad in (bad_party, bad_script):
+        assert main(["validate", str(bad)]) == 1
+        out = _lines(capsys)
+        assert len(out) == 1 and out[0].startswith("FAIL")

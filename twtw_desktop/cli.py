@@ -98,22 +98,27 @@ def _without_path(msg: str, path: str) -> str:
 
 
 def _validate(argv: list[str]) -> int:
-    from .io import validate_file  # lazy: start-up
+    from .io.validate import KINDS, validate_any  # lazy: start-up
 
     if any(a in ("-h", "--help") for a in argv):
         _simple_parser("validate", "FILE...").print_help()
         return 0
     paths = argv
     if not paths:
-        print("validate: name at least one map or encounter file", file=sys.stderr)
+        print(
+            "validate: name at least one file (map, encounter, party, journal, script, battle map, deck)",
+            file=sys.stderr,
+        )
         return 2
     failed = 0
     for p in paths:
-        problems = validate_file(Path(p))
+        kind, problems = validate_any(Path(p))
         if problems:
             failed += 1
             for msg in problems:
                 print(f"FAIL {p}{_without_path(msg, p)}")
+        elif kind != "map-or-encounter":
+            print(f"OK   {p} ({KINDS[kind]})")
         else:
             print(f"OK   {p}")
     return 1 if failed else 0
@@ -407,7 +412,10 @@ COMMANDS: dict[str, Command] = {
         Command("open", "[FILE]", "open the window on an encounter or a map (default)", _open),
         Command("summary", "[FILE]", "print an encounter's or a map's summary", _summary_cmd),
         Command(
-            "validate", "FILE...", "check maps and encounters; non-zero exit on failure", _validate
+            "validate",
+            "FILE...",
+            "check any file the app writes or reads; non-zero exit on failure",
+            _validate,
         ),
         Command(
             "export",

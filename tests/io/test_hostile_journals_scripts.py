@@ -169,7 +169,7 @@ def test_a_script_that_is_no_regular_file_is_refused(tmp_path, capsys, monkeypat
             pytest.skip("no /dev/zero")
         target.symlink_to("/dev/zero")
     elif kind == "too-big":
-        monkeypatch.setattr(script, "MAX_SCRIPT_BYTES", 10)
+        monkeypatch.setattr(io_journal, "MAX_SCRIPT_BYTES", 10)
         target.write_text(GOOD + "\n")
     out = tmp_path / "out.encounter.json"
     rc, err = _play(capsys, path, str(target), out)

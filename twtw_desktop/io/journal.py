@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import LoadError
 from .atomic import write_atomic
-from .jsonsafe import clip, parse_json
+from .jsonsafe import clip, decode_text, parse_json, read_capped
 
 JOURNAL_VERSION = 1
 #: a journal line longer than this is refused as too long (a patch of a whole big
@@ -46,6 +46,8 @@ MAX_LINE_BYTES = 16 * 1024 * 1024
 MAX_LINES = 200_000
 #: a bigger journal file is refused on reading
 MAX_JOURNAL_BYTES = 256 * 1024 * 1024
+#: a ``play`` script longer than this is refused (a whole evening's journal is far shorter)
+MAX_SCRIPT_BYTES = 64 * 1024 * 1024
 #: journals set aside (recovered, declined, unsaved) kept per encounter; older go
 KEEP_ASIDE = 3
 #: the kinds of set-aside journal, ``NAME.journal.jsonl.<kind>-<time>``
@@ -181,6 +183,33 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     return out
 
 
+def read_script(path: Path, max_bytes: int | None = None) -> list[dict[str, Any]]:
+    """The steps of a script file, read through the one open path's checks: a
+    regular file (never a FIFO or a device), at most :data:`MAX_SCRIPT_BYTES`, UTF-8,
+    each line strict JSON nested at most ``MAX_DEPTH`` deep. LoadError naming the
+    line otherwise."""
+    max_bytes = MAX_SCRIPT_BYTES if max_bytes is None else max_bytes
+    text = decode_text(path, read_capped(path, max_bytes))
+    lines: list[dict[str, Any]] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            obj = parse_json(path, line)
+        except LoadError as e:
+            raise LoadError(path, f"line {n}: {e.reason}") from None
+        if not isinstance(obj, dict):
+            raise LoadError(path, f"line {n} is not a JSON object")
+        if n == 1 and "journal" in obj and "do" not in obj:
+            continue  # a session journal's header: its lines are a script as they are
+        if "saved" in obj and "do" not in obj:
+            continue  # a journal's note of a save, not a step
+        obj["_line"] = n
+        lines.append(obj)
+    return lines
+
+
 _STAMP_RE = re.compile(r"-\d{8}-\d{6}(?:-\d+)?$")
 
 
@@ -252,5 +281,6 @@ __all__ = [
     "journal_path",
     "prune_aside",
     "read_journal",
+    "read_script",
     "set_aside",
 ]

@@ -19,16 +19,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from ..errors import LoadError
-from ..io.jsonsafe import decode_text, parse_json, read_capped
+from ..io.journal import MAX_SCRIPT_BYTES, read_script
 from .actions import ACTIONS, Action
 from .journal import replay_one
 from .session import open_table, save_table
-
-#: a script longer than this is refused (a whole evening's journal is far shorter)
-MAX_SCRIPT_BYTES = 64 * 1024 * 1024
 
 
 def describe_actions() -> str:
@@ -45,32 +41,6 @@ def describe_actions() -> str:
         out.append(f"{name:18} {', '.join(params) or '-'}")
         out.append(f"{'':18} {cls.summary}  [{cls.page}]")
     return "\n".join(out)
-
-
-def read_script(path: Path) -> list[dict[str, Any]]:
-    """The steps of a script file, read through the one open path's checks: a
-    regular file (never a FIFO or a device), at most :data:`MAX_SCRIPT_BYTES`, UTF-8,
-    each line strict JSON nested at most ``MAX_DEPTH`` deep. LoadError naming the
-    line otherwise."""
-    text = decode_text(path, read_capped(path, MAX_SCRIPT_BYTES))
-    lines: list[dict[str, Any]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            obj = parse_json(path, line)
-        except LoadError as e:
-            raise LoadError(path, f"line {n}: {e.reason}") from None
-        if not isinstance(obj, dict):
-            raise LoadError(path, f"line {n} is not a JSON object")
-        if n == 1 and "journal" in obj and "do" not in obj:
-            continue  # a session journal's header: its lines are a script as they are
-        if "saved" in obj and "do" not in obj:
-            continue  # a journal's note of a save, not a step
-        obj["_line"] = n
-        lines.append(obj)
-    return lines
 
 
 def main(argv: list[str]) -> int:
@@ -117,4 +87,4 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-__all__ = ["Action", "describe_actions", "main", "read_script"]
+__all__ = ["MAX_SCRIPT_BYTES", "Action", "describe_actions", "main", "read_script"]

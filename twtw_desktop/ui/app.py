@@ -19,6 +19,7 @@ import time
 import traceback
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -109,6 +110,9 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
     from .document import EncounterDocument
     from .main_window import MainWindow, is_bundled
 
+    party = Path(path) if path and str(path).lower().endswith(".party.json") else None
+    if party is not None:
+        path = None  # a party double-clicked: the window opens, then offers the import
     settings = app_settings.AppSettings()
     last = None if path else last_encounter(settings)
     target = Path(path) if path else last or sample_path()
@@ -142,6 +146,8 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
         win.open_view()
     if problem is not None:
         win.show_error(*problem)
+    if party is not None:
+        QTimer.singleShot(0, win, lambda: win.open_path(party, ask=False))
     return win
 
 

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import LoadError, RulesError
 from ..hexgrid import Hex
+from ..model.party import PARTY_SUFFIX
 from .actions import make_action
 from .autosave import Autosaver, newer_copy
 from .document import EncounterDocument
@@ -659,7 +660,12 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str | Path, ask: bool = True) -> bool:
         """Open a file in this window. A file that cannot be opened shows a dialog with
-        the reason and leaves the current encounter as it was."""
+        the reason and leaves the current encounter as it was. A party file is
+        offered for import into the open encounter instead."""
+        if str(path).lower().endswith(PARTY_SUFFIX):
+            if self.incomplete:
+                self.complete()
+            return self.party_dialogs.offer_import(Path(path))
         if ask and not self.maybe_save():
             return False
         try:

@@ -161,6 +161,32 @@ class PartyDialogs(QObject):
         self.window._show_message(f"Exported {len(who)} characters to {Path(path).name}")
         return True
 
+    def offer_import(self, path: Path) -> bool:
+        """A party file opened like an encounter (File ▸ Open, a double-click): check
+        it, then offer to bring it into the open encounter."""
+        win, doc = self.window, document_of(self.window)
+        try:
+            party = load_party(path)
+        except LoadError as e:
+            win.show_error("Cannot open the party", str(e))
+            return False
+        names = ", ".join(c.name for c in party.characters[:6])
+        more = len(party.characters) - 6
+        if more > 0:
+            names += f" and {more} more"
+        answer = QMessageBox.question(
+            win,
+            "Import the party?",
+            f"{path.name} is a party file: {party.name} ({names}).\n\nBring them into "
+            f"the open encounter, “{doc.encounter.name}”? (One undo step; saving is "
+            "up to you.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        return self.import_party(path)
+
     def import_party(self, path: str | Path | None = None, *, confirm: bool = True) -> bool:
         """Bring a party file into the encounter (one undo step)."""
         win, doc = self.window, document_of(self.window)
