@@ -13,7 +13,10 @@ the export, Save As and ``validate`` — goes through :func:`checked_picture`:
 4. only the PNG ``IHDR`` chunk or the JPEG ``SOF`` marker is parsed — our own few
    lines of ``struct``, no decoding — and the size is held against
    :data:`MAX_IMAGE_SIDE` and :data:`MAX_IMAGE_DECODED_BYTES` and against the size
-   the map declares. A "decompression bomb" is refused from its first 33 bytes.
+   the map declares. A "decompression bomb" is refused from its first 33 bytes;
+5. a picture cut short is refused (:func:`check_complete`: a PNG's chunks whole, CRCs
+   right, up to ``IEND``; a JPEG's end-of-image marker), so ``validate``, ``export``,
+   ``summary`` and the window all refuse the same file the same way.
 
 The Qt side (``ui/scene/picture.py``) then decodes those bytes with ``QImageReader``
 under the same limits, enforced again by the reader's allocation limit.
@@ -128,6 +131,35 @@ def image_size(path: Path | str | bytes) -> tuple[ImageFormat, int, int]:
     raise ImageHeaderError(f"the file is {found}; backgrounds must be PNG or JPEG")
 
 
+def check_complete(fmt: ImageFormat, data: bytes) -> None:
+    """Refuse a picture cut short (a copy or download that stopped half way, header
+    intact): a PNG's chunks must run whole, each with a right CRC, to ``IEND``; a
+    JPEG must end with its end-of-image marker. No pixel is decoded."""
+    if fmt == "jpeg":
+        if b"\xff\xd9" not in data[-4096:]:
+            raise ImageHeaderError("the JPEG is cut short (no end-of-image marker)")
+        return
+    pos = len(PNG_SIGNATURE)
+    end = len(data)
+    while True:
+        if pos + 12 > end:
+            raise ImageHeaderError("the PNG is cut short (it stops before its end chunk)")
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        stop = pos + 12 + length
+        if stop > end:
+            raise ImageHeaderError(
+                f"the PNG is cut short (its {kind.decode('latin-1')!r} chunk is not whole)"
+            )
+        (crc,) = struct.unpack(">I", data[stop - 4 : stop])
+        if zlib.crc32(data[pos + 4 : stop - 4]) != crc:
+            raise ImageHeaderError(
+                f"the PNG is damaged (its {kind.decode('latin-1')!r} chunk fails its check)"
+            )
+        if kind == b"IEND":
+            return
+        pos = stop
+
+
 def _relative_parts(ref: str) -> list[str]:
     """The path components of a background reference, refusing escapes."""
     if "\x00" in ref:
@@ -237,6 +269,7 @@ def checked_picture(
         data = _read_regular(target, MAX_IMAGE_BYTES)
         fmt, width, height = image_size(data)
         check_picture_size(width, height)
+        check_complete(fmt, data)
     except ImageHeaderError as e:
         raise PictureError(map_path, f"background {shown!r}: {e}", where) from None
     except FileNotFoundError:
