@@ -211,3 +211,48 @@ def test_an_unusable_data_folder_opens_files_and_says_so_once(qtbot, tmp_path, m
     said = [t for t in ans.told if "cannot be used" in t]
     assert len(said) == 1 and str(blocker) in said[0]
     win.document.undo_stack.setClean()
+
+
+def _long_journal(qtbot, files, n):  # noqa: F811
+    win = _window(qtbot, files)
+    _killed(win)
+    with open(journal_path(files), "a", encoding="utf-8") as f:
+        for i in range(n):
+            f.write(json.dumps({"do": "judge", "reason": f"note {i}"}) + "\n")
+
+
+def test_a_long_replay_shows_progress_and_can_be_cancelled(qtbot, files, monkeypatch):  # noqa: F811
+    from PySide6.QtWidgets import QProgressDialog
+
+    from twtw_desktop.ui import recovery
+
+    ans = Answers(monkeypatch)
+    _long_journal(qtbot, files, recovery.PROGRESS_FROM + 300)
+    seen: list[int] = []
+    real = QProgressDialog.setValue
+
+    def set_value(self, v):
+        seen.append(v)
+        real(self, v)
+
+    monkeypatch.setattr(QProgressDialog, "setValue", set_value)
+    monkeypatch.setattr(QProgressDialog, "wasCanceled", lambda self: len(seen) > 3)
+    win = _window(qtbot, files)
+    told = "\n".join(ans.told)
+    assert "cancelled before line" in told, told
+    applied = int(told.split("Recovered ")[1].split(" of")[0])
+    assert 0 < applied < recovery.PROGRESS_FROM + 300
+    assert len(seen) > 3
+    # what was applied is journaled afresh; the rest stays in the set-aside journal
+    assert win.document.journal.lines == applied
+    assert list(files.parent.glob("*.journal.jsonl.recovered-*"))
+
+
+def test_a_long_replay_not_cancelled_applies_everything(qtbot, files, monkeypatch):  # noqa: F811
+    from twtw_desktop.ui import recovery
+
+    ans = Answers(monkeypatch)
+    n = recovery.PROGRESS_FROM + 100
+    _long_journal(qtbot, files, n)
+    _window(qtbot, files)
+    assert any(f"Recovered {n} of {n}" in t for t in ans.told)
