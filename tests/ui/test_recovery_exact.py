@@ -10,6 +10,7 @@ import shutil
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
+from tests.ui.fault_worker import steps as fault_steps
 from tests.ui.test_recovery import HANK, SAMPLE, _window, files  # noqa: F401 (fixture)
 from twtw_desktop.io import files as io_files
 from twtw_desktop.io.journal import KEEP_ASIDE, journal_path
@@ -256,3 +257,19 @@ def test_a_long_replay_not_cancelled_applies_everything(qtbot, files, monkeypatc
     _long_journal(qtbot, files, n)
     _window(qtbot, files)
     assert any(f"Recovered {n} of {n}" in t for t in ans.told)
+
+
+@pytest.mark.parametrize("k", range(len(fault_steps())))
+def test_killed_after_each_step_of_the_fault_session(qtbot, files, monkeypatch, k):  # noqa: F811
+    """The fault test's session, killed right after each step in turn (in process):
+    the reopened encounter is exactly as shown."""
+    from tests.ui.fault_worker import state_hash, steps
+
+    Answers(monkeypatch)
+    win = _window(qtbot, files)
+    for step in steps()[: k + 1]:
+        step(win)
+    expected = state_hash(win.document)
+    _killed(win)
+    win2 = _window(qtbot, files)
+    assert state_hash(win2.document) == expected

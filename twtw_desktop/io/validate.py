@@ -82,7 +82,7 @@ def validate_any(path: Path | str) -> tuple[str, list[str]]:
             contents = read_journal(path)
             return kind, [f"{path}: {p}" for p in contents.problems]
         elif kind == "script":
-            read_script(path)  # the steps' legality needs an encounter: play checks it
+            read_script(Path(path))  # the steps' legality needs an encounter: play checks it
         elif kind == "uvtt":
             from .uvtt import parse
 

@@ -161,14 +161,15 @@ def replay_line(
             check_patch(line["restore"])
             label = line.get("label")
             what = f"{back.capitalize()}: {label if isinstance(label, str) else 'a step'}"
-            action = Judge(reason=what[:500], patch=line["restore"])
+            restore = Judge(reason=what[:500], patch=line["restore"])
             if do is not None:
-                do(action, None)
+                do(restore, None)
             else:
-                table.apply(action)
+                table.apply(restore)
             return what
-        if do is not None:
-            (undo if back == "undo" else redo)()  # type: ignore[misc]
+        routed = undo if back == "undo" else redo
+        if routed is not None:
+            routed()
             return back
         return f"{back}: {(table.undo() if back == 'undo' else table.redo()).label}"
     if not isinstance(line.get("do"), str):

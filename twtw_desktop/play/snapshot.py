@@ -212,6 +212,16 @@ def _list_patch(
     }
 
 
+def _time_state(snap: Snapshot) -> dict[str, Any] | None:
+    """The clock's state as the snapshot holds it: the engine's own frozen state (the
+    encounter's ``action_state`` is only brought up to date when saving)."""
+    if snap.track is not None:
+        state = snap.track[1]
+        dumped = state.model_dump(mode="json") if hasattr(state, "model_dump") else state
+        return dict(dumped) if isinstance(dumped, dict) else snap.action_state
+    return snap.action_state if snap.mode == "action" else None
+
+
 def patch_between(before: Snapshot, after: Snapshot) -> dict[str, Any]:
     """What changed from ``before`` to ``after``, as plain JSON (for the journal)."""
     out: dict[str, Any] = {}
@@ -227,7 +237,7 @@ def patch_between(before: Snapshot, after: Snapshot) -> dict[str, Any]:
         out["deck"] = after.deck.model_dump(mode="json")
     if after.mode is not None:
         out["mode"] = after.mode
-        out["action_state"] = after.action_state
+        out["action_state"] = _time_state(after)
     if after.rules is not None and after.rules != before.rules:
         out["rules"] = {
             "edition": after.rules[0],
