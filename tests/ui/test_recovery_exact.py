@@ -273,3 +273,17 @@ def test_killed_after_each_step_of_the_fault_session(qtbot, files, monkeypatch, 
     _killed(win)
     win2 = _window(qtbot, files)
     assert state_hash(win2.document) == expected
+
+
+def test_a_save_cut_off_between_the_map_and_the_encounter_is_said(qtbot, files, monkeypatch):  # noqa: F811
+    """The map file was written, the encounter not: the Judge is told the map changed
+    since the journal began, before answering."""
+    ans = Answers(monkeypatch)
+    win = _window(qtbot, files)
+    win.document.apply(Place(who=HANK, to=[21, 16]))
+    _killed(win)
+    map_file = files.with_name("main_street.map.json")
+    map_file.write_text(map_file.read_text().replace('"name"', '"name"', 1) + "\n")
+    _window(qtbot, files)
+    assert any("The file was changed" in a for a in ans.asked)
+    assert any("map file main_street.map.json was written" in t for t in ans.told)

@@ -56,11 +56,19 @@ class Journal:
     history to undo."""
 
     def __init__(
-        self, table: Table, path: Path, base: Path | None = None, *, title: str | None = None
+        self,
+        table: Table,
+        path: Path,
+        base: Path | None = None,
+        *,
+        title: str | None = None,
+        map_file: Path | None = None,
     ) -> None:
         self.table = table
         self.path = Path(path)
         self.title = title
+        #: the referenced map file, whose hash the header keeps too
+        self.map_file = map_file
         self._writer: JournalWriter | None = None
         #: seqs of the steps written since this journal began
         self._own: set[int] = set()
@@ -81,6 +89,11 @@ class Journal:
             header.update(fingerprint)
         elif base is not None and base.exists():
             header.update(file_fingerprint(base))
+        if base is not None and self.map_file is not None:
+            with contextlib.suppress(OSError, ValueError):
+                fp = file_fingerprint(self.map_file)
+                header["map_file"] = os.path.relpath(self.map_file, base.parent)
+                header["map_sha256"] = fp["sha256"]
         self._own.clear()
         self._restoring = False
         self._writer = JournalWriter(self.path, header)
@@ -275,6 +288,15 @@ def pending_journal(encounter_path: Path, journal: Path | None = None) -> Pendin
         if isinstance(saved, dict) and sha is not None and saved.get("sha256") == sha:
             start = i + 1
     steps = [ln for ln in contents.lines[start or 0 :] if "saved" not in ln]
+    problems = list(contents.problems)
+    if start == 0 and steps and _map_changed(Path(encounter_path), header):
+        problems.append(
+            f"The map file {describe_owner({'encounter': header.get('map_file')})} was "
+            "written after the journal began (a save cut off between the map and the "
+            "encounter, or an edit elsewhere): steps that changed the map may not replay "
+            "as they were shown."
+        )
+        start = None
     if start is None:
         owner = header.get("encounter")
         if isinstance(owner, str) and owner != Path(encounter_path).name:
@@ -283,9 +305,20 @@ def pending_journal(encounter_path: Path, journal: Path | None = None) -> Pendin
                 f"{Path(encounter_path).name}; it is not applied"
             )
             return Pending(jp, [], [why], False, refused=why)
-    if not steps and (start is not None or not contents.problems):
+    if not steps and (start is not None or not problems):
         return None
-    return Pending(jp, steps, contents.problems, start is not None)
+    return Pending(jp, steps, problems, start is not None)
+
+
+def _map_changed(encounter_path: Path, header: dict[str, Any]) -> bool:
+    """Whether the map file the journal's header names has changed since."""
+    name, sha = header.get("map_file"), header.get("map_sha256")
+    if not isinstance(name, str) or not isinstance(sha, str):
+        return False
+    try:
+        return file_fingerprint(encounter_path.parent / name).get("sha256") != sha
+    except OSError:
+        return True
 
 
 __all__ = [

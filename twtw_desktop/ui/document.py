@@ -457,7 +457,13 @@ class EncounterDocument(QObject):
         if jp is None:
             return
         try:
-            self.journal = Journal(self.table, jp, self.journal_base(), title=self.encounter.name)
+            self.journal = Journal(
+                self.table,
+                jp,
+                self.journal_base(),
+                title=self.encounter.name,
+                map_file=self.map_path,
+            )
         except LoadError as e:
             log.warning("no session journal: %s", e)
             self.journal = None
