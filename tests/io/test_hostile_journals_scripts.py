@@ -191,3 +191,22 @@ def test_a_fifo_script_is_refused_without_hanging(tmp_path):
     )
     assert r.returncode == 1
     assert len(r.stderr.strip().splitlines()) == 1 and "not a regular file" in r.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "dev-zero", "fifo"])
+def test_a_journal_that_is_no_regular_file_is_refused_at_once(tmp_path, kind):
+    path = _sample(tmp_path)
+    jp = journal_path(path)
+    if kind == "folder":
+        jp.mkdir()
+    elif kind == "dev-zero":
+        if not os.path.exists("/dev/zero"):
+            pytest.skip("no /dev/zero")
+        jp.symlink_to("/dev/zero")
+    else:
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs here")
+        os.mkfifo(jp)
+    pending = pending_journal(path)
+    assert pending is not None and pending.refused is not None
+    assert "not a regular file" in pending.refused and "\n" not in pending.refused
