@@ -287,3 +287,23 @@ def test_a_save_cut_off_between_the_map_and_the_encounter_is_said(qtbot, files, 
     _window(qtbot, files)
     assert any("The file was changed" in a for a in ans.asked)
     assert any("map file main_street.map.json was written" in t for t in ans.told)
+
+
+def test_a_recovered_undo_across_the_save_survives_a_second_kill(qtbot, files, monkeypatch):  # noqa: F811
+    """The recovered undo is journaled afresh as a step that cuts the log back: killed
+    again before saving, the encounter still comes back as shown."""
+    Answers(monkeypatch)
+    win = _window(qtbot, files)
+    doc = win.document
+    doc.apply(Place(who=HANK, to=[21, 16]))
+    doc.apply(StartActionTime())
+    assert win.save()
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    expected = doc.table.state_fingerprint()
+    _killed(win)
+    win2 = _window(qtbot, files)
+    assert win2.document.table.state_fingerprint() == expected
+    _killed(win2)
+    win3 = _window(qtbot, files)
+    assert win3.document.table.state_fingerprint() == expected
