@@ -28,6 +28,8 @@ from ..rules.deck import load_deck_file
 from .files import validate_file
 from .journal import read_journal, read_script
 from .jsonsafe import decode_text, parse_json, read_capped
+from .party import load_party
+from .uvtt import parse as parse_uvtt
 
 #: what each kind is called in validate's output
 KINDS = {
@@ -75,8 +77,6 @@ def validate_any(path: Path | str) -> tuple[str, list[str]]:
     kind = kind_of(path)
     try:
         if kind == "party":
-            from .party import load_party
-
             load_party(path)
         elif kind == "journal":
             contents = read_journal(path)
@@ -84,9 +84,7 @@ def validate_any(path: Path | str) -> tuple[str, list[str]]:
         elif kind == "script":
             read_script(Path(path))  # the steps' legality needs an encounter: play checks it
         elif kind == "uvtt":
-            from .uvtt import parse
-
-            parse(path)
+            parse_uvtt(path)
         elif kind == "deck":
             load_deck_file(path)
         elif kind == "export":
