@@ -688,6 +688,12 @@ class Aim(Action):
         if not c.weapons[i].readied:
             draw = A.draw_action(w, c.quick_draw)
             return f"{w.name} not in hand: draw it first, {draw.ap} AP ({SRC_READY})."
+        if cock_first_needed(w, c.weapons[i]):
+            # 000 Cocking and Readying: "Cocking must be done before any aiming."
+            return (
+                f"The {w.name} is not cocked: cock it first ({w.cock_ap} AP); "
+                "cocking must be done before any aiming (000 Cocking and Readying)."
+            )
         rule = table.edition.aim
         if self.hold and not rule.across_rounds:
             return (

@@ -370,8 +370,10 @@ def test_penetration_bumps_turn_an_ablation_into_a_penetration(gear, ap_v2):
     rec, _ = _shoot(
         gear, ap_v2, card, situation=ShotSituation(covers=(door,)), spends=BumpSpends(penetration=1)
     )
-    assert rec.covers[0].outcome == "P" and rec.covers[0].new_av == 3
-    assert rec.effect.source == "DMG" and rec.ablated_cover is None
+    # 000 Armor Penetration/Ablation: "In both cases, the protection value is
+    # decremented" — a penetration lowers the AV too (it was left at 3 before)
+    assert rec.covers[0].outcome == "P" and rec.covers[0].new_av == 2
+    assert rec.effect.source == "DMG" and rec.ablated_cover == ("door", 2)
 
 
 def test_uncovered_location_is_not_protected(gear, ap_v2):
@@ -395,7 +397,8 @@ def test_two_covers_in_a_row(gear, ap_v2):
     )
     rec, _ = _shoot(gear, ap_v2, card, situation=ShotSituation(covers=(window, door)))
     assert [c.outcome for c in rec.covers] == ["P", "A"]
-    assert rec.ablated_covers == (("door", 2),) and rec.effect.source == "RD"
+    # both lowered: the window penetrated, the door ablated (000: "In both cases")
+    assert rec.ablated_covers == (("window", 0), ("door", 2)) and rec.effect.source == "RD"
 
 
 def test_reduced_damage_stays_below_full_damage(gear, ap_v2):

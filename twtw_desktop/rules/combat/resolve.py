@@ -27,8 +27,10 @@ Decisions where the pages are vague:
 
 * Several covers over one location are met in order from the firer: an ablation
   turns the rest of the shot to reduced damage, a deflection stops it.
-* 000 says both P and A results lower the AV in one place and only A in its table;
-  the table (and RULES.md) wins: only an ablation lowers the AV.
+* 000 Armor Penetration/Ablation: "Attacks that penetrate do full damage (DMG).
+  Attacks that ablate do reduced damage (RD). In both cases, the protection value is
+  decremented." Cover Penetration names the drop only under A but does not say P
+  leaves the AV: both P and A lower it by 1 (a deflection leaves it).
 * Reduced damage printed as the DMG cell one column to the left is read as a
   negative column shift, so it always stays below full damage (002 rule 2).
 * Flat damage (brawling: 5 + DB) takes +1 per damage bump, as bumps past row 7 do.
@@ -902,14 +904,17 @@ def strike(
                 + (f" + {penetration} penetration bump(s)" if penetration else "")
                 + f" vs {c.material} AV {c.av}: {outcome}"
             ]
-            if outcome == "A":
-                source = "RD"
+            if outcome in ("P", "A"):
+                # 000: "In both cases, the protection value is decremented."
+                word = "ablated: reduced damage" if outcome == "A" else "penetrated: full damage"
+                if outcome == "A":
+                    source = "RD"
                 if edition.ablation_lowers_av and c.av > 0:
                     new_av = c.av - 1
                     ablated.append((c.feature_id, new_av))
-                    why.append(f"ablated: the {c.material}'s AV drops to {new_av} (000)")
+                    why.append(f"{word}; the {c.material}'s AV drops to {new_av} (000)")
                 else:
-                    why.append("ablated: reduced damage")
+                    why.append(word)
             elif outcome == "D":
                 why.append("deflected: no effect (000 Cover Penetration)")
             cover_hits.append(
