@@ -131,6 +131,7 @@ from ..rules.gear import Weapon
 from .bonus_actions import SPENDS, spend_counter_on
 from .cards import CardNeeded, TypedCards, scratch_deck
 from .engagement import SRC_BREAK, MeleeSituation, free_blow, melee_weapon, situation
+from .engagement import in_melee as target_engaged
 from .risk_actions import risking_death
 from .throw import (
     ablate_covers,
@@ -683,18 +684,20 @@ def _situation(
             f"{target.size}; 000 Target Size)"
         )
     candidates: tuple[str, ...] = ()
-    near_melee: bool | None = None
     if not thrown:
-        candidates, near_melee, _why = corridor(table, stok, ttok)
+        candidates, _near, _why = corridor(table, stok, ttok)
     in_melee = req.target_in_melee
     if in_melee is None:
-        in_melee = near_melee
-    if in_melee is None:
-        in_melee = any(
-            t.id not in (stok.id, ttok.id) and t.at.distance(ttok.at) <= 1 for t in enc.tokens
-        )
-    if in_melee:
-        geo_lines.append("someone stands beside the target: it counts as in a melee")
+        # 001 Unintended Targets and Melee: in a melee means engaged (or in contact,
+        # as the Judge marks it), not merely standing within a pace of someone
+        in_melee = target_engaged(table, ttok)
+        if in_melee:
+            geo_lines.append(
+                "the target is engaged in a melee: stray shots double (001 Unintended "
+                "Targets and Melee)"
+            )
+    elif in_melee:
+        geo_lines.append("the Judge marks the target in a melee: stray shots double (001)")
     aimed_at = ttok.id == req.target_token  # the aims ahead were at the first target
     if candidates:
         names = ", ".join(display_name(table, t) for t in candidates)

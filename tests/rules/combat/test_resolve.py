@@ -557,7 +557,10 @@ def test_hank_shotgun_into_a_melee(gear, ap_v2):
     rec, _ = _shoot(
         gear, ap_v2, miss_card, weapon_id="double_barrel_shotgun", shooter=hank, situation=situation
     )
-    assert rec.strays.stray_shots == 4 and rec.strays.candidates_hit == ("jonah", "jonah")
+    # two figures hit but Jonah is the only one near: hit once, no bump was spent
+    # (000 Ancillary Effects; 002 stray spend) — this pinned ("jonah", "jonah") before
+    assert rec.strays.stray_shots == 4 and rec.strays.figures_hit == (2, 4)
+    assert rec.strays.candidates_hit == ("jonah",)
 
 
 def test_shotgun_miss_at_long_range(gear, ap_v2):
