@@ -20,7 +20,7 @@ from twtw_desktop.rules.combat.ranged import (
 )
 from twtw_desktop.rules.combat.resolve import after_shot, resolve_attack
 from twtw_desktop.rules.combat.situation import ShotSituation
-from twtw_desktop.rules.editions import OptionalRules
+from twtw_desktop.rules.editions import OptionalRules, load_edition
 
 from .cardkit import CardSupply, armed, make_card, person, ready
 
@@ -299,13 +299,19 @@ def test_fan_fire_limits(gear, ap_v2):
 
 
 def test_pushing_the_limit_raises_rel(gear, ap_v2):
-    """000/001 Pushing the Limit (option): a revolver's Rel +1 when fan firing."""
+    """000 Pushing the Limit: "Increase the Rel of any revolver by 1 when fan-firing."
+    — not optional on 000, so AP v2 raises it with the switch off (this test pinned
+    the unraised Rel before); 001 calls it an advanced rule: Phases needs the switch."""
     w = gear.weapon("colt_peacemaker")
-    assert plan_fan_fire(_fanner(), w, ["a"], ap_v2).rel == w.rel
+    assert plan_fan_fire(_fanner(), w, ["a"], ap_v2).rel == w.rel + 1
     pushed = plan_fan_fire(
         _fanner(), w, ["a"], ap_v2, options=OptionalRules(pushing_the_limit=True)
     )
     assert pushed.rel == w.rel + 1
+    phases = load_edition("phases")
+    assert plan_fan_fire(_fanner(), w, ["a"], phases).rel == w.rel
+    on = plan_fan_fire(_fanner(), w, ["a"], phases, options=OptionalRules(pushing_the_limit=True))
+    assert on.rel == w.rel + 1
 
 
 def test_pushing_the_limit_reaches_the_failure_check(gear, ap_v2):

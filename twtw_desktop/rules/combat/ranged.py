@@ -747,7 +747,8 @@ def plan_fan_fire(
 
     1 AP per shot and per target switch (+1 outside the field of fire), always a
     snap shot, cocking ignored, at most the pistol skill level in shots, and never
-    more shots than rounds loaded. Pushing the limit (option) raises the Rel by 1.
+    more shots than rounds loaded. Pushing the limit raises the Rel by 1 (000: always;
+    001: the encounter's switch).
     """
     options = options or OptionalRules()
     shots = len(targets)
@@ -795,9 +796,12 @@ def plan_fan_fire(
         per_shot.append(tuple(shot_items))
     reasons = [f"{shots} shot(s) at {len(distinct)} target(s); always a snap shot; cocking ignored"]
     rel = weapon.rel
-    if options.pushing_the_limit and rel is not None:
+    if (options.pushing_the_limit or edition.pushing_the_limit_always) and rel is not None:
+        # 000: "Revolvers are not designed for fan-firing. Increase the Rel of any
+        # revolver by 1 when fan-firing." (001: an advanced rule, the switch)
         rel += PUSHING_THE_LIMIT_REL
-        reasons.append(f"pushing the limit: Rel {weapon.rel} → {rel} (000 Fan Firing)")
+        where = "000 Pushing the Limit" if edition.pushing_the_limit_always else "001 advanced rule"
+        reasons.append(f"pushing the limit: Rel {weapon.rel} → {rel} ({where})")
     if mode == "burst3":
         tn_items = (mod(f"fan firing {shots} shot(s)", shots, "003 Fan Firing"),)
         reasons.append("one check; a hit reads the burst 3 hits, at most one per shot (003)")
