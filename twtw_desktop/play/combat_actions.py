@@ -675,6 +675,7 @@ class Aim(Action):
             nth=min(ahead.count + 1, rule.max),
             extra_ap_each=rule.extra_ap_each,
             source=rule.source,
+            edition_id=table.edition.id,
         )
 
     def why_not(self, table: Table) -> str | None:

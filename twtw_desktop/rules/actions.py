@@ -461,6 +461,7 @@ def aim_action(
     nth: int = 1,
     extra_ap_each: int = 0,
     source: str = SOURCE_SHOTS,
+    edition_id: str | None = None,
 ) -> ActionSpec:
     """One aim action taken ahead of the shot (000 Aim and Snap Shots: an aimed shot is a
     normal shot followed by aim actions; 001/003: the aim before a shot): the weapon's
@@ -468,7 +469,8 @@ def aim_action(
     more per aim before it (001: each aim after the first costs one more AP)."""
     if weapon.normal_ap is None or weapon.aim_ap is None:
         raise RulesError(f"The {weapon.name} cannot be aimed.")
-    ap = weapon.aim_ap + (nth - 1) * extra_ap_each
+    base = weapon.aim_ap if edition_id is None else weapon.aim_ap_in(edition_id)
+    ap = (base or 0) + (nth - 1) * extra_ap_each
     label = f"aim, {weapon.name}" if nth == 1 else f"aim {nth}, {weapon.name}"
     return _spec(
         ActionKind.AIM,

@@ -296,7 +296,7 @@ def shot_ap_cost(
                 raise RulesError(f"The {weapon.name} cannot be aimed.")
             paid = 0
             for i in range(1, shot.aims + 1):
-                ap = edition.aim.aim_ap(weapon.aim_ap, i)
+                ap = edition.aim.aim_ap(weapon.aim_ap_in(edition.id) or 0, i)
                 items.append(mod(f"aim action {i}", ap, src))
                 if i <= prepaid_aims:
                     paid += ap
