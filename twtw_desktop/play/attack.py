@@ -917,12 +917,7 @@ def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
         raise RulesError("A burst weapon spreads its burst instead (000 Hitting Multiple Targets).")
     if req.secondary_index:
         raise RulesError("The series counts its own secondary targets; leave 'target #' first.")
-    limit = attack_limit(plan.shooter, weapon)
-    if 1 + len(req.more_attacks) > limit:
-        raise RulesError(
-            f"{plan.shooter.name} may make at most {limit} attack(s) with the {weapon.name} "
-            f"in one series (skill level, or trait rank unskilled: 000 Multiple Attacks)."
-        )
+    limit = attack_limit(plan.shooter, weapon)  # past it: automatic misses (000)
     stok = plan.shooter_token
     order: list[str] = [plan.target_token.id]
     tokens = [plan.target_token]
@@ -1006,7 +1001,12 @@ def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
     for i, sh in enumerate(plan.series[1:], 2):
         plan.geometry.append(
             f"attack {i} ({kinds[i - 1]}) at {sh.target.name}: TN {sh.tn.tn}, "
-            f"result {sh.tn.result_modifier:+d}, the pool's result number {i}"
+            f"result {sh.tn.result_modifier:+d}, "
+            + (
+                f"the pool's result number {i}"
+                if i <= limit
+                else "beyond the skill level: misses automatically (000 Multiple Attacks)"
+            )
         )
     kind = ActionKind.SNAP_SHOT if req.shot_kind == "snap" else ActionKind.NORMAL_SHOT
     plan.spec = _action_spec(

@@ -156,10 +156,13 @@ def test_engagement_needs_one_pace(ap_v2):
 
 
 def test_series_limit(gear):
-    """000 Multiple Attacks: no more attacks than the skill level."""
+    """000 Multiple Attacks: "Attacks in excess of the level of the appropriate skill
+    miss automatically (but may have other effects)" — a third blow at level 2 is
+    declared and misses (this test pinned a refusal before)."""
     assert check_melee_series(_brawler(level=2), None, 2) == 2
-    with pytest.raises(RulesError, match="at most 2"):
-        check_melee_series(_brawler(level=2), None, 3)
+    assert check_melee_series(_brawler(level=2), None, 3) == 2
+    with pytest.raises(RulesError, match="at least one"):
+        check_melee_series(_brawler(level=2), None, 0)
 
 
 # -- hit locations in melee --------------------------------------------------------------------

@@ -192,8 +192,11 @@ def test_second_attack_uses_the_second_result(gear, ap_v2):
     second, _ = _shoot(gear, ap_v2, card, pool_read=pr, rank=1)
     assert first.hit.success and first.hit.raw_result == 9
     assert not second.hit.success and second.hit.raw_result == 4
-    with pytest.raises(RulesError, match="no attack number 4"):
-        _shoot(gear, ap_v2, card, pool_read=pr, rank=3)
+    # a fourth attack from a 3-die pool is beyond the skill: an automatic miss with
+    # its stray shot (000 Multiple Attacks; this pinned a refusal before)
+    fourth, _ = _shoot(gear, ap_v2, card, pool_read=pr, rank=3)
+    assert not fourth.hit.success and fourth.hit.rank == 4
+    assert any("misses automatically" in r for r in fourth.hit.reasons)
 
 
 def test_spending_bumps_on_a_miss_is_refused(gear, ap_v2):

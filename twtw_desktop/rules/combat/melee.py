@@ -390,15 +390,13 @@ def defense_ap_cost(kind: Literal["block", "dodge"]) -> ApBreakdown:
 
 
 def check_melee_series(attacker: Character, weapon: Weapon | None, attacks: int) -> int:
-    """Refuse more attacks than the skill level (trait rank unskilled) allows in one
-    series (000 Multiple Attacks); returns the limit."""
-    limit = attack_limit(attacker, weapon, skill=_skill_of(weapon))
-    if attacks > limit:
-        raise RulesError(
-            f"{attacker.name} may make at most {limit} hand-to-hand attack(s) in one series, "
-            f"not {attacks}."
-        )
-    return limit
+    """The skill level (trait rank unskilled) of a hand-to-hand series: the attacks
+    past it are declared, paid and miss automatically (000 Multiple Attacks:
+    "Attacks in excess of the level of the appropriate skill miss automatically
+    (but may have other effects)"); returns the limit."""
+    if attacks < 1:
+        raise RulesError("Declare at least one hand-to-hand attack.")
+    return attack_limit(attacker, weapon, skill=_skill_of(weapon))
 
 
 # =============================================================================

@@ -164,6 +164,15 @@ def shot_pool(
     return own, [*why, f"aimed: Acuity d{acuity.die} is no better ({SRC_AIM_ACUITY})"]
 
 
+def auto_miss_note(limit: int, attacks: int) -> str:
+    """Why attacks ``limit + 1 .. attacks`` of a series miss (000 Multiple Attacks)."""
+    which = f"attack {limit + 1}" if attacks == limit + 1 else f"attacks {limit + 1}–{attacks}"
+    return (
+        f"{which} beyond the skill level ({limit}) miss automatically, paying their AP "
+        "and keeping their other effects: stray shots, noise (000 Multiple Attacks)"
+    )
+
+
 def attack_limit(attacker: Character, weapon: Weapon | None, skill: str | None = None) -> int:
     """Most attacks in one series: the skill level, or the trait rank (dice in the
     trait pool) when unskilled (000 Multiple Attacks)."""
@@ -660,14 +669,13 @@ def plan_attacks(
     if not shots:
         raise RulesError("Declare at least one attack.")
     limit = attack_limit(shooter, weapon)
-    if len(shots) > limit:
-        raise RulesError(
-            f"{shooter.name} may make at most {limit} attack(s) with the {weapon.name} "
-            f"in one series, not {len(shots)}."
-        )
     c = _carried(shooter, weapon, carried)
     items: list[Modifier] = []
     reasons: list[str] = [f"at most {limit} attack(s) (skill level or trait rank)"]
+    if len(shots) > limit:
+        # 000 Multiple Attacks: "Attacks in excess of the level of the appropriate
+        # skill miss automatically (but may have other effects)."
+        reasons.append(auto_miss_note(limit, len(shots)))
     prev: str | None = None
     for i, p in enumerate(shots):
         check_shot(shooter, weapon, p.shot, edition, carried=c, options=options)
@@ -761,14 +769,16 @@ def plan_fan_fire(
         shooter, weapon, ShotSpec(kind="snap", fan=True), edition, carried=c, options=options
     )
     level = shooter.skill_level(weapon.skill)
-    if shots > level:
+    mode = fan_mode(edition)
+    if shots > level and mode == "burst3":
+        # 003 Fan Firing: "Fan firing is limited by the skill level with the
+        # appropriate weapon." (one check: no shot of its own to miss)
         raise RulesError(
             f"{shooter.name} may fan fire at most {level} shot(s) (the pistol skill level), "
-            f"not {shots}."
+            f"not {shots} (003 Fan Firing)."
         )
     if shots > c.loaded:
         raise RulesError(f"The {weapon.name} holds only {c.loaded} round(s), not {shots}.")
-    mode = fan_mode(edition)
     outside = list(outside_field_of_fire) + [False] * shots
     items = [mod(f"fan shot {i + 1}", FAN_AP_PER_SHOT, "000 Fan Firing") for i in range(shots)]
     switches = 0
@@ -795,6 +805,9 @@ def plan_fan_fire(
             )
         per_shot.append(tuple(shot_items))
     reasons = [f"{shots} shot(s) at {len(distinct)} target(s); always a snap shot; cocking ignored"]
+    if shots > level:
+        # 000 Multiple Attacks: each fan shot is an attack of the series
+        reasons.append(auto_miss_note(level, shots))
     rel = weapon.rel
     if (options.pushing_the_limit or edition.pushing_the_limit_always) and rel is not None:
         # 000: "Revolvers are not designed for fan-firing. Increase the Rel of any
@@ -847,6 +860,7 @@ __all__ = [
     "ShotSpec",
     "attack_limit",
     "attack_pool",
+    "auto_miss_note",
     "check_shot",
     "cock_ap_cost",
     "fan_mode",

@@ -485,11 +485,12 @@ def resolve_profile(
     """Resolve one attack described by ``profile`` (see the module docstring)."""
     options = options or OptionalRules()
     spends = spends or BumpSpends()
-    if not 0 <= rank < profile.pool.count:
-        raise RulesError(
-            f"A {profile.pool} pool has {profile.pool.count} result(s); there is no attack "
-            f"number {rank + 1} from it."
-        )
+    if rank < 0:
+        raise RulesError("An attack's rank in its series starts at 0.")
+    #: 000 Multiple Attacks: "Attacks in excess of the level of the appropriate skill
+    #: miss automatically (but may have other effects)" — the pool has one result per
+    #: skill level, so an attack past them has none: a miss, its strays still flying
+    beyond_skill = rank >= profile.pool.count
     if chosen_location is not None and not profile.may_choose_location:
         raise RulesError("Only an attacker with full dominance may choose the hit location.")
     if hits_on_target is not None and hits_on_target < 0:
@@ -521,6 +522,11 @@ def resolve_profile(
         if raw is not None:
             which = "best result" if rank == 0 else f"result number {rank + 1}"
             reasons.append(f"{which} {raw} {tn.result_modifier:+d} = {result}")
+        elif beyond_skill:
+            reasons.append(
+                f"attack {rank + 1} is beyond the skill level ({profile.pool.count}): it "
+                "misses automatically, its other effects stand (000 Multiple Attacks)"
+            )
         reasons += list(check.reasons)
         bumps = check.bumps
     success = check.success
@@ -1234,11 +1240,7 @@ def resolve_series(
     if not n or not (len(situations) == len(tns) == len(shots) == len(carried) == n):
         raise RulesError("Give a target, a situation, a TN and a shot for every attack.")
     pool, _ = attack_pool(attacker, weapon)
-    if n > pool.count:
-        raise RulesError(
-            f"A {pool} pool has {pool.count} result(s): not enough for {n} attacks "
-            "(000 Resolving Multiple Attacks)."
-        )
+    # attacks past the pool's results miss automatically (000 Multiple Attacks)
     pool_read = read_pool(card, pool, more)
     current: dict[str, Character] = {}
     records: list[AttackRecord] = []
