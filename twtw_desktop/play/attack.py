@@ -81,8 +81,8 @@ from ..rules.actions import (
     ActionKind,
     ActionSpec,
     CostItem,
-    aimed_shot_speed,
     draw_action,
+    shot_speed,
 )
 from ..rules.base import EFFECT_ROWS, Effect, HitLocation, Pool, Speed
 from ..rules.card import Card
@@ -824,10 +824,19 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
     }[shot.kind]
     if thrown:
         kind = ActionKind.OTHER
-    speed = weapon.speed
-    if shot.kind == "aimed" and shot.aims > req.prepaid_aims:
-        speed = aimed_shot_speed(weapon, shot.aims - req.prepaid_aims)
-    plan.spec = _action_spec(kind, plan.ap, speed, weapon, [plan.target.id], shot.aims)
+    # 004: the draw and the cock folded into the shot combine with it ("one slower
+    # than the slowest action in the group"), and so do its own aims
+    own_aims = max(shot.aims - req.prepaid_aims, 0) if shot.kind == "aimed" else 0
+    folded = table.edition.time == "phases" and (shot.cock_first or shot.draw_first)
+    combo = shot_speed(
+        weapon,
+        aims=own_aims,
+        cock_first=folded and shot.cock_first,
+        draw_first=folded and shot.draw_first,
+    )
+    if folded:
+        plan.geometry += list(combo.reasons)
+    plan.spec = _action_spec(kind, plan.ap, combo.speed, weapon, [plan.target.id], shot.aims)
 
 
 def _plan_fan(table, plan: AttackPlan, geometry: Geometry) -> None:

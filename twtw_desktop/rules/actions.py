@@ -497,6 +497,41 @@ def aimed_shot_speed(weapon: Weapon, aims: int) -> Speed:
         return Speed.SLOW
 
 
+def shot_speed(
+    weapon: Weapon, *, aims: int = 0, cock_first: bool = False, draw_first: bool = False
+) -> SpeedCombination:
+    """Phases speed of one shot with what it folds in: drawing the gun first (its
+    ready speed), cocking it first (its cock speed), the shot, and its aims (004
+    Freestyle Action Speeds: "When combining two actions, the resulting speed is one
+    slower than the slowest action in the group. Three Quick actions can be combined
+    to be Full. No other three action combination is allowed."). A Peacemaker drawn
+    (Half), cocked (Quick) and fired (Quick) is three actions with a Half among them:
+    not allowed in one declaration (RulesError, 004's reason). A shot with aims only
+    keeps :func:`aimed_shot_speed`."""
+    if not (cock_first or draw_first):
+        speed = aimed_shot_speed(weapon, aims) if aims else Speed(weapon.speed)
+        return SpeedCombination(speed=speed, reasons=(f"the shot: {speed_name(speed)}",))
+    parts: list[Speed] = []
+    if draw_first:
+        parts.append(_handling_speed(weapon, "ready_speed"))
+    if cock_first:
+        parts.append(_handling_speed(weapon, "cock_speed"))
+    parts.append(Speed(weapon.speed))
+    aim_speed = getattr(weapon, "aim_speed", None)
+    parts += [Speed(aim_speed) if aim_speed is not None else Speed.FAST] * aims
+    what = " + ".join(
+        (["draw"] if draw_first else [])
+        + (["cock"] if cock_first else [])
+        + ["shot"]
+        + ["aim"] * aims
+    )
+    try:
+        combo = combine_speeds(parts)
+    except RulesError as e:
+        raise RulesError(f"{what} cannot be one declaration: {e} (004)") from None
+    return SpeedCombination(speed=combo.speed, reasons=tuple(f"{what}: {r}" for r in combo.reasons))
+
+
 def fan_fire(
     weapon: Weapon, shots: int, target_ids: tuple[str, ...] | list[str] = ()
 ) -> ActionSpec:
