@@ -19,7 +19,7 @@ from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.gear import default_gear
 
-from .test_worked_examples import EXAMPLES, SAMPLE, play, records
+from .test_worked_examples import EXAMPLES, SAMPLE, items, play, records
 
 
 def _variant(tmp_path: Path, name: str, change) -> tuple[int, str]:
@@ -214,3 +214,23 @@ def test_every_example_plays_with_qt_blocked(tmp_path):
     )
     assert r.returncode == 0, r.stderr[-2000:]
     assert "BAD []" in r.stdout and "QT BLOCKED" in r.stdout, r.stdout[-2000:]
+
+
+def test_two_handed_gun_in_one_hand(tmp_path, capsys):
+    """000 Two handed ranged weapons: 2 downgrades, set from what the character holds
+    (a Peacemaker in the other hand); none once it is holstered."""
+    log = play("seed_000_two_handed_in_one_hand", tmp_path, capsys)
+    (shot,) = records(log)  # the one-handed shot was undone
+    assert "two-handed weapon in one hand" not in items(shot)
+    code, _ = _variant(
+        tmp_path,
+        "seed_000_two_handed_in_one_hand",
+        lambda ls: ls[: next(i for i, x in enumerate(ls) if '"undo"' in x)],
+    )
+    capsys.readouterr()
+    assert code == 0
+    out = json.loads((tmp_path / "variant.encounter.json").read_text(encoding="utf-8"))
+    (one_handed,) = records(out["log"])
+    assert items(one_handed)["two-handed weapon in one hand"] == -2
+    attack = next(e for e in out["log"] if e["kind"] == "attack")
+    assert any("the other holds Colt Peacemaker" in g for g in attack["detail"]["situation"])

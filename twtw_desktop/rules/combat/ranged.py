@@ -38,7 +38,7 @@ from ..base import Pool, Strict
 from ..character import SKILLS as _SKILL_TRAITS
 from ..character import CarriedWeapon, Character
 from ..editions import Edition, OptionalRules
-from ..gear import Weapon
+from ..gear import GearCatalog, Weapon
 from .records import ApBreakdown, Modifier, TnBreakdown, mod
 from .situation import ShotSituation
 from .thrown import check_throwable, is_throwable, throw_range
@@ -162,6 +162,23 @@ def shot_pool(
             f"aimed: Acuity d{acuity.die} is better than {own} ({SRC_AIM_ACUITY})",
         ]
     return own, [*why, f"aimed: Acuity d{acuity.die} is no better ({SRC_AIM_ACUITY})"]
+
+
+def other_hand_holds(
+    shooter: Character, weapon_index: int | None, gear: GearCatalog, *, two_weapons: bool = False
+) -> str | None:
+    """What keeps a two-handed gun to one hand: another item in hand (a readied
+    weapon other than the one fired), or a second gun fired with it; None when both
+    hands are free for it (000 Two handed ranged weapons: "Apply a penalty of 2
+    downgrades to any two-handed ranged weapon being used with one hand")."""
+    if two_weapons:
+        return "a second weapon fired with it"
+    for i, cw in enumerate(shooter.weapons):
+        if i == weapon_index or not cw.readied:
+            continue
+        w = gear.weapons.get(cw.weapon_id)
+        return w.name if w is not None else cw.weapon_id
+    return None
 
 
 def auto_miss_note(limit: int, attacks: int) -> str:
@@ -867,6 +884,7 @@ __all__ = [
     "fan_shot_tn",
     "is_fan_capable",
     "is_throwable",
+    "other_hand_holds",
     "plan_attacks",
     "plan_fan_fire",
     "range_steps",
