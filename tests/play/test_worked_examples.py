@@ -186,11 +186,14 @@ def test_rules_12_dynamite_miss(tmp_path, capsys):
 
 
 def test_rules_13_victories(tmp_path, capsys):
-    """002 Complex Checks: TN 7, effect 13 → 2 victories of the 3 needed (the page's
-    result 8 cannot come from Hank's 2d8: see the script's header)."""
+    """002 Complex Checks: TN 7, result 8 — a success, no bump — effect 13 → 2
+    victories of the 3 needed, as the page prints (the sample's 2d8 cannot show a
+    plain 8: a 7 and the Judge's +1 stand in, see the script's header). Before, the
+    script read 12 with a bump, which is not the page."""
     log = play("rules_13_demolitions_victories", tmp_path, capsys)
     check = next(e["detail"] for e in log if e["kind"] == "check")
-    assert (check["tn"], check["success"], check["effect"]) == (7, True, 13)
+    assert (check["tn"], check["result"], check["success"], check["effect"]) == (7, 8, True, 13)
+    assert check["bumps"] == 0
     assert (check["victories"], check["progress"], check["needed"]) == (2, 2, 3)
 
 
