@@ -234,3 +234,15 @@ def test_two_handed_gun_in_one_hand(tmp_path, capsys):
     assert items(one_handed)["two-handed weapon in one hand"] == -2
     attack = next(e for e in out["log"] if e["kind"] == "attack")
     assert any("the other holds Colt Peacemaker" in g for g in attack["detail"]["situation"])
+
+
+def test_000_gatling(tmp_path, capsys):
+    """000 Angus cranks his Gatling: 2d8, one success, burst 10 → 8 hits, 7 damage
+    bumps, 2 stray shots against a 3: no unintended target."""
+    (burst,) = records(play("seed_000_gatling", tmp_path, capsys))
+    assert sorted(burst["hit"]["cells"], reverse=True)[:2] == [7, 2]
+    assert burst["hit"]["success"] and (burst["burst"], burst["hits"]) == (10, 8)
+    assert burst["effect"]["row_bumps"] == 7
+    strays = burst["strays"]
+    assert strays["stray_shots"] == 2 and min(strays["figures"]) == 3
+    assert strays["candidates_hit"] == []
