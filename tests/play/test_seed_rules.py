@@ -246,3 +246,19 @@ def test_000_gatling(tmp_path, capsys):
     strays = burst["strays"]
     assert strays["stray_shots"] == 2 and min(strays["figures"]) == 3
     assert strays["candidates_hit"] == []
+
+
+def test_004_miranda_waits_for_the_cowboy(tmp_path, capsys):
+    """004 Delaying an Action: Miranda's 8 on Fast goes in phase I; she waits for the
+    cowboy; in phase III he dashes and she fires at once, in phase with his action."""
+    log = play("seed_004_miranda_waits", tmp_path, capsys)
+    resolved = next(e["detail"]["details"] for e in log if "initiative resolved" in e["text"])
+    assert any(
+        d.startswith("Miranda Valentine: 8 on the fast bar") and "phase I " in d for d in resolved
+    )
+    texts = [e["text"] for e in log]
+    delay = next(i for i, x in enumerate(texts) if "Miranda Valentine delays, waiting for" in x)
+    dash = next(i for i, x in enumerate(texts) if "Angus Laroq acts in phase III" in x)
+    shot = next(i for i, e in enumerate(log) if e["kind"] == "attack")
+    assert delay < dash < shot
+    assert "Miranda Valentine acts in phase III" in log[shot]["detail"]["track"]
