@@ -532,6 +532,32 @@ def shot_speed(
     return SpeedCombination(speed=combo.speed, reasons=tuple(f"{what}: {r}" for r in combo.reasons))
 
 
+def has_single_action_trait(weapon: Weapon | None, *, cocked: bool = False) -> bool:
+    """Does a shot with this gun carry the single action trait? A single-action gun
+    does; a double-action revolver does when it was cocked for the shot (000 Cocking
+    and Readying: "it loses all negative double action traits and replaces them with
+    the single action trait (wins initiative-based ties) for that shot")."""
+    if weapon is None:
+        return False
+    if weapon.action == "single" or "single_action" in weapon.attributes:
+        return True
+    return cocked and weapon.action == "double"
+
+
+def single_action_tie_key(
+    action: ActionSpec, weapon: Weapon | None, *, cocked: bool = False
+) -> int:
+    """A sort-key part for every initiative-based tie-break (0 sorts first): a shot
+    whose gun carries the single action trait wins the tie ("wins initiative-based
+    ties", 000 Cocking and Readying; 004: "Winning initiative based ties with other
+    firearms"). Put it right after the initiative value and before any other
+    tie-break, e.g. the AP v2 stack's ``(-(fragment + bonus), single_action_tie_key(..),
+    -card number, seq)``. Anything that is not a shot sorts as 1."""
+    if action.kind not in SHOT_KINDS:
+        return 1
+    return 0 if has_single_action_trait(weapon, cocked=cocked) else 1
+
+
 def fan_fire(
     weapon: Weapon, shots: int, target_ids: tuple[str, ...] | list[str] = ()
 ) -> ActionSpec:

@@ -34,7 +34,6 @@ the bundled sample file exactly, save that Octavio also mans the gang's Gatling 
 from __future__ import annotations
 
 from ..model.encounter import Encounter
-from ..rules.character import CarriedWeapon
 from ..model.map import (
     TERRAIN_CODES,
     CoverHeight,
@@ -44,6 +43,7 @@ from ..model.map import (
     Material,
     Terrain,
 )
+from ..rules.character import CarriedWeapon
 from .common import (
     OPENING,
     Features,
