@@ -262,3 +262,15 @@ def test_004_miranda_waits_for_the_cowboy(tmp_path, capsys):
     shot = next(i for i, e in enumerate(log) if e["kind"] == "attack")
     assert delay < dash < shot
     assert "Miranda Valentine acts in phase III" in log[shot]["detail"]["track"]
+
+
+def test_003_jonah_fans_both_brothers(tmp_path, capsys):
+    """003 Fan Firing: 3d10, TN 5 + 2 shots = 7, two successes, one bump buys the
+    second brother as a secondary target: each is hit once."""
+    dave, clem = records(play("seed_003_jonah_fan", tmp_path, capsys))
+    assert dave["tn"]["tn"] == 7 and sorted(dave["hit"]["cells"]) == [1, 11, 11]
+    assert dave["hit"]["success"] and dave["hit"]["bumps"] == 1
+    assert (dave["target_id"], clem["target_id"]) == ("dave_perkins", "clem_perkins")
+    assert "1 secondary target(s) (003)" in dave["spends"]["reasons"]
+    assert dave["effect"]["effect"] == clem["effect"]["effect"] == "(3)6"  # one hit each
+    assert dave["damage"]["wounds_added"] >= 1 and clem["damage"]["wounds_added"] >= 1
