@@ -274,3 +274,26 @@ def test_003_jonah_fans_both_brothers(tmp_path, capsys):
     assert "1 secondary target(s) (003)" in dave["spends"]["reasons"]
     assert dave["effect"]["effect"] == clem["effect"]["effect"] == "(3)6"  # one hit each
     assert dave["damage"]["wounds_added"] >= 1 and clem["damage"]["wounds_added"] >= 1
+
+
+def test_002_felicia_reduced_damage_stays_below_full(tmp_path, capsys):
+    """002 rule 2: the corner covers Felicia's left half; the left-arm hit ablates and
+    deals RD: 11 with increased effect, read on, stops at 17 — below the DMG's 18."""
+    (shot,) = records(play("seed_002_felicia_reduced_damage", tmp_path, capsys))
+    (cover,) = shot["covers"]
+    assert (cover["feature_id"], cover["outcome"]) == ("saloon-west-2", "A")
+    assert shot["location"]["location"] == "left_arm"
+    eff = shot["effect"]
+    assert (eff["source"], eff["effect"], eff["value"]) == ("RD", "(3)4", 17)
+    assert "unshifted (3)6 shows 18" in eff["reasons"]
+    assert any("counts as 2, to stay below the unshifted value" in r for r in eff["reasons"])
+
+
+def test_002_octavio_positive_column_shift(tmp_path, capsys):
+    """002 rule 3: a right shift keeps the increased effect and must beat the unshifted
+    value: 12 + a 2 counted as 4 = 16 > 15."""
+    log = play("seed_002_octavio_column_shift", tmp_path, capsys)
+    check = next(e["detail"] for e in log if e["kind"] == "check")
+    assert check["effect"] == 16
+    assert "the unshifted cell had increased effect, so the shift keeps it" in check["reasons"]
+    assert any("counts as 4, to beat the unshifted value" in r for r in check["reasons"])
