@@ -297,3 +297,11 @@ def test_002_octavio_positive_column_shift(tmp_path, capsys):
     assert check["effect"] == 16
     assert "the unshifted cell had increased effect, so the shift keeps it" in check["reasons"]
     assert any("counts as 4, to beat the unshifted value" in r for r in check["reasons"])
+
+
+def test_002_a_continuous_mover_forgoes_its_defence(tmp_path, capsys):
+    """002 Continuous Actions: the TN against a continuous mover is reduced by 1."""
+    (shot,) = records(play("seed_002_continuous_mover_forgoes_defence", tmp_path, capsys))
+    tn_items = {m["label"]: m["value"] for m in shot["tn"]["tn_items"]}
+    assert tn_items["target moves continuously: forgoes its defence"] == -1
+    assert shot["tn"]["tn"] == 4

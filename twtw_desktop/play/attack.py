@@ -182,6 +182,16 @@ class Geometry:
         )
 
 
+def continuous_mover(table, tok: Token) -> bool:
+    """Whether the token moves as a continuous action on the track (002: it forgoes its
+    defence; the Judge's automated movers — a train — are no character's)."""
+    movers = getattr(getattr(table.track, "state", None), "movers", ()) or ()
+    return any(
+        m.mover_id in (tok.id, tok.character_id) and not getattr(m, "automated", False)
+        for m in movers
+    )
+
+
 def corridor(
     table, shooter: Token, target: Token
 ) -> tuple[tuple[str, ...], bool | None, list[str]]:
@@ -591,6 +601,7 @@ def _plan_melee(table, plan: AttackPlan) -> None:
         defender_stood_still=ms.defender_stood_still,
         dodge=dodge,
         defender_attacked_this_round=dodge is not None and attacked_this_round(table, target.id),
+        defender_forgoes_defense=continuous_mover(table, plan.target_token),
     )
     plan.ap = melee_ap_cost(req.melee_attack, careful=req.careful)
     if ms.free_attack and plan.ap.total:
@@ -732,6 +743,7 @@ def _situation(
         target_in_melee=in_melee,
         target_size=req.target_size,
         target_left_field_of_fire=req.target_left_field_of_fire and aimed_at,
+        target_forgoes_defense=continuous_mover(table, ttok),
     )
     return situation, cover, [*geo_lines, *(req.aim_notes if aimed_at else ())]
 

@@ -491,3 +491,12 @@ def test_unreadied_weapon_is_refused(gear, ap_v2):
         resolve_melee(
             a, d, ap_v2, melee_tn(a, d, ap_v2), make_card(cause={10: [9, 3]}), weapon=knife
         )
+
+
+def test_a_defender_moving_continuously_forgoes_defence(ap_v2):
+    """002 Continuous Actions: "the TN for all attacks targeting them is reduced by 1"."""
+    a, d = _brawler(level=2), _brawler(level=2)
+    plain = melee_tn(a, d, ap_v2)
+    moving = melee_tn(a, d, ap_v2, defender_forgoes_defense=True)
+    assert moving.tn == plain.tn - 1
+    assert any(m.source == "002 Continuous Actions" for m in moving.tn_items)

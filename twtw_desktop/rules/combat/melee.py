@@ -302,8 +302,11 @@ def melee_tn(
     defender_stood_still: bool = False,
     dodge: DodgeSpec | None = None,
     defender_attacked_this_round: bool = False,
+    defender_forgoes_defense: bool = False,
 ) -> TnBreakdown:
-    """The TN (the defender's Defense) and the attacker's result modifiers."""
+    """The TN (the defender's Defense) and the attacker's result modifiers.
+    ``defender_forgoes_defense``: the defender moves as a continuous action (002: "the
+    TN for all attacks targeting them is reduced by 1")."""
     at = attack if isinstance(attack, MeleeAttackType) else attack_type(attack)
     tn = melee_defense(
         defender,
@@ -331,7 +334,12 @@ def melee_tn(
         )
         res += items
         notes += why
-    return tn.with_items(result_items=res, notes=notes)
+    forgo = (
+        [mod("defender moves continuously: forgoes its defence", -1, "002 Continuous Actions")]
+        if defender_forgoes_defense
+        else []
+    )
+    return tn.with_items(tn_items=forgo, result_items=res, notes=notes)
 
 
 #: The switch that lets a dodge count against shots and throws too (house, off by

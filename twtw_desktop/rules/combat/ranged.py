@@ -581,6 +581,12 @@ def ranged_tn(
     res += a_res
     notes += a_notes
 
+    if s.target_forgoes_defense:
+        # 002 Continuous Actions: "A character performing a movement continuous action is
+        # forgoing their defense, the TN for all attacks targeting them is reduced by 1."
+        tn_items.append(
+            mod("target moves continuously: forgoes its defence", -1, "002 Continuous Actions")
+        )
     return TnBreakdown.build(base, base_label, base_src, tn_items, res, notes)
 
 
