@@ -19,7 +19,7 @@ from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.gear import default_gear
 
-from .test_worked_examples import EXAMPLES, SAMPLE, items, play, records
+from .test_worked_examples import EXAMPLES, SAMPLE, items, play, records, sample_for
 
 
 def _variant(tmp_path: Path, name: str, change) -> tuple[int, str]:
@@ -184,8 +184,9 @@ def test_every_example_plays_with_qt_blocked(tmp_path):
         "from twtw_desktop.play.script import main\n"
         f"names = {names!r}\n"
         "bad = []\n"
+        f"samples = { ({n: str(sample_for(n)) for n in names})!r}\n"
         "for n in names:\n"
-        f"    rc = main([{str(SAMPLE)!r}, '--script', {str(EXAMPLES)!r} + '/' + n + '.jsonl'])\n"
+        f"    rc = main([samples[n], '--script', {str(EXAMPLES)!r} + '/' + n + '.jsonl'])\n"
         "    if rc: bad.append(n)\n"
         "import PySide6  # must fail: Qt is blocked\n"
     )

@@ -24,10 +24,21 @@ FIELDS_OF_FIRE = {6: "seed_003_fields_of_fire_6", 12: "seed_003_fields_of_fire_1
 SAMPLE = maps_dir() / "main_street.encounter.json"
 
 
+#: scripts played on another sample than Main Street
+OTHER_SAMPLE = {"seed_000_gatling": "legless_gulch"}
+
+
+def sample_for(name: str) -> Path:
+    """The sample encounter a script is played on."""
+    other = OTHER_SAMPLE.get(name)
+    return maps_dir() / f"{other}.encounter.json" if other else SAMPLE
+
+
 def play(name: str, tmp_path: Path, capsys) -> list[dict]:
     """Run one example script as ``twtw-desktop play`` does; the log it wrote."""
     out = tmp_path / f"{name}.encounter.json"
-    code = play_main([str(SAMPLE), "--script", str(EXAMPLES / f"{name}.jsonl"), "--out", str(out)])
+    script = str(EXAMPLES / f"{name}.jsonl")
+    code = play_main([str(sample_for(name)), "--script", script, "--out", str(out)])
     printed = capsys.readouterr()
     assert code == 0, printed.err
     return json.loads(out.read_text(encoding="utf-8"))["log"]

@@ -27,8 +27,7 @@ The encounter puts the posse (Miranda Valentine, Hank Daggett, Cyril Wellington,
 Jonah Benton) south of the street facing the Laroq gang (Angus, Felicia — hidden on
 the balcony — Dave and Clem Perkins, Octavio the vaquero) to the north. Character
 sheets come from :func:`twtw_desktop.rules.samples.sample_characters`, so they match
-the bundled sample file exactly, save that Octavio also mans the gang's Gatling gun (000's
-"Angus cranks his Gatling" example). Deck seed 1873, AP v2 edition.
+the bundled sample file exactly. Deck seed 1873, AP v2 edition.
 """
 
 from __future__ import annotations
@@ -43,7 +42,6 @@ from ..model.map import (
     Material,
     Terrain,
 )
-from ..rules.character import CarriedWeapon
 from .common import (
     OPENING,
     Features,
@@ -385,12 +383,8 @@ PLACES: list[Place] = [
 
 def main_street_encounter() -> Encounter:
     """The sample encounter: the posse against the Laroq gang on Main Street."""
-    sheets = bundled_sheets()
-    # 000 Combat Example, Angus cranks his Gatling: the vaquero (Gatling 2d8) mans the
-    # gang's Gatling gun, a full feed magazine in it (after his lasso and his Colt)
-    sheets["octavio_vaquero"].weapons.append(CarriedWeapon(weapon_id="gatling_gun", loaded=40))
     return sample_encounter(
-        sheets,
+        bundled_sheets(),
         PLACES,
         name="Showdown on Main Street",
         edition="ap_v2",
@@ -399,8 +393,7 @@ def main_street_encounter() -> Encounter:
         notes=(
             "High noon. The Laroq gang has come for the bank's payroll; the posse stands "
             "in their way. Angus faces Miranda across the street, the Perkins brothers "
-            "and Octavio take cover along the north boardwalk (Octavio with the gang's "
-            "Gatling gun), and Felicia waits unseen "
+            "and Octavio take cover along the north boardwalk, and Felicia waits unseen "
             "on the saloon balcony."
         ),
     )
