@@ -45,8 +45,8 @@ def _table(edition: str = "ap_v2", gun: str = SHARPS):
     if edition != table.encounter.edition:
         table.apply(SetRules(edition=edition, options=table.encounter.options))
     table.apply(Draw(who=MIRANDA, weapon=gun))
-    if gun == SHARPS:
-        table.apply(Cock(who=MIRANDA, weapon=gun))
+    # both guns are single action: cocked before any aim (000 Cocking and Readying)
+    table.apply(Cock(who=MIRANDA, weapon=gun))
     return table
 
 
@@ -213,3 +213,19 @@ def test_ap_v2_refuses_a_held_aim():
     table = _table("ap_v2")
     why = table.why_not(Aim(who=MIRANDA, target=ANGUS, weapon=SHARPS, hold=True))
     assert why and "003 Procedure" in why
+
+
+@pytest.mark.parametrize("edition", ["ap_v2", "phases"])
+def test_an_uncocked_gun_cannot_be_aimed(edition):
+    """000 Cocking and Readying: "Cocking must be done before any aiming." The
+    readied, uncocked Sharps is refused an aim (nothing paid); cocked, it aims."""
+    table = open_table(SAMPLE).table
+    if edition != table.encounter.edition:
+        table.apply(SetRules(edition=edition, options=table.encounter.options))
+    table.apply(Draw(who=MIRANDA, weapon=SHARPS))
+    log_len = len(table.encounter.log)
+    why = table.why_not(_aim())
+    assert why and "cocking must be done before any aiming" in why
+    assert len(table.encounter.log) == log_len
+    table.apply(Cock(who=MIRANDA, weapon=SHARPS))
+    assert table.why_not(_aim()) is None

@@ -56,11 +56,26 @@ def test_one_card_best_result_first_and_one_undo_step(table):
     assert table.character(CYRIL).weapons[0].loaded == loaded
 
 
-def test_no_more_attacks_than_the_skill_level(table):
+def test_attacks_beyond_the_skill_level_miss_automatically(table):
+    """000 Multiple Attacks: "Attacks in excess of the level of the appropriate skill
+    miss automatically (but may have other effects)." The extra attack is declared,
+    paid and fired (a round spent, its stray shot flying) and misses; the preview says
+    so. (This test pinned a refusal before.)"""
     level = table.character(CYRIL).skill_level("shooting_pistol")
     then = tuple(SeriesAttack(target=CLEM) for _ in range(level))
-    why = table.why_not(NormalShot(who=CYRIL, target=DAVE, then=then))
-    assert why and f"at most {level} attack(s)" in why and "000 Multiple Attacks" in why
+    shot = NormalShot(who=CYRIL, target=DAVE, then=then)
+    assert table.why_not(shot) is None
+    p = table.preview(shot)
+    assert any("miss automatically" in g for g in p["situation"])
+    assert any(f"attack {level + 1}" in g and "misses automatically" in g for g in p["situation"])
+    loaded = table.character(CYRIL).weapons[0].loaded
+    records = table.apply(shot).raw[0].records
+    assert len(records) == level + 1
+    extra = records[-1]
+    assert not extra.hit.success
+    assert any("beyond the skill level" in r for r in extra.hit.reasons)
+    assert extra.strays is not None and extra.strays.stray_shots == 1
+    assert table.character(CYRIL).weapons[0].loaded == loaded - level - 1
 
 
 def test_a_series_is_snap_or_normal_shots(table):

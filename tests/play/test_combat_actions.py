@@ -16,6 +16,7 @@ import pytest
 from twtw_desktop.errors import RulesError
 from twtw_desktop.io.journal import journal_path
 from twtw_desktop.play.actions import (
+    Cock,
     Draw,
     EndSegment,
     Place,
@@ -302,6 +303,8 @@ def test_aim_ahead_then_shoot_is_an_aimed_shot_that_does_not_pay_the_aims_again(
     aim = Aim(who=MIRANDA, target=ANGUS)
     assert "draw it first" in table.why_not(aim)
     table.apply(Draw(who=MIRANDA, weapon="colt_peacemaker"))
+    assert "cocking must be done before any aiming" in table.why_not(aim)
+    table.apply(Cock(who=MIRANDA, weapon="colt_peacemaker"))
     table.apply(StartActionTime())
     table.apply(StartRound())
     plain = table.cost(NormalShot(who=MIRANDA, target=ANGUS)).ap
@@ -326,13 +329,16 @@ def test_aim_ahead_then_shoot_is_an_aimed_shot_that_does_not_pay_the_aims_again(
     ev = table.apply(shot)
     assert table.encounter.log[-1].kind == "attack"
     # the aims were used: the next shot at him is a plain normal shot again
-    assert table.preview(NormalShot(who=MIRANDA, target=ANGUS))["ap"] == plain
-    # an aim at someone else does not count for a shot at him
-    for _ in range(20):
-        if table.why_not(Aim(who=MIRANDA, target=DAVE)) is None:
-            break
-        table.apply(EndSegment())
-    table.apply(Aim(who=MIRANDA, target=DAVE))
+    # (plus 1 AP to cock the single-action gun again: the shot uncocked it)
+    assert table.preview(NormalShot(who=MIRANDA, target=ANGUS))["ap"] == plain + 1
+    # an aim at someone else does not count for a shot at him (cocked again first)
+    cock = Cock(who=MIRANDA, weapon="colt_peacemaker")
+    for step in (cock, Aim(who=MIRANDA, target=DAVE)):
+        for _ in range(20):
+            if table.why_not(step) is None:
+                break
+            table.apply(EndSegment())
+        table.apply(step)
     assert table.preview(NormalShot(who=MIRANDA, target=ANGUS))["ap"] == plain
     at_dave = table.preview(NormalShot(who=MIRANDA, target=DAVE))
     assert at_dave["ap"] == plain and any("already paid" in i for i in at_dave["ap_items"])

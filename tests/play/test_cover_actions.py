@@ -8,6 +8,7 @@ import pytest
 
 from twtw_desktop.errors import RulesError
 from twtw_desktop.play.actions import (
+    Cock,
     Declare,
     Draw,
     EndRound,
@@ -466,6 +467,16 @@ def test_a_covered_area_reaches_the_players_only_without_hidden_figures(table):
     assert push_allowed("covering", empty, enc, sight)
 
 
+def _cock(t, who: str, gun: str) -> None:
+    """Cock the gun at the first segment it may be (000 Cocking and Readying)."""
+    cock = Cock(who=who, weapon=gun)
+    for _ in range(40):
+        if t.why_not(cock) is None:
+            break
+        t.apply(EndSegment())
+    t.apply(cock)
+
+
 def test_under_fire_the_aim_waits_for_the_bravery_check(table):
     """000/001 Tactical Aiming at the table: a character shot at since aiming began
     makes the Bravery check before an aim or an aimed shot (why_not names it); once
@@ -474,6 +485,7 @@ def test_under_fire_the_aim_waits_for_the_bravery_check(table):
 
     t = _ap_v2_running(table, segments=8)
     t.apply(Draw(who=ANGUS, weapon="colt_walker"))
+    _cock(t, ANGUS, "colt_walker")  # cocked before any aiming (000)
     assert "Bravery" not in (t.why_not(Aim(who=ANGUS, target=MIRANDA)) or "")
     t.apply(SnapShot(who=MIRANDA, target=ANGUS, charge_ap=False))
     if t.character(ANGUS).out_of_action:
@@ -495,6 +507,7 @@ def test_a_normal_shot_counting_aims_taken_ahead_waits_for_the_check_too(table):
 
     t = _ap_v2_running(table, segments=8)
     t.apply(Draw(who=ANGUS, weapon="colt_walker"))
+    _cock(t, ANGUS, "colt_walker")  # cocked before any aiming (000)
     aim = Aim(who=ANGUS, target=MIRANDA, weapon="colt_walker")
     while t.why_not(aim) is not None:
         t.apply(EndSegment())

@@ -24,10 +24,21 @@ FIELDS_OF_FIRE = {6: "seed_003_fields_of_fire_6", 12: "seed_003_fields_of_fire_1
 SAMPLE = maps_dir() / "main_street.encounter.json"
 
 
+#: scripts played on another sample than Main Street
+OTHER_SAMPLE = {"seed_000_gatling": "legless_gulch"}
+
+
+def sample_for(name: str) -> Path:
+    """The sample encounter a script is played on."""
+    other = OTHER_SAMPLE.get(name)
+    return maps_dir() / f"{other}.encounter.json" if other else SAMPLE
+
+
 def play(name: str, tmp_path: Path, capsys) -> list[dict]:
     """Run one example script as ``twtw-desktop play`` does; the log it wrote."""
     out = tmp_path / f"{name}.encounter.json"
-    code = play_main([str(SAMPLE), "--script", str(EXAMPLES / f"{name}.jsonl"), "--out", str(out)])
+    script = str(EXAMPLES / f"{name}.jsonl")
+    code = play_main([str(sample_for(name)), "--script", script, "--out", str(out)])
     printed = capsys.readouterr()
     assert code == 0, printed.err
     return json.loads(out.read_text(encoding="utf-8"))["log"]
@@ -46,7 +57,10 @@ def ap(rec: dict) -> dict[str, int]:
 
 
 def test_every_script_is_played_here():
-    tested = set(re.findall(r'play\("([a-z0-9_]+)"', Path(__file__).read_text(encoding="utf-8")))
+    here = Path(__file__).read_text(encoding="utf-8")
+    # issue 26's seed-rule scripts are played in test_seed_rules.py
+    here += (Path(__file__).parent / "test_seed_rules.py").read_text(encoding="utf-8")
+    tested = set(re.findall(r'play\(\s*"([a-z0-9_]+)"', here))
     tested |= set(FIELDS_OF_FIRE.values())
     shipped = {p.stem for p in EXAMPLES.glob("*.jsonl")}
     assert shipped and shipped == tested
@@ -183,11 +197,14 @@ def test_rules_12_dynamite_miss(tmp_path, capsys):
 
 
 def test_rules_13_victories(tmp_path, capsys):
-    """002 Complex Checks: TN 7, effect 13 → 2 victories of the 3 needed (the page's
-    result 8 cannot come from Hank's 2d8: see the script's header)."""
+    """002 Complex Checks: TN 7, result 8 — a success, no bump — effect 13 → 2
+    victories of the 3 needed, as the page prints (the sample's 2d8 cannot show a
+    plain 8: a 7 and the Judge's +1 stand in, see the script's header). Before, the
+    script read 12 with a bump, which is not the page."""
     log = play("rules_13_demolitions_victories", tmp_path, capsys)
     check = next(e["detail"] for e in log if e["kind"] == "check")
-    assert (check["tn"], check["success"], check["effect"]) == (7, True, 13)
+    assert (check["tn"], check["result"], check["success"], check["effect"]) == (7, 8, True, 13)
+    assert check["bumps"] == 0
     assert (check["victories"], check["progress"], check["needed"]) == (2, 2, 3)
 
 

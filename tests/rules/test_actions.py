@@ -227,3 +227,32 @@ def test_action_spec_checks_and_json():
     spec = A.other_action("light a lamp", 2, noncombat=True)
     assert ActionSpec.model_validate_json(spec.model_dump_json()) == spec
     assert "2 AP" in spec.describe()
+
+
+def test_the_single_action_trait_wins_initiative_ties():
+    """000 Cocking and Readying: the single action trait "wins initiative-based ties";
+    a double-action revolver cocked for the shot takes it for that shot. 004: "Winning
+    initiative based ties with other firearms"."""
+    from twtw_desktop.rules.actions import (
+        has_single_action_trait,
+        normal_shot,
+        single_action_tie_key,
+        snap_shot,
+    )
+
+    gear = default_gear()
+    peacemaker, thunderer = gear.weapon("colt_peacemaker"), gear.weapon("colt_thunderer")
+    rifle = gear.weapon("winchester_rifle")
+    assert has_single_action_trait(peacemaker)
+    assert not has_single_action_trait(thunderer)
+    assert has_single_action_trait(thunderer, cocked=True)
+    assert not has_single_action_trait(rifle)
+    keys = {
+        "peacemaker": single_action_tie_key(snap_shot(peacemaker), peacemaker),
+        "thunderer": single_action_tie_key(snap_shot(thunderer), thunderer),
+        "thunderer cocked": single_action_tie_key(normal_shot(thunderer), thunderer, cocked=True),
+        "rifle": single_action_tie_key(normal_shot(rifle), rifle),
+    }
+    assert keys == {"peacemaker": 0, "thunderer": 1, "thunderer cocked": 0, "rifle": 1}
+    tied = sorted(["rifle", "thunderer", "peacemaker"], key=lambda k: keys[k])
+    assert tied[0] == "peacemaker"

@@ -597,3 +597,62 @@ def test_undo_everything_property(ops, seed):
         r.undo()
     assert r.state == start[0]
     assert deck.snapshot() == start[1]
+
+
+def _to_own_phase(r, cid: str) -> None:
+    while r.state.phase != r.row(cid).phase:
+        r.advance_phase()
+
+
+def test_a_half_declaration_holds_two_quick_actions():
+    """004 Freestyle Action Speeds: "Two Quick actions may be combined as a Half
+    action"; "One Quick and one Half action may be combined as a Half action"; its
+    example: "Since he declared a normal action, he may freely use a fast action as
+    well." Declared Half, Jonah snap-shoots (Quick) and may cock (Quick) in the same
+    phase; a third Quick would make Full and is refused; so is acting on in a later
+    phase. (A Half declaration allowed one act before.)"""
+    jonah = person("jonah", "Jonah", reflex="3d10", side="posse")
+    r = new_round([jonah])
+    r.declare_speed("jonah", N)
+    r.resolve(cards={"all": card(1, d10=[9, 9, 9])})
+    _to_own_phase(r, "jonah")
+    r.act("jonah", F)
+    ev = r.act("jonah", F)
+    assert any("within the Half declared" in d for d in ev.details)
+    assert r.row("jonah").acted_speeds == (F, F)
+    with pytest.raises(RulesError, match="combine to a Full action, slower than the Half"):
+        r.act("jonah", F)
+    if r.state.phase < 4:
+        r.advance_phase()
+        with pytest.raises(RulesError, match="in phase"):
+            r.act("jonah", F)
+    # a Quick and a Half combine to Half as well
+    r2 = new_round([jonah])
+    r2.declare_speed("jonah", N)
+    r2.resolve(cards={"all": card(1, d10=[9, 9, 9])})
+    _to_own_phase(r2, "jonah")
+    r2.act("jonah", F)
+    r2.act("jonah", N)
+    # a Quick declaration holds one Quick action only
+    r3 = new_round([jonah])
+    r3.declare_speed("jonah", F)
+    r3.resolve(cards={"all": card(1, d10=[9, 9, 9])})
+    _to_own_phase(r3, "jonah")
+    r3.act("jonah", F)
+    with pytest.raises(RulesError, match="already acted"):
+        r3.act("jonah", F)
+
+
+def test_a_shot_with_its_draw_and_cock_is_priced_as_their_combination():
+    """004: "When combining two actions, the resulting speed is one slower than the
+    slowest action in the group. [...] No other three action combination is
+    allowed." A Peacemaker drawn (Half) and fired (Quick) is Half; cocked and fired
+    is Half; drawn, cocked and fired is refused as one declaration (it was priced as
+    one Quick shot before)."""
+    pm = default_gear().weapon("colt_peacemaker")
+    assert A.shot_speed(pm).speed == F
+    assert A.shot_speed(pm, cock_first=True).speed == N
+    assert A.shot_speed(pm, draw_first=True).speed == N
+    with pytest.raises(RulesError, match="draw \\+ cock \\+ shot cannot be one declaration"):
+        A.shot_speed(pm, draw_first=True, cock_first=True)
+    assert A.shot_speed(pm, cock_first=True, aims=1).speed == S  # three Quick: Full

@@ -206,6 +206,7 @@ def test_the_selection_stays_after_an_aim_that_leads_into_a_shot(qtbot):
     doc.apply(StartRound())
     tid = "token-miranda_valentine"
     doc.character("miranda_valentine").weapons[0].readied = True
+    doc.character("miranda_valentine").weapons[0].cocked = True  # before any aim (000)
     doc.apply(RunOn())  # segment 1: Miranda may declare
     qtbot.wait(1)  # the stop is shown (its selection) before the Judge goes on
     doc.apply(Judge(reason="a test's counters", who=tid, counters=3))

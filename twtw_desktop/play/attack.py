@@ -81,8 +81,8 @@ from ..rules.actions import (
     ActionKind,
     ActionSpec,
     CostItem,
-    aimed_shot_speed,
     draw_action,
+    shot_speed,
 )
 from ..rules.base import EFFECT_ROWS, Effect, HitLocation, Pool, Speed
 from ..rules.card import Card
@@ -108,6 +108,7 @@ from ..rules.combat.ranged import (
     ShotSpec,
     attack_limit,
     fan_shot_tn,
+    other_hand_holds,
     plan_attacks,
     plan_fan_fire,
     ranged_tn,
@@ -131,6 +132,7 @@ from ..rules.gear import Weapon
 from .bonus_actions import SPENDS, spend_counter_on
 from .cards import CardNeeded, TypedCards, scratch_deck
 from .engagement import SRC_BREAK, MeleeSituation, free_blow, melee_weapon, situation
+from .engagement import in_melee as target_engaged
 from .risk_actions import risking_death
 from .throw import (
     ablate_covers,
@@ -178,6 +180,16 @@ class Geometry:
             shooter_posture,
             target_facing=target.facing,
         )
+
+
+def continuous_mover(table, tok: Token) -> bool:
+    """Whether the token moves as a continuous action on the track (002: it forgoes its
+    defence; the Judge's automated movers — a train — are no character's)."""
+    movers = getattr(getattr(table.track, "state", None), "movers", ()) or ()
+    return any(
+        m.mover_id in (tok.id, tok.character_id) and not getattr(m, "automated", False)
+        for m in movers
+    )
 
 
 def corridor(
@@ -589,6 +601,7 @@ def _plan_melee(table, plan: AttackPlan) -> None:
         defender_stood_still=ms.defender_stood_still,
         dodge=dodge,
         defender_attacked_this_round=dodge is not None and attacked_this_round(table, target.id),
+        defender_forgoes_defense=continuous_mover(table, plan.target_token),
     )
     plan.ap = melee_ap_cost(req.melee_attack, careful=req.careful)
     if ms.free_attack and plan.ap.total:
@@ -683,18 +696,20 @@ def _situation(
             f"{target.size}; 000 Target Size)"
         )
     candidates: tuple[str, ...] = ()
-    near_melee: bool | None = None
     if not thrown:
-        candidates, near_melee, _why = corridor(table, stok, ttok)
+        candidates, _near, _why = corridor(table, stok, ttok)
     in_melee = req.target_in_melee
     if in_melee is None:
-        in_melee = near_melee
-    if in_melee is None:
-        in_melee = any(
-            t.id not in (stok.id, ttok.id) and t.at.distance(ttok.at) <= 1 for t in enc.tokens
-        )
-    if in_melee:
-        geo_lines.append("someone stands beside the target: it counts as in a melee")
+        # 001 Unintended Targets and Melee: in a melee means engaged (or in contact,
+        # as the Judge marks it), not merely standing within a pace of someone
+        in_melee = target_engaged(table, ttok)
+        if in_melee:
+            geo_lines.append(
+                "the target is engaged in a melee: stray shots double (001 Unintended "
+                "Targets and Melee)"
+            )
+    elif in_melee:
+        geo_lines.append("the Judge marks the target in a melee: stray shots double (001)")
     aimed_at = ttok.id == req.target_token  # the aims ahead were at the first target
     if candidates:
         names = ", ".join(display_name(table, t) for t in candidates)
@@ -728,6 +743,7 @@ def _situation(
         target_in_melee=in_melee,
         target_size=req.target_size,
         target_left_field_of_fire=req.target_left_field_of_fire and aimed_at,
+        target_forgoes_defense=continuous_mover(table, ttok),
     )
     return situation, cover, [*geo_lines, *(req.aim_notes if aimed_at else ())]
 
@@ -756,6 +772,15 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
         secondary_index=secondary,
     )
     plan.geometry += geo
+    if weapon.two_handed and not thrown:
+        # 000 Two handed ranged weapons: 2 downgrades with one hand (what else is in hand)
+        busy = other_hand_holds(shooter, req.weapon_index, table.gear, two_weapons=req.two_weapons)
+        if busy is not None:
+            plan.situation = plan.situation.model_copy(update={"two_handed_in_one_hand": True})
+            plan.geometry.append(
+                f"the {weapon.name} is fired with one hand: the other holds {busy} "
+                "(000 Two handed ranged weapons)"
+            )
     if req.shot_kind == "fan":
         _plan_fan(table, plan, geometry)
         return
@@ -821,10 +846,19 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
     }[shot.kind]
     if thrown:
         kind = ActionKind.OTHER
-    speed = weapon.speed
-    if shot.kind == "aimed" and shot.aims > req.prepaid_aims:
-        speed = aimed_shot_speed(weapon, shot.aims - req.prepaid_aims)
-    plan.spec = _action_spec(kind, plan.ap, speed, weapon, [plan.target.id], shot.aims)
+    # 004: the draw and the cock folded into the shot combine with it ("one slower
+    # than the slowest action in the group"), and so do its own aims
+    own_aims = max(shot.aims - req.prepaid_aims, 0) if shot.kind == "aimed" else 0
+    folded = table.edition.time == "phases" and (shot.cock_first or shot.draw_first)
+    combo = shot_speed(
+        weapon,
+        aims=own_aims,
+        cock_first=folded and shot.cock_first,
+        draw_first=folded and shot.draw_first,
+    )
+    if folded:
+        plan.geometry += list(combo.reasons)
+    plan.spec = _action_spec(kind, plan.ap, combo.speed, weapon, [plan.target.id], shot.aims)
 
 
 def _plan_fan(table, plan: AttackPlan, geometry: Geometry) -> None:
@@ -914,12 +948,7 @@ def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
         raise RulesError("A burst weapon spreads its burst instead (000 Hitting Multiple Targets).")
     if req.secondary_index:
         raise RulesError("The series counts its own secondary targets; leave 'target #' first.")
-    limit = attack_limit(plan.shooter, weapon)
-    if 1 + len(req.more_attacks) > limit:
-        raise RulesError(
-            f"{plan.shooter.name} may make at most {limit} attack(s) with the {weapon.name} "
-            f"in one series (skill level, or trait rank unskilled: 000 Multiple Attacks)."
-        )
+    limit = attack_limit(plan.shooter, weapon)  # past it: automatic misses (000)
     stok = plan.shooter_token
     order: list[str] = [plan.target_token.id]
     tokens = [plan.target_token]
@@ -1003,7 +1032,12 @@ def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
     for i, sh in enumerate(plan.series[1:], 2):
         plan.geometry.append(
             f"attack {i} ({kinds[i - 1]}) at {sh.target.name}: TN {sh.tn.tn}, "
-            f"result {sh.tn.result_modifier:+d}, the pool's result number {i}"
+            f"result {sh.tn.result_modifier:+d}, "
+            + (
+                f"the pool's result number {i}"
+                if i <= limit
+                else "beyond the skill level: misses automatically (000 Multiple Attacks)"
+            )
         )
     kind = ActionKind.SNAP_SHOT if req.shot_kind == "snap" else ActionKind.NORMAL_SHOT
     plan.spec = _action_spec(

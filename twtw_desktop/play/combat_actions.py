@@ -675,6 +675,7 @@ class Aim(Action):
             nth=min(ahead.count + 1, rule.max),
             extra_ap_each=rule.extra_ap_each,
             source=rule.source,
+            edition_id=table.edition.id,
         )
 
     def why_not(self, table: Table) -> str | None:
@@ -688,6 +689,12 @@ class Aim(Action):
         if not c.weapons[i].readied:
             draw = A.draw_action(w, c.quick_draw)
             return f"{w.name} not in hand: draw it first, {draw.ap} AP ({SRC_READY})."
+        if cock_first_needed(w, c.weapons[i]):
+            # 000 Cocking and Readying: "Cocking must be done before any aiming."
+            return (
+                f"The {w.name} is not cocked: cock it first ({w.cock_ap} AP); "
+                "cocking must be done before any aiming (000 Cocking and Readying)."
+            )
         rule = table.edition.aim
         if self.hold and not rule.across_rounds:
             return (

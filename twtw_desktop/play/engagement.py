@@ -100,6 +100,17 @@ def foes(table: Table, tok: Token) -> list[Token]:
     return [by_id[i] for i in tok.engaged_with if i in by_id]
 
 
+def in_melee(table: Table, tok: Token) -> bool:
+    """Whether a shot at ``tok`` is fired into a melee (001 Unintended Targets and
+    Melee: "in physical contact (or within an inch or two) with other characters"):
+    the token is engaged with someone, or someone is engaged with it. A bystander
+    merely standing in the next hex is no melee; the Judge marks other contact on
+    the shot (``target_in_melee``)."""
+    if foes(table, tok):
+        return True
+    return any(tok.id in (t.engaged_with or ()) for t in table.encounter.tokens if t.id != tok.id)
+
+
 def holder(table: Table, tok: Token) -> Token | None:
     """The token holding ``tok`` in a dominant position, or None."""
     if not tok.held_by or not tok.held_at:

@@ -461,6 +461,7 @@ def aim_action(
     nth: int = 1,
     extra_ap_each: int = 0,
     source: str = SOURCE_SHOTS,
+    edition_id: str | None = None,
 ) -> ActionSpec:
     """One aim action taken ahead of the shot (000 Aim and Snap Shots: an aimed shot is a
     normal shot followed by aim actions; 001/003: the aim before a shot): the weapon's
@@ -468,7 +469,8 @@ def aim_action(
     more per aim before it (001: each aim after the first costs one more AP)."""
     if weapon.normal_ap is None or weapon.aim_ap is None:
         raise RulesError(f"The {weapon.name} cannot be aimed.")
-    ap = weapon.aim_ap + (nth - 1) * extra_ap_each
+    base = weapon.aim_ap if edition_id is None else weapon.aim_ap_in(edition_id)
+    ap = (base or 0) + (nth - 1) * extra_ap_each
     label = f"aim, {weapon.name}" if nth == 1 else f"aim {nth}, {weapon.name}"
     return _spec(
         ActionKind.AIM,
@@ -493,6 +495,67 @@ def aimed_shot_speed(weapon: Weapon, aims: int) -> Speed:
         return combine_speeds([weapon.speed] + [Speed(aim_speed)] * aims).speed
     except RulesError:
         return Speed.SLOW
+
+
+def shot_speed(
+    weapon: Weapon, *, aims: int = 0, cock_first: bool = False, draw_first: bool = False
+) -> SpeedCombination:
+    """Phases speed of one shot with what it folds in: drawing the gun first (its
+    ready speed), cocking it first (its cock speed), the shot, and its aims (004
+    Freestyle Action Speeds: "When combining two actions, the resulting speed is one
+    slower than the slowest action in the group. Three Quick actions can be combined
+    to be Full. No other three action combination is allowed."). A Peacemaker drawn
+    (Half), cocked (Quick) and fired (Quick) is three actions with a Half among them:
+    not allowed in one declaration (RulesError, 004's reason). A shot with aims only
+    keeps :func:`aimed_shot_speed`."""
+    if not (cock_first or draw_first):
+        speed = aimed_shot_speed(weapon, aims) if aims else Speed(weapon.speed)
+        return SpeedCombination(speed=speed, reasons=(f"the shot: {speed_name(speed)}",))
+    parts: list[Speed] = []
+    if draw_first:
+        parts.append(_handling_speed(weapon, "ready_speed"))
+    if cock_first:
+        parts.append(_handling_speed(weapon, "cock_speed"))
+    parts.append(Speed(weapon.speed))
+    aim_speed = getattr(weapon, "aim_speed", None)
+    parts += [Speed(aim_speed) if aim_speed is not None else Speed.FAST] * aims
+    what = " + ".join(
+        (["draw"] if draw_first else [])
+        + (["cock"] if cock_first else [])
+        + ["shot"]
+        + ["aim"] * aims
+    )
+    try:
+        combo = combine_speeds(parts)
+    except RulesError as e:
+        raise RulesError(f"{what} cannot be one declaration: {e} (004)") from None
+    return SpeedCombination(speed=combo.speed, reasons=tuple(f"{what}: {r}" for r in combo.reasons))
+
+
+def has_single_action_trait(weapon: Weapon | None, *, cocked: bool = False) -> bool:
+    """Does a shot with this gun carry the single action trait? A single-action gun
+    does; a double-action revolver does when it was cocked for the shot (000 Cocking
+    and Readying: "it loses all negative double action traits and replaces them with
+    the single action trait (wins initiative-based ties) for that shot")."""
+    if weapon is None:
+        return False
+    if weapon.action == "single" or "single_action" in weapon.attributes:
+        return True
+    return cocked and weapon.action == "double"
+
+
+def single_action_tie_key(
+    action: ActionSpec, weapon: Weapon | None, *, cocked: bool = False
+) -> int:
+    """A sort-key part for every initiative-based tie-break (0 sorts first): a shot
+    whose gun carries the single action trait wins the tie ("wins initiative-based
+    ties", 000 Cocking and Readying; 004: "Winning initiative based ties with other
+    firearms"). Put it right after the initiative value and before any other
+    tie-break, e.g. the AP v2 stack's ``(-(fragment + bonus), single_action_tie_key(..),
+    -card number, seq)``. Anything that is not a shot sorts as 1."""
+    if action.kind not in SHOT_KINDS:
+        return 1
+    return 0 if has_single_action_trait(weapon, cocked=cocked) else 1
 
 
 def fan_fire(

@@ -212,6 +212,9 @@ class Edition(Strict):
     #: fan firing: ``per_shot`` (000: one downgrade per shot and per extra target, each
     #: shot its own resolution) or ``burst3`` (003: one check at TN + shots, read burst 3)
     fan_firing: Literal["per_shot", "burst3"]
+    #: fan firing raises a revolver's Rel by 1 whatever the encounter's switch says
+    #: (000 Pushing the Limit is not optional; 001 calls it an advanced rule)
+    pushing_the_limit_always: bool = False
     #: first aid, rest and healing (001 Healing)
     healing: Healing
     house_values: dict[str, str] = {}
@@ -247,7 +250,9 @@ class OptionalRules(Strict):
     bleeding: bool = False  # 001
     risk: bool = False  # 001
     aim_with_acuity: bool = False  # 000/001
-    pushing_the_limit: bool = False  # fan firing raises a revolver's Rel by 1
+    #: fan firing raises a revolver's Rel by 1 (001's advanced rule; always on in AP v2,
+    #: where 000 does not make it optional: ``Edition.pushing_the_limit_always``)
+    pushing_the_limit: bool = False
     cause_effect_uncoupling: bool = False  # 000 card hacking
     hit_location_damage_draw: bool = False  # 000 card hacking
     #: 002 Setting Victory Threshold (optional): the encounter's complex checks count a

@@ -88,6 +88,10 @@ class Weapon(Strict):
     snap_ap: Annotated[int, Field(ge=0)] | None = None
     normal_ap: Annotated[int, Field(ge=0)] | None = None
     aim_ap: Annotated[int, Field(ge=0)] | None = None
+    #: an edition's own aim AP where its page prices the aim differently (001: "for a
+    #: pistol like a Schofield, 2 aim actions costs 3, while 3 aim actions costs 6" —
+    #: 1 AP for the first aim; 000's Cyril pays 4 for two): edition id → AP
+    aim_ap_by_edition: dict[str, Annotated[int, Field(ge=0)]] = {}
     snap_penalty: Annotated[int, Field(le=0)] = 0
     cock_ap: Annotated[int, Field(ge=0)] | None = None
     reload_ap: Annotated[int, Field(ge=0)] | None = None  # per round/cartridge
@@ -184,6 +188,12 @@ class Weapon(Strict):
     @property
     def is_melee(self) -> bool:
         return self.kind in ("melee", "entangle")
+
+    def aim_ap_in(self, edition_id: str) -> int | None:
+        """The aim AP in that edition (its own entry, else ``aim_ap``)."""
+        if self.aim_ap is None:
+            return None
+        return self.aim_ap_by_edition.get(edition_id, self.aim_ap)
 
     @property
     def needs_cocking(self) -> bool:

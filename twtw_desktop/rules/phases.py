@@ -66,6 +66,7 @@ from pydantic import Field
 from ..errors import RulesError
 from .actions import (
     ActionSpec,
+    SpeedCombination,
     combine_speeds,
     faster,
     speed_name,
@@ -126,6 +127,31 @@ def maneuver_phases(skill: int, handling: int) -> tuple[bool, bool, bool, bool]:
     return out  # type: ignore[return-value]
 
 
+def further_action(
+    name: str, done: Sequence[Speed], speed: Speed, declared: Speed
+) -> SpeedCombination:
+    """May a character who has acted this round add an action of ``speed``? Yes when
+    the actions together combine to the declared speed or faster (004: "Two Quick
+    actions may be combined as a Half action"; its example: "Since he declared a
+    normal action, he may freely use a fast action as well"); RulesError otherwise,
+    naming the combination."""
+    names = " + ".join(speed_name(s) for s in (*done, speed))
+    try:
+        combo = combine_speeds([*done, speed])
+    except RulesError as e:
+        raise RulesError(f"{name} has already acted this round: {e}") from None
+    if speed_rank(combo.speed) > speed_rank(declared):
+        raise RulesError(
+            f"{name} has already acted this round: {names} combine to a "
+            f"{speed_name(combo.speed)} action, slower than the {speed_name(declared)} "
+            "declared (004 Freestyle Action Speeds)."
+        )
+    return SpeedCombination(
+        speed=combo.speed,
+        reasons=(*combo.reasons, f"{names}: within the {speed_name(declared)} declared (004)"),
+    )
+
+
 def reflex_key(row: PhaseRow) -> tuple[int, int, int, str]:
     """Acting order in a phase (004): larger Reflex die, more dice, the posse, name."""
     r = row.reflex
@@ -177,6 +203,11 @@ class PhaseRow(Strict):
     bonus_this_round: bool = False
     acted: bool = False
     acted_speed: Speed | None = None
+    #: every action taken this round, in order: more than one fits a declaration when
+    #: they combine to its speed or faster (004 Freestyle Action Speeds)
+    acted_speeds: tuple[Speed, ...] = ()
+    #: the phase of the first of them (the others follow in the same phase)
+    acted_phase: Count | None = None
     passed: bool = False
     delayed: bool = False
     waiting_for: Text | None = None
@@ -812,7 +843,9 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         ]
         return [r.character_id for r in sorted(rows, key=reflex_key)]
 
-    def _acting_row(self, character_id: str) -> PhaseRow:
+    def _acting_row(self, character_id: str, *, again: bool = False) -> PhaseRow:
+        """The row of a character who may act now; ``again``: one who has acted may
+        still add an action the declaration leaves room for (checked by the caller)."""
         st = self._state
         row = self.row(character_id)
         if st.stage in (PhaseStage.DECLARE, PhaseStage.RESOLVED):
@@ -823,7 +856,7 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             raise RulesError(f"{row.name} cannot act this round ({row.status_reason}).")
         if row.hesitated:
             raise RulesError(f"{row.name} hesitates this round and cannot act.")
-        if row.acted:
+        if row.acted and not again:
             raise RulesError(f"{row.name} has already acted this round.")
         if row.phase is None:
             raise RulesError(f"{row.name} has no phase this round.")
@@ -860,8 +893,8 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         self, character_id: str, action: Speed | ActionSpec
     ) -> tuple[PhaseState, PhaseEvent, bool]:
         st = self._state
-        row = self._acting_row(character_id)
-        blocker = self._turn_blocker(row)
+        row = self._acting_row(character_id, again=True)
+        blocker = None if row.acted else self._turn_blocker(row)
         if blocker is not None:
             raise RulesError(
                 f"{blocker.name} acts before {row.name} in phase {roman(st.phase)} (Reflex "
@@ -875,14 +908,30 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                 f"{row.name} declared a {speed_name(allowed)} action; a {speed_name(speed)} "
                 "action is too slow."
             )
+        done = row.acted_speeds or ((row.acted_speed,) if row.acted and row.acted_speed else ())
+        details: list[str] = []
+        if row.acted and row.acted_phase not in (None, st.phase):
+            raise RulesError(
+                f"{row.name} has already acted this round, in phase {roman(row.acted_phase)}; "
+                "the actions of one declaration are taken together (004)."
+            )
+        if row.acted:
+            combo = further_action(row.name, done, speed, allowed)
+            details.append(combo.reasons[-1])
         rows = dict(st.rows)
         rows[character_id] = row.model_copy(
-            update={"acted": True, "acted_speed": speed, "delayed": False, "preempting": False}
+            update={
+                "acted": True,
+                "acted_speed": speed,
+                "acted_speeds": (*done, speed),
+                "acted_phase": row.acted_phase if row.acted else st.phase,
+                "delayed": False,
+                "preempting": False,
+            }
         )
         what = (
             action.describe() if isinstance(action, ActionSpec) else f"a {speed_name(speed)} action"
         )
-        details = []
         if row.delayed:
             details.append(
                 f"acting on a delay{f' (waiting for {row.waiting_for})' if row.waiting_for else ''}"

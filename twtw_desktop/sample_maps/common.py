@@ -34,6 +34,7 @@ from ..model.map import (
     Terrain,
 )
 from ..rules.character import Character, Posture
+from ..rules.editions import OptionalRules
 from ..rules.samples import sample_characters
 
 SQRT3 = math.sqrt(3.0)
@@ -540,6 +541,10 @@ def sample_encounter(sheets: dict[str, Character], places: list[Place], **fields
     sheets taken from ``sheets``), each with its token placed by :func:`place_tokens`;
     ``fields`` are the encounter's other fields (name, edition, map_ref, deck_seed,
     notes)."""
+    # 000 Pushing the Limit: "Revolvers are not designed for fan-firing. Increase the
+    # Rel of any revolver by 1 when fan-firing." — on in every sample, the Phases one
+    # too (AP v2 applies it whatever the switch says; 001 makes it a switch)
+    fields.setdefault("options", OptionalRules(pushing_the_limit=True))
     return Encounter(
         characters=[sheets[p.cid] for p in places],
         tokens=place_tokens(places),

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from ..model.encounter import Encounter
 from ..model.map import CoverHeight, Label, Map, Material, Terrain
+from ..rules.character import CarriedWeapon
 from .common import (
     Features,
     Ground,
@@ -376,6 +377,9 @@ def build_encounter() -> Encounter:
     sheets["vaquero_2"] = npc(sheets, "octavio_vaquero", "vaquero_2", "Vaquero")
     sheets["miner_rufus"] = npc(sheets, "lead_miner", "miner_rufus", "Rufus (miner)")
     sheets["miner_amos"] = npc(sheets, "lead_miner", "miner_amos", "Amos (miner)")
+    # 000 Combat Example, Angus cranks his Gatling: Octavio, the vaquero (Gatling 2d8),
+    # mans the gang's Gatling gun, a full feed magazine in it (after his lasso and Colt)
+    sheets["octavio_vaquero"].weapons.append(CarriedWeapon(weapon_id="gatling_gun", loaded=40))
     places = _places()
     return sample_encounter(
         sheets,

@@ -56,7 +56,8 @@ SWITCHES: tuple[tuple[str, str, str], ...] = (
     (
         "pushing_the_limit",
         "Pushing the limit",
-        "000 Pushing the Limit / 001 Advanced Rule: fan firing raises a revolver's Rel by 1",
+        "001 Advanced Rule: fan firing raises a revolver's Rel by 1 (always on in AP v2: "
+        "000 Pushing the Limit is not optional)",
     ),
     (
         "cause_effect_uncoupling",

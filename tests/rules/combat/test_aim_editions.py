@@ -96,9 +96,11 @@ def test_ap_v2_is_unchanged_normal_shot_without_penalty(gear, ap_v2):
 
 
 def test_phases_aims_cost_one_more_each(gear, phases, ap_v2):
-    """001: a Schofield's aim actions (1 AP each in 001's gear) cost 3 for two, 6 for
-    three; 000 prices every aim alike (Cyril: 3 + 2 + 2 = 7)."""
-    scho = gear.weapon("sw_schofield").model_copy(update={"aim_ap": 1})
+    """001: "for a pistol like a Schofield, 2 aim actions costs 3, while 3 aim actions
+    costs 6" — with the shipped gear (its Phases aim AP is 1; this test patched the aim
+    cost to 1 before, while the shipped gear priced 2 + 3 = 5); 000 prices every aim
+    alike (Cyril: 3 + 2 + 2 = 7)."""
+    scho = gear.weapon("sw_schofield")
 
     def aims_ap(n: int, edition) -> int:
         ap = shot_ap_cost(scho, _aimed(n), edition)

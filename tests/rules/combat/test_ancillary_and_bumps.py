@@ -67,8 +67,13 @@ def test_stray_shot_count():
 def test_unintended_targets_closest_first():
     res = unintended_targets(3, (1, 4, 3), ("near", "far"))
     assert res.figures_hit == (1, 3) and res.candidates_hit == ("near", "far")
+    # one figure, one target: without a stray bump spent the lone bystander is hit once
+    # (000 Ancillary Effects; 002: a stray spend "may be used to cause one target to be
+    # hit more than once") — this test pinned three hits on him before
     again = unintended_targets(3, (1, 2, 3), ("only",))
-    assert again.candidates_hit == ("only", "only", "only")
+    assert again.candidates_hit == ("only",)
+    spent = unintended_targets(3, (1, 2, 4), ("only",), [StraySpend(figure_index=2, delta=-1)])
+    assert spent.figures_hit == (1, 2, 3) and spent.candidates_hit == ("only", "only")
     none = unintended_targets(0, (1, 1, 1), ("x",))
     assert none.candidates_hit == () and none.figures_hit == ()
     moved = unintended_targets(1, (2, 6, 6), ("x",), [StraySpend(figure_index=0, delta=-1)])

@@ -43,7 +43,9 @@ def test_later_fan_shots_meet_the_ablated_cover(gear, ap_v2):
     first, second = records
     assert first.covers[0].outcome == "A" and first.ablated_covers == (("door", 1),)
     assert second.covers[0].av == 1 and second.covers[0].pv == 3
-    assert second.covers[0].outcome == "P" and not second.ablated_covers
+    # and the penetrating shot lowers it again (000: "In both cases, the protection
+    # value is decremented")
+    assert second.covers[0].outcome == "P" and second.ablated_covers == (("door", 0),)
 
 
 def test_a_missed_fan_shot_draws_no_location_card(gear, ap_v2):

@@ -156,10 +156,13 @@ def test_engagement_needs_one_pace(ap_v2):
 
 
 def test_series_limit(gear):
-    """000 Multiple Attacks: no more attacks than the skill level."""
+    """000 Multiple Attacks: "Attacks in excess of the level of the appropriate skill
+    miss automatically (but may have other effects)" — a third blow at level 2 is
+    declared and misses (this test pinned a refusal before)."""
     assert check_melee_series(_brawler(level=2), None, 2) == 2
-    with pytest.raises(RulesError, match="at most 2"):
-        check_melee_series(_brawler(level=2), None, 3)
+    assert check_melee_series(_brawler(level=2), None, 3) == 2
+    with pytest.raises(RulesError, match="at least one"):
+        check_melee_series(_brawler(level=2), None, 0)
 
 
 # -- hit locations in melee --------------------------------------------------------------------
@@ -488,3 +491,12 @@ def test_unreadied_weapon_is_refused(gear, ap_v2):
         resolve_melee(
             a, d, ap_v2, melee_tn(a, d, ap_v2), make_card(cause={10: [9, 3]}), weapon=knife
         )
+
+
+def test_a_defender_moving_continuously_forgoes_defence(ap_v2):
+    """002 Continuous Actions: "the TN for all attacks targeting them is reduced by 1"."""
+    a, d = _brawler(level=2), _brawler(level=2)
+    plain = melee_tn(a, d, ap_v2)
+    moving = melee_tn(a, d, ap_v2, defender_forgoes_defense=True)
+    assert moving.tn == plain.tn - 1
+    assert any(m.source == "002 Continuous Actions" for m in moving.tn_items)

@@ -203,8 +203,11 @@ def test_second_attack_uses_the_second_result(gear, ap_v2):
     second, _ = _shoot(gear, ap_v2, card, pool_read=pr, rank=1)
     assert first.hit.success and first.hit.raw_result == 9
     assert not second.hit.success and second.hit.raw_result == 4
-    with pytest.raises(RulesError, match="no attack number 4"):
-        _shoot(gear, ap_v2, card, pool_read=pr, rank=3)
+    # a fourth attack from a 3-die pool is beyond the skill: an automatic miss with
+    # its stray shot (000 Multiple Attacks; this pinned a refusal before)
+    fourth, _ = _shoot(gear, ap_v2, card, pool_read=pr, rank=3)
+    assert not fourth.hit.success and fourth.hit.rank == 4
+    assert any("misses automatically" in r for r in fourth.hit.reasons)
 
 
 def test_spending_bumps_on_a_miss_is_refused(gear, ap_v2):
@@ -381,8 +384,10 @@ def test_penetration_bumps_turn_an_ablation_into_a_penetration(gear, ap_v2):
     rec, _ = _shoot(
         gear, ap_v2, card, situation=ShotSituation(covers=(door,)), spends=BumpSpends(penetration=1)
     )
-    assert rec.covers[0].outcome == "P" and rec.covers[0].new_av == 3
-    assert rec.effect.source == "DMG" and rec.ablated_cover is None
+    # 000 Armor Penetration/Ablation: "In both cases, the protection value is
+    # decremented" — a penetration lowers the AV too (it was left at 3 before)
+    assert rec.covers[0].outcome == "P" and rec.covers[0].new_av == 2
+    assert rec.effect.source == "DMG" and rec.ablated_cover == ("door", 2)
 
 
 def test_uncovered_location_is_not_protected(gear, ap_v2):
@@ -406,7 +411,8 @@ def test_two_covers_in_a_row(gear, ap_v2):
     )
     rec, _ = _shoot(gear, ap_v2, card, situation=ShotSituation(covers=(window, door)))
     assert [c.outcome for c in rec.covers] == ["P", "A"]
-    assert rec.ablated_covers == (("door", 2),) and rec.effect.source == "RD"
+    # both lowered: the window penetrated, the door ablated (000: "In both cases")
+    assert rec.ablated_covers == (("window", 0), ("door", 2)) and rec.effect.source == "RD"
 
 
 def test_reduced_damage_stays_below_full_damage(gear, ap_v2):
@@ -565,7 +571,10 @@ def test_hank_shotgun_into_a_melee(gear, ap_v2):
     rec, _ = _shoot(
         gear, ap_v2, miss_card, weapon_id="double_barrel_shotgun", shooter=hank, situation=situation
     )
-    assert rec.strays.stray_shots == 4 and rec.strays.candidates_hit == ("jonah", "jonah")
+    # two figures hit but Jonah is the only one near: hit once, no bump was spent
+    # (000 Ancillary Effects; 002 stray spend) — this pinned ("jonah", "jonah") before
+    assert rec.strays.stray_shots == 4 and rec.strays.figures_hit == (2, 4)
+    assert rec.strays.candidates_hit == ("jonah",)
 
 
 def test_shotgun_miss_at_long_range(gear, ap_v2):

@@ -20,7 +20,7 @@ from twtw_desktop.rules.combat.ranged import (
 )
 from twtw_desktop.rules.combat.resolve import after_shot, resolve_attack
 from twtw_desktop.rules.combat.situation import ShotSituation
-from twtw_desktop.rules.editions import OptionalRules
+from twtw_desktop.rules.editions import OptionalRules, load_edition
 
 from .cardkit import CardSupply, armed, make_card, person, ready
 
@@ -205,15 +205,18 @@ def test_cyril_two_shots_on_the_perkins_brothers(gear, ap_v2, samples):
     assert sum(1 for m in plan.ap.items if m.label.startswith("switch")) == 1
 
 
-def test_attacks_beyond_the_skill_level_are_refused(gear, ap_v2):
-    """000 Multiple Attacks: at most the skill level — a third attack with skill 2
-    (let alone a ninth) is refused."""
+def test_attacks_beyond_the_skill_level_miss_automatically(gear, ap_v2):
+    """000 Multiple Attacks: "Attacks in excess of the level of the appropriate skill
+    miss automatically (but may have other effects)" — a third attack with skill 2 is
+    planned and paid, and the plan says it misses (this pinned a refusal before)."""
     shooter = _schofield_shooter(2, loaded=9)
     shots = [PlannedShot(target_id="a", shot=ShotSpec(kind="snap", cock_first=True))] * 3
-    with pytest.raises(RulesError, match="at most 2"):
-        plan_attacks(shooter, gear.weapon("sw_schofield"), shots, ap_v2)
-    with pytest.raises(RulesError, match="at most 2"):
-        plan_attacks(shooter, gear.weapon("sw_schofield"), shots * 3, ap_v2)
+    two = plan_attacks(shooter, gear.weapon("sw_schofield"), shots[:2], ap_v2)
+    three = plan_attacks(shooter, gear.weapon("sw_schofield"), shots, ap_v2)
+    assert three.ap.total > two.ap.total
+    assert any("attack 3 beyond the skill level (2) miss" in r for r in three.reasons)
+    nine = plan_attacks(shooter, gear.weapon("sw_schofield"), shots * 3, ap_v2)
+    assert any("attacks 3–9" in r for r in nine.reasons)
 
 
 def test_unskilled_limit_is_the_trait_rank(gear, ap_v2):
@@ -286,8 +289,12 @@ def test_fan_fire_limits(gear, ap_v2):
     """000/001: no more shots than the pistol skill level or the rounds loaded; only
     single-action revolvers; never aimed."""
     w = gear.weapon("colt_peacemaker")
+    # 000: a third fan shot at level 2 misses automatically (it was refused before);
+    # 003: "Fan firing is limited by the skill level" in the Phases fan
+    over = plan_fan_fire(_fanner(level=2), w, ["a"] * 3, ap_v2)
+    assert any("miss automatically" in r for r in over.reasons)
     with pytest.raises(RulesError, match="at most 2"):
-        plan_fan_fire(_fanner(level=2), w, ["a"] * 3, ap_v2)
+        plan_fan_fire(_fanner(level=2), w, ["a"] * 3, load_edition("phases"))
     with pytest.raises(RulesError, match="holds only 2"):
         plan_fan_fire(_fanner(loaded=2), w, ["a"] * 3, ap_v2)
     with pytest.raises(RulesError, match="single-action revolver"):
@@ -299,13 +306,19 @@ def test_fan_fire_limits(gear, ap_v2):
 
 
 def test_pushing_the_limit_raises_rel(gear, ap_v2):
-    """000/001 Pushing the Limit (option): a revolver's Rel +1 when fan firing."""
+    """000 Pushing the Limit: "Increase the Rel of any revolver by 1 when fan-firing."
+    — not optional on 000, so AP v2 raises it with the switch off (this test pinned
+    the unraised Rel before); 001 calls it an advanced rule: Phases needs the switch."""
     w = gear.weapon("colt_peacemaker")
-    assert plan_fan_fire(_fanner(), w, ["a"], ap_v2).rel == w.rel
+    assert plan_fan_fire(_fanner(), w, ["a"], ap_v2).rel == w.rel + 1
     pushed = plan_fan_fire(
         _fanner(), w, ["a"], ap_v2, options=OptionalRules(pushing_the_limit=True)
     )
     assert pushed.rel == w.rel + 1
+    phases = load_edition("phases")
+    assert plan_fan_fire(_fanner(), w, ["a"], phases).rel == w.rel
+    on = plan_fan_fire(_fanner(), w, ["a"], phases, options=OptionalRules(pushing_the_limit=True))
+    assert on.rel == w.rel + 1
 
 
 def test_pushing_the_limit_reaches_the_failure_check(gear, ap_v2):

@@ -9,8 +9,13 @@ Decisions where the pages are vague:
   and one more per range band beyond the first — read so that 001's Hank/Jonah
   example (hit → 1, miss → 2, doubled in melee to 2 and 4) and 000's "a miss at long
   range hits up to 4" (the third band) both come out.
-* When more figures hit than there are candidates, the extra hits go round the
-  candidates again from the closest (002: a stray spend may hit one target twice).
+* Each figure that hits names a different unintended target, closest first (000
+  Ancillary Effects: "multiple unintended targets can be hit in a single action if
+  multiple targets are indicated and there are sufficient stray shots"). A target is
+  hit again only for a stray bump spent (002 Spending Bumps: a stray spend "may be
+  used to cause one target to be hit more than once"): each stray spend lets one
+  figure beyond the candidates hit the closest again; without one the extra figures
+  hit nobody.
 * A fully loaded revolver that discharges hits the nearest body part (a leg, unless
   the Judge names another) with the weapon's DMG read from the same card.
 * Which guns can go off (000 Carrying Loaded Weapons): firearms carried with every
@@ -172,11 +177,22 @@ def unintended_targets(
             f"{len(hit_figs)} figure(s) at or below {stray_shots}, but no unintended target is near"
         )
     else:
+        # one figure, one target; a repeat only for each stray bump spent (002)
+        repeats = len(spends)
         for i in range(len(hit_figs)):
+            if i >= len(candidates):
+                if repeats <= 0:
+                    break
+                repeats -= 1
             hit.append(candidates[i % len(candidates)])
         reasons.append(
             f"{len(hit_figs)} figure(s) at or below {stray_shots}: " + ", ".join(hit) + " hit"
         )
+        if len(hit) < len(hit_figs):
+            reasons.append(
+                f"{len(hit_figs) - len(hit)} figure(s) find no further target: a target is "
+                "hit more than once only for a stray bump spent (000 Ancillary Effects; 002)"
+            )
     f0, f1, f2 = figs
     return StrayResult(
         stray_shots=stray_shots,

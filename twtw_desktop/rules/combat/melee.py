@@ -302,8 +302,11 @@ def melee_tn(
     defender_stood_still: bool = False,
     dodge: DodgeSpec | None = None,
     defender_attacked_this_round: bool = False,
+    defender_forgoes_defense: bool = False,
 ) -> TnBreakdown:
-    """The TN (the defender's Defense) and the attacker's result modifiers."""
+    """The TN (the defender's Defense) and the attacker's result modifiers.
+    ``defender_forgoes_defense``: the defender moves as a continuous action (002: "the
+    TN for all attacks targeting them is reduced by 1")."""
     at = attack if isinstance(attack, MeleeAttackType) else attack_type(attack)
     tn = melee_defense(
         defender,
@@ -331,7 +334,12 @@ def melee_tn(
         )
         res += items
         notes += why
-    return tn.with_items(result_items=res, notes=notes)
+    forgo = (
+        [mod("defender moves continuously: forgoes its defence", -1, "002 Continuous Actions")]
+        if defender_forgoes_defense
+        else []
+    )
+    return tn.with_items(tn_items=forgo, result_items=res, notes=notes)
 
 
 #: The switch that lets a dodge count against shots and throws too (house, off by
@@ -390,15 +398,13 @@ def defense_ap_cost(kind: Literal["block", "dodge"]) -> ApBreakdown:
 
 
 def check_melee_series(attacker: Character, weapon: Weapon | None, attacks: int) -> int:
-    """Refuse more attacks than the skill level (trait rank unskilled) allows in one
-    series (000 Multiple Attacks); returns the limit."""
-    limit = attack_limit(attacker, weapon, skill=_skill_of(weapon))
-    if attacks > limit:
-        raise RulesError(
-            f"{attacker.name} may make at most {limit} hand-to-hand attack(s) in one series, "
-            f"not {attacks}."
-        )
-    return limit
+    """The skill level (trait rank unskilled) of a hand-to-hand series: the attacks
+    past it are declared, paid and miss automatically (000 Multiple Attacks:
+    "Attacks in excess of the level of the appropriate skill miss automatically
+    (but may have other effects)"); returns the limit."""
+    if attacks < 1:
+        raise RulesError("Declare at least one hand-to-hand attack.")
+    return attack_limit(attacker, weapon, skill=_skill_of(weapon))
 
 
 # =============================================================================

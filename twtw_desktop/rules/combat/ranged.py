@@ -38,7 +38,7 @@ from ..base import Pool, Strict
 from ..character import SKILLS as _SKILL_TRAITS
 from ..character import CarriedWeapon, Character
 from ..editions import Edition, OptionalRules
-from ..gear import Weapon
+from ..gear import GearCatalog, Weapon
 from .records import ApBreakdown, Modifier, TnBreakdown, mod
 from .situation import ShotSituation
 from .thrown import check_throwable, is_throwable, throw_range
@@ -162,6 +162,32 @@ def shot_pool(
             f"aimed: Acuity d{acuity.die} is better than {own} ({SRC_AIM_ACUITY})",
         ]
     return own, [*why, f"aimed: Acuity d{acuity.die} is no better ({SRC_AIM_ACUITY})"]
+
+
+def other_hand_holds(
+    shooter: Character, weapon_index: int | None, gear: GearCatalog, *, two_weapons: bool = False
+) -> str | None:
+    """What keeps a two-handed gun to one hand: another item in hand (a readied
+    weapon other than the one fired), or a second gun fired with it; None when both
+    hands are free for it (000 Two handed ranged weapons: "Apply a penalty of 2
+    downgrades to any two-handed ranged weapon being used with one hand")."""
+    if two_weapons:
+        return "a second weapon fired with it"
+    for i, cw in enumerate(shooter.weapons):
+        if i == weapon_index or not cw.readied:
+            continue
+        w = gear.weapons.get(cw.weapon_id)
+        return w.name if w is not None else cw.weapon_id
+    return None
+
+
+def auto_miss_note(limit: int, attacks: int) -> str:
+    """Why attacks ``limit + 1 .. attacks`` of a series miss (000 Multiple Attacks)."""
+    which = f"attack {limit + 1}" if attacks == limit + 1 else f"attacks {limit + 1}–{attacks}"
+    return (
+        f"{which} beyond the skill level ({limit}) miss automatically, paying their AP "
+        "and keeping their other effects: stray shots, noise (000 Multiple Attacks)"
+    )
 
 
 def attack_limit(attacker: Character, weapon: Weapon | None, skill: str | None = None) -> int:
@@ -296,7 +322,7 @@ def shot_ap_cost(
                 raise RulesError(f"The {weapon.name} cannot be aimed.")
             paid = 0
             for i in range(1, shot.aims + 1):
-                ap = edition.aim.aim_ap(weapon.aim_ap, i)
+                ap = edition.aim.aim_ap(weapon.aim_ap_in(edition.id) or 0, i)
                 items.append(mod(f"aim action {i}", ap, src))
                 if i <= prepaid_aims:
                     paid += ap
@@ -555,6 +581,12 @@ def ranged_tn(
     res += a_res
     notes += a_notes
 
+    if s.target_forgoes_defense:
+        # 002 Continuous Actions: "A character performing a movement continuous action is
+        # forgoing their defense, the TN for all attacks targeting them is reduced by 1."
+        tn_items.append(
+            mod("target moves continuously: forgoes its defence", -1, "002 Continuous Actions")
+        )
     return TnBreakdown.build(base, base_label, base_src, tn_items, res, notes)
 
 
@@ -660,14 +692,13 @@ def plan_attacks(
     if not shots:
         raise RulesError("Declare at least one attack.")
     limit = attack_limit(shooter, weapon)
-    if len(shots) > limit:
-        raise RulesError(
-            f"{shooter.name} may make at most {limit} attack(s) with the {weapon.name} "
-            f"in one series, not {len(shots)}."
-        )
     c = _carried(shooter, weapon, carried)
     items: list[Modifier] = []
     reasons: list[str] = [f"at most {limit} attack(s) (skill level or trait rank)"]
+    if len(shots) > limit:
+        # 000 Multiple Attacks: "Attacks in excess of the level of the appropriate
+        # skill miss automatically (but may have other effects)."
+        reasons.append(auto_miss_note(limit, len(shots)))
     prev: str | None = None
     for i, p in enumerate(shots):
         check_shot(shooter, weapon, p.shot, edition, carried=c, options=options)
@@ -747,7 +778,8 @@ def plan_fan_fire(
 
     1 AP per shot and per target switch (+1 outside the field of fire), always a
     snap shot, cocking ignored, at most the pistol skill level in shots, and never
-    more shots than rounds loaded. Pushing the limit (option) raises the Rel by 1.
+    more shots than rounds loaded. Pushing the limit raises the Rel by 1 (000: always;
+    001: the encounter's switch).
     """
     options = options or OptionalRules()
     shots = len(targets)
@@ -760,14 +792,16 @@ def plan_fan_fire(
         shooter, weapon, ShotSpec(kind="snap", fan=True), edition, carried=c, options=options
     )
     level = shooter.skill_level(weapon.skill)
-    if shots > level:
+    mode = fan_mode(edition)
+    if shots > level and mode == "burst3":
+        # 003 Fan Firing: "Fan firing is limited by the skill level with the
+        # appropriate weapon." (one check: no shot of its own to miss)
         raise RulesError(
             f"{shooter.name} may fan fire at most {level} shot(s) (the pistol skill level), "
-            f"not {shots}."
+            f"not {shots} (003 Fan Firing)."
         )
     if shots > c.loaded:
         raise RulesError(f"The {weapon.name} holds only {c.loaded} round(s), not {shots}.")
-    mode = fan_mode(edition)
     outside = list(outside_field_of_fire) + [False] * shots
     items = [mod(f"fan shot {i + 1}", FAN_AP_PER_SHOT, "000 Fan Firing") for i in range(shots)]
     switches = 0
@@ -794,10 +828,16 @@ def plan_fan_fire(
             )
         per_shot.append(tuple(shot_items))
     reasons = [f"{shots} shot(s) at {len(distinct)} target(s); always a snap shot; cocking ignored"]
+    if shots > level:
+        # 000 Multiple Attacks: each fan shot is an attack of the series
+        reasons.append(auto_miss_note(level, shots))
     rel = weapon.rel
-    if options.pushing_the_limit and rel is not None:
+    if (options.pushing_the_limit or edition.pushing_the_limit_always) and rel is not None:
+        # 000: "Revolvers are not designed for fan-firing. Increase the Rel of any
+        # revolver by 1 when fan-firing." (001: an advanced rule, the switch)
         rel += PUSHING_THE_LIMIT_REL
-        reasons.append(f"pushing the limit: Rel {weapon.rel} → {rel} (000 Fan Firing)")
+        where = "000 Pushing the Limit" if edition.pushing_the_limit_always else "001 advanced rule"
+        reasons.append(f"pushing the limit: Rel {weapon.rel} → {rel} ({where})")
     if mode == "burst3":
         tn_items = (mod(f"fan firing {shots} shot(s)", shots, "003 Fan Firing"),)
         reasons.append("one check; a hit reads the burst 3 hits, at most one per shot (003)")
@@ -843,12 +883,14 @@ __all__ = [
     "ShotSpec",
     "attack_limit",
     "attack_pool",
+    "auto_miss_note",
     "check_shot",
     "cock_ap_cost",
     "fan_mode",
     "fan_shot_tn",
     "is_fan_capable",
     "is_throwable",
+    "other_hand_holds",
     "plan_attacks",
     "plan_fan_fire",
     "range_steps",

@@ -27,8 +27,10 @@ Decisions where the pages are vague:
 
 * Several covers over one location are met in order from the firer: an ablation
   turns the rest of the shot to reduced damage, a deflection stops it.
-* 000 says both P and A results lower the AV in one place and only A in its table;
-  the table (and RULES.md) wins: only an ablation lowers the AV.
+* 000 Armor Penetration/Ablation: "Attacks that penetrate do full damage (DMG).
+  Attacks that ablate do reduced damage (RD). In both cases, the protection value is
+  decremented." Cover Penetration names the drop only under A but does not say P
+  leaves the AV: both P and A lower it by 1 (a deflection leaves it).
 * Reduced damage printed as the DMG cell one column to the left is read as a
   negative column shift, so it always stays below full damage (002 rule 2).
 * Flat damage (brawling: 5 + DB) takes +1 per damage bump, as bumps past row 7 do.
@@ -483,11 +485,12 @@ def resolve_profile(
     """Resolve one attack described by ``profile`` (see the module docstring)."""
     options = options or OptionalRules()
     spends = spends or BumpSpends()
-    if not 0 <= rank < profile.pool.count:
-        raise RulesError(
-            f"A {profile.pool} pool has {profile.pool.count} result(s); there is no attack "
-            f"number {rank + 1} from it."
-        )
+    if rank < 0:
+        raise RulesError("An attack's rank in its series starts at 0.")
+    #: 000 Multiple Attacks: "Attacks in excess of the level of the appropriate skill
+    #: miss automatically (but may have other effects)" — the pool has one result per
+    #: skill level, so an attack past them has none: a miss, its strays still flying
+    beyond_skill = rank >= profile.pool.count
     if chosen_location is not None and not profile.may_choose_location:
         raise RulesError("Only an attacker with full dominance may choose the hit location.")
     if hits_on_target is not None and hits_on_target < 0:
@@ -519,6 +522,11 @@ def resolve_profile(
         if raw is not None:
             which = "best result" if rank == 0 else f"result number {rank + 1}"
             reasons.append(f"{which} {raw} {tn.result_modifier:+d} = {result}")
+        elif beyond_skill:
+            reasons.append(
+                f"attack {rank + 1} is beyond the skill level ({profile.pool.count}): it "
+                "misses automatically, its other effects stand (000 Multiple Attacks)"
+            )
         reasons += list(check.reasons)
         bumps = check.bumps
     success = check.success
@@ -902,14 +910,17 @@ def strike(
                 + (f" + {penetration} penetration bump(s)" if penetration else "")
                 + f" vs {c.material} AV {c.av}: {outcome}"
             ]
-            if outcome == "A":
-                source = "RD"
+            if outcome in ("P", "A"):
+                # 000: "In both cases, the protection value is decremented."
+                word = "ablated: reduced damage" if outcome == "A" else "penetrated: full damage"
+                if outcome == "A":
+                    source = "RD"
                 if edition.ablation_lowers_av and c.av > 0:
                     new_av = c.av - 1
                     ablated.append((c.feature_id, new_av))
-                    why.append(f"ablated: the {c.material}'s AV drops to {new_av} (000)")
+                    why.append(f"{word}; the {c.material}'s AV drops to {new_av} (000)")
                 else:
-                    why.append("ablated: reduced damage")
+                    why.append(word)
             elif outcome == "D":
                 why.append("deflected: no effect (000 Cover Penetration)")
             cover_hits.append(
@@ -1229,11 +1240,7 @@ def resolve_series(
     if not n or not (len(situations) == len(tns) == len(shots) == len(carried) == n):
         raise RulesError("Give a target, a situation, a TN and a shot for every attack.")
     pool, _ = attack_pool(attacker, weapon)
-    if n > pool.count:
-        raise RulesError(
-            f"A {pool} pool has {pool.count} result(s): not enough for {n} attacks "
-            "(000 Resolving Multiple Attacks)."
-        )
+    # attacks past the pool's results miss automatically (000 Multiple Attacks)
     pool_read = read_pool(card, pool, more)
     current: dict[str, Character] = {}
     records: list[AttackRecord] = []

@@ -105,6 +105,8 @@ class ShotSituation(Strict):
     range_band: Annotated[int, Field(ge=1)] | None = None
     #: the target left the field of fire while the firer aimed (003 Fields of Fire)
     target_left_field_of_fire: bool = False
+    #: the target moves as a continuous action and so forgoes its defence (002)
+    target_forgoes_defense: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> ShotSituation:
