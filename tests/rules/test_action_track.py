@@ -316,6 +316,19 @@ def test_stack_order_fragment_bonus_and_ties():
     track.advance_segment()
 
 
+def test_a_single_action_guns_shot_wins_a_tie_on_the_stack():
+    """000 Cocking and Readying: the single action trait "wins initiative-based ties" —
+    after fragment + bonus, before the card number (000 The Initiative Stack)."""
+    thunderer = GEAR.weapon("colt_thunderer")  # double action, not cocked
+    track = _two_shooters()
+    advance_to(track, 3)
+    track.declare("m", A.snap_shot(thunderer))
+    track.declare("f", A.snap_shot(ARMY))  # single action
+    ev = track.resolve_stack(cards={"m": card(40, fragment=4), "f": card(30, fragment=4)})
+    assert [p.character_id for p in ev.stack] == ["f", "m"]  # not card 40 first
+    assert any("single-action" in d for d in ev.details)
+
+
 def test_quick_draw_calamity_bars_spending():
     """000 Determine Bonus: on a calamity Quick Draw gives nothing and no AP may be
     spent for the bonus."""
@@ -682,7 +695,10 @@ def test_full_round_four_characters():
     track.declare("f", A.cock_action(ARMY))  # 3 counters for 1: 2 lost
     track.join_stack("m", A.snap_shot(PEACEMAKER, ["p"]))  # 1 AP from the pool to join
     ev = track.resolve_stack()
-    totals = [(p_.total, p_.card_number) for p_ in ev.stack]
+    # fragment + bonus, then a single-action gun's shot (Miranda's Peacemaker snap
+    # shot, 000 Cocking and Readying), then the card number
+    single = {"m"}
+    totals = [(p_.total, p_.character_id in single, p_.card_number) for p_ in ev.stack]
     assert totals == sorted(totals, reverse=True)
     assert {p_.character_id for p_ in ev.stack} == {"h", "m", "f"}
     assert track.pool("m") == 12 - 5 - 2

@@ -82,12 +82,13 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from ..errors import RulesError
-from .actions import ActionKind, ActionSpec
+from .actions import ActionKind, ActionSpec, single_action_tie_key
 from .base import MAX_COUNT, CardNo, Count, Id, Name, Pool, SmallInt, Strict, Text
 from .card import Card
 from .character import Character
 from .checks import CheckResult
 from .deck import DeckState
+from .gear import default_gear
 from .timecommon import (
     SURPRISE_BRAVERY_TN,
     SURPRISE_EXPECTING_TN,
@@ -1672,6 +1673,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             flipped,
             key=lambda e: (
                 -((e.card.fragment if e.card else 0) + e.bonus),
+                self._single_action_tie(e),
                 -(e.card.number if e.card else 0),
                 e.seq,
             ),
@@ -1702,7 +1704,10 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
                 f"{e.card.fragment}{items} = {e.card.fragment + e.bonus}",
             )
         if len(places) > 1:
-            details.append(f"ties go to the higher card number ({SOURCE_STACK})")
+            details.append(
+                "ties go to a single-action gun's shot (000 Cocking and Readying), then to "
+                f"the higher card number ({SOURCE_STACK})"
+            )
         entries = tuple(final.get(e.seq, e) for e in st.entries)
         details.append(f"declarations for segment {st.segment} are closed ({SOURCE_STACK})")
         event = self._event(
@@ -1717,6 +1722,15 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             event,
             bool(drawn),
         )
+
+    def _single_action_tie(self, entry: StackEntry) -> int:
+        """0 for a shot with a single-action gun (a double-action one cocked for it),
+        which "wins initiative-based ties" (000 Cocking and Readying), else 1."""
+        weapon_id = entry.action.weapon_id
+        weapon = default_gear().weapons.get(weapon_id) if weapon_id else None
+        c = self._chars.get(entry.character_id)
+        cocked = c is not None and any(cw.weapon_id == weapon_id and cw.cocked for cw in c.weapons)
+        return single_action_tie_key(entry.action, weapon, cocked=cocked)
 
     # -- the end of the round ---------------------------------------------------------------
 
