@@ -38,6 +38,7 @@ from pydantic import Field, model_validator
 from ..hexgrid import Hex, hex_spiral, offset_to_hex
 from ..rules.base import Mutable
 from ..rules.character import Character
+from ..rules.gear import default_gear
 from .encounter import Encounter, Token
 from .map import Map, Terrain
 
@@ -114,8 +115,6 @@ def party_from(encounter: Encounter, who: list[str] | None = None, name: str = "
 
 def _weapon_name(weapon_id: str) -> str:
     """The gear catalog's name of a weapon (its id when the catalog has none)."""
-    from ..rules.gear import default_gear
-
     w = default_gear().weapons.get(weapon_id)
     return w.name if w is not None else weapon_id
 
