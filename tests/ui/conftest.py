@@ -7,8 +7,13 @@ pytest.importorskip("PySide6.QtWidgets")
 
 @pytest.fixture(autouse=True)
 def _own_data_dir(tmp_path, monkeypatch):
-    """Each test keeps the app's data (untitled journals) in its own folder."""
+    """Each test keeps the app's data (untitled journals) and its default settings
+    in its own folders: no test reopens the encounter another one left as the last
+    (a launch without a file reopens it) or reads another's recent files."""
+    from twtw_desktop.ui.settings import use_ini_folder
+
     monkeypatch.setenv("TWTW_DATA_DIR", str(tmp_path / "app-data"))
+    use_ini_folder(tmp_path / "default-settings")
 
 
 def fresh_window(qtbot, tmp_path, monkeypatch, *, size=(1366, 768), show: bool = True):
