@@ -14,10 +14,14 @@ import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 if os.environ["QT_QPA_PLATFORM"] == "offscreen":
+    import atexit
     import json
+    import shutil
     import tempfile
 
-    _screens = os.path.join(tempfile.mkdtemp(prefix="twtw-screens-"), "screens.json")
+    _folder = tempfile.mkdtemp(prefix="twtw-screens-")
+    atexit.register(shutil.rmtree, _folder, ignore_errors=True)
+    _screens = os.path.join(_folder, "screens.json")
     with open(_screens, "w", encoding="utf-8") as f:
         json.dump(
             {
