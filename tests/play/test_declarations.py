@@ -242,3 +242,72 @@ def test_a_standing_declaration_replays_from_its_journal_form(table):
     with pytest.raises(ValueError, match="not another declaration step"):
         WhenAble(who=MIRANDA, then=RunOn().journal_form())
     assert CLEM  # a knifeman is due only to move
+
+
+def _stacked_at_segment_5():
+    """The seed script's table just before its stack: Miranda (Quick Draw 2) and Angus
+    (Quick Draw 1) both declared on segment 5, Cyril still to pass."""
+    import json
+
+    from tests.play.test_worked_examples import EXAMPLES
+
+    lines = [
+        json.loads(x)
+        for x in (EXAMPLES / "seed_000_stack_first_shot_downs_second.jsonl")
+        .read_text()
+        .splitlines()
+        if x.strip() and not x.startswith("#")
+    ]
+    t = open_table(SAMPLE).table
+    for line in lines[: lines.index({"passing": ["cyril_wellington"], "do": "run_on"})]:
+        t.apply(parse_action(line))
+    return t
+
+
+def test_ap_from_the_pool_are_offered_once_per_stack_before_the_cards_flip():
+    """000 Determine Bonus: "Each AP spent from the pool grants the character +1 … No
+    character may spend more AP for bonus than their level in Quick Draw"; the Quick
+    Draw check "is attempted before spending AP"; "Once all characters declare their
+    bonus cards are flipped"."""
+    from twtw_desktop.play.track_actions import StackBonus
+
+    t = _stacked_at_segment_5()
+    ev = t.apply(RunOn(passing=["cyril_wellington"]))
+    text = ev.text
+    assert "AP from the pool for the stack" in text and "F6 flips the cards" in text
+    assert "Miranda Valentine up to 2" in text and "Angus Laroq up to 1" in text
+    # the free checks came first, the cards are not flipped yet, and nobody is offered twice
+    assert all(e.quick_draw is not None and not e.resolved for e in t.track.stack())
+    assert t.track.bonus_bidders() == []
+    # more than the Quick Draw level is refused, naming the limit
+    assert "at most 2 AP" in (t.why_not(StackBonus(who=MIRANDA, ap=3)) or "")
+    t.apply(StackBonus(who=MIRANDA, ap=2))
+    t.apply(RunOn())  # flips: the bought bonus is itemised on her place in the stack
+    miranda = next(e for e in t.track.stack(5) if e.character_id == MIRANDA)
+    assert miranda.resolved and miranda.bonus_ap == 2
+
+
+def test_no_offer_after_a_calamity_or_without_ap_in_the_pool():
+    """000 Determine Bonus: "On a Calamity no AP may be spent"; "AP lost due to over
+    spending is not in the pool and cannot be used for this purpose"."""
+    from twtw_desktop.rules.action_track import QuickDrawRoll
+
+    t = _stacked_at_segment_5()
+    tr = t.track
+    st = tr._state
+    rows = dict(st.rows)
+    rows[ANGUS] = rows[ANGUS].model_copy(
+        update={"pool_spent": rows[ANGUS].pool_spent + rows[ANGUS].pool}
+    )
+    calamity = QuickDrawRoll(
+        card_number=1, result=0, success=False, bumps=0, calamity=True, bonus=0, reasons=()
+    )
+    entries = tuple(
+        e.model_copy(update={"quick_draw": calamity}) if e.character_id == MIRANDA else e
+        for e in st.entries
+    )
+    tr._state = st.model_copy(update={"rows": rows, "entries": entries})
+    assert tr.bonus_bidders() == []
+    ev = t.apply(RunOn(passing=["cyril_wellington"]))
+    assert "AP from the pool" not in ev.text
+    assert all(e.resolved for e in tr.stack(5))

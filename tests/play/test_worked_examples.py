@@ -291,6 +291,10 @@ def test_two_shots_on_one_segment_resolve_in_stack_order_and_a_downed_shooter_ne
     (name,) = other.values()
     assert any(t.startswith(f"{name}'s ") and "does not happen" in t for t in texts)
     assert any("Quick Draw check" in t for t in texts)  # the free check, made for them
+    # 000 Determine Bonus: then AP from the pool are offered — the run stops once
+    offer = [t for t in texts if t.startswith("Stopped: AP from the pool for the stack")]
+    assert len(offer) == 1 and "Miranda Valentine up to 2" in offer[0]
+    assert "Miranda Valentine spends 1 AP from the pool: +1 on the stack" in texts
 
 
 def test_counting_stops_where_someone_newly_may_act_and_one_step_passes_them(tmp_path, capsys):

@@ -34,7 +34,8 @@ resolves").
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
@@ -178,37 +179,45 @@ def target_gone(table: Table, action: Action) -> str | None:
     return None
 
 
+@contextmanager
+def _in_place(table: Table, entry: StackEntry) -> Iterator[tuple[Action, str | None]]:
+    """The declared action of ``entry`` read as it stands now, in its place on the
+    segment (the clock's ``performing``, so its costs are the declared ones), with why
+    it no longer applies (its target gone, or refused as it stands; None: it applies)."""
+    clock = table.time
+    assert isinstance(clock, SegmentClock) and entry.intent is not None
+    action = parse_action(entry.intent)
+    clock.performing = entry
+    try:
+        yield action, target_gone(table, action) or why_not_declaring(table, action)
+    finally:
+        clock.performing = None
+
+
+def _waits_for(table: Table, action: Action, need: str) -> str:
+    return f"{action.label(table)}: {need} (the Attack panel shows it; Apply carries it out)"
+
+
 def perform(table: Table, entry: StackEntry) -> str | None:
     """Inside a step: carry out a declared action in its place — or let it not
     happen (its actor down or stunned, its target gone: the AP stay spent). Returns
     why the Judge must decide first (None: done)."""
     t: ActionTrack = table.track
-    clock = table.time
-    assert isinstance(clock, SegmentClock) and entry.intent is not None
     c = table.character(entry.character_id)
-    texts: list[str] = []
     if c.out_of_action or c.stunned:
         state = "stunned" if c.stunned and not c.out_of_action else "down"
         _log_events(table, [t.perform_entry(entry.seq, skipped=f"{c.name} is {state} first")])
         return None
-    action = parse_action(entry.intent)
-    clock.performing = entry
-    try:
-        why = target_gone(table, action) or why_not_declaring(table, action)
+    with _in_place(table, entry) as (action, why):
         if why:
             _log_events(table, [t.perform_entry(entry.seq, skipped=why)])
             return None
         need = _decision(table, action)
         if need:
-            return (
-                f"{action.label(table)}: {need} (the Attack panel shows it; Apply carries it out)"
-            )
+            return _waits_for(table, action, need)
         ev = action.apply(table)
         for hook in AFTER_ACTION:
             hook(table, action, ev)
-        texts.append(ev.text)
-    finally:
-        clock.performing = None
     if not any(e.seq == entry.seq and e.performed for e in t.state.entries):
         _log_events(table, [t.perform_entry(entry.seq)])
     sync_status(table)
@@ -224,20 +233,37 @@ def settle(table: Table) -> str | None:
     if not segments(table) or t.pending_declarers() or not t.unperformed():
         return None
     if t._pending_stack():
-        # 000 Determine Bonus: "each player with Quick Draw may attempt to use it" — the
-        # check costs nothing and only helps, so the table makes it for them; AP spent
-        # for a bonus stay the Judge's call (Alt+Q before F8 resolves the stack by hand)
-        for entry in t.stack():
-            if entry.resolved or entry.quick_draw is not None:
-                continue
-            if t.quick_draw_refusal(entry.character_id) == "":
-                _log_events(table, [t.quick_draw_check(entry.character_id)])
+        # 000 Determine Bonus: "each player with Quick Draw may attempt to use it … This
+        # is attempted before spending AP to add to the pool" — the check costs nothing
+        # and only helps, so the table makes it for them; then whoever may spend AP
+        # from the pool is offered it once (a stop; the next run flips the cards)
+        offer = _offer_bonus(table)
+        if offer:
+            return f"AP from the pool for the stack: {offer}; F6 flips the cards"
         _log_events(table, [t.resolve_stack()])
     for entry in t.unperformed():
         stop = perform(table, entry)
         if stop:
             return stop
     return None
+
+
+def _offer_bonus(table: Table) -> str:
+    """Inside a step, once two or more actions share the segment: the free Quick Draw
+    checks, then the offer of AP from the pool to whoever may still spend them (000
+    Determine Bonus), marked as made. Returns its words ("": nobody to offer)."""
+    t: ActionTrack = table.track
+    for entry in t.stack():
+        if entry.resolved or entry.quick_draw is not None:
+            continue
+        if t.quick_draw_refusal(entry.character_id) == "":
+            _log_events(table, [t.quick_draw_check(entry.character_id)])
+    bidders = t.bonus_bidders()
+    if not bidders:
+        return ""
+    _log_events(table, [t.offer_bonus([c for c, _ in bidders])])
+    names = ", ".join(f"{t.row(c).name} up to {n}" for c, n in bidders)
+    return f"{names} (Alt+Q; 000 Determine Bonus)"
 
 
 def decision_waiting(table: Table) -> str | None:
@@ -250,21 +276,9 @@ def decision_waiting(table: Table) -> str | None:
         c = table.character(entry.character_id)
         if c.out_of_action or c.stunned or entry.intent is None:
             return None
-        action = parse_action(entry.intent)
-        clock = table.time
-        assert isinstance(clock, SegmentClock)
-        clock.performing = entry
-        try:
-            if target_gone(table, action) or why_not_declaring(table, action):
-                return None
-            need = _decision(table, action)
-        finally:
-            clock.performing = None
-        if need:
-            return (
-                f"{action.label(table)}: {need} (the Attack panel shows it; Apply carries it out)"
-            )
-        return None
+        with _in_place(table, entry) as (action, why):
+            need = None if why else _decision(table, action)
+        return _waits_for(table, action, need) if need else None
     return None
 
 

@@ -74,7 +74,7 @@ Decisions where 000 is vague (the lead lists these in the README):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -296,6 +296,9 @@ class StackEntry(Strict):
     intent: dict[str, Any] | None = None
     #: why it never happened (its actor down or stunned first, its target gone…)
     skipped: Text = ""
+    #: the Judge was told this character may spend AP from the pool for the stack
+    #: (000 Determine Bonus), so an automatic run flips the cards next time
+    bonus_offered: bool = False
 
     def bonus_items(self) -> tuple[BonusItem, ...]:
         """The itemised bonus added to the resolution card's fragment (000)."""
@@ -1615,6 +1618,52 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             event,
             False,
         )
+
+    def bonus_bidders(self) -> list[tuple[str, int]]:
+        """Who on this segment's unresolved stack may still spend AP from the pool for
+        the stack and has not been offered it yet, with the most each may add (000
+        Determine Bonus: "Each AP spent from the pool grants the character +1 … No
+        character may spend more AP for bonus than their level in Quick Draw"; "On a
+        Calamity no AP may be spent"). Empty while an action is alone on its segment."""
+        st = self._state
+        waiting = [
+            e for e in st.entries if e.segment == st.segment and not e.resolved and not e.performed
+        ]
+        if len(waiting) < 2:
+            return []
+        out: list[tuple[str, int]] = []
+        for e in waiting:
+            if e.bonus_offered or (e.quick_draw is not None and e.quick_draw.calamity):
+                continue
+            room = min(
+                self._sheet(e.character_id).quick_draw - e.bonus_ap, st.rows[e.character_id].pool
+            )
+            if room > 0:
+                out.append((e.character_id, room))
+        return out
+
+    def offer_bonus(self, character_ids: Sequence[str]) -> TrackEvent:
+        """Mark that ``character_ids`` were offered AP from the pool for the stack (000
+        Determine Bonus); the next automatic run flips the cards with what they bought."""
+        return self._run(lambda: self._offer_bonus(list(character_ids)))
+
+    def _offer_bonus(self, ids: list[str]) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        offered = {cid: room for cid, room in self.bonus_bidders() if cid in ids}
+        if not offered:
+            raise RulesError("Nobody on this segment's stack may spend AP for a bonus.")
+        entries = tuple(
+            e.model_copy(update={"bonus_offered": True})
+            if e.segment == st.segment and not e.resolved and e.character_id in offered
+            else e
+            for e in st.entries
+        )
+        names = ", ".join(f"{st.rows[c].name} up to {n}" for c, n in offered.items())
+        event = self._event(
+            "offer_stack_bonus",
+            summary=f"AP from the pool for the stack of segment {st.segment}: {names}",
+        )
+        return st.model_copy(update={"entries": entries}), event, False
 
     def resolve_stack(
         self, segment: int | None = None, cards: Mapping[str, Card] | None = None
