@@ -279,6 +279,8 @@ def test_ap_from_the_pool_are_offered_once_per_stack_before_the_cards_flip():
     # the free checks came first, the cards are not flipped yet, and nobody is offered twice
     assert all(e.quick_draw is not None and not e.resolved for e in t.track.stack())
     assert t.track.bonus_bidders() == []
+    # the Judge is led to them: due next (and the window's selection) is the first offered
+    assert due_next(t) == t.track.bonus_bidders(offered=True)[0][0]
     # more than the Quick Draw level is refused, naming the limit
     assert "at most 2 AP" in (t.why_not(StackBonus(who=MIRANDA, ap=3)) or "")
     t.apply(StackBonus(who=MIRANDA, ap=2))

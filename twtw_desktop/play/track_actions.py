@@ -545,7 +545,8 @@ def skip_reason(table: Table, character_id: str) -> str | None:
 
 def due_next(table: Table) -> str | None:
     """AP v2: whom the Judge deals with next — first whoever may declare now with
-    nothing declared (000 Action Timing: ascending Quickness), else the character
+    nothing declared (000 Action Timing: ascending Quickness), then whoever was offered
+    AP from the pool for the segment's stack (000 Determine Bonus), else the character
     with nothing standing whose counters are fewest short of their cheapest shot,
     blow or draw (someone with no weapon is due only to move, when they may declare).
     None: no round is running, or nobody needs the Judge."""
@@ -555,6 +556,8 @@ def due_next(table: Table) -> str | None:
     for cid in t.pending_declarers():
         if skip_reason(table, cid) is None:
             return cid
+    for cid, _ in t.bonus_bidders(offered=True):  # 000 Determine Bonus: AP for the stack
+        return cid
     st = t.state
     best: tuple[int, tuple[int, int, str], str] | None = None
     for cid, r in st.rows.items():

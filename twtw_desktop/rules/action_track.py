@@ -1619,9 +1619,10 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             False,
         )
 
-    def bonus_bidders(self) -> list[tuple[str, int]]:
+    def bonus_bidders(self, offered: bool = False) -> list[tuple[str, int]]:
         """Who on this segment's unresolved stack may still spend AP from the pool for
-        the stack and has not been offered it yet, with the most each may add (000
+        the stack and has not been offered it yet (``offered``: has been, and may
+        still spend them until the cards flip), with the most each may add (000
         Determine Bonus: "Each AP spent from the pool grants the character +1 … No
         character may spend more AP for bonus than their level in Quick Draw"; "On a
         Calamity no AP may be spent"). Empty while an action is alone on its segment."""
@@ -1633,7 +1634,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             return []
         out: list[tuple[str, int]] = []
         for e in waiting:
-            if e.bonus_offered or (e.quick_draw is not None and e.quick_draw.calamity):
+            if e.bonus_offered != offered or (e.quick_draw is not None and e.quick_draw.calamity):
                 continue
             room = min(
                 self._sheet(e.character_id).quick_draw - e.bonus_ap, st.rows[e.character_id].pool
