@@ -62,3 +62,15 @@ settings.register_profile(
     "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=60
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Slow tests first, the longest first (``@pytest.mark.slow(minutes=N)``), so that
+    under ``-n auto`` each worker starts a long one at once and they all finish together
+    instead of one worker meeting a four-minute test at the end."""
+
+    def key(item):
+        mark = item.get_closest_marker("slow")
+        return (0, -float(mark.kwargs.get("minutes", 0))) if mark is not None else (1, 0.0)
+
+    items.sort(key=key)  # stable: the file order within each group

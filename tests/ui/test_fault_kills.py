@@ -70,7 +70,7 @@ def _shown(folder: Path) -> list[tuple[int, str]]:
     return out
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=4)
 def test_killed_at_random_instants_reopens_exactly_as_shown(qtbot, qapp, tmp_path, monkeypatch):
     use_ini_folder(tmp_path / "settings")
     qapp.setApplicationName(f"twtw-{uuid.uuid4().hex[:8]}")
