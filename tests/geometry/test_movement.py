@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.geometry.conftest import side_wall
+from twtw_desktop.bench.geometry import make_bench_map, make_tokens, reachable_reference
 from twtw_desktop.errors import RulesError
 from twtw_desktop.geometry import movement
-from twtw_desktop.geometry.bench import make_bench_map, make_tokens, reachable_reference
 from twtw_desktop.geometry.movement import (
     cheapest_path,
     engaged,

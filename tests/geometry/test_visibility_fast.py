@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twtw_desktop.geometry.bench import make_bench_map, make_tokens
+from twtw_desktop.bench.geometry import make_bench_map, make_tokens
 from twtw_desktop.geometry.sight import visible_hexes
 from twtw_desktop.geometry.visibility import (
     fast_visible_hexes,

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.geometry.conftest import line_feature, side_wall
+from twtw_desktop.bench.geometry import make_bench_map
 from twtw_desktop.geometry import walls as walls_mod
-from twtw_desktop.geometry.bench import make_bench_map
 from twtw_desktop.geometry.sight import visible
 from twtw_desktop.geometry.walls import PACE, WallIndex
 from twtw_desktop.hexgrid import Hex, Orientation

@@ -6,7 +6,7 @@ gone)."""
 from __future__ import annotations
 
 from twtw_desktop import bench
-from twtw_desktop.ui import bench_ui
+from twtw_desktop.bench import ui as bench_ui
 
 FAST = [
     "build_view_200",

@@ -4,8 +4,8 @@ or state that changed meanwhile is dropped."""
 
 from __future__ import annotations
 
+from twtw_desktop.bench import ui as bench_ui
 from twtw_desktop.play.movement import occupied_hexes, reach_budget
-from twtw_desktop.ui import bench_ui
 from twtw_desktop.ui.scene import overlays
 from twtw_desktop.ui.scene.map_view import MapView
 

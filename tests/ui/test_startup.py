@@ -248,7 +248,7 @@ def test_a_window_closed_before_it_is_complete_stays_closed(qtbot, tmp_path):
 
 @pytest.mark.slow
 def test_the_benchmark_times_the_first_frame_and_the_complete_window():
-    from twtw_desktop.ui import bench_ui
+    from twtw_desktop.bench import ui as bench_ui
 
     first = bench_ui.startup_seconds()
     ready = bench_ui.ready_seconds()
@@ -259,7 +259,7 @@ def test_the_benchmark_times_the_first_frame_and_the_complete_window():
 def test_the_library_floor_script_shows_a_window_with_the_libraries_loaded():
     """startup_libraries: the bare window's script with numpy, pydantic and shapely
     imported first, and nothing of the project."""
-    from twtw_desktop.ui import bench_ui
+    from twtw_desktop.bench import ui as bench_ui
 
     assert "twtw_desktop" not in bench_ui.STARTUP_LIBRARIES
     assert "import numpy, pydantic, shapely" in bench_ui.STARTUP_LIBRARIES

@@ -8,7 +8,7 @@ import statistics
 
 import pytest
 
-from twtw_desktop.web.bench import loopback_run
+from twtw_desktop.bench.web import loopback_run
 
 pytestmark = pytest.mark.slow
 

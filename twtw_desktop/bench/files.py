@@ -16,12 +16,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..bench import BenchContext, Measured, figure
-from ..geometry.bench import make_bench_map, make_tokens
 from ..io.files import open_any, save_encounter, save_map, validate_file
 from ..model import Encounter
 from ..model.map import MAX_FEATURES
 from ..rules.samples import sample_characters
+from . import BenchContext, Measured, figure
+from .geometry import make_bench_map, make_tokens
 
 SAVE_RATIO = 2.0
 LOAD_RATIO = 1.5

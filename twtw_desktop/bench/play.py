@@ -14,14 +14,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..bench import BenchContext, Measured, figure
 from ..io.journal import journal_path
+from ..play.actions import EndSegment, Place, StartActionTime, StartRound
+from ..play.catalogue import catalogue
+from ..play.journal import Journal, pending_journal, replay
+from ..play.session import open_table
+from ..play.track_actions import DeclareAction
 from ..resources import maps_dir
-from .actions import EndSegment, Place, StartActionTime, StartRound
-from .catalogue import catalogue
-from .journal import Journal, pending_journal, replay
-from .session import open_table
-from .track_actions import DeclareAction
+from . import BenchContext, Measured, figure
 
 SAMPLE = "main_street.encounter.json"
 

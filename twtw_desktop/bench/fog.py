@@ -13,12 +13,12 @@ update after a wall edit also nodes the walls (in the 1000 figure's note).
 
 from __future__ import annotations
 
-from ..bench import BenchContext, Measured, figure
+from ..geometry.sight import visible_hexes
+from ..geometry.visibility import fast_visible_mask
+from ..geometry.walls import WallIndex
 from ..model.map import Map
-from .bench import make_bench_map, make_tokens
-from .sight import visible_hexes
-from .visibility import fast_visible_mask
-from .walls import WallIndex
+from . import BenchContext, Measured, figure
+from .geometry import make_bench_map, make_tokens
 
 TARGET_FOG_200 = 50e-3
 TARGET_FOG_1000 = 250e-3

@@ -33,8 +33,18 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 
-from ..bench import BenchContext, Measured, figure
-from ..geometry.bench import (
+from ..model import Encounter
+from ..rules.samples import sample_characters
+from ..ui.commands import MoveTokenCommand
+from ..ui.document import EncounterDocument
+from ..ui.panels.track_panel import TrackPanel
+from ..ui.scene import style
+from ..ui.scene.frame import MapFrame
+from ..ui.scene.map_items import FeatureItem
+from ..ui.scene.map_view import MapView
+from ..ui.scene.token_item import TokenItem
+from . import BenchContext, Measured, figure
+from .geometry import (
     BIG_SIDE,
     BIG_TOKENS,
     BIG_WALL_SEGMENTS,
@@ -44,16 +54,6 @@ from ..geometry.bench import (
     make_bench_map,
     make_tokens,
 )
-from ..model import Encounter
-from ..rules.samples import sample_characters
-from .commands import MoveTokenCommand
-from .document import EncounterDocument
-from .panels.track_panel import TrackPanel
-from .scene import style
-from .scene.frame import MapFrame
-from .scene.map_items import FeatureItem
-from .scene.map_view import MapView
-from .scene.token_item import TokenItem
 
 VIEW_W, VIEW_H = 1920, 1080
 TARGET_PAN = 8e-3
@@ -453,7 +453,7 @@ OPEN_BIG = _startup_code(
     "from twtw_desktop.ui import settings\n"
     "settings.use_ini_folder(tempfile.mkdtemp())\n"
     "from twtw_desktop.ui.app import make_app\n"
-    "from twtw_desktop.ui.bench_ui import make_document\n"
+    "from twtw_desktop.bench.ui import make_document\n"
     "from twtw_desktop.ui.main_window import MainWindow\n"
     "app = make_app(); doc = make_document(side, segs, toks)\n"
     "t0 = time.perf_counter()\n"
@@ -558,7 +558,7 @@ def startup_libraries(ctx: BenchContext) -> Measured:
 EXPORT_PDF = _startup_code(
     "import sys\n"
     "side, segs, scale = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]\n"
-    "from twtw_desktop.geometry.bench import make_bench_map\n"
+    "from twtw_desktop.bench.geometry import make_bench_map\n"
     "from twtw_desktop.ui import export as ex\n"
     "m = make_bench_map(side, segs)\n"
     "marks = []\n"

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
-from ..bench import BenchContext, Measured, figure
 from ..play.actions import Place
 from ..play.session import open_table
 from ..resources import maps_dir
-from .server import DeviceService
-from .state import TABLE_PAGE, FrameMaker, apply_patch
+from ..web.server import DeviceService
+from ..web.state import TABLE_PAGE, FrameMaker, apply_patch
+from . import BenchContext, Measured, figure
 
 SAMPLE = "main_street.encounter.json"
 MOVER = "token-hank_daggett"

@@ -22,6 +22,19 @@ seconds). ``section`` groups figures for ``--section`` and names the module that
 registers them in :data:`SECTION_MODULES`; only the modules of the sections asked
 for are imported (so ``--section geometry`` never loads Qt).
 
+The package sits at the top of the layers, beside ``cli``: it may import any layer
+(the UI figures drive real widgets) and nothing but ``cli`` imports it, so the
+product packages hold only product code. One module per section:
+
+* :mod:`.geometry` — sight, cover lines, reach and paths, wall edits, map files on the
+  generated 200×200 and 1000×1000 maps (:func:`~.geometry.make_bench_map`, which the
+  other sections and the tests reuse);
+* :mod:`.fog` — the players' fog of war (the fast mask against the exact sight);
+* :mod:`.play` — the table: every action's ``why_not``, apply + journal, recovery;
+* :mod:`.files` — saving, loading and validating an encounter at the file limits;
+* :mod:`.ui` — pan, zoom, a move and undo, the window's start-up (needs Qt);
+* :mod:`.web` — the devices page over loopback.
+
 ``--quick`` runs every figure with very few repeats and maps of at most
 :data:`QUICK_MAX_SIDE` a side, for a smoke test: its numbers only show that the
 code runs.
@@ -46,12 +59,12 @@ from typing import Any, Literal
 #: section name → the module whose import registers its figures (a module that cannot
 #: be imported, e.g. the UI one without Qt, is skipped with a note)
 SECTION_MODULES: dict[str, str] = {
-    "geometry": "twtw_desktop.geometry.bench",
-    "fog": "twtw_desktop.geometry.fog_bench",
-    "play": "twtw_desktop.play.bench",
-    "ui": "twtw_desktop.ui.bench_ui",
-    "files": "twtw_desktop.play.files_bench",
-    "web": "twtw_desktop.web.bench",
+    "geometry": "twtw_desktop.bench.geometry",
+    "fog": "twtw_desktop.bench.fog",
+    "play": "twtw_desktop.bench.play",
+    "ui": "twtw_desktop.bench.ui",
+    "files": "twtw_desktop.bench.files",
+    "web": "twtw_desktop.bench.web",
 }
 #: timed runs per figure in a full run (the median is reported)
 DEFAULT_REPEATS = 15
@@ -362,9 +375,8 @@ def measure(
 
 
 def _registry() -> dict[str, FigureSpec]:
-    """The one registry, even when this file runs as ``__main__`` (``python -m``
-    loads it a second time under that name; figure modules import the real one)."""
-    return importlib.import_module("twtw_desktop.bench").FIGURES
+    """The one registry (looked up at call time, so a test may swap it)."""
+    return FIGURES
 
 
 def load_sections(names: Iterable[str] | None = None) -> list[str]:
@@ -543,7 +555,3 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 1
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -14,16 +14,16 @@ import random
 import tempfile
 from pathlib import Path
 
-from ..bench import BenchContext, Measured, figure
+from ..geometry.fields import field_of_fire
+from ..geometry.movement import TERRAIN_COSTS, Reach, _Search, cheapest_path, reachable
+from ..geometry.sight import cover_line, visible_hexes
+from ..geometry.walls import PACE, WallIndex
 from ..hexgrid import Hex, Orientation
 from ..io.files import load_map, save_map
 from ..model.encounter import Token
 from ..model.map import TERRAIN_CODES, CoverHeight, Feature, Map, Material, Terrain
 from ..rules.editions import load_edition
-from .fields import field_of_fire
-from .movement import TERRAIN_COSTS, Reach, _Search, cheapest_path, reachable
-from .sight import cover_line, visible_hexes
-from .walls import PACE, WallIndex
+from . import BenchContext, Measured, figure
 
 SEED = 1873
 MAP_SIDE = 200
