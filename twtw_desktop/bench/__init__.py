@@ -143,8 +143,16 @@ class BenchContext:
                 print(f"(clean-up failed: {e})")
         self._shared.clear()
 
-    def measure(self, fn: Callable[[], object], *, repeats: int | None = None, **kw) -> float:
-        return measure(fn, repeats=self.reps() if repeats is None else repeats, **kw)
+    def measure(
+        self,
+        fn: Callable[[], object],
+        *,
+        repeats: int | None = None,
+        number: int = 1,
+        before: Callable[[], object] | None = None,
+    ) -> float:
+        reps = self.reps() if repeats is None else repeats
+        return measure(fn, repeats=reps, number=number, before=before)
 
 
 @dataclass(frozen=True, slots=True)

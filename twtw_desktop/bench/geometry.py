@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 import random
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..geometry.fields import field_of_fire
 from ..geometry.movement import TERRAIN_COSTS, Reach, _Search, cheapest_path, reachable
 from ..geometry.sight import cover_line, visible_hexes
-from ..geometry.walls import PACE, WallIndex
+from ..geometry.walls import PACE, Point, WallIndex
 from ..hexgrid import Hex, Orientation
 from ..io.files import load_map, save_map
 from ..model.encounter import Token
@@ -145,7 +146,7 @@ def make_tokens(game_map: Map, count: int = TOKENS, seed: int = SEED) -> list[To
     return out
 
 
-def _brute_blocks(walls: list[tuple[float, float, float, float]], a, b) -> bool:
+def _brute_blocks(walls: list[tuple[float, float, float, float]], a: Point, b: Point) -> bool:
     """The loop the index replaces: test every sight-blocking segment in Python."""
     ax, ay = a
     bx, by = b
@@ -167,7 +168,7 @@ def reachable_reference(
     ap_available: int,
     counters_present: int,
     move_rate: int,
-    occupied=(),
+    occupied: Iterable[Hex] = (),
 ) -> dict[Hex, Reach]:
     """The reachable area as :func:`~.movement.reachable` computed it before it ran on
     arrays: the pruned Dijkstra in Python (the one :func:`~.movement.cheapest_path`
@@ -239,11 +240,11 @@ def los_query_200(ctx: BenchContext) -> Measured:
         for a, b in zip(f.points, f.points[1:], strict=False)
     ]
 
-    def brute_all():
+    def brute_all() -> None:
         for a, b in pairs:
             _brute_blocks(sight_walls, a, b)
 
-    def los_all():
+    def los_all() -> None:
         for a, b in pairs:
             w.index.blocks_sight(a, b)
 
@@ -265,7 +266,7 @@ def crossings_200(ctx: BenchContext) -> float:
     w = world(ctx)
     pairs = _sight_pairs(ctx, w, 300 if ctx.quick else 2000)
 
-    def crossings_all():
+    def crossings_all() -> None:
         for a, b in pairs:
             w.index.crossings(a, b)
 
@@ -281,7 +282,7 @@ def cover_line_200(ctx: BenchContext) -> float:
     near = [(s, t) for s in w.tokens[:10] for t in w.tokens if 0 < s.at.distance(t.at) <= 30]
     near = near[:100]
 
-    def cover_lines():
+    def cover_lines() -> None:
         for s, t in near:
             cover_line(w.map, w.index, s.at, t.at, t.posture, w.edition)
 
@@ -300,7 +301,7 @@ def field_of_fire_200(ctx: BenchContext) -> Measured:
     return Measured(t, note=f"{len(fof.hexes)} hexes, {len(fof.visible)} in sight")
 
 
-def _reach_args(w: World):
+def _reach_args(w: World) -> tuple[Token, list[Hex]]:
     mover = w.tokens[1]
     return mover, [t.at for t in w.tokens]
 
@@ -363,7 +364,7 @@ def path_move8_200(ctx: BenchContext) -> Measured:
 def _door_edit(ctx: BenchContext, w: World) -> float:
     door = next(f for f in w.map.features if f.kind == "door")
 
-    def edit_door():
+    def edit_door() -> None:
         door.is_open = not door.is_open
         w.index.update_feature(door)
 
@@ -373,7 +374,7 @@ def _door_edit(ctx: BenchContext, w: World) -> float:
 def _wall_move(ctx: BenchContext, w: World, *, full_rebuild: bool = False) -> float:
     wall = next(f for f in w.map.features if f.kind == "wall")
 
-    def move_wall():
+    def move_wall() -> None:
         wall.points = [(x + 0.01, y) for x, y in wall.points]
         w.index.update_feature(wall)
         if full_rebuild:

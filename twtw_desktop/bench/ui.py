@@ -40,7 +40,9 @@ from ..ui.document import EncounterDocument
 from ..ui.panels.track_panel import TrackPanel
 from ..ui.scene import style
 from ..ui.scene.frame import MapFrame
+from ..ui.scene.grid_painter import GridPainter
 from ..ui.scene.map_items import FeatureItem
+from ..ui.scene.map_scene import MapScene
 from ..ui.scene.map_view import MapView
 from ..ui.scene.token_item import TokenItem
 from . import BenchContext, Measured, figure
@@ -71,7 +73,9 @@ PAN_STEP_PX = 7
 
 
 def _app() -> QApplication:
-    return QApplication.instance() or QApplication([sys.argv[0]])
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    assert isinstance(app, QApplication)  # the widgets need a GUI application
+    return app
 
 
 def make_document(side: int = MAP_SIDE, segments: int = WALL_SEGMENTS, tokens: int = TOKENS):
@@ -270,12 +274,17 @@ class ViewFixture:
         self.build_s = time.perf_counter() - t0
 
     @property
-    def grid(self):
-        return self.view.map_scene.grid
+    def scene(self) -> MapScene:
+        assert self.view.map_scene is not None  # the view was made with a document
+        return self.view.map_scene
+
+    @property
+    def grid(self) -> GridPainter:
+        return self.scene.grid
 
     def centre(self, zoom_k: int = 0) -> None:
         self.view.set_zoom_k(zoom_k)
-        self.view.centerOn(self.view.map_scene.frame.bounds().center())
+        self.view.centerOn(self.scene.frame.bounds().center())
         _frame(self.view)  # warm the tiles in view
 
     def close(self) -> None:
@@ -317,7 +326,7 @@ def pan_against_items(ctx: BenchContext, nominal: int) -> Measured:
     tiled = statistics.median(_pan_frames(fx.view, frames))
     naive_view, naive_scene = per_hex_view(fx.doc, 1.0)
     try:
-        naive_view.centerOn(fx.view.map_scene.frame.bounds().center())
+        naive_view.centerOn(fx.scene.frame.bounds().center())
         QApplication.processEvents()
         _frame(naive_view)
         naive = statistics.median(_pan_frames(naive_view, max(6, frames // 4)))

@@ -21,6 +21,7 @@ import aiohttp
 
 from ..play.actions import Place
 from ..play.session import open_table
+from ..play.table import Table
 from ..resources import maps_dir
 from ..web.server import DeviceService
 from ..web.state import TABLE_PAGE, FrameMaker, apply_patch
@@ -66,7 +67,9 @@ def loopback_run(steps: int, devices: int = 6) -> LoopbackRun:
     return out
 
 
-async def _run(svc, maker, table, steps: int, devices: int, out: LoopbackRun) -> None:
+async def _run(
+    svc: DeviceService, maker: FrameMaker, table: Table, steps: int, devices: int, out: LoopbackRun
+) -> None:
     addrs = svc.addresses()
     posse = [a.url for a in addrs if a.key != TABLE_PAGE]
     table_url = next(a.url for a in addrs if a.key == TABLE_PAGE)

@@ -54,7 +54,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -540,7 +540,7 @@ class _Search:
         # neighbour lists depend only on terrain and walls, so they are shared by
         # every search on this grid until the index or the terrain changes (the
         # downhill exemption reads the live elevation at each step instead)
-        holder = index.memo("movement-neighbours", lambda: [None, {}])
+        holder: list[Any] = index.memo("movement-neighbours", lambda: [None, {}])
         if holder[0] is not grid:
             holder[0], holder[1] = grid, {}
         nb_cache: dict[int, list[tuple[int, int, int, bool]]] = holder[1]
@@ -751,7 +751,9 @@ class _StepTable:
     kinds (so searches in several threads share one table).
     """
 
-    def __init__(self, game_map: Map, index: WallIndex, rate: int, window) -> None:
+    def __init__(
+        self, game_map: Map, index: WallIndex, rate: int, window: tuple[int, int, int, int]
+    ) -> None:
         c0, r0, c1, r1 = window
         cols, rows = c1 - c0, r1 - r0
         self.window = window
@@ -979,7 +981,9 @@ def _bucket_search(
 _TABLES: dict[tuple, _StepTable] = {}
 
 
-def _step_table(game_map: Map, index: WallIndex, rate: int, window) -> _StepTable:
+def _step_table(
+    game_map: Map, index: WallIndex, rate: int, window: tuple[int, int, int, int]
+) -> _StepTable:
     """The cached step table of this window, map terrain, walls and rate."""
     key = (
         id(game_map),

@@ -120,7 +120,7 @@ class SightSnapshot:
         return self._noded[0]
 
 
-def _noded_segments(geom) -> np.ndarray:
+def _noded_segments(geom: shapely.Geometry | None) -> np.ndarray:
     if geom is None:
         return np.empty((0, 2, 2))
     out = []
@@ -147,7 +147,9 @@ def snapshot(game_map: Map, index: WallIndex) -> SightSnapshot:
     return snap
 
 
-def visibility_polygon(segs: np.ndarray, viewer: tuple[float, float], box) -> np.ndarray | None:
+def visibility_polygon(
+    segs: np.ndarray, viewer: tuple[float, float], box: tuple[float, float, float, float]
+) -> np.ndarray | None:
     """The visibility polygon around ``viewer`` (absolute coordinates, ``(k, 2)``,
     counter-clockwise in angle order, not closed), or None when the viewer touches a
     segment (the caller then uses the exact method)."""

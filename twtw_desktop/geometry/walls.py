@@ -34,17 +34,21 @@ that queries test directly. The base is rebuilt once the delta holds
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar, cast
 
 import numpy as np
 import shapely
 from shapely import STRtree
 
-from ..hexgrid import DIRECTIONS, Hex, neighbor_direction
+from ..hexgrid import DIRECTIONS, Hex, Layout, neighbor_direction
 from ..model.map import CoverHeight, Feature, Map, Material
 from ..rules.editions import Edition
+
+T = TypeVar("T")
+#: a coordinate, or an array of them (the vectorised helpers take either)
+Coord = float | np.ndarray
 
 #: Map units per pace: the distance between neighbouring hex centres (model.map).
 PACE = math.sqrt(3.0)
@@ -400,12 +404,12 @@ class WallIndex:
 
         return self.memo(("sight_lines",), build)
 
-    def memo(self, key: object, build):
+    def memo(self, key: object, build: Callable[[], T]) -> T:
         """``build()``'s result, cached until the index next changes (for derived
         tables such as the movement search's blocked steps)."""
         hit = self._memo.get(key)
         if hit is not None and hit[0] == self.version:
-            return hit[1]
+            return cast(T, hit[1])  # the same key is always built by the same builder
         value = build()
         if hit is None and len(self._memo) > 16:
             self._memo = {k: v for k, v in self._memo.items() if v[0] == self.version}
@@ -426,7 +430,7 @@ class WallIndex:
 # -- small vectorised helpers ----------------------------------------------------------
 
 
-def _centres(layout, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _centres(layout: Layout, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Hex centres for arrays of axial coordinates (same arithmetic as Layout)."""
     m = layout._m  # the Layout's own matrix, so the two can never disagree
     x = (m.f0 * q + m.f1 * r) * layout.size + layout.origin_x
@@ -434,7 +438,7 @@ def _centres(layout, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return x, y
 
 
-def hex_centres(layout, hexes: Iterable[Hex]) -> np.ndarray:
+def hex_centres(layout: Layout, hexes: Iterable[Hex]) -> np.ndarray:
     """``(n, 2)`` array of hex centres in the layout's units."""
     hs = list(hexes)
     q = np.fromiter((h.q for h in hs), dtype=float, count=len(hs))
@@ -443,7 +447,9 @@ def hex_centres(layout, hexes: Iterable[Hex]) -> np.ndarray:
     return np.column_stack([x, y])
 
 
-def _point_segment_distance(px, py, ax, ay, bx, by):
+def _point_segment_distance(
+    px: np.ndarray, py: np.ndarray, ax: float, ay: float, bx: float, by: float
+) -> np.ndarray:
     dx, dy = bx - ax, by - ay
     l2 = dx * dx + dy * dy
     t = np.clip(((px - ax) * dx + (py - ay) * dy) / l2, 0.0, 1.0) if l2 > 0 else 0.0
@@ -454,11 +460,20 @@ def _crossing_order(c: Crossing) -> tuple[float, str]:
     return (c.distance, c.feature_id)
 
 
-def _orient(ax, ay, bx, by, cx, cy):
+def _orient(ax: Coord, ay: Coord, bx: Coord, by: Coord, cx: Coord, cy: Coord) -> Coord:
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-def _segments_meet(p1x, p1y, p2x, p2y, ax, ay, bx, by) -> np.ndarray:
+def _segments_meet(
+    p1x: np.ndarray,
+    p1y: np.ndarray,
+    p2x: np.ndarray,
+    p2y: np.ndarray,
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+) -> np.ndarray:
     """Closed-segment intersection of the links p1–p2 (arrays) with one segment a–b."""
     o1 = _orient(ax, ay, bx, by, p1x, p1y)
     o2 = _orient(ax, ay, bx, by, p2x, p2y)
@@ -475,10 +490,12 @@ def _segments_meet(p1x, p1y, p2x, p2y, ax, ay, bx, by) -> np.ndarray:
         hi_y = np.minimum(np.maximum(p1y, p2y), max(ay, by)) + eps
         overlap = (lo_x <= hi_x) & (lo_y <= hi_y)
         proper = np.where(coll, overlap, proper)
-    return proper
+    return np.asarray(proper)  # (arrays in: already one)
 
 
-def _crossing_param(ax, ay, dx, dy, sx, sy, tx, ty) -> float:
+def _crossing_param(
+    ax: float, ay: float, dx: float, dy: float, sx: float, sy: float, tx: float, ty: float
+) -> float:
     """Where (0..1 along a→a+d) the line meets segment s–t; for an overlap, the
     overlap's nearest point. Assumes the two do meet."""
     ex, ey = tx - sx, ty - sy

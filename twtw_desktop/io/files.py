@@ -47,10 +47,10 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -75,6 +75,8 @@ from .jsonsafe import (
     read_capped,
     structure_ok,
 )
+
+T = TypeVar("T")
 
 Kind = Literal["map", "encounter"]
 
@@ -127,7 +129,7 @@ class Opened:
 
 
 @contextlib.contextmanager
-def _gc_paused():
+def _gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while a file is turned into objects or back: the
     millions of small objects of a big map would trigger full collections that find
     nothing (our data holds no cycles); reference counting still frees everything."""
@@ -140,7 +142,9 @@ def _gc_paused():
             gc.enable()
 
 
-def _err(path: Path | str, reason: str, where: str = "", cls: type[LoadError] = LoadError):
+def _err(
+    path: Path | str, reason: str, where: str = "", cls: type[LoadError] = LoadError
+) -> LoadError:
     return cls(path, reason, clip(where, 160) if where else "")
 
 
@@ -487,7 +491,7 @@ def _collect(
 # --- public: reading -------------------------------------------------------------------
 
 
-def _guarded(path: Path | str, what: str, fn):
+def _guarded(path: Path | str, what: str, fn: Callable[[], T]) -> T:
     try:
         return fn()
     except LoadError:

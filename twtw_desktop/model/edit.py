@@ -36,6 +36,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ..errors import RulesError
 from ..hexgrid import Hex, Orientation, hex_range, hex_to_offset, offset_to_hex
@@ -55,6 +56,9 @@ from .map import (
 Point = tuple[float, float]
 Cell = tuple[int, int]  # (col, row) in the map's offset layout
 GroundValue = tuple[str, int]  # (terrain code, elevation)
+#: what stands on a map by id (``find_object``); a pin sits on one hex
+MapObject = Feature | Label | Note | Marker
+Pin = TypeVar("Pin", Note, Marker)
 
 SQRT3 = math.sqrt(3.0)
 #: brush sizes offered by the editor: 1 = one hex, 2 = a hex and its ring, 3 = two rings
@@ -152,7 +156,9 @@ def ground_at(m: Map, cell: Cell) -> GroundValue:
     return (m.terrain[row][col], e)
 
 
-def _change(m: Map, hexes: Iterable[Hex], new: Callable[[GroundValue], GroundValue]):
+def _change(
+    m: Map, hexes: Iterable[Hex], new: Callable[[GroundValue], GroundValue]
+) -> GroundChange:
     ch = GroundChange()
     for h in hexes:
         if not m.contains(h):
@@ -730,7 +736,7 @@ def remove_objects(m: Map, ids: Iterable[str]) -> list[str]:
     return removed
 
 
-def find_object(m: Map, oid: str):
+def find_object(m: Map, oid: str) -> MapObject:
     """The feature, label, note or marker with this id (KeyError if none)."""
     for name in ("features", "labels", "notes", "markers"):
         for x in getattr(m, name):
@@ -739,7 +745,7 @@ def find_object(m: Map, oid: str):
     raise KeyError(f"nothing on the map is called {oid!r}")
 
 
-def list_name(obj) -> str:
+def list_name(obj: object) -> str:
     """The Map field holding objects of this type."""
     if isinstance(obj, Feature):
         return "features"
@@ -911,6 +917,6 @@ def _shifted_pins(out: Map, pins: Iterable, t: Hex, dropped: list[str]) -> list:
     return kept
 
 
-def _moved_pin(x, dq: int, dr: int):
+def _moved_pin(x: Pin, dq: int, dr: int) -> Pin:
     h = Hex(*x.hex)
     return x.model_copy(update={"hex": (h.q + dq, h.r + dr)}, deep=True)

@@ -14,8 +14,9 @@ Coordinates
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import StrEnum
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -248,7 +249,7 @@ class Map(Mutable):
 
     @classmethod
     def blank(
-        cls, cols: int, rows: int, orientation: Orientation = Orientation.POINTY, **kw
+        cls, cols: int, rows: int, orientation: Orientation = Orientation.POINTY, **kw: Any
     ) -> Map:
         return cls(
             cols=cols,
@@ -274,7 +275,7 @@ class Map(Mutable):
         col, row = hex_to_offset(h, self.orientation)
         return 0 <= col < self.cols and 0 <= row < self.rows
 
-    def hexes(self):
+    def hexes(self) -> Iterator[Hex]:
         """Every hex of the map, row by row."""
         for row in range(self.rows):
             for col in range(self.cols):

@@ -54,7 +54,9 @@ class AimsAhead:
     held: bool = False
 
 
-def aim_detail(character_id: str, target_token: str, weapon_id: str, shooter: Hex, target: Hex):
+def aim_detail(
+    character_id: str, target_token: str, weapon_id: str, shooter: Hex, target: Hex
+) -> dict[str, Any]:
     """The log detail of an aim action (what :func:`aims_ahead` reads back)."""
     return {
         "aim": [character_id, target_token, weapon_id],

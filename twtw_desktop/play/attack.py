@@ -67,14 +67,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import RulesError
 from ..geometry.corridor import unintended_targets
 from ..geometry.fields import dodge_front, in_field_of_fire
-from ..geometry.sight import cover_line
+from ..geometry.sight import CoverLine, cover_line
 from ..geometry.speed import token_target_speed
+from ..geometry.walls import WallIndex
 from ..hexgrid import Hex
+from ..model import LogEntry
 from ..model.encounter import Token
 from ..rules.actions import (
     SHOT_KINDS,
@@ -127,7 +129,7 @@ from ..rules.combat.resolve import (
 )
 from ..rules.combat.situation import CALLED_SHOT_LOCATIONS, ShotSituation
 from ..rules.combat.thrown import is_throwable
-from ..rules.deck import read_pool
+from ..rules.deck import CardSource, read_pool
 from ..rules.gear import Weapon
 from .bonus_actions import SPENDS, spend_counter_on
 from .cards import CardNeeded, TypedCards, scratch_deck
@@ -142,6 +144,9 @@ from .throw import (
     explode,
     scatter_landing,
 )
+
+if TYPE_CHECKING:
+    from .table import Table
 
 Mode = Literal["ranged", "thrown", "melee"]
 ShotKind = Literal["snap", "normal", "aimed", "fan"]
@@ -161,15 +166,15 @@ class Geometry:
     """Cover lines over the table's map, through the table's wall index (which the
     table rebuilds after any map change)."""
 
-    def __init__(self, table) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
 
-    def index(self):
+    def index(self) -> WallIndex:
         return self.table.walls()
 
     def cover_line(
         self, shooter: Token, target: Token, target_posture: Posture, shooter_posture: Posture
-    ):
+    ) -> CoverLine:
         return cover_line(
             self.table.map,
             self.index(),
@@ -182,7 +187,7 @@ class Geometry:
         )
 
 
-def continuous_mover(table, tok: Token) -> bool:
+def continuous_mover(table: Table, tok: Token) -> bool:
     """Whether the token moves as a continuous action on the track (002: it forgoes its
     defence; the Judge's automated movers — a train — are no character's)."""
     movers = getattr(getattr(table.track, "state", None), "movers", ()) or ()
@@ -193,7 +198,7 @@ def continuous_mover(table, tok: Token) -> bool:
 
 
 def corridor(
-    table, shooter: Token, target: Token
+    table: Table, shooter: Token, target: Token
 ) -> tuple[tuple[str, ...], bool | None, list[str]]:
     """Unintended-target candidates (token ids, nearest the shooter first), whether
     someone stands in melee with the target, and the reasons — from the map
@@ -360,7 +365,9 @@ class AttackPlan:
         return self.burst or 1
 
 
-def _shot_spec(plan_req: AttackRequest, weapon: Weapon, thrown: bool, shooter: Character):
+def _shot_spec(
+    plan_req: AttackRequest, weapon: Weapon, thrown: bool, shooter: Character
+) -> ShotSpec:
     kind = plan_req.shot_kind
     if kind == "fan":
         return ShotSpec(kind="snap", fan=True)
@@ -397,7 +404,7 @@ def _action_spec(
     )
 
 
-def _logged_this_round(table, found: Callable[[Any], bool]) -> bool:
+def _logged_this_round(table: Table, found: Callable[[Any], bool]) -> bool:
     """Whether a log entry of this round (action time only) passes ``found``."""
     if not table.in_action:
         return False
@@ -410,18 +417,18 @@ def _logged_this_round(table, found: Callable[[Any], bool]) -> bool:
     return False
 
 
-def attacked_this_round(table, character_id: str) -> bool:
+def attacked_this_round(table: Table, character_id: str) -> bool:
     """Whether the character has made an attack this round (action time only): a
     dodge is refused then (000 Hand to Hand Combat: active defence, no attacks)."""
 
-    def attacked(entry) -> bool:
+    def attacked(entry: LogEntry) -> bool:
         rec = (entry.detail or {}).get("record") if entry.kind == "attack" else None
         return isinstance(rec, dict) and rec.get("attacker_id") == character_id
 
     return _logged_this_round(table, attacked)
 
 
-def dodging_this_round(table, character_id: str) -> bool:
+def dodging_this_round(table: Table, character_id: str) -> bool:
     """Whether the character already declared a dodge this round (action time only;
     000 Hand to Hand Combat: one dodge covers every attack from its front) — with an
     attack, or on its own (the ``dodge`` action)."""
@@ -434,7 +441,7 @@ def dodging_this_round(table, character_id: str) -> bool:
     )
 
 
-def blocking_declared(table, character_id: str) -> bool:
+def blocking_declared(table: Table, character_id: str) -> bool:
     """Whether the character declared a block this round (the ``block`` action) that
     no hand-to-hand attack has met yet: it meets the next one (000 Hand to Hand
     Combat: a block is declared against a blow and tested against its result)."""
@@ -450,7 +457,7 @@ def blocking_declared(table, character_id: str) -> bool:
     return False
 
 
-def plan_attack(table, req: AttackRequest, geometry: Geometry | None = None) -> AttackPlan:
+def plan_attack(table: Table, req: AttackRequest, geometry: Geometry | None = None) -> AttackPlan:
     """The attack before the draw: TN itemised, AP itemised, situation from the map.
 
     Raises :class:`RulesError` with the reason when the rules refuse the attack."""
@@ -518,7 +525,7 @@ def plan_attack(table, req: AttackRequest, geometry: Geometry | None = None) -> 
     return plan
 
 
-def _plan_melee(table, plan: AttackPlan) -> None:
+def _plan_melee(table: Table, plan: AttackPlan) -> None:
     req, ed = plan.request, table.edition
     stok, ttok, target = plan.shooter_token, plan.target_token, plan.target
     if not free_blow(table, stok, ttok):  # the free blow lands as the foe walks off
@@ -627,7 +634,7 @@ def _with_skill_level(c: Character, skill: str, level: int) -> Character:
     return new
 
 
-def _ranged_dodge(table, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
+def _ranged_dodge(table: Table, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
     """A shot or a throw at a dodging target (the ``dodge_vs_ranged`` switch, see
     :func:`~twtw_desktop.rules.combat.melee.dodge_allowed`): the same AD downgrades
     as a hand-to-hand dodge when the shooter stands in the target's 120° front, and
@@ -658,7 +665,7 @@ def _ranged_dodge(table, plan: AttackPlan, tn: TnBreakdown) -> TnBreakdown:
 
 
 def _situation(
-    table,
+    table: Table,
     req: AttackRequest,
     stok: Token,
     ttok: Token,
@@ -748,7 +755,7 @@ def _situation(
     return situation, cover, [*geo_lines, *(req.aim_notes if aimed_at else ())]
 
 
-def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
+def _plan_ranged(table: Table, plan: AttackPlan, geometry: Geometry) -> None:
     req, ed, options = plan.request, table.edition, table.encounter.options
     shooter, weapon, carried = plan.shooter, plan.weapon, plan.carried
     if weapon is None or carried is None:
@@ -861,7 +868,7 @@ def _plan_ranged(table, plan: AttackPlan, geometry: Geometry) -> None:
     plan.spec = _action_spec(kind, plan.ap, combo.speed, weapon, [plan.target.id], shot.aims)
 
 
-def _plan_fan(table, plan: AttackPlan, geometry: Geometry) -> None:
+def _plan_fan(table: Table, plan: AttackPlan, geometry: Geometry) -> None:
     """Plan a fan-firing series (000/001/003 Fan Firing): each shot's target and TN."""
     req, ed, options = plan.request, table.edition, table.encounter.options
     weapon = plan.weapon
@@ -930,7 +937,7 @@ def _plan_fan(table, plan: AttackPlan, geometry: Geometry) -> None:
     )
 
 
-def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
+def _plan_series(table: Table, plan: AttackPlan, geometry: Geometry) -> None:
     """Plan a series of attacks from one pool (000 Multiple Attacks): the first is the
     planned shot, the rest ``more_attacks``. At most the skill level (trait rank
     unskilled); 1 AP per switch of target, +1 when the new target is outside the
@@ -1045,7 +1052,7 @@ def _plan_series(table, plan: AttackPlan, geometry: Geometry) -> None:
     )
 
 
-def _plan_burst_second(table, plan: AttackPlan, geometry: Geometry) -> None:
+def _plan_burst_second(table: Table, plan: AttackPlan, geometry: Geometry) -> None:
     """A burst weapon spreading its hits (000 Hitting Multiple Targets): each
     success after the first may send hits to another target instead, the total
     still the card's burst hits. The Judge names the other targets and how many
@@ -1088,7 +1095,7 @@ def _plan_burst_second(table, plan: AttackPlan, geometry: Geometry) -> None:
         )
 
 
-def fan_secondary_candidates(table, plan: AttackPlan) -> list[Token]:
+def fan_secondary_candidates(table: Table, plan: AttackPlan) -> list[Token]:
     """Tokens a Phases fan may add as secondary targets (003 Secondary Targets):
     anyone but the shooter and the target within one pace of the target or of the
     line of fire (the unintended-target eligibility), nearest the target first."""
@@ -1105,7 +1112,7 @@ def fan_secondary_candidates(table, plan: AttackPlan) -> list[Token]:
     return [t for _, _, t in out]
 
 
-def _plan_fan_secondary(table, plan: AttackPlan, geometry: Geometry) -> None:
+def _plan_fan_secondary(table: Table, plan: AttackPlan, geometry: Geometry) -> None:
     for tok in fan_secondary_candidates(table, plan):
         try:
             ch = table.character(tok.character_id)
@@ -1213,11 +1220,11 @@ def _spends_list(spends: Spends | Sequence[Spends]) -> list[Spends]:
 
 
 def resolve(
-    table,
+    table: Table,
     plan: AttackPlan,
     card: Card,
     spends: Spends | Sequence[Spends],
-    more,
+    more: CardSource | None,
     discard: list[Card],
     block_card: Card | None = None,
 ) -> Outcome:
@@ -1290,7 +1297,7 @@ def resolve(
 
 
 def _burst_split(
-    plan: AttackPlan, card: Card, more
+    plan: AttackPlan, card: Card, more: CardSource | None
 ) -> tuple[int | None, Any, list[str], list[tuple[Character, ShotSituation, int]]]:
     """How a burst's hits spread when the Judge sends some on (000 Hitting Multiple
     Targets): (hits on the first target or None, the pool read to resolve with,
@@ -1331,7 +1338,14 @@ def _burst_split(
     return hits - sum(k for *_rest, k in given), read, notes, given
 
 
-def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
+def _resolve_shot(
+    table: Table,
+    plan: AttackPlan,
+    card: Card,
+    sp: list[Spends],
+    more: CardSource | None,
+    discard: list[Card],
+) -> Outcome:
     assert plan.weapon is not None and plan.situation is not None
     on_target, pool_read, split_notes, spread = _burst_split(plan, card, more)
     extra: dict[str, Any] = {}
@@ -1410,7 +1424,7 @@ def _resolve_shot(table, plan, card, sp, more, discard) -> Outcome:
     return out
 
 
-def _risking(table, characters: Sequence[Character]) -> set[str]:
+def _risking(table: Table, characters: Sequence[Character]) -> set[str]:
     """The ids of those among ``characters`` who declared they risk death (001 Risk)."""
     return {c.id for c in characters if risking_death(table, c.id)}
 
@@ -1425,7 +1439,14 @@ def _counter_bonus(spend: str | None) -> tuple[int, int]:
     return (value, 0) if spend == "right_on" else (0, value)
 
 
-def _resolve_strays(table, plan: AttackPlan, rec: AttackRecord, card, more, out: Outcome) -> None:
+def _resolve_strays(
+    table: Table,
+    plan: AttackPlan,
+    rec: AttackRecord,
+    card: Card,
+    more: CardSource | None,
+    out: Outcome,
+) -> None:
     """The unintended targets the shot's stray shots hit, resolved against them
     (:func:`~twtw_desktop.rules.combat.resolve.resolve_stray_hits`): each from the
     shooter's hex, over its own line of fire and cover."""
@@ -1471,7 +1492,15 @@ def _resolve_strays(table, plan: AttackPlan, rec: AttackRecord, card, more, out:
     out.characters.update(hurt)
 
 
-def _resolve_melee(table, plan, card, sp, more, discard, typed_block=None) -> Outcome:
+def _resolve_melee(
+    table: Table,
+    plan: AttackPlan,
+    card: Card,
+    sp: list[Spends],
+    more: CardSource | None,
+    discard: list[Card],
+    typed_block: Card | None = None,
+) -> Outcome:
     ed = table.edition
     req = plan.request
     block = None
@@ -1577,7 +1606,7 @@ class Preview:
         return self.outcome.characters.get(self.record.target_id)
 
 
-def usable_weapons(table, shooter: Character, mode: Mode) -> list[tuple[int, Weapon]]:
+def usable_weapons(table: Table, shooter: Character, mode: Mode) -> list[tuple[int, Weapon]]:
     """The shooter's carried weapons that fit the mode, as (carried index, weapon)."""
     out = []
     for i, cw in enumerate(shooter.weapons):
@@ -1593,7 +1622,9 @@ def usable_weapons(table, shooter: Character, mode: Mode) -> list[tuple[int, Wea
     return out
 
 
-def default_weapon_index(table, shooter: Character, token: Token | None, mode: Mode) -> int | None:
+def default_weapon_index(
+    table: Table, shooter: Character, token: Token | None, mode: Mode
+) -> int | None:
     """The weapon in hand if it fits, else a readied, loaded and cocked one, else the first."""
     usable = usable_weapons(table, shooter, mode)
     if not usable:
@@ -1614,7 +1645,9 @@ def default_weapon_index(table, shooter: Character, token: Token | None, mode: M
     return sorted(usable, key=score)[0][0]
 
 
-def nearest_enemy(table, shooter_token: Token, geometry: Geometry | None = None) -> str | None:
+def nearest_enemy(
+    table: Table, shooter_token: Token, geometry: Geometry | None = None
+) -> str | None:
     """The closest token of another side, preferring ones the shooter can see."""
     try:
         me = table.character(shooter_token.character_id)
@@ -1729,7 +1762,7 @@ def highlights_for(plan: AttackPlan, card: Card, record: AttackRecord) -> dict[s
 
 
 def preview(
-    table,
+    table: Table,
     plan: AttackPlan,
     spends: Spends | Sequence[Spends],
     typed: Card | None = None,
@@ -1780,7 +1813,7 @@ def preview(
     return Preview(card=card, outcome=out, **highlights_for(plan, card, rec))
 
 
-def _charge_defense(table, plan: AttackPlan) -> str | None:
+def _charge_defense(table: Table, plan: AttackPlan) -> str | None:
     """Charge the defender's block or dodge on the track; a note for the log."""
     req = plan.request
     if plan.defender_ap is None or req.defense is None:
@@ -1805,7 +1838,7 @@ def _charge_defense(table, plan: AttackPlan) -> str | None:
 
 
 def write_attack(
-    table,
+    table: Table,
     plan: AttackPlan,
     spends: Spends | Sequence[Spends],
     expected_card: int | None = None,
@@ -1867,7 +1900,8 @@ def write_attack(
         if synced is not None:
             table.log(synced.summary, "track")
     notes: list[str] = []
-    if plan.mode == "ranged" and plan.weapon is not None:
+    # a planned weapon always comes with its index on the sheet (plan_attack)
+    if plan.mode == "ranged" and plan.weapon is not None and plan.request.weapon_index is not None:
         shooter = table.character(plan.shooter.id)
         loaded = shooter.weapons[plan.request.weapon_index].loaded
         fired = after_shot(
@@ -1948,7 +1982,7 @@ def attack_label(plan: AttackPlan) -> str:
     return f"{plan.shooter.name} attacks {plan.target.name}"
 
 
-def named_summary(table, record: AttackRecord) -> str:
+def named_summary(table: Table, record: AttackRecord) -> str:
     """The record's one-line summary with names instead of ids."""
     text = record.summary()
     names = {c.id: c.name for c in table.encounter.characters}
@@ -1965,7 +1999,7 @@ def named_summary(table, record: AttackRecord) -> str:
     return text
 
 
-def display_name(table, token_or_character_id: str) -> str:
+def display_name(table: Table, token_or_character_id: str) -> str:
     """A name for a token id or a character id (the id itself when neither)."""
     try:
         return table.character_of(token_or_character_id).name
@@ -1973,14 +2007,14 @@ def display_name(table, token_or_character_id: str) -> str:
         return _name(table, token_or_character_id)
 
 
-def _name(table, cid: str) -> str:
+def _name(table: Table, cid: str) -> str:
     try:
         return table.character(cid).name
     except KeyError:
         return cid
 
 
-def _declared_keys_used(table) -> set[tuple[int, int, int]]:
+def _declared_keys_used(table: Table) -> set[tuple[int, int, int]]:
     """The track entries (round, segment, seq) attacks of this round already used
     instead of paying again (read off the log, so undo gives them back)."""
     out: set[tuple[int, int, int]] = set()
@@ -1996,7 +2030,7 @@ def _declared_keys_used(table) -> set[tuple[int, int, int]]:
     return out
 
 
-def declared_shot(table, plan: AttackPlan) -> tuple[Any, tuple[int, int, int]] | None:
+def declared_shot(table: Table, plan: AttackPlan) -> tuple[Any, tuple[int, int, int]] | None:
     """A shot (or blow) the shooter already declared on the AP v2 track this round
     and no attack has used yet: (its stack entry, its key), or None."""
     time = table.time
@@ -2014,7 +2048,7 @@ def declared_shot(table, plan: AttackPlan) -> tuple[Any, tuple[int, int, int]] |
     return None
 
 
-def stack_card(table, plan: AttackPlan) -> Card | None:
+def stack_card(table: Table, plan: AttackPlan) -> Card | None:
     """The card flipped for the shooter's declared action when this segment's stack
     resolved (000 Initiative Stack: a character's card "will determine the order in
     the stack they will perform their action, as well as the effects of that
@@ -2030,7 +2064,7 @@ def stack_card(table, plan: AttackPlan) -> Card | None:
 
 
 def resolution_card(
-    table, plan: AttackPlan, typed: Card | None = None, held: Card | None = None
+    table: Table, plan: AttackPlan, typed: Card | None = None, held: Card | None = None
 ) -> Card | None:
     """The card that resolves the attack, when it is already known: the initiative
     stack's card (see :func:`stack_card`), else the card the window's Draw took off
@@ -2054,7 +2088,7 @@ def resolution_card(
     return typed
 
 
-def track_refusal(table, plan: AttackPlan) -> str | None:
+def track_refusal(table: Table, plan: AttackPlan) -> str | None:
     """Why the attack's AP cannot be paid now (None: it can, it is already declared,
     or nothing is charged)."""
     if table.time is None or not table.in_action or not plan.request.charge_ap:
@@ -2064,7 +2098,7 @@ def track_refusal(table, plan: AttackPlan) -> str | None:
     return table.time.why_not_pay(plan.shooter.id, plan.spec)
 
 
-def _charge_track(table, plan: AttackPlan) -> tuple[str, tuple[int, int, int] | None]:
+def _charge_track(table: Table, plan: AttackPlan) -> tuple[str, tuple[int, int, int] | None]:
     """Spend the attack's AP on the track (action time): a note for the log, and the
     key of the declared track entry used instead of paying (None: paid now)."""
     if table.time is None or not table.in_action:

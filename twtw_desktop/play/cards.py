@@ -10,7 +10,7 @@ try a resolution on without changing anything. Shared by the attack
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..rules.card import Card
 from ..rules.deck import Deck
@@ -39,7 +39,9 @@ class TypedCards:
 
     typed = True
 
-    def __init__(self, cards: Sequence[Card] = (), enter=None) -> None:
+    def __init__(
+        self, cards: Sequence[Card] = (), enter: Callable[[Card], Card] | None = None
+    ) -> None:
         self.cards = list(cards)
         self.used = 0
         self.enter = enter
@@ -57,7 +59,7 @@ class TypedCards:
         return self.enter(card) if self.enter is not None else card
 
 
-def scratch_deck(deck) -> Deck:
+def scratch_deck(deck: Deck) -> Deck:
     """A copy of the deck in its current state (drawing from it changes nothing)."""
     return Deck(deck.cards, state=deck.snapshot(), name=deck.name)
 

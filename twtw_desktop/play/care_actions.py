@@ -81,7 +81,9 @@ class _Draw:
             table.deck.discard(card)
 
 
-def _refusal_for_cards(table: Table, refs: tuple[CardRef, ...], run: Callable[[_Draw], Any]):
+def _refusal_for_cards(
+    table: Table, refs: tuple[CardRef, ...], run: Callable[[_Draw], Any]
+) -> str | None:
     """Why the typed cards do not carry the checks through (None when they do)."""
     if not refs:
         return PHYSICAL if table.deck.physical else None

@@ -10,12 +10,16 @@ and the token (a gun drawn, cocked or reloaded, a posture taken);
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.character import Character, Posture
 from ..rules.combat.melee import ATTACK_TYPES
+
+if TYPE_CHECKING:
+    from ..rules.gear import Weapon
+    from .table import Table, TableView
 
 
 class CatalogueEntry:
@@ -28,7 +32,7 @@ class CatalogueEntry:
         self.why = why
 
 
-def catalogue(table, c: Character) -> list[CatalogueEntry]:
+def catalogue(table: TableView, c: Character) -> list[CatalogueEntry]:
     """Every action the character could declare now, with its cost (000)."""
     out: list[CatalogueEntry] = []
 
@@ -95,7 +99,9 @@ def catalogue(table, c: Character) -> list[CatalogueEntry]:
     return out
 
 
-def apply_action_effects(table, cid: str, spec: A.ActionSpec, slot: int | None = None) -> list[str]:
+def apply_action_effects(
+    table: Table, cid: str, spec: A.ActionSpec, slot: int | None = None
+) -> list[str]:
     """What a declared action does to the sheet and the token (ready, cock, reload —
     the carried entry ``slot`` when given, else the first of the weapon it fits —,
     posture); returns the lines for the log. The one place a reload's rule lives
@@ -134,7 +140,7 @@ def apply_action_effects(table, cid: str, spec: A.ActionSpec, slot: int | None =
     return notes
 
 
-def apply_bleeding(table, event) -> list[str]:
+def apply_bleeding(table: Table, event: object) -> list[str]:
     """Apply the sheets an end-of-round event carries in ``bleeding`` (001 Optional
     Bleeding; both engines return the new sheets, they never change the encounter)
     and log one line per character. Call it inside the step's command, so undo puts
@@ -161,7 +167,7 @@ def apply_bleeding(table, event) -> list[str]:
     return lines
 
 
-def set_posture(table: Any, character_id: str, posture: Posture | str) -> list[str]:
+def set_posture(table: TableView, character_id: str, posture: Posture | str) -> list[str]:
     """Change a character's posture everywhere it is shown (a plain model change, for
     use inside a table step); returns the log lines.
 
@@ -187,7 +193,7 @@ def set_posture(table: Any, character_id: str, posture: Posture | str) -> list[s
     return [f"{c.name} is now {new.value}"]
 
 
-def posture_mismatch(table: Any, character_id: str) -> list[str]:
+def posture_mismatch(table: TableView, character_id: str) -> list[str]:
     """Ids of the character's tokens whose posture disagrees with the sheet (a file
     written before postures were kept in step)."""
     c = table.character(character_id)
@@ -198,7 +204,7 @@ def posture_mismatch(table: Any, character_id: str) -> list[str]:
     ]
 
 
-def weapon_in_hand(table: Any, token_id: str):
+def weapon_in_hand(table: TableView, token_id: str) -> Weapon | None:
     """The weapon the token holds: ``weapon_in_hand``, else the first readied weapon,
     else the first carried ranged weapon (None when it carries nothing known)."""
     tok = table.token(token_id)

@@ -87,7 +87,7 @@ from .attack import (
 from .bonus_actions import CounterSpend, counter_refusal
 from .engagement import after_blow, melee_weapon
 from .table import TableEvent
-from .throw import apply_throw, check_throw_cards, plan_throw, throw_cost_applies
+from .throw import ThrowPlan, apply_throw, check_throw_cards, plan_throw, throw_cost_applies
 
 if TYPE_CHECKING:
     from .table import Table
@@ -961,7 +961,7 @@ class Throw(_AttackAction):
     def at_hex(self) -> bool:
         return self.to is not None
 
-    def throw_plan(self, table: Table):
+    def throw_plan(self, table: Table) -> ThrowPlan:
         stok = _token_id(table, self.who)
         weapon = self.weapon
         if weapon is None and self.slot is not None:

@@ -32,7 +32,8 @@ import numpy as np
 
 from ..geometry.sight import map_hex_arrays
 from ..geometry.visibility import SightSnapshot, visible_mask
-from ..hexgrid import Hex, Orientation, hex_to_offset
+from ..hexgrid import Hex, Layout, Orientation, hex_to_offset
+from ..model import Encounter, Map
 from .visibility import FogKnowledge
 
 #: hex states in :meth:`FogOfWar.states`
@@ -41,13 +42,17 @@ UNKNOWN, REMEMBERED, SEEN = 0, 1, 2
 SIGHT_CACHE_SIZE = 64
 
 
-def _offsets(q: np.ndarray, r: np.ndarray, orientation: Orientation):
+def _offsets(
+    q: np.ndarray, r: np.ndarray, orientation: Orientation
+) -> tuple[np.ndarray, np.ndarray]:
     if orientation.value == "pointy":
         return q + (r - (r & 1)) // 2, r
     return q, r + (q - (q & 1)) // 2
 
 
-def shift_mask(mask: np.ndarray, orientation: Orientation, t: Hex, shape: tuple[int, int]):
+def shift_mask(
+    mask: np.ndarray, orientation: Orientation, t: Hex, shape: tuple[int, int]
+) -> np.ndarray:
     """``mask`` (rows, cols) moved by the hex translation ``t`` onto a map of
     ``shape``; what falls off is dropped."""
     out = np.zeros(shape, dtype=bool)
@@ -75,12 +80,15 @@ class _Anchors:
     points: dict  # features' first points and labels: id → (x, y)
 
 
-def anchors(encounter, game_map) -> _Anchors:
+def anchors(encounter: Encounter, game_map: Map) -> _Anchors:
     return _Anchors(
         (game_map.rows, game_map.cols),
         game_map.orientation,
         {t.id: t.at for t in encounter.tokens},
-        {x.id: Hex(*x.hex) for x in [*game_map.notes, *game_map.markers]},
+        {
+            **{n.id: Hex(*n.hex) for n in game_map.notes},
+            **{x.id: Hex(*x.hex) for x in game_map.markers},
+        },
         {
             **{f.id: tuple(f.points[0]) for f in game_map.features if f.points},
             **{lab.id: tuple(lab.at) for lab in game_map.labels},
@@ -88,7 +96,7 @@ def anchors(encounter, game_map) -> _Anchors:
     )
 
 
-def content_shift(old: _Anchors, new: _Anchors, layout) -> Hex | None:
+def content_shift(old: _Anchors, new: _Anchors, layout: Layout) -> Hex | None:
     """The hex translation that carried the content from ``old`` to ``new`` — the
     same for every token, note, marker, wall and label both know — or None when
     they disagree. No common thing at all: no shift."""
@@ -142,7 +150,7 @@ class SeenMemory:
             if keep is not None and keep.shape == self.mask.shape:
                 self.mask |= keep
 
-    def follow(self, encounter, game_map) -> bool:
+    def follow(self, encounter: Encounter, game_map: Map) -> bool:
         """Keep the memory on the map's content after a change: shifted with a
         resize (or its undo), forgotten when the shift cannot be told. True when the
         memory moved or was dropped."""
@@ -162,7 +170,7 @@ class SeenMemory:
             self.mask = shift_mask(self.mask, new.orientation, t, new.shape)
         return True
 
-    def hexes(self, game_map) -> set[Hex]:
+    def hexes(self, game_map: Map) -> set[Hex]:
         if self.mask is None or self.mask.shape != (game_map.rows, game_map.cols):
             return set()
         hx = map_hex_arrays(game_map)

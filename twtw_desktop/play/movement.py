@@ -18,17 +18,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import RulesError
 from ..geometry.movement import TERRAIN_COSTS, cheapest_path
 from ..hexgrid import Hex
-from ..model.encounter import MAX_PACES
+from ..model.encounter import MAX_PACES, Token
 from ..rules.actions import ActionSpec, move_action, run_action
 from .engagement import after_move
 
-#: the table (or anything with its reading methods)
-EncounterDocument = Any
+if TYPE_CHECKING:
+    from .table import Table, TableView
 
 
 @dataclass
@@ -75,7 +75,7 @@ class MovePlan:
         return f"{self.name} {verb} {paces} for {self.ap} AP{when}."
 
 
-def occupied_hexes(doc: EncounterDocument, except_token: str) -> list[Hex]:
+def occupied_hexes(doc: TableView, except_token: str) -> list[Hex]:
     """Hexes other figures stand in (a rider on the moving mount goes with it)."""
     return [t.at for t in doc.encounter.tokens if t.id != except_token and t.riding != except_token]
 
@@ -83,12 +83,12 @@ def occupied_hexes(doc: EncounterDocument, except_token: str) -> list[Hex]:
 # -- riders: a mount carries whoever sits on it ---------------------------------------
 
 
-def riders(doc: EncounterDocument, mount_id: str) -> list[Any]:
+def riders(doc: TableView, mount_id: str) -> list[Token]:
     """The tokens riding the token ``mount_id``."""
     return [t for t in doc.encounter.tokens if t.riding == mount_id]
 
 
-def mount_of(doc: EncounterDocument, tok: Any) -> Any | None:
+def mount_of(doc: TableView, tok: Token) -> Token | None:
     """The token ``tok`` rides (None: on foot, or its mount is gone from the map)."""
     if not tok.riding:
         return None
@@ -98,12 +98,12 @@ def mount_of(doc: EncounterDocument, tok: Any) -> Any | None:
     return None
 
 
-def with_riders(doc: EncounterDocument, token_id: str) -> set[str]:
+def with_riders(doc: TableView, token_id: str) -> set[str]:
     """A token's id with its riders' (what a move of it changes)."""
     return {token_id, *(t.id for t in riders(doc, token_id))}
 
 
-def carry_riders(doc: EncounterDocument, mount: Any, paces: int = 0) -> list[Any]:
+def carry_riders(doc: TableView, mount: Token, paces: int = 0) -> list[Token]:
     """Inside a step that moved ``mount``: its riders take its hex, heading and
     speed, and its paces this round (the mount's motion is the rider's for the firer
     movement penalty and the mounted-firer modifier, 000 Modifiers). Returns them."""
@@ -117,7 +117,7 @@ def carry_riders(doc: EncounterDocument, mount: Any, paces: int = 0) -> list[Any
     return carried
 
 
-def rider_refusal(doc: EncounterDocument, tok: Any) -> str | None:
+def rider_refusal(doc: TableView, tok: Token) -> str | None:
     """Why a rider is not moved on its own: its mount carries it."""
     mount = mount_of(doc, tok)
     if mount is None:
@@ -127,7 +127,7 @@ def rider_refusal(doc: EncounterDocument, tok: Any) -> str | None:
     return f"{name} rides {horse}: move {horse} (the mount carries the rider), or dismount first."
 
 
-def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = False) -> MovePlan:
+def plan_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = False) -> MovePlan:
     """Price the cheapest path of a token to ``dest`` for action time (000 Movement)."""
     tok = doc.token(token_id)
     ch = doc.character(tok.character_id)
@@ -206,7 +206,7 @@ def plan_move(doc: EncounterDocument, token_id: str, dest: Hex, *, run: bool = F
     return plan
 
 
-def reach_budget(doc: EncounterDocument, character_id: str) -> tuple[int, int | None]:
+def reach_budget(doc: TableView, character_id: str) -> tuple[int, int | None]:
     """(AP the reach overlay may spend, counters on the track now or None).
 
     AP v2 action time: the counters present plus the AP still to come this round (the
@@ -230,7 +230,7 @@ def reach_budget(doc: EncounterDocument, character_id: str) -> tuple[int, int | 
 # -- continuous movers on the map ---------------------------------------------------------
 
 
-def _mover_token(doc: EncounterDocument, mover_id: str) -> Any | None:
+def _mover_token(doc: TableView, mover_id: str) -> Token | None:
     """The token a continuous mover names (its token or character id), or None for a
     mover that is not on the map (a train the Judge keeps off it)."""
     for t in doc.encounter.tokens:
@@ -242,7 +242,7 @@ def _mover_token(doc: EncounterDocument, mover_id: str) -> Any | None:
     return None
 
 
-def continuous_tokens(doc: EncounterDocument) -> set[str]:
+def continuous_tokens(doc: TableView) -> set[str]:
     """The tokens the continuous movers on the track can move (with their riders):
     what a clock step may change on the map."""
     track = doc.track
@@ -255,7 +255,7 @@ def continuous_tokens(doc: EncounterDocument) -> set[str]:
     return ids
 
 
-def heading(doc: EncounterDocument, tok: Any) -> int:
+def heading(doc: TableView, tok: Token) -> int:
     """The hexside a continuous mover heads toward: its speed's direction (the
     nearest hexside) when it has one, else the way it faces."""
     vx, vy = tok.velocity
@@ -271,7 +271,7 @@ def heading(doc: EncounterDocument, tok: Any) -> int:
     return min(range(6), key=off)
 
 
-def move_continuous(doc: EncounterDocument, events: Iterable[Any]) -> list[str]:
+def move_continuous(doc: Table, events: Iterable[Any]) -> list[str]:
     """Inside a clock step: each continuous mover with a token moves its paces of
     this segment (or continuous step) straight on along its heading, carrying its
     riders (000 Continuous Action Movement; 002 Continuous Actions). It stops short

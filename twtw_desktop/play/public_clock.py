@@ -8,12 +8,15 @@ should call :func:`headline` once the players' screen work allows the edit).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .table import TableView
 
 ROMAN = ("I", "II", "III", "IV")
 
 
-def _value(v) -> str:
+def _value(v: object) -> str:
     return str(getattr(v, "value", v))
 
 
@@ -21,7 +24,7 @@ def roman(n: int) -> str:
     return ROMAN[n - 1] if 1 <= n <= 4 else str(n)
 
 
-def headline(table) -> str:
+def headline(table: TableView) -> str:
     """ "Narrative time", "Round 2 · Segment 7", "Round 1 · Phase III"…; ``table`` is
     anything with ``in_action``, ``track`` and ``edition`` (a Table, the window's
     document)."""
@@ -44,7 +47,7 @@ def headline(table) -> str:
     return f"Round {rnd} · Phase {roman(int(st.phase or 0))}"
 
 
-def public_rows(table) -> dict[str, dict[str, Any]]:
+def public_rows(table: TableView) -> dict[str, dict[str, Any]]:
     """Each character's row on the track as plain data: AP this round, counters,
     spent and status (AP v2), or the declared speed, phase and status (Phases).
     Whose rows may be shown is the caller's rule (a player sees their own)."""
@@ -78,6 +81,6 @@ def public_rows(table) -> dict[str, dict[str, Any]]:
     return rows
 
 
-def public_clock(table) -> tuple[str, dict[str, dict[str, Any]]]:
+def public_clock(table: TableView) -> tuple[str, dict[str, dict[str, Any]]]:
     """:func:`headline` and :func:`public_rows` together."""
     return headline(table), public_rows(table)

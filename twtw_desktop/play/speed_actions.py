@@ -107,7 +107,7 @@ class SetSpeed(Action):
         except RulesError as e:
             return str(e)
         _c, tok = self.actor(table)
-        return rider_refusal(table, tok)
+        return None if tok is None else rider_refusal(table, tok)
 
     def apply(self, table: Table) -> TableEvent:
         c, tok = self.actor(table)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .. import io as io_mod
 from ..errors import LoadError, RulesError
@@ -118,8 +118,41 @@ def make_deck(encounter: Encounter, source: Path | None = None) -> Deck:
         raise LoadError(where, str(e), "deck_state") from e
 
 
+class TableView(Protocol):
+    """What ``play/``'s reading functions need of a table: the encounter, its map,
+    rules and gear, the deck and the clock, and the lookups by id — nothing that
+    changes the game. :class:`Table` is one; so is the window's document
+    (``ui/document.py``, which reads through to its table), so the tools can ask
+    while a drag or a hover is under way. A function that changes the table (inside
+    a step) takes the :class:`Table` itself."""
+
+    @property
+    def encounter(self) -> Encounter: ...
+    @property
+    def map(self) -> Map: ...
+    @property
+    def edition(self) -> Edition: ...
+    @property
+    def gear(self) -> GearCatalog: ...
+    @property
+    def deck(self) -> Deck: ...
+    @property
+    def track(self) -> Any: ...
+    @property
+    def in_action(self) -> bool: ...
+
+    def character(self, cid: str) -> Character: ...
+    def token(self, tid: str) -> Token: ...
+    def token_for(self, cid: str) -> Token | None: ...
+    def character_of(self, tid: str) -> Character: ...
+    def cover_av(self) -> dict[str, int]: ...
+    def walls(self) -> WallIndex: ...
+    def hex_label(self, h: Hex) -> str: ...
+    def ap_available(self, character_id: str) -> int | None: ...
+
+
 class Table:
-    """One encounter in play (see the module docstring)."""
+    """One encounter in play (see the module docstring); a :class:`TableView`."""
 
     def __init__(
         self,
@@ -148,7 +181,7 @@ class Table:
         self.position = 0
         self._next_seq = 1
         self._running: Step | None = None
-        self._walls: Any = None
+        self._walls: WallIndex | None = None
         self.listeners: list[Listener] = []
         self._tokens_follow_sheets()
 
@@ -189,7 +222,7 @@ class Table:
     def cover_av(self) -> dict[str, int]:
         return self.edition.cover_av
 
-    def walls(self) -> Any:
+    def walls(self) -> WallIndex:
         """The map's wall index, built on first use and after any map change."""
         if self._walls is None:
             self._walls = WallIndex(self.map, self.cover_av())

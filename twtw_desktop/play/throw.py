@@ -31,8 +31,11 @@ from ..rules.character import Character, Posture
 from ..rules.checks import check_pool
 from ..rules.combat.blast import BlastExposure, in_blast, resolve_blast
 from ..rules.combat.ranged import ShotSpec, attack_pool, ranged_tn
+from ..rules.combat.records import BlastResult
 from ..rules.combat.situation import ShotSituation
 from ..rules.combat.thrown import is_throwable, scatter_throw
+from ..rules.deck import CardSource, Deck
+from ..rules.gear import Weapon
 from .cards import CardNeeded, TypedCards, already_typed, scratch_deck
 from .risk_actions import risking_death
 
@@ -65,7 +68,7 @@ def blast_exposures(
     *,
     exclude: Iterable[str] = (),
     characters: dict[str, Character] | None = None,
-):
+) -> list[BlastExposure]:
     """Everyone on the map within ``radius`` paces of ``centre``, with the cover on
     the line from the blast to them (the geometry's cover line, 000 Cover
     Penetration), nearest first. ``exclude`` holds token ids left out (the one a
@@ -105,14 +108,14 @@ def blast_exposures(
 
 def explode(
     table: Table,
-    weapon,
+    weapon: Weapon,
     centre: Hex,
     draw: Callable[[], Card],
     more: Callable[[], Card] | None,
     *,
     exclude: Iterable[str] = (),
     characters: dict[str, Character] | None = None,
-):
+) -> tuple[BlastResult, dict[str, Character]]:
     """Resolve ``weapon``'s blast at ``centre`` on the map (changes nothing):
     returns the :class:`~twtw_desktop.rules.combat.records.BlastResult` and the
     damaged characters by id."""
@@ -131,7 +134,7 @@ def explode(
     )
 
 
-def blast_lines(table: Table, blast) -> list[str]:
+def blast_lines(table: Table, blast: BlastResult) -> list[str]:
     """One line per person caught in a blast, for the log and the panel."""
     lines = []
     for v in blast.victims:
@@ -160,7 +163,7 @@ def assign_character(target: Character, new: Character) -> None:
     target.assign_from(new)
 
 
-def ablate_covers(table, covers: Sequence[tuple[str, int]], notes: list[str]) -> None:
+def ablate_covers(table: Table, covers: Sequence[tuple[str, int]], notes: list[str]) -> None:
     """Lower each (feature id, new AV) cover's AV on the map by one ablation (000:
     it stays lowered), with a note per feature."""
     for fid, new_av in covers:
@@ -172,7 +175,7 @@ def ablate_covers(table, covers: Sequence[tuple[str, int]], notes: list[str]) ->
         notes.append(f"{f.name or fid}: AV now {new_av}")
 
 
-def write_blast(table: Table, blast, characters: dict[str, Character]) -> list[str]:
+def write_blast(table: Table, blast: BlastResult, characters: dict[str, Character]) -> list[str]:
     """Write a resolved blast onto the table (inside a step): the sheets, the covers
     it ablated; returns notes for the log."""
     for cid, ch in characters.items():
@@ -197,7 +200,7 @@ def scatter_landing(
     return res.landing, res.stopped_by, list(res.path[1:])
 
 
-def consume_thrown(table: Table, ch: Character, w, index: int | None = None) -> str | None:
+def consume_thrown(table: Table, ch: Character, w: Weapon, index: int | None = None) -> str | None:
     """Take the thrown thing out of the thrower's kit (house: a thrown stick or knife
     has left the hand; one carried entry each — the entry ``index`` when it holds the
     weapon, else a readied one first). The token's weapon in hand goes too when no
@@ -229,7 +232,7 @@ def consume_thrown(table: Table, ch: Character, w, index: int | None = None) -> 
 # =============================================================================
 
 
-def throwing_weapon(table: Table, token_id: str):
+def throwing_weapon(table: Table, token_id: str) -> Weapon:
     """The weapon the token would throw: the one in hand if it can be thrown, else the
     first carried explosive, else the first carried throwing weapon."""
     tok = table.token(token_id)
@@ -251,14 +254,14 @@ def throwing_weapon(table: Table, token_id: str):
     raise RulesError(f"{ch.name} carries nothing to throw.")
 
 
-def throw_purpose(ch: Character, w) -> str:
+def throw_purpose(ch: Character, w: Weapon) -> str:
     """What the throw's own card is for, as the printed-card question names it: the
     check, and on a miss the scatter, which reads the same card's clock and step
     (000 Missed Throws)."""
     return f"{ch.name}'s throw of the {w.name} (a miss scatters by its clock and step)"
 
 
-def typed_card_refusal(deck, cards: Sequence[Card], card: Card) -> str | None:
+def typed_card_refusal(deck: Deck, cards: Sequence[Card], card: Card) -> str | None:
     """Why ``card``, typed in next for a throw that already read ``cards`` from the
     printed deck, cannot be used — a number already part of this throw, or a printed
     card the deck holds in play or discarded — or None when it can."""
@@ -333,7 +336,7 @@ class _Resolved:
     lines: list[str] = field(default_factory=list)
 
 
-def _resolve_throw(table: Table, plan: ThrowPlan, card: Card, more) -> _Resolved:
+def _resolve_throw(table: Table, plan: ThrowPlan, card: Card, more: CardSource) -> _Resolved:
     """Read the throw on ``card`` (``more`` deals every further card: an exceptional
     cell, the blast victims' cards, their stun checks). Changes nothing."""
     ch, w, pool, tn = plan.thrower, plan.weapon, plan.pool, plan.tn

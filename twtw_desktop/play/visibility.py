@@ -26,14 +26,17 @@ kind of thing on the table:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from ..hexgrid import Hex, hex_to_offset
+from ..model import Encounter, Map
+from ..model.encounter import Token
 from ..model.map import Note
+from ..rules.character import Character
 
 Audience = Literal["all", "posse", "none"]
 #: the side whose members the players play
@@ -45,7 +48,7 @@ def for_audience(audience: Audience, side: str) -> bool:
     return audience == "all" or (audience == "posse" and side == POSSE_SIDE)
 
 
-def is_public(x) -> bool:
+def is_public(x: object) -> bool:
     """Whether a map object (feature, label, note, marker, token, background) may be
     shown to the players at all. Notes are always the Judge's."""
     if isinstance(x, Note):
@@ -73,7 +76,7 @@ class TokenMarks:
     named: bool = True
 
 
-def token_marks(character, audience: Audience, names: bool = True) -> TokenMarks:
+def token_marks(character: Character | None, audience: Audience, names: bool = True) -> TokenMarks:
     """The condition marks of a token whose character is ``character`` (None: no
     character), as the badge setting ``audience`` lets them show."""
     if character is None:
@@ -143,7 +146,13 @@ def public_ids(objs: Iterable) -> frozenset[str]:
     return frozenset(x.id for x in objs if is_public(x))
 
 
-def token_allowed(encounter, game_map, token, options: PlayersOptions, fog: FogKnowledge | None):
+def token_allowed(
+    encounter: Encounter,
+    game_map: Map,
+    token: Token,
+    options: PlayersOptions,
+    fog: FogKnowledge | None,
+) -> bool:
     """Whether one token shows on the players' screen (module docstring)."""
     if not is_public(token):
         return False
@@ -164,7 +173,7 @@ def token_allowed(encounter, game_map, token, options: PlayersOptions, fog: FogK
 
 
 def players_sight(
-    encounter, game_map, options: PlayersOptions, fog: FogKnowledge | None = None
+    encounter: Encounter, game_map: Map, options: PlayersOptions, fog: FogKnowledge | None = None
 ) -> PlayersSight:
     """What the players may see of ``encounter`` on ``game_map`` now (module
     docstring)."""
@@ -191,7 +200,7 @@ def players_sight(
     )
 
 
-def push_allowed(kind: str, payload, encounter, sight: PlayersSight) -> bool:
+def push_allowed(kind: str, payload: Any, encounter: Encounter, sight: PlayersSight) -> bool:
     """Whether a pushed drawing may go on the players' screen: it must not point at
     a token the players do not see (a cover line's ends, a scatter clock's thrower,
     target and landing, "show this" on a token or a hex where one stands)."""
@@ -219,11 +228,11 @@ def push_allowed(kind: str, payload, encounter, sight: PlayersSight) -> bool:
     return True
 
 
-def _as_hex(x) -> Hex:
+def _as_hex(x: Hex | Sequence[int]) -> Hex:
     return x if isinstance(x, Hex) else Hex(*x)
 
 
-def posse_viewers(encounter, game_map) -> list[Hex]:
+def posse_viewers(encounter: Encounter, game_map: Map) -> list[Hex]:
     """Hexes of the posse members who look: on the map, not hidden from the players,
     and neither dead nor unconscious."""
     out: list[Hex] = []
@@ -242,7 +251,7 @@ def posse_viewers(encounter, game_map) -> list[Hex]:
     return out
 
 
-def character_viewers(encounter, game_map, character_id: str) -> list[Hex]:
+def character_viewers(encounter: Encounter, game_map: Map, character_id: str) -> list[Hex]:
     """The hex one character looks from: its token's, when the token is on the map,
     not hidden from the players, and the character neither dead nor unconscious
     (the same conditions as :func:`posse_viewers`, for one character)."""
@@ -260,7 +269,7 @@ def character_viewers(encounter, game_map, character_id: str) -> list[Hex]:
 
 
 def character_sight(
-    encounter, game_map, options: PlayersOptions, fog: FogKnowledge | None
+    encounter: Encounter, game_map: Map, options: PlayersOptions, fog: FogKnowledge | None
 ) -> PlayersSight:
     """What one posse character may see (a player's own device): the players' rule
     with the fog always on, where ``fog`` is that character's own sight

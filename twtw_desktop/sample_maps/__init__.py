@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 
 from ..model.encounter import Encounter
 from ..model.map import Map
@@ -28,7 +29,7 @@ class Sample:
     build_encounter: Callable[[], Encounter]
 
 
-def _sample(module) -> Sample:
+def _sample(module: ModuleType) -> Sample:
     return Sample(
         key=module.__name__.rsplit(".", 1)[-1],
         map_file=module.MAP_FILE,

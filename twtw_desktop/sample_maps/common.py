@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..hexgrid import Hex, facing_toward, hex_to_offset, offset_to_hex
 from ..hexgrid.layout import Orientation
@@ -116,7 +117,9 @@ class Ground:
     def inside(self, col: int, row: int) -> bool:
         return 0 <= col < self.cols and 0 <= row < self.rows
 
-    def set(self, col: int, row: int, terrain: Terrain | None = None, elev: int | None = None):
+    def set(
+        self, col: int, row: int, terrain: Terrain | None = None, elev: int | None = None
+    ) -> None:
         if not self.inside(col, row):
             return
         if terrain is not None:
@@ -261,7 +264,7 @@ class Features:
         material: Material,
         name: str,
         openings: list[dict] | None = None,
-        **kw,
+        **kw: Any,
     ) -> None:
         """A wall along :func:`wall_y` ``(row_line)`` from ``wall_x(col_lines[0])`` to
         ``wall_x(col_lines[1])``."""
@@ -284,7 +287,7 @@ class Features:
         material: Material,
         name: str,
         openings: list[dict] | None = None,
-        **kw,
+        **kw: Any,
     ) -> None:
         """A wall along :func:`wall_x` ``(col_line)`` from ``wall_y(row_lines[0])`` to
         ``wall_y(row_lines[1])``."""
@@ -462,7 +465,7 @@ def marker(mid: str, cell: tuple[int, int], kind: MarkerKind, text: str) -> Mark
 
 
 def sample_map(
-    size: tuple[int, int], ground: tuple[list[str], list[list[int]] | None], **fields
+    size: tuple[int, int], ground: tuple[list[str], list[list[int]] | None], **fields: Any
 ) -> Map:
     """A pointy-top sample map of ``size`` (cols, rows). ``ground`` is what
     :meth:`Ground.result` gives (terrain rows, elevation rows or None); ``fields`` are
@@ -536,7 +539,7 @@ def bundled_sheets() -> dict[str, Character]:
     return sample_characters()
 
 
-def sample_encounter(sheets: dict[str, Character], places: list[Place], **fields) -> Encounter:
+def sample_encounter(sheets: dict[str, Character], places: list[Place], **fields: Any) -> Encounter:
     """An encounter on a sample map: the characters of ``places`` in that order (their
     sheets taken from ``sheets``), each with its token placed by :func:`place_tokens`;
     ``fields`` are the encounter's other fields (name, edition, map_ref, deck_seed,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+from typing import NoReturn
 
 from ..errors import TwtwError
 from ..play.session import open_table
@@ -17,7 +18,7 @@ from .state import FrameMaker
 
 
 class _OneLineParser(argparse.ArgumentParser):
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
 

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..geometry.visibility import SightSnapshot
+from ..model import Encounter
 from ..model.map import TERRAIN_CODES, Map, Terrain
 from ..play.fog import FogOfWar, SeenMemory
 from ..play.public_clock import public_clock
@@ -42,6 +43,11 @@ from ..play.visibility import (
     posse_viewers,
 )
 from ..rules.base import WoundLocation
+from ..rules.card import Card
+from ..rules.character import Character
+
+if TYPE_CHECKING:
+    from ..play.table import Table
 
 #: the page that shows what the players' screen shows
 TABLE_PAGE = "table"
@@ -90,7 +96,7 @@ class Frame:
     map_path: Path | None = None
 
 
-def _value(v) -> str:
+def _value(v: object) -> str:
     return str(getattr(v, "value", v))
 
 
@@ -106,11 +112,11 @@ class FrameMaker:
 
     def __call__(
         self,
-        table,
+        table: Table,
         options: PlayersOptions | None = None,
         *,
         map_changed: bool = False,
-        card=None,
+        card: Card | None = None,
         map_path: Path | None = None,
     ) -> Frame:
         """A frame of ``table``; ``map_path`` is the map's file (or the encounter's
@@ -227,7 +233,7 @@ def initials(name: str) -> str:
     return "".join(p[0] for p in parts[:2]).upper() or "?"
 
 
-def sheet_state(frame: Frame, ch) -> dict[str, Any]:
+def sheet_state(frame: Frame, ch: Character) -> dict[str, Any]:
     """One posse character's sheet, as the player keeps it."""
     ed = frame.edition
     weapons = []
@@ -321,7 +327,7 @@ class PageBuilder:
             out["card"] = dict(frame.card)
         return out
 
-    def _tokens(self, frame: Frame, sight: PlayersSight, me) -> dict[str, Any]:
+    def _tokens(self, frame: Frame, sight: PlayersSight, me: Character | None) -> dict[str, Any]:
         enc = frame.encounter
         out: dict[str, Any] = {}
         for t in enc.tokens:
@@ -409,7 +415,7 @@ def apply_patch(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def posse_pages(encounter) -> list[tuple[str, str]]:
+def posse_pages(encounter: Encounter) -> list[tuple[str, str]]:
     """``(character id, name)`` of every posse character: one page each."""
     return [(c.id, c.name) for c in encounter.characters if c.side == POSSE_SIDE]
 

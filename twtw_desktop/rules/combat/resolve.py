@@ -58,7 +58,7 @@ from ..deck import CardSource, PoolRead, read_effect, read_pool
 from ..editions import Edition, OptionalRules
 from ..gear import Weapon
 from .ancillary import check_discharges, equipment_failure, stray_shot_count, unintended_targets
-from .bumps import BumpPool, BumpSpends, allocate_spends, default_location_index
+from .bumps import Allocation, BumpPool, BumpSpends, allocate_spends, default_location_index
 from .ranged import (
     FAN_BURST,
     FanPlan,
@@ -710,7 +710,7 @@ def resolve_profile(
     else:
         location = loc_card.standard_hit.location
 
-    def allocate(loc_bumps: int, on: Card):
+    def allocate(loc_bumps: int, on: Card) -> Allocation:
         """The spends paid from the bumps, with ``loc_bumps`` for the location hit."""
         pool = BumpPool(standard=bumps) + (extra_bumps or BumpPool())
         pool = pool + BumpPool(damage_only=loc_bumps, burst=max(on_target - 1, 0))
