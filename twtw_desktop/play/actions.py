@@ -122,12 +122,19 @@ class Action(BaseModel):
     def label(self, table: Table) -> str:
         return self.do.replace("_", " ")
 
+    #: the areas one step of this action may change (copied for undo): a class sets
+    #: these two instead of writing :meth:`capture` and :meth:`areas` again
+    undo_areas: ClassVar[frozenset[str]] = ALL_AREAS
+    #: the areas the window is told changed ("all": everything)
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"all"})
+
     def capture(self) -> Iterable[str]:
         """The areas one step of this action may change (copied for undo)."""
-        return ALL_AREAS
+        return self.undo_areas
 
     def areas(self) -> Iterable[str]:
-        return ("all",)
+        """The areas the window is told a step of this action changed."""
+        return self.shown_areas
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
         """The ids a step of this action may change, by area, when it changes only
@@ -204,17 +211,25 @@ class Action(BaseModel):
 class RuledAction(Action):
     """An action whose own rules are asked by :meth:`refusal` — a reason, or a
     :class:`RulesError` raised on the way — before the base ``why_not`` (the actor,
-    the AP)."""
+    the AP).
+
+    A family whose own checks must come first (the clock's, the track's) overrides
+    ``why_not`` and ends it with :meth:`own_refusal`: its actions then write only
+    :meth:`refusal`, not the ``why = super().why_not(table)`` block again."""
 
     def refusal(self, table: Table) -> str | None:
+        """Why the action's own rules refuse it now (None: they allow it)."""
         return None
 
-    def why_not(self, table: Table) -> str | None:
+    def own_refusal(self, table: Table) -> str | None:
+        """:meth:`refusal`, with a :class:`RulesError` raised on the way as its reason."""
         try:
-            why = self.refusal(table)
+            return self.refusal(table)
         except RulesError as e:
             return str(e)
-        return why or super().why_not(table)
+
+    def why_not(self, table: Table) -> str | None:
+        return self.own_refusal(table) or super().why_not(table)
 
 
 def _log_event(table: Table, text: str, kind: str, event: Any, extra: dict | None = None) -> None:
@@ -284,8 +299,8 @@ class _ClockStep(Action):
     def kind_of_log(self, table: Table) -> str:
         return self.log_kind
 
-    def areas(self) -> Iterable[str]:
-        return {"track", "deck", "log"}  # a sheet bled is announced by its id
+    # a sheet bled is announced by its id
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "deck", "log"})
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
         # the clock's steps change no sheet, token or wall (only the end of a round
@@ -476,11 +491,8 @@ class Move(Action):
             return None
         return {"tokens": touched_by_move(table, with_riders(table, tok.id))}
 
-    def capture(self) -> Iterable[str]:
-        return {"tokens", "track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"tokens", "track"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "track"})
 
     def _token(self, table: Table) -> Token:
         c, tok = self.actor(table)
@@ -577,11 +589,8 @@ class Place(Action):
             return None
         return {"tokens": touched_by_move(table, with_riders(table, tok.id))}
 
-    def capture(self) -> Iterable[str]:
-        return {"tokens", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"tokens"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"tokens"})
 
     def why_not(self, table: Table) -> str | None:
         c, tok = self.actor(table)
@@ -629,11 +638,8 @@ class Face(Action):
         _c, tok = self.actor(table)
         return {"tokens": {tok.id}} if tok is not None else None
 
-    def capture(self) -> Iterable[str]:
-        return {"tokens", "track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"tokens", "track"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "track"})
 
     def turn(self, table: Table) -> int:
         _c, tok = self.actor(table)
@@ -742,11 +748,8 @@ class _WeaponAction(Action):
         w = self.gear(table)
         return f"{c.name}: {self.do} the {w.name}"
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "tokens", "track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "track"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "tokens", "track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "track"})
 
     def fits(self, table: Table, w: Weapon, readied: bool, cocked: bool, loaded: int) -> bool:
         return True
@@ -1010,8 +1013,7 @@ class SetRules(Action):
     def label(self, table: Table) -> str:
         return "Change the rules and options"
 
-    def capture(self) -> Iterable[str]:
-        return {"rules", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"rules", "log"})
 
     def why_not(self, table: Table) -> str | None:
         if self.edition != table.encounter.edition and table.in_action:

@@ -18,7 +18,6 @@ sheets' undo.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ..errors import RulesError
@@ -73,11 +72,8 @@ def spend_counter_on(c: Character, spend: str) -> str:
 class _CounterAction(Action):
     """A step on the bonus counters: only sheets (who holds one) and the log change."""
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "log"})
 
 
 @register

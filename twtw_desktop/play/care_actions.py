@@ -140,11 +140,8 @@ class FirstAid(Action):
         c, _ = self.actor(table)
         return f"{c.name}: first aid on {_patient(table, self.patient).name}"
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "deck", "log", "track"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "deck", "log", "track"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log", "track"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log", "track"})
 
     def spec(self, table: Table) -> A.ActionSpec | None:
         return A.skill_action("first aid", table.edition.healing.first_aid_ap)
@@ -313,11 +310,8 @@ class _BetweenFights(Action):
     patients: Annotated[tuple[Who, ...], Field(max_length=500)] = ()
     typed_cards: Cards = ()
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "deck", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "deck", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log"})
 
     def the_healer(self, table: Table) -> Character | None:
         raise NotImplementedError

@@ -20,7 +20,7 @@ House readings (the pages are silent):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
@@ -522,8 +522,5 @@ class Check(Action):
             rest.append(CheckInProgress(task=name, check=new))
         c.checks = rest
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "deck", "log", "track"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "deck", "log", "track"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log", "track"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log", "track"})

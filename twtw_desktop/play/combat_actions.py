@@ -227,11 +227,8 @@ class _AttackAction(Action):
 
     # -- building the request ----------------------------------------------------------
 
-    def capture(self) -> Iterable[str]:
-        return ATTACK_AREAS
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "deck", "log", "track"}
+    undo_areas: ClassVar[frozenset[str]] = ATTACK_AREAS
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log", "track"})
 
     def _slot(self, table: Table, shooter_token: str) -> int | None:
         c = table.character_of(shooter_token)
@@ -632,11 +629,8 @@ class Aim(Action):
         c, _ = self.actor(table)
         return f"{c.name} aims at {table.character_of(_token_id(table, self.target)).name}"
 
-    def capture(self) -> Iterable[str]:
-        return {"track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"track", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
 
     def gun(self, table: Table) -> tuple[int, Any]:
         """The named gun, else the first aimable one in hand, else the first aimable
@@ -840,11 +834,8 @@ class _Defense(Action):
     page: ClassVar[str] = SRC_MELEE
     key: ClassVar[str] = ""
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"track", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
 
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: {self.do}"
@@ -915,11 +906,8 @@ class SwitchTarget(Action):
     page: ClassVar[str] = SRC_MULTI
     summary: ClassVar[str] = "switch targets in a series: 1 AP, +1 outside the field of fire"
 
-    def capture(self) -> Iterable[str]:
-        return {"track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"track", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
 
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: switch target"
@@ -1069,11 +1057,9 @@ class AttackCard(Action):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name} draws a card for an attack"
 
-    def capture(self) -> Iterable[str]:
-        return ATTACK_AREAS  # the attack joining this step changes these; its undo restores them
-
-    def areas(self) -> Iterable[str]:
-        return {"deck", "log"}
+    # the attack joining this step changes these; its undo restores them
+    undo_areas: ClassVar[frozenset[str]] = ATTACK_AREAS
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"deck", "log"})
 
     def why_not(self, table: Table) -> str | None:
         try:

@@ -595,11 +595,10 @@ class CoveringFire(_Location):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: covering fire"
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "tokens", "track", "deck", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "track", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset(
+        {"characters", "tokens", "track", "deck", "log"}
+    )
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "track", "log"})
 
     def gun(self, table: Table) -> tuple[int, Weapon]:
         c, _ = self.actor(table)
@@ -776,11 +775,8 @@ class CoverMarker(_Location):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: covering-fire marker"
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "deck", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "deck", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log"})
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
         c, _ = self.actor(table)
@@ -889,11 +885,8 @@ class StopCoveringFire(Action):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: stop covering fire"
 
-    def capture(self) -> Iterable[str]:
-        return {"log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"log"})
 
     def why_not(self, table: Table) -> str | None:
         c, _ = self.actor(table)
@@ -930,11 +923,8 @@ class BraveryCheck(Action):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: Bravery check under fire"
 
-    def capture(self) -> Iterable[str]:
-        return {"deck", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"deck", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"deck", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"deck", "log"})
 
     def why_not(self, table: Table) -> str | None:
         c, _ = self.actor(table)

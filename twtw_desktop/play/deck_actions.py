@@ -5,7 +5,6 @@ card the Judge draws by hand replays card for card like any other."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import Field
@@ -27,11 +26,8 @@ class _DeckAction(Action):
     needs_actor: ClassVar[bool] = False
     page: ClassVar[str] = SRC_DECK
 
-    def capture(self) -> Iterable[str]:
-        return {"deck", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"deck", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"deck", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"deck", "log"})
 
     def _done(self, table: Table, text: str, cards: tuple[int, ...] = ()) -> TableEvent:
         table.log(text, "deck")

@@ -20,7 +20,6 @@ target within two of the weapon's range increments.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
@@ -77,11 +76,12 @@ def contest(
 class _EntangleBase(RuledAction):
     who: Who
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "tokens", "deck", "log", "track"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "tokens", "deck", "log", "track"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset(
+        {"characters", "tokens", "deck", "log", "track"}
+    )
+    shown_areas: ClassVar[frozenset[str]] = frozenset(
+        {"characters", "tokens", "deck", "log", "track"}
+    )
 
     def _draw(self, table: Table) -> tuple[Card, Any, list[int]]:
         if table.deck.physical:

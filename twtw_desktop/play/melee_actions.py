@@ -20,7 +20,6 @@ The state and what it does to a blow: :mod:`twtw_desktop.play.engagement`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
@@ -61,11 +60,8 @@ if TYPE_CHECKING:
 class _MeleeStateAction(RuledAction):
     page: ClassVar[str] = SRC_ENGAGE
 
-    def capture(self) -> Iterable[str]:
-        return {"tokens", "track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"tokens", "track", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "track", "log"})
 
     def token(self, table: Table) -> Token:
         c, tok = self.actor(table)
@@ -244,11 +240,8 @@ class Escape(_MeleeStateAction):
         "TN 5, full 3 AP TN 7 (+ half the holder's level)"
     )
 
-    def capture(self) -> Iterable[str]:
-        return {"tokens", "deck", "track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"tokens", "deck", "track", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "deck", "track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "deck", "track", "log"})
 
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: escape"

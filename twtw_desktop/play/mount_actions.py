@@ -21,7 +21,6 @@ wagon).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ..errors import RulesError
@@ -38,11 +37,8 @@ if TYPE_CHECKING:
 class _MountAction(RuledAction):
     page: ClassVar[str] = A.SOURCE_MOUNT
 
-    def capture(self) -> Iterable[str]:
-        return {"tokens", "characters", "track", "log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"tokens", "track", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "characters", "track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "track", "log"})
 
     def token(self, table: Table) -> Token:
         c, tok = self.actor(table)

@@ -14,7 +14,6 @@ declaration is kept there, so undo and the journal keep it too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from .actions import Action, Who, register
@@ -51,11 +50,8 @@ class RiskDeath(Action):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name} risks death"
 
-    def capture(self) -> Iterable[str]:
-        return {"log"}
-
-    def areas(self) -> Iterable[str]:
-        return {"log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"log"})
 
     def why_not(self, table: Table) -> str | None:
         c, _ = self.actor(table)

@@ -11,7 +11,6 @@ to stop. It costs nothing: it records a state, it is not an action of the figure
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import Field
@@ -74,15 +73,13 @@ class SetSpeed(Action):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: speed {self.speed:g}"
 
-    def capture(self) -> Iterable[str]:
-        return {"tokens", "log"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "log"})
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
         _c, tok = self.actor(table)
         return {"tokens": with_riders(table, tok.id)} if tok is not None else None
 
-    def areas(self) -> Iterable[str]:
-        return {"tokens", "log"}
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"tokens", "log"})
 
     def heading(self, table: Table) -> tuple[float, str]:
         """The screen angle of the heading and how to say it."""

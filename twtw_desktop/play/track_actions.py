@@ -15,7 +15,7 @@ the Declare menu does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
@@ -70,11 +70,11 @@ class _EngineAction(Action):
     def kind_of_log(self, table: Table) -> str:
         return self.log_kind
 
-    def capture(self) -> Iterable[str]:
-        return {"track", "deck", "log", "characters", "tokens"}
-
-    def areas(self) -> Iterable[str]:
-        return {"track", "deck", "log"}  # sheets and tokens changed are announced by id
+    undo_areas: ClassVar[frozenset[str]] = frozenset(
+        {"track", "deck", "log", "characters", "tokens"}
+    )
+    # sheets and tokens changed are announced by id
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "deck", "log"})
 
     def call(self, table: Table) -> Callable[[], Any]:
         raise NotImplementedError
