@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import TwtwError
+from .errors import OneLineParser, TwtwError
 from .resources import maps_dir, version
 
 SAMPLE_ENCOUNTER = "main_street.encounter.json"
@@ -124,15 +124,8 @@ def _validate(argv: list[str]) -> int:
     return 1 if failed else 0
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """Usage mistakes as one line on stderr and exit status 2."""
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
-
-
 def _export_parser() -> argparse.ArgumentParser:
-    p = _OneLineParser(
+    p = OneLineParser(
         prog="twtw-desktop export",
         description="Export a map, or an encounter's map, to PDF (tiled pages at a print "
         "scale) and/or PNG, without opening a window.",
@@ -228,7 +221,7 @@ def _import_parser() -> argparse.ArgumentParser:
     # lazy: start-up (pydantic models only for the commands that read files)
     from .model.map import Material
 
-    p = _OneLineParser(
+    p = OneLineParser(
         prog="twtw-desktop import",
         description="Make a map from a Universal VTT battle map (.dd2vtt, .df2vtt, .uvtt): "
         "its picture as the background (a PNG beside OUT), its walls, doors and windows, "
@@ -302,14 +295,14 @@ def _export_uvtt(path: Path, out: Path) -> int:
 
 
 def _file_parser(name: str, description: str) -> argparse.ArgumentParser:
-    p = _OneLineParser(prog=f"twtw-desktop {name}", description=description)
+    p = OneLineParser(prog=f"twtw-desktop {name}", description=description)
     p.add_argument("file", nargs="?", help="encounter file (default: the bundled sample)")
     return p
 
 
 def _simple_parser(name: str, args: str) -> argparse.ArgumentParser:
     cmd = COMMANDS[name]
-    return _OneLineParser(
+    return OneLineParser(
         prog=f"twtw-desktop {name}", usage=f"%(prog)s {args}", description=cmd.summary
     )
 

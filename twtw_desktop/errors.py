@@ -7,9 +7,14 @@ Two families, because the Judge meets them in two different ways:
 * :class:`RulesError` — a request the rules refuse (a snap shot with an uncocked
   single-action revolver, a ninth attack with skill 2…). The message is one sentence a
   Judge understands, and the refused call has changed no state.
+
+A command line typed wrong meets :class:`OneLineParser`: the mistake in one line.
 """
 
 from __future__ import annotations
+
+import argparse
+from typing import NoReturn
 
 
 class TwtwError(Exception):
@@ -33,3 +38,11 @@ class LoadError(TwtwError):
 
 class RulesError(TwtwError, ValueError):
     """The rules refuse this request; nothing was changed."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """The commands' argument parser: a usage mistake is one line on stderr ("PROG:
+    what is wrong (see --help)") and exit status 2, not argparse's usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")

@@ -15,19 +15,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .errors import TwtwError
+from .errors import OneLineParser, TwtwError
 from .io import load_encounter, save_encounter
 from .io.party import load_party, save_party
 from .model.party import merge_party, party_differences, party_from
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
-
-
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = OneLineParser(
         prog="twtw-desktop party",
         description="Carry the posse's sheets (wounds, Conc, bleeding, stun, ammunition, "
         "gear, notes) from one encounter to the next.",

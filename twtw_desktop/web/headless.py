@@ -7,9 +7,8 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-from typing import NoReturn
 
-from ..errors import TwtwError
+from ..errors import OneLineParser, TwtwError
 from ..play.session import open_table
 from ..play.visibility import PlayersOptions
 from .net import DEFAULT_PORT
@@ -17,13 +16,8 @@ from .server import DeviceService, ServiceError
 from .state import FrameMaker
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
-
-
 def parser() -> argparse.ArgumentParser:
-    p = _OneLineParser(
+    p = OneLineParser(
         prog="twtw-desktop serve",
         description="Serve each posse character's page (their map, sight and sheet) and the "
         "table page to browsers on the local network, for a saved encounter, until Ctrl+C.",
