@@ -369,6 +369,24 @@ class Features:
         )
 
 
+def open_ring(
+    x0: float, x1: float, y0: float, y1: float, gap_x: float, gap_y: float
+) -> list[Point]:
+    """A rectangle's outline (``x0``–``x1`` by ``y0``–``y1``) left open for one
+    opening's width at ``gap_x`` in its edge ``gap_y`` (``y0`` or ``y1``): from one
+    side of the gap round to the other, as :meth:`Features.gated` closes it with its
+    gate (a vault, a corral)."""
+    far = y1 if gap_y == y0 else y0
+    return [
+        (gap_x + OPENING / 2, gap_y),
+        (x1, gap_y),
+        (x1, far),
+        (x0, far),
+        (x0, gap_y),
+        (gap_x - OPENING / 2, gap_y),
+    ]
+
+
 def window(
     fid: str,
     at: float,

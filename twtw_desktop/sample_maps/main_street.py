@@ -53,6 +53,7 @@ from .common import (
     door,
     marker,
     note,
+    open_ring,
     sample_encounter,
     sample_map,
     wall_x,
@@ -176,14 +177,7 @@ def _features() -> list[Feature]:
     door_x = centre(21, 5)[0]
     f.gated(
         "bank-vault",
-        [
-            (door_x + OPENING / 2, vy1),
-            (vx1, vy1),
-            (vx1, vy0),
-            (vx0, vy0),
-            (vx0, vy1),
-            (door_x - OPENING / 2, vy1),
-        ],
+        open_ring(vx0, vx1, vy0, vy1, door_x, vy1),
         "vault (strongbox) wall",
         "bank-vault-door",
         "vault door",
@@ -277,14 +271,7 @@ def _features() -> list[Feature]:
     gate = centre(29, 21)[0]
     f.gated(
         "corral-fence",
-        [
-            (gate + OPENING / 2, gy0),
-            (gx1, gy0),
-            (gx1, gy1),
-            (gx0, gy1),
-            (gx0, gy0),
-            (gate - OPENING / 2, gy0),
-        ],
+        open_ring(gx0, gx1, gy0, gy1, gate, gy0),
         "corral fence",
         "corral-gate",
         "corral gate",
