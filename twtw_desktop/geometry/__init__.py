@@ -12,6 +12,11 @@ Every function that answers a rules question returns its reasons with the answer
 * :mod:`.scatter`  — where a missed throw lands (000 Missed Throws).
 * :mod:`.corridor` — possible unintended targets along the line of fire.
 * :mod:`.speed`    — relative / total target speed (000 Target Speed).
+* :mod:`.visibility` — fast fog of war: one visibility polygon per viewer over the grid.
+* :mod:`.raster`   — many points to hexes at once (numpy), for the painters and the fog.
+
+What these answers mean in the rules (a TN, an AP cost) is :mod:`twtw_desktop.rules`';
+putting them together for a token on the table is :mod:`twtw_desktop.play`'s.
 """
 
 from .corridor import Corridor, UnintendedCandidate, unintended_targets

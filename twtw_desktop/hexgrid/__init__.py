@@ -1,4 +1,7 @@
-"""Hex grid mathematics (standard library only)."""
+"""Hex grid mathematics (standard library only): :mod:`.hex` — axial hexes, the six
+directions and facings, lines, rings and spirals; :mod:`.layout` — pointy or flat
+orientation, hex ↔ pixel, offset coordinates and the "C7" labels.
+"""
 
 from .hex import (
     DIAGONALS,

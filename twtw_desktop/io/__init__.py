@@ -5,6 +5,13 @@ One open path (:func:`open_any`, which ``validate`` shares), one atomic write
 (:func:`save_encounter_with_map`), one safe way to a picture (:func:`checked_picture`,
 :func:`copy_picture`). See :mod:`twtw_desktop.io.files` for the pipeline and the
 guarantees.
+
+* :mod:`.files` — maps and encounters: open, validate, save (with their decks);
+* :mod:`.jsonsafe` — careful JSON reading and stable writing; :mod:`.atomic` — the
+  one atomic write; :mod:`.images` — pictures a map names;
+* :mod:`.journal` — the session journal file; :mod:`.party` — party files;
+  :mod:`.library` — the character library; :mod:`.uvtt` — Universal VTT maps in and
+  out; :mod:`.validate` — ``twtw-desktop validate`` for every file type.
 """
 
 from .atomic import SaveError, clean_stale_temps, write_atomic

@@ -1,7 +1,41 @@
 """The table: one encounter in play, without Qt.
 
-Every table action is a value with its cost, ``why_not``, preview and apply; the
-window, the players' screen and the command line all go through this layer.
+Every table step is a typed, journaled, undoable *action* value with its cost,
+``why_not``, preview and apply; the window, the players' screen, the devices and the
+``play`` command all change the game through :class:`~.table.Table`. Where things
+live — an action is found by its ``do`` name in the module of its family:
+
+* the table itself — :mod:`.table` (``Table``, the steps, undo; ``TableView``, what a
+  reading function needs of it), :mod:`.snapshot` (the copies undo restores),
+  :mod:`.time` (the AP v2 track and the Phases round behind one clock),
+  :mod:`.journal` (the session journal and its replay), :mod:`.session` (a table from
+  a file), :mod:`.script` (``twtw-desktop play``);
+* the actions — :mod:`.actions` (the ``Action`` base and the catalogue; action time,
+  rounds and segments, ``declare``, ``move``/``run``/``place``/``face``, postures, weapon handling
+  — ``draw``, ``ready``, ``cock``, ``holster``, ``reload`` —, ``skill``, ``recover``,
+  ``wait``, ``set_rules``, ``judge``), :mod:`.track_actions` (the track's and the
+  Phases round's own steps: ``declare_action``, ``join``, ``rush``, ``resolve``,
+  ``delay``, ``interrupt``…), :mod:`.declarations` (``when_able``, ``pass``,
+  ``run_on``, standing declarations), :mod:`.combat_actions` (shots, ``fan_fire``,
+  ``melee_attack``, ``block``, ``dodge``, ``throw``, ``aim``), :mod:`.melee_actions`
+  (``engage``, ``disengage``, ``hold``, ``escape``), :mod:`.cover_actions` (covering
+  fire, ``bravery_check``, ``reaction_shot``), :mod:`.check_actions` (``check``),
+  :mod:`.care_actions` (``first_aid``, ``heal``, ``rest``), :mod:`.bonus_actions`
+  (the bonus counters), :mod:`.deck_actions` (the deck's own steps),
+  :mod:`.entangle_actions`, :mod:`.mount_actions`, :mod:`.speed_actions`
+  (``set_speed``), :mod:`.gear_actions` (``clear_jam``), :mod:`.risk_actions`
+  (``risk_death``);
+* what the actions and the panels ask — :mod:`.attack` (plan, preview and write an
+  attack: the TN breakdown off the map), :mod:`.throw` (throws and blasts),
+  :mod:`.engagement` (hand-to-hand state), :mod:`.movement` (a drag's path, AP and
+  riders), :mod:`.catalogue` (what a character could declare now), :mod:`.aim`,
+  :mod:`.cards` (cards typed in from a printed deck);
+* what the players may see — :mod:`.visibility` (the one rule), :mod:`.fog` (the
+  posse's fog of war), :mod:`.public_clock` (the clock in words);
+* :mod:`.rules_reference` — Help ▸ Rules reference: each seed section and how the app
+  reads it (every house reading is quoted there).
+
+The numbers themselves — TNs, AP costs, wounds — are the rules' (:mod:`twtw_desktop.rules`).
 """
 
 # the track's and the attack's actions register themselves with the action catalogue

@@ -5,6 +5,9 @@ Each module builds its :class:`~twtw_desktop.model.map.Map` and a matching
 ``map_ref``) from code, deterministically: no clock, no randomness, every coordinate
 rounded to 3 decimals. :data:`SAMPLES` lists them in the order File > Open Sample
 shows them; ``python -m twtw_desktop.samples_build`` writes them all into ``maps/``.
+The building blocks every map uses — ground painting, walls with their doors and
+windows, gated enclosures, cover bars and blocks, notes, markers, placed tokens — are
+in :mod:`.common`.
 """
 
 from __future__ import annotations
