@@ -45,11 +45,10 @@ from ..rules.action_track import ROUND_SEGMENTS, StackEntry, Standing
 from ..rules.card import Card
 from ..rules.checks import check_pool
 from ..rules.damage import recovery_check, stun_tn
-from .actions import Action, Who, parse_action, register
+from .actions import Action, RuledAction, Who, parse_action, register
 from .attack import bumps_left, preview
 from .combat_actions import _AttackAction
 from .movement import move_continuous
-from .snapshot import ALL_AREAS
 from .table import AFTER_ACTION, TableEvent
 from .time import SegmentClock
 
@@ -282,6 +281,12 @@ def decision_waiting(table: Table) -> str | None:
     return None
 
 
+def _settled(table: Table, texts: list[str]) -> TableEvent:
+    """A step's event: its lines, then the segment settled (and why it stopped)."""
+    stop = settle(table)
+    return TableEvent(" · ".join([*texts, stop] if stop else texts))
+
+
 def _pending_text(table: Table) -> str:
     names = [table.track.row(c).name for c in table.track.pending_declarers()]
     seg = table.track.state.segment
@@ -291,16 +296,11 @@ def _pending_text(table: Table) -> str:
     )
 
 
-class _TrackStep(Action):
-    """An AP v2 step of the declarations (see the module docstring)."""
+class _TrackStep(RuledAction):
+    """An AP v2 step of the declarations (see the module docstring): the track's own
+    checks first, then the step's :meth:`refusal`."""
 
     page: ClassVar[str] = SRC_TIMING
-
-    def capture(self) -> Iterable[str]:
-        return ALL_AREAS
-
-    def areas(self) -> Iterable[str]:
-        return ("all",)
 
     def why_not(self, table: Table) -> str | None:
         if not table.in_action or table.time is None:
@@ -310,7 +310,7 @@ class _TrackStep(Action):
         if not table.time.round_running():
             return "No round is running: start one first (F5)."
         table.time.update_characters(table.encounter.characters)
-        return None
+        return self.own_refusal(table)
 
 
 @register
@@ -343,12 +343,12 @@ class WhenAble(_TrackStep):
         return self.inner().cost(table)
 
     def why_not(self, table: Table) -> str | None:
-        inner = self.inner()
         if not segments(table):
-            return inner.why_not(table)
-        why = super().why_not(table)
-        if why:
-            return why
+            return self.inner().why_not(table)
+        return super().why_not(table)
+
+    def refusal(self, table: Table) -> str | None:
+        inner = self.inner()
         c, _ = self.actor(table)
         if c.out_of_action or c.stunned:
             return f"{c.name} is {'stunned' if c.stunned else 'out of action'} and cannot act ({SRC_STUN})."
@@ -417,21 +417,14 @@ class PassTurn(_TrackStep):
     def label(self, table: Table) -> str:
         return "Pass"
 
-    def why_not(self, table: Table) -> str | None:
-        why = super().why_not(table)
-        if why:
-            return why
+    def refusal(self, table: Table) -> str | None:
         ids = self._ids(table)
         if not ids:
             return "Nobody can newly act on this segment: there is nobody to pass."
         return table.track.refusal(lambda: table.track.pass_turn(ids))
 
     def apply(self, table: Table) -> TableEvent:
-        texts = _log_events(table, [table.track.pass_turn(self._ids(table))])
-        stop = settle(table)
-        if stop:
-            texts.append(stop)
-        return TableEvent(" · ".join(texts))
+        return _settled(table, _log_events(table, [table.track.pass_turn(self._ids(table))]))
 
 
 @register
@@ -448,10 +441,7 @@ class RunOn(_TrackStep):
     def label(self, table: Table) -> str:
         return "Run on" if not self.passing else "Pass and run on"
 
-    def why_not(self, table: Table) -> str | None:
-        why = super().why_not(table)
-        if why:
-            return why
+    def refusal(self, table: Table) -> str | None:
         t: ActionTrack = table.track
         if self.passing:
             ids = [table.actor(w)[0].id for w in self.passing]
@@ -568,10 +558,7 @@ class ClearStanding(_TrackStep):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: nothing declared"
 
-    def why_not(self, table: Table) -> str | None:
-        why = super().why_not(table)
-        if why:
-            return why
+    def refusal(self, table: Table) -> str | None:
         c, _ = self.actor(table)
         if not table.track.state.standing.get(c.id):
             return f"{c.name} has no standing declaration."
@@ -596,10 +583,7 @@ class WaitUntil(_TrackStep):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: wait until {self.counters} counters"
 
-    def why_not(self, table: Table) -> str | None:
-        why = super().why_not(table)
-        if why:
-            return why
+    def refusal(self, table: Table) -> str | None:
         c, _ = self.actor(table)
         row = table.track.row(c.id)
         if row.counters + row.pool < self.counters:
@@ -616,11 +600,7 @@ class WaitUntil(_TrackStep):
             *t.state.standing.get(c.id, ()),
             Standing(wait_until=self.counters, label=f"wait until {self.counters} counters"),
         )
-        texts = _log_events(table, [t.set_standing(c.id, queue)])
-        stop = settle(table)
-        if stop:
-            texts.append(stop)
-        return TableEvent(" · ".join(texts))
+        return _settled(table, _log_events(table, [t.set_standing(c.id, queue)]))
 
 
 @register
@@ -639,11 +619,8 @@ class RecoveryCheck(Action):
     def label(self, table: Table) -> str:
         return f"{self.actor(table)[0].name}: recovery check"
 
-    def capture(self) -> Iterable[str]:
-        return {"characters", "deck", "log", "track"}
-
-    def areas(self) -> Iterable[str]:
-        return {"characters", "deck", "log", "track"}
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log", "track"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log", "track"})
 
     def why_not(self, table: Table) -> str | None:
         c, _ = self.actor(table)
