@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.geometry.conftest import side_wall
 from twtw_desktop.bench.geometry import make_bench_map, make_tokens, reachable_reference
 from twtw_desktop.errors import RulesError
-from twtw_desktop.geometry import movement
+from twtw_desktop.geometry import move_steps, movement
 from twtw_desktop.geometry.movement import (
     cheapest_path,
     engaged,
@@ -427,7 +427,7 @@ def _dijkstra_distances(table, kinds, s0: int, limit: int):
     csgraph = pytest.importorskip("scipy.sparse.csgraph")
     sparse = pytest.importorskip("scipy.sparse")
     n = len(table.targets) // 4
-    live = kinds != movement._NO_STEP
+    live = kinds != move_steps._NO_STEP
     indptr = np.concatenate(([0], np.cumsum(live.reshape(n, 4).sum(axis=1))))
     weights = table.weights[kinds[live]].astype(np.float64)  # exact: below 2**53
     graph = sparse.csr_matrix((weights, table.targets[live], indptr), shape=(n, n))

@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..geometry.fields import field_of_fire
-from ..geometry.movement import TERRAIN_COSTS, Reach, _Search, cheapest_path, reachable
+from ..geometry.move_search import _Search
+from ..geometry.movement import TERRAIN_COSTS, Reach, cheapest_path, reachable
 from ..geometry.sight import cover_line, visible_hexes
 from ..geometry.walls import PACE, Point, WallIndex
 from ..hexgrid import Hex, Orientation
