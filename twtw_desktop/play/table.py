@@ -40,7 +40,7 @@ Listener = Callable[[str, "Step"], None]
 
 #: called inside every applied action's step, after the action: ``hook(table, action,
 #: event)``. A hook may only write log lines (the one area every step copies): the
-#: covering-fire watch logs who has come under fire (play.cover_actions).
+#: covering-fire watch logs who has come under fire (play.cover_state).
 AFTER_ACTION: list[Callable[[Table, Any, TableEvent], None]] = []
 
 
