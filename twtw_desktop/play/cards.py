@@ -5,15 +5,23 @@ card a resolution reads. :class:`TypedCards` deals the typed cards in the order 
 resolution needs them and raises :class:`CardNeeded`, naming what the next card is
 for, when the Judge has typed no more; :func:`scratch_deck` is a copy of the deck to
 try a resolution on without changing anything. Shared by the attack
-(:mod:`.attack`) and the throw (:mod:`.throw`).
+(:mod:`.attack`) and the throw (:mod:`.throw`). A table action names a typed card as
+a :data:`CardRef` (:func:`card_ref` writes one, :func:`card_of` reads it back).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated, Any
 
+from pydantic import Field
+
+from ..errors import RulesError
 from ..rules.card import Card
-from ..rules.deck import Deck
+from ..rules.deck import Deck, parse_card
+
+if TYPE_CHECKING:
+    from .table import Table
 
 #: what an unnamed further card is for (an open-ended cell or an increased effect)
 FURTHER_CARD = "the next card (an exceptional cell or an increased effect reads on)"
@@ -70,3 +78,28 @@ def already_typed(cards: Sequence[Card], card: Card, what: str) -> str | None:
     if any(c.number == card.number for c in cards):
         return f"Card {card.number} is already part of {what}; type the card drawn next."
     return None
+
+
+#: a typed card: its number (the deck's own card) or the whole card as typed
+CardRef = Annotated[int, Field(ge=1, le=1000)] | dict[str, Any]
+
+
+def card_of(table: Table, ref: CardRef) -> Card:
+    """The card a line names: the deck's card by number, or a card as typed."""
+    if isinstance(ref, int):
+        return table.deck.card(ref)
+    try:
+        return parse_card(ref, "typed card")
+    except ValueError as e:
+        raise RulesError(f"The typed card is wrong: {e}") from None
+
+
+def card_ref(table: Table, card: Card) -> CardRef:
+    """How a line names a typed card: its number when the deck's own card of that
+    number is the same, else the whole card."""
+    try:
+        if table.deck.card(card.number) == card:
+            return card.number
+    except RulesError:
+        pass
+    return card.model_dump(mode="json")

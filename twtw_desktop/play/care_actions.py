@@ -36,8 +36,7 @@ from ..rules.card import Card
 from ..rules.character import Character
 from ..rules.checks import CheckResult, check_pool
 from .actions import Action, Who, _log_event, register
-from .cards import CardNeeded, TypedCards, scratch_deck
-from .combat_actions import CardRef, card_of
+from .cards import CardNeeded, CardRef, TypedCards, card_of, scratch_deck
 from .table import TableEvent
 
 if TYPE_CHECKING:

@@ -44,8 +44,7 @@ from ..rules.deck import read_effect
 from ..rules.editions import victory_threshold
 from .actions import Action, Who, _log_event, register
 from .bonus_actions import SPENDS, CounterSpend, counter_refusal, spend_counter_on
-from .cards import CardNeeded, TypedCards
-from .combat_actions import CardRef, card_of
+from .cards import CardNeeded, CardRef, TypedCards, card_of
 from .table import TableEvent
 from .throw import assign_character
 

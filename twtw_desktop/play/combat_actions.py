@@ -35,6 +35,12 @@ House readings (the pages are silent):
 * ``throw`` at a hex (``to``) is the map's Throw tool (scatter on a miss, a blast
   where it lands); ``throw`` at a token (``target``) is a thrown attack read like a
   shot (hit location, wounds), scattering on a miss.
+
+Where it lives: this module holds the shots, ``aim``, ``fan_fire``, ``throw``,
+``attack_card`` and :func:`attack_action`; what every attack shares (the base class,
+the bump spends) is :mod:`.attack_base`; the blow and the defender's ``block`` and
+``dodge`` are :mod:`.melee_actions`; a typed card (:data:`~.cards.CardRef`) is
+:mod:`.cards`. The public names are re-exported here.
 """
 
 from __future__ import annotations
@@ -46,11 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import RulesError
 from ..rules import actions as A
-from ..rules.base import HitLocation
 from ..rules.card import Card
-from ..rules.combat.melee import dodge_allowed
-from ..rules.combat.situation import CALLED_SHOT_DEFAULT, CALLED_SHOT_LOCATIONS
-from ..rules.deck import parse_card
 from .actions import (
     SRC_READY,
     Action,
@@ -58,417 +60,31 @@ from .actions import (
     HexRef,
     Move,
     Who,
-    _log_event,
     hex_of,
     register,
 )
 from .aim import AIM_KIND, AimsAhead, aim_detail, aim_effect, aim_request, aims_ahead, field_exit
 from .attack import (
-    AttackPlan,
     AttackRequest,
-    CalledKey,
     CardNeeded,
-    Defense,
-    Geometry,
     Spends,
-    attack_label,
-    attacked_this_round,
-    blocking_declared,
     cock_first_needed,
-    default_weapon_index,
-    dodging_this_round,
-    plan_attack,
-    preview,
-    resolution_card,
-    stack_card,
-    track_refusal,
-    write_attack,
 )
-from .bonus_actions import CounterSpend, counter_refusal
-from .engagement import after_blow, melee_weapon
+from .attack_base import (
+    ATTACK_AREAS,
+    SRC_FAN,
+    SRC_THROW,
+    SpendRef,
+    _AttackAction,
+    _token_id,
+)
+from .cards import CardRef, card_of, card_ref
+from .melee_actions import Block, Dodge, MeleeAttack, SwitchTarget
 from .table import TableEvent
 from .throw import ThrowPlan, apply_throw, check_throw_cards, plan_throw, throw_cost_applies
 
 if TYPE_CHECKING:
     from .table import Table
-
-SRC_COMBAT = "000 Combat Actions"
-#: what one attack may change (and so what its step copies)
-ATTACK_AREAS = frozenset({"characters", "tokens", "deck", "log", "track", "map"})
-SRC_MELEE = A.SOURCE_MELEE
-SRC_THROW = "000 Throwing Things"
-SRC_FAN = "000/001/003 Fan Firing"
-SRC_MULTI = A.SOURCE_MULTI
-
-#: the called-shot keys from the cheapest penalty up (001 Called Shots)
-_CALLED_ORDER: tuple[CalledKey, ...] = ("torso", "limb", "head_hand_foot", "eye_heart")
-GearId = Annotated[str, Field(min_length=1, max_length=64)]
-#: a typed card: its number (the deck's own card) or the whole card as typed
-CardRef = Annotated[int, Field(ge=1, le=1000)] | dict[str, Any]
-
-
-class SpendRef(BaseModel):
-    """The Judge's bump spends on one shot (:class:`~twtw_desktop.play.attack.Spends`)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    hit_index: Annotated[int, Field(ge=0, le=3)] | None = None
-    penetration: Annotated[int, Field(ge=0, le=50)] = 0
-    damage: Annotated[int, Field(ge=0, le=50)] = 0
-    #: (figure index, delta) per click on a stray-shot figure
-    stray: tuple[tuple[Annotated[int, Field(ge=0, le=10)], int], ...] = ()
-    extra_hits: Annotated[int, Field(ge=0, le=50)] = 0
-    #: Phases fan: the secondary targets bought (token ids, 003)
-    secondary: tuple[Who, ...] = ()
-    #: hand to hand: bumps spent toward dominance (000 Asserting Dominance)
-    dominance: Annotated[int, Field(ge=0, le=50)] = 0
-    #: burst bumps turned to penetration instead of damage (002 Bump Types)
-    burst_pen: Annotated[int, Field(ge=0, le=50)] = 0
-
-    def spends(self) -> Spends:
-        return Spends(
-            self.hit_index,
-            self.penetration,
-            self.damage,
-            [tuple(x) for x in self.stray],  # type: ignore[misc]
-            self.extra_hits,
-            list(self.secondary),
-            self.dominance,
-            self.burst_pen,
-        )
-
-    @classmethod
-    def of(cls, s: Spends) -> SpendRef:
-        return cls(
-            hit_index=s.hit_index,
-            penetration=s.penetration,
-            damage=s.damage,
-            stray=tuple((int(i), int(d)) for i, d in s.stray),
-            extra_hits=s.extra_hits,
-            secondary=tuple(s.secondary),
-            dominance=s.dominance,
-            burst_pen=s.burst_pen,
-        )
-
-
-def card_of(table: Table, ref: CardRef) -> Card:
-    """The card a line names: the deck's card by number, or a card as typed."""
-    if isinstance(ref, int):
-        return table.deck.card(ref)
-    try:
-        return parse_card(ref, "typed card")
-    except ValueError as e:
-        raise RulesError(f"The typed card is wrong: {e}") from None
-
-
-def card_ref(table: Table, card: Card) -> CardRef:
-    """How a line names a typed card: its number when the deck's own card of that
-    number is the same, else the whole card."""
-    try:
-        if table.deck.card(card.number) == card:
-            return card.number
-    except RulesError:
-        pass
-    return card.model_dump(mode="json")
-
-
-def _token_id(table: Table, who: str) -> str:
-    c, tok = table.actor(who)
-    if tok is None:
-        raise RulesError(f"{c.name} has no token on the map: place one first.")
-    return tok.id
-
-
-class _AttackAction(Action):
-    """What every attack shares (see the module docstring)."""
-
-    who: Who
-    target: Who
-    weapon: GearId | None = None
-    #: which carried entry (0-based) when the sheet carries two of the weapon
-    slot: Annotated[int, Field(ge=0, le=100)] | None = None
-    # -- the situation the map does not show
-    point_blank: bool = False
-    appearing: bool = False
-    #: None: read off the map (another figure beside the target)
-    target_in_melee: bool | None = None
-    #: the Judge's call on the firer's movement (None: how the token moved this round)
-    firer_movement: Literal["still", "walking", "running"] | None = None
-    #: the Judge's call on the target's Size (None: the target's sheet; 000 Target Size)
-    target_size: Annotated[int, Field(ge=0, le=100)] | None = None
-    #: the attacker means to miss: it fails unless a calamity (000 Action Sabotage)
-    sabotage: bool = False
-    #: a held bonus counter spent on the result (002 Spending the Counter)
-    counter: CounterSpend | None = None
-    secondary_index: Annotated[int, Field(ge=0, le=10)] = 0
-    two_weapons: bool = False
-    off_hand: bool = False
-    #: a called shot (001): the key of the table and the location aimed at
-    called: CalledKey | None = None
-    location: HitLocation | None = None
-    #: the defender's declared defence (paid by the defender in this step)
-    defense: Literal["block", "dodge"] | None = None
-    block_arm: Literal["left_arm", "right_arm"] = "left_arm"
-    #: False: the Judge does not charge the AP
-    charge_ap: bool = True
-    # -- after the draw
-    spends: tuple[SpendRef, ...] = ()
-    #: the card the preview showed: refused when the deck deals another
-    expect_card: Annotated[int, Field(ge=1, le=1000)] | None = None
-    card: CardRef | None = None
-    block_card: CardRef | None = None
-    more_cards: tuple[CardRef, ...] = ()
-    #: the card ``attack_card`` drew for this attack (in play until the attack reads it)
-    held_card: Annotated[int, Field(ge=1, le=1000)] | None = None
-
-    mode: ClassVar[str] = "ranged"
-    shot_kind: ClassVar[str] = "snap"
-    page: ClassVar[str] = SRC_COMBAT
-
-    # -- building the request ----------------------------------------------------------
-
-    undo_areas: ClassVar[frozenset[str]] = ATTACK_AREAS
-    shown_areas: ClassVar[frozenset[str]] = frozenset({"characters", "deck", "log", "track"})
-
-    def _slot(self, table: Table, shooter_token: str) -> int | None:
-        c = table.character_of(shooter_token)
-        if self.slot is not None:
-            if self.slot >= len(c.weapons):
-                raise RulesError(f"{c.name} carries no weapon in slot {self.slot}.")
-            if self.weapon is not None and c.weapons[self.slot].weapon_id != self.weapon:
-                raise RulesError(f"{c.name}'s slot {self.slot} holds no {self.weapon!r}.")
-            return self.slot
-        if self.weapon is not None:
-            entries = [i for i, cw in enumerate(c.weapons) if cw.weapon_id == self.weapon]
-            if not entries:
-                raise RulesError(f"{c.name} carries no {self.weapon!r}.")
-            readied = [i for i in entries if c.weapons[i].readied]
-            return (readied or entries)[0]
-        return self.default_slot(table, shooter_token)
-
-    def default_slot(self, table: Table, shooter_token: str) -> int | None:
-        c = table.character_of(shooter_token)
-        return default_weapon_index(table, c, table.token(shooter_token), self.mode)  # type: ignore[arg-type]
-
-    def _called(self) -> tuple[CalledKey | None, str | None]:
-        key = self.called
-        loc = self.location
-        if key is None and loc is not None:
-            key = next((k for k in _CALLED_ORDER if loc in CALLED_SHOT_LOCATIONS[k]), None)
-        if key is not None and loc is None:
-            default = CALLED_SHOT_DEFAULT.get(key)
-            loc = default
-        return key, (loc.value if loc is not None else None)
-
-    def request_fields(self, table: Table) -> dict[str, Any]:
-        """The fields of the attack request this kind of attack sets itself."""
-        return {}
-
-    def request(self, table: Table) -> AttackRequest:
-        stok = _token_id(table, self.who)
-        ttok = _token_id(table, self.target)
-        called, location = self._called()
-        fields: dict[str, Any] = {"shot_kind": self.shot_kind} | self.request_fields(table)
-        return AttackRequest(
-            shooter_token=stok,
-            target_token=ttok,
-            mode=self.mode,  # type: ignore[arg-type]
-            weapon_index=self._slot(table, stok),
-            point_blank=self.point_blank,
-            appearing=self.appearing,
-            called_shot=called,
-            called_location=location,
-            secondary_index=self.secondary_index,
-            two_weapons=self.two_weapons,
-            off_hand=self.off_hand,
-            target_in_melee=self.target_in_melee,
-            firer_movement=self.firer_movement,
-            target_size=self.target_size,
-            sabotage=self.sabotage,
-            counter=self.counter,
-            charge_ap=self.charge_ap,
-            defense=self.defense or self.declared_defense(table, ttok),
-            block_arm=self.block_arm,
-            **fields,
-        )
-
-    def declared_defense(self, table: Table, target_token: str) -> Defense | None:
-        """A defence the target declared on its own (the ``dodge`` or ``block``
-        action) that meets this attack."""
-        cid = table.token(target_token).character_id
-        if self.mode == "melee" and blocking_declared(table, cid):
-            return "block"
-        if dodging_this_round(table, cid) and dodge_allowed(
-            self.mode,  # type: ignore[arg-type]
-            table.encounter.options,
-        ):
-            return "dodge"
-        return None
-
-    def plan(self, table: Table, geometry: Geometry | None = None) -> AttackPlan:
-        """The attack before the draw (RulesError with the reason when refused)."""
-        return plan_attack(table, self.request(table), geometry)
-
-    def held(self, table: Table) -> Card | None:
-        """The card ``attack_card`` drew for this attack, or None."""
-        return table.deck.card(self.held_card) if self.held_card is not None else None
-
-    def cards(self, table: Table) -> tuple[Card | None, Card | None, list[Card]]:
-        typed = card_of(table, self.card) if self.card is not None else None
-        block = card_of(table, self.block_card) if self.block_card is not None else None
-        more = [card_of(table, r) for r in self.more_cards]
-        return typed, block, more
-
-    def spend_list(self) -> list[Spends]:
-        return [s.spends() for s in self.spends] or [Spends()]
-
-    # -- the questions ------------------------------------------------------------------
-
-    def label(self, table: Table) -> str:
-        return attack_label(self.plan(table))
-
-    def spec(self, table: Table) -> A.ActionSpec | None:
-        return self.plan(table).spec
-
-    def cost(self, table: Table) -> Cost:
-        if not table.in_action:
-            return Cost()
-        plan = self.plan(table)
-        items = [f"{m.label}: {m.value} AP ({m.source})" for m in plan.ap.items]
-        if plan.defender_ap is not None:
-            items += [f"{m.label}: {m.value} AP ({m.source})" for m in plan.defender_ap.items]
-        spec = plan.spec
-        assert spec is not None
-        if table.time is not None and table.time.kind == "phases":
-            return Cost(speed=spec.speed.value, breakdown=tuple(items), source=spec.source)
-        return Cost(ap=plan.ap.total, breakdown=tuple(items), source=spec.source)
-
-    def readiness(self, table: Table) -> str | None:
-        """Why the weapon is not ready to use (not in hand, empty), naming what
-        would make it ready and what that costs."""
-        stok = _token_id(table, self.who)
-        idx = self._slot(table, stok)
-        if idx is None:
-            return None
-        c = table.character_of(stok)
-        cw = c.weapons[idx]
-        w = table.gear.weapons.get(cw.weapon_id)
-        if w is None:
-            return f"{c.name}'s {cw.weapon_id!r} is not in the gear list."
-        if cw.failure == "broken":
-            return f"{c.name}'s {w.name} is broken (equipment failure): it cannot be used."
-        if cw.failure == "jammed":
-            return f"{c.name}'s {w.name} is jammed: clear the jam first (clear_jam, RULES.md Rel)."
-        if not cw.readied and not getattr(self, "draw_first", False):
-            draw = A.draw_action(w, c.quick_draw)
-            verb = "draw" if draw.kind is A.ActionKind.DRAW else "ready"
-            return (
-                f"{w.name} not in hand: {verb} it first, {draw.ap} AP, or draw and shoot "
-                f"in one action ({SRC_READY})."
-            )
-        if self.mode == "ranged" and w.capacity and cw.loaded <= 0:
-            reload = A.reload_action(w)
-            return f"The {w.name} is not loaded: reload it first, {reload.ap} AP ({reload.source})."
-        return None
-
-    def why_not(self, table: Table) -> str | None:
-        why = self.refusal_before_draw(table)
-        if why:
-            return why
-        if self.counter is not None:
-            if self.mode == "melee":
-                return (
-                    "In hand to hand, spend the bonus counter on its own (spend_counter); "
-                    "the blow's resolution does not take it yet."
-                )
-            why = counter_refusal(table, self.who, self.counter)
-            if why:
-                return why
-        return self.card_refusal(table, self.plan(table))
-
-    def refusal_before_draw(self, table: Table) -> str | None:
-        """``why_not`` before any card is typed in: the attacker, the weapon, the
-        rules of the attack and the AP (what the attack panel shows before Draw)."""
-        c, _tok = self.actor(table)
-        if c.out_of_action:
-            return f"{c.name} is out of action and cannot attack (000 Wound Effects)."
-        why = self.readiness(table)
-        if why:
-            return why
-        try:
-            plan = self.plan(table)
-        except RulesError as e:
-            return str(e)
-        why = track_refusal(table, plan)
-        if why:
-            return f"{plan.spec.describe()}: {why}"
-        if self.held_card is not None:
-            try:
-                resolution_card(table, plan, None, self.held(table))
-            except RulesError as e:
-                return str(e)
-        return None
-
-    def card_refusal(self, table: Table, plan: AttackPlan) -> str | None:
-        """With a printed deck: the card still to be typed in (tried on a copy of
-        the deck), or None."""
-        if self.card is None and not table.deck.physical:
-            return None
-        if self.card is None and stack_card(table, plan) is None:
-            return 'The deck is in physical-card mode: type in the card drawn ("card").'
-        typed, block, more = self.cards(table)
-        try:
-            p = preview(table, plan, self.spend_list(), typed, 0, block, more, self.held(table))
-        except CardNeeded as need:
-            return f"Type in the card drawn for {need.purpose} first."
-        if p.outcome.needs_block_card:
-            return 'Type in the card drawn for the block first ("block_card").'
-        if p.outcome.card_needed:
-            return f'Type in the card drawn for {p.outcome.card_needed} first ("more_cards").'
-        return None
-
-    def preview(self, table: Table) -> dict[str, Any]:
-        """The TN with every modifier itemised, the AP and what the map says — no
-        card drawn, nothing changed."""
-        out = super().preview(table)
-        try:
-            plan = self.plan(table)
-        except RulesError as e:
-            out["refused"] = str(e)
-            return out
-        tn = plan.tn
-        out.update(
-            tn=tn.tn,
-            result_modifier=tn.result_modifier,
-            tn_items=tn.reasons(),
-            ap=plan.ap.total,
-            ap_items=plan.ap.reasons(),
-            defender_ap=plan.defender_ap.reasons() if plan.defender_ap is not None else [],
-            pool=str(plan.pool),
-            situation=list(plan.geometry),
-            shots=[
-                {"target": s.target.id, "tn": s.tn.tn, "result_modifier": s.tn.result_modifier}
-                for s in plan.series
-            ],
-        )
-        return out
-
-    def apply(self, table: Table) -> TableEvent:
-        plan = self.plan(table)
-        typed, block, more = self.cards(table)
-        if plan.request.target_left_field_of_fire:
-            table.log(
-                f"{plan.shooter.name}'s aim at {plan.target.name} is lost: the target left "
-                "the field of fire, the shot is a snap shot (003 Advanced Rule: Fields of Fire)",
-                AIM_KIND,
-                {"aim_lost": [plan.shooter.id, plan.target_token.id]},
-            )
-        out = write_attack(
-            table, plan, self.spend_list(), self.expect_card, typed, block, more, self.held(table)
-        )
-        texts = [e.text for e in table.encounter.log[-len(out.records) :]]
-        record = out.record.model_dump(mode="json")
-        return TableEvent(" · ".join(texts), record, tuple(out.drawn), (out, plan))
 
 
 class BurstTarget(BaseModel):
@@ -770,166 +386,6 @@ class FanFire(_AttackAction):
 
 
 @register
-class MeleeAttack(_AttackAction):
-    """A hand-to-hand attack (000 Hand to Hand Combat): quick, standard, heavy or a
-    shove; bare-handed unless ``weapon`` names one."""
-
-    do: Literal["melee_attack"] = "melee_attack"
-    attack: Literal["quick", "standard", "heavy", "shove"] = "standard"
-    careful: bool = False
-    kick: bool = False
-    #: fight with what comes to hand: an improvised weapon's gear id (000)
-    improvised: GearId | None = None
-    #: skill levels spent on advantage, one factor each, not read for the result (001)
-    skill_advantage: Annotated[int, Field(ge=0, le=10)] = 0
-    mode: ClassVar[str] = "melee"
-    page: ClassVar[str] = SRC_MELEE
-    summary: ClassVar[str] = (
-        "a hand-to-hand blow (the defender may block or dodge); engages the two, "
-        "advantage and dominance from the table"
-    )
-
-    def default_slot(self, table: Table, shooter_token: str) -> int | None:
-        return None  # bare hands
-
-    def request_fields(self, table: Table) -> dict[str, Any]:
-        return {
-            "melee_attack": self.attack,
-            "careful": self.careful,
-            "kick": self.kick,
-            "improvised": self.improvised,
-            "skill_advantage": self.skill_advantage,
-        }
-
-    def apply(self, table: Table) -> TableEvent:
-        event = super().apply(table)
-        out, plan = event.raw
-        notes = after_blow(
-            table,
-            plan.shooter_token,
-            plan.target_token,
-            out.record,
-            plan.weapon,
-            melee_weapon(table, table.character(plan.target.id)),
-        )
-        if notes:
-            # the attack's own log line (written in this step) says what the blow
-            # did to the fight, so the fight's state reads with its cause
-            log = table.encounter.log
-            i = max(i for i, e in enumerate(log) if e.kind == "attack")
-            entry = log[i]
-            detail = dict(entry.detail or {})
-            detail["melee"] = notes
-            log[i] = entry.model_copy(
-                update={"text": " · ".join([entry.text, *notes]), "detail": detail}
-            )
-            event.text = " · ".join([event.text, *notes])
-        return event
-
-
-class _Defense(Action):
-    """The defender declares a block or a dodge on its own (see the module docstring)."""
-
-    who: Who
-    page: ClassVar[str] = SRC_MELEE
-    key: ClassVar[str] = ""
-
-    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "track", "log"})
-    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
-
-    def label(self, table: Table) -> str:
-        return f"{self.actor(table)[0].name}: {self.do}"
-
-    def why_not(self, table: Table) -> str | None:
-        if not table.in_action:
-            return (
-                f"A {self.do} is declared in action time ({SRC_MELEE}); in narrative time "
-                "the attack itself names the defence."
-            )
-        return super().why_not(table)
-
-    def apply(self, table: Table) -> TableEvent:
-        c, _ = self.actor(table)
-        spec = self.spec(table)
-        _details, event = self.pay(table)
-        text = f"{c.name} {self.do}s ({spec.describe() if spec else self.do})"
-        _log_event(table, text, "defense", event, {self.key: c.id})
-        return TableEvent(text)
-
-
-@register
-class Block(_Defense):
-    do: Literal["block"] = "block"
-    key: ClassVar[str] = "block_by"
-    summary: ClassVar[str] = "declare a block: it meets the next hand-to-hand blow (2 AP)"
-
-    def spec(self, table: Table) -> A.ActionSpec | None:
-        return A.block()
-
-    def why_not(self, table: Table) -> str | None:
-        c, _ = self.actor(table)
-        if table.in_action and blocking_declared(table, c.id):
-            return f"{c.name} has a block declared already; it meets the next blow ({SRC_MELEE})."
-        return super().why_not(table)
-
-
-@register
-class Dodge(_Defense):
-    do: Literal["dodge"] = "dodge"
-    key: ClassVar[str] = "dodge_by"
-    summary: ClassVar[str] = "dodge: every hand-to-hand attack from the front, all round (3 AP)"
-
-    def spec(self, table: Table) -> A.ActionSpec | None:
-        return A.dodge()
-
-    def why_not(self, table: Table) -> str | None:
-        c, _ = self.actor(table)
-        if table.in_action and dodging_this_round(table, c.id):
-            return f"{c.name} is already dodging this round ({SRC_MELEE})."
-        if table.in_action and attacked_this_round(table, c.id):
-            return (
-                f"{c.name} has attacked this round: a dodge is the active defence of a "
-                f"fighter who makes no attacks ({SRC_MELEE})."
-            )
-        return super().why_not(table)
-
-
-@register
-class SwitchTarget(Action):
-    """Change targets during a series of attacks: 1 AP, +1 outside the field of fire
-    (000 Multiple Attacks)."""
-
-    do: Literal["switch_target"] = "switch_target"
-    who: Who
-    target: Who | None = None
-    outside_field_of_fire: bool = False
-    page: ClassVar[str] = SRC_MULTI
-    summary: ClassVar[str] = "switch targets in a series: 1 AP, +1 outside the field of fire"
-
-    undo_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
-    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
-
-    def label(self, table: Table) -> str:
-        return f"{self.actor(table)[0].name}: switch target"
-
-    def spec(self, table: Table) -> A.ActionSpec | None:
-        return A.switch_target(self.outside_field_of_fire)
-
-    def why_not(self, table: Table) -> str | None:
-        if self.target is not None:
-            table.actor(self.target)  # an unknown target is refused by name
-        return super().why_not(table)
-
-    def apply(self, table: Table) -> TableEvent:
-        c, _ = self.actor(table)
-        _details, event = self.pay(table)
-        whom = f" to {table.actor(self.target)[0].name}" if self.target else ""
-        text = f"{c.name} switches target{whom}"
-        _log_event(table, text, "action", event)
-        return TableEvent(text)
-
-
-@register
 class Throw(_AttackAction):
     """Throw a throwing weapon: at a hex (``to``, the map's Throw tool) or at a token
     (``target``, a thrown attack read like a shot). Both scatter on a miss (000
@@ -1179,6 +635,7 @@ __all__ = [
     "AttackCard",
     "Block",
     "BurstTarget",
+    "CardRef",
     "Dodge",
     "FanFire",
     "MeleeAttack",

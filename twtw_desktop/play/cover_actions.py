@@ -68,7 +68,7 @@ from ..rules.combat.aiming import (
 )
 from ..rules.combat.ancillary import after_failure
 from .actions import Action, Cost, HexRef, Who, hex_of, ref_of, register
-from .combat_actions import CardRef, card_of
+from .cards import CardRef, card_of
 from .cover_reactions import BraveryCheck, ReactionShot
 from .cover_state import (
     AREA_MAX_HEXES,

@@ -19,7 +19,8 @@ from ..rules.combat.aiming import (
     tactical_aim_check,
 )
 from .actions import Action, Cost, Who, register
-from .combat_actions import CardRef, SnapShot, card_of
+from .cards import CardRef, card_of
+from .combat_actions import SnapShot
 from .cover_state import (
     SRC_COVER,
     SRC_TACTICAL,

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from ..rules.deck import Deck
 from .actions import Action, register
-from .combat_actions import CardRef, card_of
+from .cards import CardRef, card_of
 from .table import TableEvent
 
 if TYPE_CHECKING:

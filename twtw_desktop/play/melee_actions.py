@@ -1,5 +1,11 @@
-"""Hand-to-hand state as table actions (000 Hand to Hand Combat, Breaking Engagement,
+"""Hand to hand as table actions (000 Hand to Hand Combat, Breaking Engagement,
 Position, Asserting Dominance, Breaking Engagements When Dominated).
+
+* ``melee_attack`` — a blow: quick, standard, heavy or a shove, bare-handed unless a
+  weapon is named (an attack action: :class:`~twtw_desktop.play.attack_base._AttackAction`).
+* ``block``, ``dodge`` — the defender's declarations on their own: the dodge covers the
+  round, the block meets the next hand-to-hand blow (:mod:`.combat_actions` tells how).
+* ``switch_target`` — a fighter turns to another foe.
 
 * ``engage`` — two fighters within a pace start a fight without a blow (free).
 * ``disengage`` — a careful disengage: 2 AP, the fight ends without a free blow.
@@ -33,14 +39,16 @@ from ..rules.combat.melee import (
     escape_requirement,
 )
 from ..rules.combat.ranged import attack_pool
-from .actions import RuledAction, Who, _log_event, register
-from .cards import CardNeeded, TypedCards
-from .combat_actions import CardRef, card_of
+from .actions import Action, RuledAction, Who, _log_event, register
+from .attack import attacked_this_round, blocking_declared, dodging_this_round
+from .attack_base import SRC_MELEE, SRC_MULTI, GearId, _AttackAction
+from .cards import CardNeeded, CardRef, TypedCards, card_of
 from .engagement import (
     SRC_BREAK,
     SRC_ENGAGE,
     SRC_ESCAPE,
     SRC_POSITION,
+    after_blow,
     engage,
     foes,
     held_level,
@@ -343,3 +351,166 @@ class Escape(_MeleeStateAction):
         }
         _log_event(table, text, "check", event, record)
         return TableEvent(text, record, tuple(t.number for t in taken))
+
+
+# -- the blow and the defender's declarations -------------------------------------------
+
+
+@register
+class MeleeAttack(_AttackAction):
+    """A hand-to-hand attack (000 Hand to Hand Combat): quick, standard, heavy or a
+    shove; bare-handed unless ``weapon`` names one."""
+
+    do: Literal["melee_attack"] = "melee_attack"
+    attack: Literal["quick", "standard", "heavy", "shove"] = "standard"
+    careful: bool = False
+    kick: bool = False
+    #: fight with what comes to hand: an improvised weapon's gear id (000)
+    improvised: GearId | None = None
+    #: skill levels spent on advantage, one factor each, not read for the result (001)
+    skill_advantage: Annotated[int, Field(ge=0, le=10)] = 0
+    mode: ClassVar[str] = "melee"
+    page: ClassVar[str] = SRC_MELEE
+    summary: ClassVar[str] = (
+        "a hand-to-hand blow (the defender may block or dodge); engages the two, "
+        "advantage and dominance from the table"
+    )
+
+    def default_slot(self, table: Table, shooter_token: str) -> int | None:
+        return None  # bare hands
+
+    def request_fields(self, table: Table) -> dict[str, Any]:
+        return {
+            "melee_attack": self.attack,
+            "careful": self.careful,
+            "kick": self.kick,
+            "improvised": self.improvised,
+            "skill_advantage": self.skill_advantage,
+        }
+
+    def apply(self, table: Table) -> TableEvent:
+        event = super().apply(table)
+        out, plan = event.raw
+        notes = after_blow(
+            table,
+            plan.shooter_token,
+            plan.target_token,
+            out.record,
+            plan.weapon,
+            melee_weapon(table, table.character(plan.target.id)),
+        )
+        if notes:
+            # the attack's own log line (written in this step) says what the blow
+            # did to the fight, so the fight's state reads with its cause
+            log = table.encounter.log
+            i = max(i for i, e in enumerate(log) if e.kind == "attack")
+            entry = log[i]
+            detail = dict(entry.detail or {})
+            detail["melee"] = notes
+            log[i] = entry.model_copy(
+                update={"text": " · ".join([entry.text, *notes]), "detail": detail}
+            )
+            event.text = " · ".join([event.text, *notes])
+        return event
+
+
+class _Defense(Action):
+    """The defender declares a block or a dodge on its own (see the module docstring)."""
+
+    who: Who
+    page: ClassVar[str] = SRC_MELEE
+    key: ClassVar[str] = ""
+
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"characters", "track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: {self.do}"
+
+    def why_not(self, table: Table) -> str | None:
+        if not table.in_action:
+            return (
+                f"A {self.do} is declared in action time ({SRC_MELEE}); in narrative time "
+                "the attack itself names the defence."
+            )
+        return super().why_not(table)
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        spec = self.spec(table)
+        _details, event = self.pay(table)
+        text = f"{c.name} {self.do}s ({spec.describe() if spec else self.do})"
+        _log_event(table, text, "defense", event, {self.key: c.id})
+        return TableEvent(text)
+
+
+@register
+class Block(_Defense):
+    do: Literal["block"] = "block"
+    key: ClassVar[str] = "block_by"
+    summary: ClassVar[str] = "declare a block: it meets the next hand-to-hand blow (2 AP)"
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        return A.block()
+
+    def why_not(self, table: Table) -> str | None:
+        c, _ = self.actor(table)
+        if table.in_action and blocking_declared(table, c.id):
+            return f"{c.name} has a block declared already; it meets the next blow ({SRC_MELEE})."
+        return super().why_not(table)
+
+
+@register
+class Dodge(_Defense):
+    do: Literal["dodge"] = "dodge"
+    key: ClassVar[str] = "dodge_by"
+    summary: ClassVar[str] = "dodge: every hand-to-hand attack from the front, all round (3 AP)"
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        return A.dodge()
+
+    def why_not(self, table: Table) -> str | None:
+        c, _ = self.actor(table)
+        if table.in_action and dodging_this_round(table, c.id):
+            return f"{c.name} is already dodging this round ({SRC_MELEE})."
+        if table.in_action and attacked_this_round(table, c.id):
+            return (
+                f"{c.name} has attacked this round: a dodge is the active defence of a "
+                f"fighter who makes no attacks ({SRC_MELEE})."
+            )
+        return super().why_not(table)
+
+
+@register
+class SwitchTarget(Action):
+    """Change targets during a series of attacks: 1 AP, +1 outside the field of fire
+    (000 Multiple Attacks)."""
+
+    do: Literal["switch_target"] = "switch_target"
+    who: Who
+    target: Who | None = None
+    outside_field_of_fire: bool = False
+    page: ClassVar[str] = SRC_MULTI
+    summary: ClassVar[str] = "switch targets in a series: 1 AP, +1 outside the field of fire"
+
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: switch target"
+
+    def spec(self, table: Table) -> A.ActionSpec | None:
+        return A.switch_target(self.outside_field_of_fire)
+
+    def why_not(self, table: Table) -> str | None:
+        if self.target is not None:
+            table.actor(self.target)  # an unknown target is refused by name
+        return super().why_not(table)
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        _details, event = self.pay(table)
+        whom = f" to {table.actor(self.target)[0].name}" if self.target else ""
+        text = f"{c.name} switches target{whom}"
+        _log_event(table, text, "action", event)
+        return TableEvent(text)
