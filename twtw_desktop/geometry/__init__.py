@@ -7,7 +7,9 @@ Every function that answers a rules question returns its reasons with the answer
 * :mod:`.sight`    — :func:`cover_line` (visibility, range, covers per hit location),
   :func:`visible`, :func:`visible_hexes` (fog of war).
 * :mod:`.movement` — :func:`path_cost`, :func:`reachable`, :func:`cheapest_path`,
-  engagement (000 Movement AP Cost).
+  engagement (000 Movement AP Cost); behind it :mod:`.move_cost` (what a path costs),
+  :mod:`.move_search` (the A* for one hex) and :mod:`.move_steps` (the step table and
+  bucket queue of the whole reach).
 * :mod:`.fields`   — fields of fire, arc edges, the perpendicular test, dodge front (003).
 * :mod:`.scatter`  — where a missed throw lands (000 Missed Throws).
 * :mod:`.corridor` — possible unintended targets along the line of fire.

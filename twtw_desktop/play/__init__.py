@@ -17,9 +17,12 @@ live — an action is found by its ``do`` name in the module of its family:
   Phases round's own steps: ``declare_action``, ``join``, ``rush``, ``resolve``,
   ``delay``, ``interrupt``…), :mod:`.declarations` (``when_able``, ``pass``,
   ``run_on``, standing declarations), :mod:`.combat_actions` (shots, ``fan_fire``,
-  ``melee_attack``, ``block``, ``dodge``, ``throw``, ``aim``), :mod:`.melee_actions`
-  (``engage``, ``disengage``, ``hold``, ``escape``), :mod:`.cover_actions` (covering
-  fire, ``bravery_check``, ``reaction_shot``), :mod:`.check_actions` (``check``),
+  ``throw``, ``aim``, ``attack_card``; what every attack shares: :mod:`.attack_base`),
+  :mod:`.melee_actions` (``melee_attack``, ``block``, ``dodge``, ``switch_target``,
+  ``engage``, ``disengage``, ``hold``, ``escape``), :mod:`.cover_actions` (covering
+  fire; its state in the log and the under-fire watch: :mod:`.cover_state`),
+  :mod:`.cover_reactions` (``bravery_check``, ``reaction_shot``),
+  :mod:`.check_actions` (``check``),
   :mod:`.care_actions` (``first_aid``, ``heal``, ``rest``), :mod:`.bonus_actions`
   (the bonus counters), :mod:`.deck_actions` (the deck's own steps),
   :mod:`.entangle_actions`, :mod:`.mount_actions`, :mod:`.speed_actions`
@@ -29,7 +32,7 @@ live — an action is found by its ``do`` name in the module of its family:
   attack: the TN breakdown off the map), :mod:`.throw` (throws and blasts),
   :mod:`.engagement` (hand-to-hand state), :mod:`.movement` (a drag's path, AP and
   riders), :mod:`.catalogue` (what a character could declare now), :mod:`.aim`,
-  :mod:`.cards` (cards typed in from a printed deck);
+  :mod:`.cards` (cards typed in from a printed deck, and a line's typed card);
 * what the players may see — :mod:`.visibility` (the one rule), :mod:`.fog` (the
   posse's fog of war), :mod:`.public_clock` (the clock in words);
 * :mod:`.rules_reference` — Help ▸ Rules reference: each seed section and how the app
@@ -45,6 +48,7 @@ from . import (  # noqa: F401
     check_actions,
     combat_actions,
     cover_actions,
+    cover_reactions,
     deck_actions,
     declarations,
     entangle_actions,
