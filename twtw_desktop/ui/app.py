@@ -39,7 +39,7 @@ def sample_path() -> Path:
 def last_encounter(settings) -> Path | None:
     """The encounter a launch without a file reopens (None: the first launch, or its
     file is gone)."""
-    from .main_window import LAST_ENCOUNTER_KEY
+    from .window_files import LAST_ENCOUNTER_KEY
 
     last = settings.q.value(LAST_ENCOUNTER_KEY)
     if not last:
@@ -108,7 +108,8 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
     """Create the main window on ``path`` (else the last encounter, else the
     sample); errors become dialogs."""
     from .document import EncounterDocument
-    from .main_window import MainWindow, is_bundled
+    from .main_window import MainWindow
+    from .window_files import is_bundled
 
     party = Path(path) if path and str(path).lower().endswith(".party.json") else None
     if party is not None:
