@@ -11,6 +11,8 @@ from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent
 from ...errors import RulesError
 from ...hexgrid import Hex
 from ...play.catalogue import weapon_in_hand
+from ...rules.combat.ranged import range_tn
+from ...rules.combat.thrown import is_throwable
 from ..document import EncounterDocument
 from .base import Tool
 from .labels import Bubble, PathItem
@@ -33,10 +35,8 @@ class RangeReading:
 
 
 def range_reading(doc: EncounterDocument, a: Hex, b: Hex, token_id: str | None) -> RangeReading:
-    """Range in paces and, for the token's weapon, the range part of the TN."""
-    from ...rules.combat.ranged import range_steps
-    from ...rules.combat.thrown import is_throwable, throw_range
-
+    """Range in paces and, for the token's weapon, the range part of the TN as the
+    rules give it to an attack at that distance (:func:`.rules.combat.ranged.range_tn`)."""
     d = a.distance(b)
     reading = RangeReading(paces=d)
     if token_id is None:
@@ -44,28 +44,23 @@ def range_reading(doc: EncounterDocument, a: Hex, b: Hex, token_id: str | None) 
     w = weapon_in_hand(doc, token_id)
     if w is None:
         return reading
-    ed = doc.edition
+    if w.is_ranged and w.range_increment:
+        thrown, what = False, "increment"
+    elif is_throwable(w):
+        thrown, what = True, "throwing increment"
+    else:
+        return reading
     ch = doc.character(doc.token(token_id).character_id)
     try:
-        if w.is_ranged and w.range_increment:
-            inc, what = w.range_increment, "increment"
-            src = "000/001 Range"
-            limit = None
-        elif is_throwable(w):
-            tr = throw_range(ch, w, ed)
-            inc, what, limit = tr.increment, "throwing increment", tr.max_range
-            src = "000/001 Throwing Things"
-        else:
-            return reading
+        rt = range_tn(ch, w, doc.edition, d, thrown=thrown)
     except RulesError as e:
         reading.lines = (str(e),)
         return reading
-    steps = range_steps(d, inc, ed.range_rounding)
     reading.weapon = w.name
-    reading.tn = ed.base_ranged_tn + steps
-    lines = [f"Standard {ed.base_ranged_tn} + {steps} for {d} paces ({what} {inc}; {src})"]
-    if limit is not None and d > limit:
-        lines.append(f"beyond {ch.name}'s throwing range of {limit} paces")
+    reading.tn = rt.tn
+    lines = [f"Standard {rt.base} + {rt.steps} for {d} paces ({what} {rt.increment}; {rt.source})"]
+    if rt.max_range is not None and d > rt.max_range:
+        lines.append(f"beyond {ch.name}'s throwing range of {rt.max_range} paces")
     reading.lines = tuple(lines)
     return reading
 
