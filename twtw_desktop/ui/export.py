@@ -106,38 +106,6 @@ _PAGE_SIZE_IDS = {
 }
 
 
-#: the export's interface; the options, limits and page plan live in :mod:`.export_plan`
-__all__ = [
-    "DEFAULT_PNG_DPI",
-    "HEADER_MM",
-    "MAP_PAD_MM",
-    "MAX_HEX_MM",
-    "MAX_PAGES",
-    "MAX_PNG_DPI",
-    "MAX_PNG_PIXELS",
-    "MAX_PNG_SIDE",
-    "MIN_HEX_MM",
-    "MIN_PNG_DPI",
-    "ORIENTATIONS",
-    "OVERLAP_MM",
-    "PAGE_MARGIN_MM",
-    "PAPER",
-    "PAPER_MM",
-    "PAPER_TITLES",
-    "SCALE_PRESETS",
-    "ExportError",
-    "ExportResult",
-    "PagePlan",
-    "describe_scale",
-    "ensure_app",
-    "export_pdf",
-    "export_png",
-    "parse_scale",
-    "plan_pages",
-    "png_size",
-    "render_thumbnail",
-]
-
 PAPER = QColor(255, 255, 255)
 INK = QColor(40, 32, 24)
 GUIDE = QColor(90, 90, 90)
@@ -635,11 +603,24 @@ def ensure_app():
     return app
 
 
+#: the export's interface (the options, limits and page plan live in :mod:`.export_plan`)
 __all__ = [
+    "DEFAULT_PNG_DPI",
+    "HEADER_MM",
+    "MAP_PAD_MM",
     "MAX_HEX_MM",
+    "MAX_PAGES",
+    "MAX_PNG_DPI",
+    "MAX_PNG_PIXELS",
+    "MAX_PNG_SIDE",
     "MIN_HEX_MM",
+    "MIN_PNG_DPI",
+    "ORIENTATIONS",
     "OVERLAP_MM",
+    "PAGE_MARGIN_MM",
+    "PAPER",
     "PAPER_MM",
+    "PAPER_TITLES",
     "SCALE_PRESETS",
     "ExportError",
     "ExportResult",
@@ -651,4 +632,5 @@ __all__ = [
     "parse_scale",
     "plan_pages",
     "png_size",
+    "render_thumbnail",
 ]
