@@ -28,6 +28,8 @@ from ..resources import maps_dir, resource_path
 from . import settings as app_settings
 
 log = logging.getLogger("twtw_desktop")
+#: the windows the app opened (a reference kept for the life of the app)
+_windows: list[object] = []
 
 SAMPLE_ENCOUNTER = "main_street.encounter.json"
 
@@ -87,7 +89,12 @@ def install_excepthook() -> None:
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:
-    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    running = QApplication.instance()
+    app = (
+        running
+        if isinstance(running, QApplication)
+        else QApplication(argv if argv is not None else sys.argv[:1])
+    )
     app.setOrganizationName(app_settings.ORGANISATION)
     app.setApplicationName(app_settings.APPLICATION)
     app.setApplicationDisplayName(app_settings.APPLICATION)
@@ -161,7 +168,7 @@ def run_app(path: str | None = None) -> int:
     install_excepthook()
     win = open_window(path)
     log.info("window shown in %.0f ms", (time.perf_counter() - t0) * 1000)
-    app._twtw_window = win  # keep a reference for the life of the app
+    _windows.append(win)  # kept for the life of the app
     return app.exec()
 
 

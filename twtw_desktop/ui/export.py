@@ -307,7 +307,7 @@ def export_png(
             raise ExportError(target, f"there is not enough memory for a {w} × {h} picture")
 
         def write(tmp: Path) -> None:
-            if not img.save(str(tmp), "PNG"):
+            if not img.save(str(tmp), b"PNG"):
                 raise ExportError(target, "the PNG could not be written")
 
         write_atomic(target, write, cls=ExportError)

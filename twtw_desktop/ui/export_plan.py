@@ -143,7 +143,7 @@ def map_of(source) -> Map:
     if isinstance(source, (str, os.PathLike)):
         from ..io import open_any
 
-        return open_any(source).map  # the window's own open path and checks
+        return open_any(os.fspath(source)).map  # the window's own open path and checks
     m = getattr(source, "map", None)  # a LoadedEncounter
     if isinstance(m, Map):
         return m

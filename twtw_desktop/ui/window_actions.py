@@ -11,7 +11,7 @@ import contextlib
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QLabel, QToolBar
+from PySide6.QtWidgets import QLabel, QToolBar, QToolButton
 
 from ..errors import RulesError
 from ..hexgrid import Hex
@@ -239,7 +239,7 @@ class WindowActions(WindowFiles):
         for a in self.overlay_actions.values():
             tb.addAction(a)
             btn = tb.widgetForAction(a)
-            if btn is not None and not a.icon().isNull():
+            if isinstance(btn, QToolButton) and not a.icon().isNull():
                 btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
         self.tools_toolbar = tb
@@ -251,7 +251,7 @@ class WindowActions(WindowFiles):
         tb2.addSeparator()
         tb2.addAction(self.act_zoom_fit)
         btn = tb2.widgetForAction(self.act_zoom_fit)
-        if btn is not None:
+        if isinstance(btn, QToolButton):
             btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb2)
         self.time_toolbar = tb2
@@ -269,7 +269,8 @@ class WindowActions(WindowFiles):
         sb.addPermanentWidget(self.st_mode)
 
     def start_action_time(self) -> None:
-        self._guarded(self.document.start_action_time)
+        if self.document is not None:
+            self._guarded(self.document.start_action_time)
 
     def edit_rules(self) -> None:
         from .rules_dialog import edit_rules
@@ -277,7 +278,8 @@ class WindowActions(WindowFiles):
         edit_rules(self)
 
     def end_action_time(self) -> None:
-        self._guarded(self.document.end_action_time)
+        if self.document is not None:
+            self._guarded(self.document.end_action_time)
 
     def turn_selected(self, steps: int) -> None:
         from .tools.select import turn_token
@@ -324,11 +326,12 @@ class WindowActions(WindowFiles):
 
     def _show_hex(self, h: Hex | None) -> None:
         doc = self.document
-        if h is None or doc is None:
+        sc = self.map_view.map_scene
+        if h is None or doc is None or sc is None:
             self.st_hex.setText("")
             return
         m = doc.map
-        label = self.map_view.map_scene.frame.label(h)
+        label = sc.frame.label(h)
         terrain = m.terrain_at(h).value
         elev = m.elevation_at(h)
         text = f"Hex {label} · {terrain} · elevation {elev}"

@@ -181,6 +181,8 @@ class WindowFiles(WindowBase):
         return self._save_to(Path(path))
 
     def _save_to(self, path: Path) -> bool:
+        if self.document is None:
+            return False
         try:
             self.document.save(path)
         except LoadError as e:

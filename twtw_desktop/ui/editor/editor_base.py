@@ -14,8 +14,7 @@ from ...hexgrid import Hex
 from ...model import edit as ed
 from ..document import EncounterDocument
 from ..scene.map_scene import LAYER_TITLES
-from ..scene.map_view import MapView
-from ..tools.base import Tool
+from ..scene.map_view import MapView, ViewTool
 from .dialogs import AlignDialog
 from .items import HexSetItem, OutlineItem
 from .palette import PaletteState
@@ -51,7 +50,7 @@ class EditorBase(QObject):
     _region_item: HexSetItem | None
     _select_item: OutlineItem | None
     #: the tool to go back to when aligning the picture ends
-    _before_align: Tool | None
+    _before_align: ViewTool | None
 
     def set_mode(self, on: bool) -> None:
         """Turn the editor on or off (:class:`.controller.EditorController`)."""
@@ -66,7 +65,7 @@ class EditorBase(QObject):
     def push(self, cmd, *, quiet: bool = False) -> bool:
         """Push a command; a refused edit becomes a status message (False)."""
         try:
-            self.document.push(cmd)
+            self._doc().push(cmd)
         except (RulesError, ValueError, KeyError) as e:
             msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
             if not quiet:
@@ -83,7 +82,7 @@ class EditorBase(QObject):
         return text if ok else None
 
     def ask_alignment(self, hex_a: Hex, hex_b: Hex) -> tuple | None:
-        dlg = AlignDialog(self.document.map, hex_a, hex_b, self.window)
+        dlg = AlignDialog(self._doc().map, hex_a, hex_b, self.window)
         if dlg.exec() != AlignDialog.DialogCode.Accepted:
             return None
         return dlg.answer()
@@ -101,8 +100,16 @@ class EditorBase(QObject):
             return True
         return False
 
-    def _need_mode(self) -> bool:
+    def _editing(self) -> EncounterDocument | None:
+        """The document while the editor is on; None when it is off (the Judge is told
+        how to turn it on) or there is no document."""
         if not self.mode:
             self.say("Turn on Map > Edit map (Ctrl+E) first.")
-            return False
-        return self.document is not None
+            return None
+        return self.document
+
+    def _doc(self) -> EncounterDocument:
+        """The document an edit asked for works on (RulesError when there is none)."""
+        if self.document is None:
+            raise RulesError("There is no map to edit.")
+        return self.document

@@ -11,7 +11,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent
 
 from ...hexgrid import Hex
 from ...model import edit as ed
-from ...model.map import Feature
+from ...model.map import Feature, FeatureKind
 from .commands import ObjectsCommand, SetFieldCommand
 from .items import PolylineItem, remove
 from .tool_base import DRAG_MIN, EditorTool, preview_line, shift_held
@@ -30,7 +30,7 @@ class WallTool(EditorTool):
         "Shift for a free point"
     )
     layer = "walls"
-    kind = "wall"
+    kind: FeatureKind = "wall"
     palette_kind = "wall"
 
     def __init__(self, view, controller) -> None:
@@ -187,7 +187,7 @@ class CoverTool(WallTool):
         "Draw cover (fences, barrels, troughs) along hexsides: click corners, "
         "double-click or Enter to finish; Shift for a free point"
     )
-    kind = "cover"
+    kind: FeatureKind = "cover"
     palette_kind = "cover"
 
 
@@ -200,7 +200,7 @@ class DoorTool(EditorTool):
     shortcut = "O"
     tooltip = "Put a door on the nearest hexside (cuts the wall); click it again to open/close"
     layer = "objects"
-    kind = "door"
+    kind: FeatureKind = "door"
     palette_kind = "door"
 
     def __init__(self, view, controller) -> None:
@@ -294,5 +294,5 @@ class WindowTool(DoorTool):
     title = "Window"
     shortcut = "Shift+O"
     tooltip = "Put a window on the nearest hexside (cuts the wall); click it again to open/close"
-    kind = "window"
+    kind: FeatureKind = "window"
     palette_kind = "window"

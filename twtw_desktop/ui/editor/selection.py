@@ -15,6 +15,7 @@ from ..scene.map_scene import LAYER_TITLES, feature_layer
 from .commands import MapStateCommand, ObjectsCommand, SetFieldCommand
 from .editor_base import EditorBase
 from .items import REGION_COLOUR, REGION_FILL, HexSetItem, OutlineItem, remove
+from .tools import RegionTool
 
 #: layers every region operation changes (terrain, walls, doors, labels, notes)
 REGION_LAYERS = ("terrain", "walls", "objects", "labels", "notes")
@@ -47,7 +48,7 @@ class EditorSelection(EditorBase):
         return None
 
     def layer_of(self, oid: str) -> str:
-        obj = ed.find_object(self.document.map, oid)
+        obj = ed.find_object(self._doc().map, oid)
         if isinstance(obj, Feature):
             return feature_layer(obj.kind)
         if isinstance(obj, Label):
@@ -123,7 +124,7 @@ class EditorSelection(EditorBase):
         layer = self.layer_of(obj.id)
         if self.refuse_locked([layer]):
             return False
-        if self.push(ObjectsCommand(self.document, f"Delete {obj.id}", remove=[obj])):
+        if self.push(ObjectsCommand(self._doc(), f"Delete {obj.id}", remove=[obj])):
             self.select_object(None)
             return True
         return False
@@ -161,26 +162,25 @@ class EditorSelection(EditorBase):
         item = self._region_item
         if item is None or item.scene() is not sc or item.frame is not sc.frame:
             # a new scene, or the same one rebuilt for another hex size
-            remove(self._region_item)
-            self._region_item = HexSetItem(sc.frame, REGION_COLOUR, REGION_FILL, dashed=True)
-            sc.addItem(self._region_item)
-        self._region_item.set_hexes(self.region)
+            remove(item)
+            item = self._region_item = HexSetItem(sc.frame, REGION_COLOUR, REGION_FILL, dashed=True)
+            sc.addItem(item)
+        item.set_hexes(self.region)
 
     def select_all(self) -> None:
-        if self._need_mode():
-            self.set_region(self.document.map.hexes())
+        doc = self._editing()
+        if doc is not None:
+            self.set_region(doc.map.hexes())
 
     def copy_region(self) -> bool:
-        if not self._need_mode():
+        doc = self._editing()
+        if doc is None:
             return False
         if not self.region:
             self.say("Select some hexes first (Select region, Shift+S).")
             return False
-        self.clipboard = ed.copy_region(self.document.map, self.region)
-        self.say(
-            f"Copied {len(self.clipboard.cells)} hexes and {self.clipboard.object_count} "
-            "things on them."
-        )
+        clip = self.clipboard = ed.copy_region(doc.map, self.region)
+        self.say(f"Copied {len(clip.cells)} hexes and {clip.object_count} things on them.")
         return True
 
     def cut_region(self) -> bool:
@@ -193,12 +193,13 @@ class EditorSelection(EditorBase):
         return self.delete_region(text="Cut hexes")
 
     def delete_region(self, text: str = "Clear hexes") -> bool:
-        if not self._need_mode() or not self.region:
+        doc = self._editing()
+        if doc is None or not self.region:
             return False
         if self.refuse_locked(REGION_LAYERS):
             return False
         region = set(self.region)
-        cmd = MapStateCommand(self.document, text, lambda m: ed.delete_region(m, region))
+        cmd = MapStateCommand(doc, text, lambda m: ed.delete_region(m, region))
         if self.push(cmd):
             self.select_object(None)
             self.say(cmd.result.message())
@@ -207,7 +208,7 @@ class EditorSelection(EditorBase):
 
     def paste(self) -> None:
         """Ctrl+V: the copied hexes follow the mouse until a click puts them down."""
-        if not self._need_mode():
+        if self._editing() is None:
             return
         if self.clipboard is None:
             self.say("Copy some hexes first (select them, then Ctrl+C).")
@@ -215,16 +216,19 @@ class EditorSelection(EditorBase):
         if self.refuse_locked(REGION_LAYERS):
             return
         self.view.set_tool("ed_region")
-        self.tools["ed_region"].start_paste()
+        tool = self.tools["ed_region"]
+        if isinstance(tool, RegionTool):
+            tool.start_paste()
 
     def paste_at(self, at: Hex) -> bool:
         """Put the copied hexes down with their top-left hex on ``at``."""
-        if not self._need_mode() or self.clipboard is None:
+        doc = self._editing()
+        if doc is None or self.clipboard is None:
             return False
         if self.refuse_locked(REGION_LAYERS):
             return False
         clip = self.clipboard
-        cmd = MapStateCommand(self.document, "Paste hexes", lambda m: ed.paste_clip(m, clip, at))
+        cmd = MapStateCommand(doc, "Paste hexes", lambda m: ed.paste_clip(m, clip, at))
         if self.push(cmd):
             self.set_region(cmd.result.hexes)
             self.say(cmd.result.message())
@@ -233,19 +237,20 @@ class EditorSelection(EditorBase):
 
     def move_region(self, delta: Hex, *, copy: bool = False) -> bool:
         """Move (or copy) the selected hexes with everything on them by ``delta``."""
-        if not self._need_mode() or not self.region:
+        doc = self._editing()
+        if doc is None or not self.region:
             return False
         if self.refuse_locked(REGION_LAYERS):
             return False
         region = set(self.region)
-        to = ed.region_anchor(self.document.map, region) + delta
+        to = ed.region_anchor(doc.map, region) + delta
 
         def go(m: Map):
             if copy:
                 return ed.paste_clip(m, ed.copy_region(m, region), to)
             return ed.move_region(m, region, to)
 
-        cmd = MapStateCommand(self.document, "Copy hexes" if copy else "Move hexes", go)
+        cmd = MapStateCommand(doc, "Copy hexes" if copy else "Move hexes", go)
         if self.push(cmd):
             self.set_region(cmd.result.hexes)
             self.say(cmd.result.message().replace("Pasted", "Copied" if copy else "Moved"))

@@ -107,7 +107,8 @@ class HexOutline:
         sc = self.tool.scene
         if sc is None:
             return
-        if self.item is None or self.item.scene() is not sc or self.item.frame is not sc.frame:
+        # the frame first: an ``is`` test on the scene would narrow it to a bare QGraphicsScene
+        if self.item is None or self.item.frame is not sc.frame or self.item.scene() is not sc:
             remove(self.item)
             self.item = HexSetItem(sc.frame, BRUSH_COLOUR, dashed=self.ghost)
             sc.addItem(self.item)

@@ -57,9 +57,8 @@ class _StrokeTool(EditorTool):
     def _passed(self, h: Hex) -> list[Hex]:
         """Every hex after the last one up to ``h`` (so a quick drag leaves no gaps);
         ``h`` becomes the last one."""
-        steps = hex_line(self._last, h)[1:]
-        self._last = h
-        return steps
+        last, self._last = self._last, h
+        return hex_line(last, h)[1:] if last is not None else [h]
 
     def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self._stroke is None:
@@ -227,7 +226,7 @@ class LabelTool(EditorTool):
         if self._drag is None:
             return False
         p = self.map_point(pos)
-        if not self._moved and math.dist(p, self._from) < DRAG_MIN:
+        if not self._moved and self._from is not None and math.dist(p, self._from) < DRAG_MIN:
             return True
         self._moved = True
         lab = ed.find_object(self.document.map, self._drag)
@@ -297,7 +296,7 @@ class NoteTool(EditorTool):
         if kind == "note":
             if not text.strip():
                 return None
-            obj = Note(id=m.new_id("note-"), hex=(h.q, h.r), text=text.strip())
+            obj: Note | Marker = Note(id=m.new_id("note-"), hex=(h.q, h.r), text=text.strip())
         else:
             obj = Marker(id=m.new_id(f"{kind}-"), hex=(h.q, h.r), kind=kind, text=text.strip())
         if self.push(ObjectsCommand(self.document, f"Add {word}", add=[obj])):

@@ -52,9 +52,10 @@ class WholeMapEditing(EditorSelection):
         return doc
 
     def resize_dialog(self) -> None:
-        if not self._need_mode():
+        doc = self._editing()
+        if doc is None:
             return
-        dlg = ResizeDialog(self.document.map, self.window)
+        dlg = ResizeDialog(doc.map, self.window)
         if dlg.exec() == ResizeDialog.DialogCode.Accepted:
             cols, rows, shift = dlg.values()
             self.window._guarded(lambda: self.resize_map(cols, rows, shift, confirm=True))
@@ -64,8 +65,8 @@ class WholeMapEditing(EditorSelection):
     ) -> bool:
         """Resize the map (undoable), keeping what fits. Tokens move with the content;
         a token that would fall off refuses the resize (RulesError)."""
-        doc = self.document
-        if not self._need_mode():
+        doc = self._editing()
+        if doc is None:
             return False
         if self.refuse_locked((*REGION_LAYERS, "background")):
             return False
@@ -149,7 +150,7 @@ class WholeMapEditing(EditorSelection):
         map opens, and never outside that folder (io.copy_picture)."""
         from ... import io as io_mod
 
-        doc = self.document
+        doc = self._doc()
         bg = doc.map.background
         base = doc.map_path or doc.path
         if bg is None or base is None:
@@ -165,11 +166,11 @@ class WholeMapEditing(EditorSelection):
         from ...io import check_background, check_picture_size, image_size
         from ...io.images import ImageHeaderError, read_picture_file
 
-        if not self._need_mode():
+        doc = self._editing()
+        if doc is None:
             return False
         if self.refuse_locked(["background"]):
             return False
-        doc = self.document
         base = doc.map_path or doc.path
         if base is None:
             r = QMessageBox.question(
@@ -199,16 +200,11 @@ class WholeMapEditing(EditorSelection):
             check_picture_size(width, height)
             rel = _place_beside(src, base.parent)
             old = doc.map.background
-            keep = {}
+            fields: dict[str, object] = {"path": rel, "width": width, "height": height}
+            fields.update(ed.fit_background(doc.map, width, height))
             if old is not None:
-                keep = {"opacity": old.opacity, "visible_to_players": old.visible_to_players}
-            bg = BackgroundImage(
-                path=rel,
-                width=width,
-                height=height,
-                **ed.fit_background(doc.map, width, height),
-                **keep,
-            )
+                fields.update(opacity=old.opacity, visible_to_players=old.visible_to_players)
+            bg = BackgroundImage.model_validate(fields)
             check_background(base, bg)
         except ImageHeaderError as e:
             self.window.show_error("Cannot use that picture", f"{src.name}: {e}")
@@ -233,8 +229,8 @@ class WholeMapEditing(EditorSelection):
 
     def set_background(self, **changes) -> tuple[bool, str]:
         doc = self.document
-        bg = doc.map.background if doc else None
-        if bg is None:
+        bg = doc.map.background if doc is not None else None
+        if doc is None or bg is None:
             return False, "There is no background picture."
         if self.refuse_locked(["background"]):
             return False, "The background layer is locked."
@@ -255,8 +251,8 @@ class WholeMapEditing(EditorSelection):
         return True, ""
 
     def remove_background(self) -> bool:
-        doc = self.document
-        if not self._need_mode() or doc.map.background is None:
+        doc = self._editing()
+        if doc is None or doc.map.background is None:
             return False
         if self.refuse_locked(["background"]):
             return False
@@ -273,9 +269,10 @@ class WholeMapEditing(EditorSelection):
         self.properties_panel.ensureWidgetVisible(self.properties_panel.bg_form)
 
     def begin_align(self) -> None:
-        if not self._need_mode():
+        doc = self._editing()
+        if doc is None:
             return
-        if self.document.map.background is None:
+        if doc.map.background is None:
             self.say("Import a background picture first (Ctrl+Alt+I).")
             return
         if self.refuse_locked(["background"]):
@@ -292,7 +289,7 @@ class WholeMapEditing(EditorSelection):
     def align_background(self, img_a, img_b, hex_a: Hex, hex_b: Hex, answer=None) -> bool:
         """Scale and shift the picture from two picked points (picture pixels) and the
         Judge's answer: ("hexes", hex_a, hex_b) or ("distance", paces)."""
-        doc = self.document
+        doc = self._doc()
         bg = doc.map.background
         if bg is None:
             return False

@@ -96,32 +96,35 @@ class MeasureTool(Tool):
         self._bubble = Bubble(colour=MEASURE_COLOUR)
         sc.addItem(self._line)
         sc.addItem(self._bubble)
-        self._update(pos, h)
+        self._update(h, h)
         return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self._from is None or not ev.buttons() & Qt.MouseButton.LeftButton:
             return False
-        self._update(pos, h)
+        self._update(self._from, h)
         return True
 
     def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self._from is None:
             return False
-        self._update(pos, h)
+        self._update(self._from, h)
         self._from = None  # the line stays until the next measure
         if self.last is not None:
             self.say(self.last.text().replace("\n", " — "))
         return True
 
-    def _update(self, pos: QPointF, h: Hex) -> None:
+    def _update(self, start: Hex, h: Hex) -> RangeReading:
+        """Measure from ``start`` to ``h`` and show it on the line and its bubble."""
         doc = self.document
         fr = self.scene.frame
-        tid = doc.selected_token_id
-        self.last = range_reading(doc, self._from, h, tid)
-        self._line.set_points([fr.center(self._from), fr.center(h)])
-        self._bubble.setPos(fr.center(h))
-        self._bubble.set_text(self.last.text())
+        reading = self.last = range_reading(doc, start, h, doc.selected_token_id)
+        if self._line is not None:
+            self._line.set_points([fr.center(start), fr.center(h)])
+        if self._bubble is not None:
+            self._bubble.setPos(fr.center(h))
+            self._bubble.set_text(reading.text())
+        return reading
 
     def key_press(self, ev: QKeyEvent) -> bool:
         if ev.key() == Qt.Key.Key_Escape:
@@ -138,6 +141,6 @@ class MeasureTool(Tool):
         self._bubble = Bubble(colour=MEASURE_COLOUR)
         sc.addItem(self._line)
         sc.addItem(self._bubble)
-        self._update(sc.frame.center(b), b)
+        reading = self._update(a, b)
         self._from = None
-        return self.last
+        return reading
