@@ -296,16 +296,17 @@ class WindowActions(WindowFiles):
         self._show_message(text)
 
     def _toggle_grid(self, on: bool) -> None:
-        sc = self.map_view.map_scene
-        if sc is not None:
-            sc.grid.show_grid = on
-            sc.grid.clear()
-            self.map_view.viewport().update()
+        self._show_on_grid("show_grid", on)
 
     def _toggle_labels(self, on: bool) -> None:
+        self._show_on_grid("show_labels", on)
+
+    def _show_on_grid(self, what: str, on: bool) -> None:
+        """Show or hide the grid lines (``show_grid``) or the hex labels
+        (``show_labels``): the tiles are drawn again."""
         sc = self.map_view.map_scene
         if sc is not None:
-            sc.grid.show_labels = on
+            setattr(sc.grid, what, on)
             sc.grid.clear()
             self.map_view.viewport().update()
 
