@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import RulesError
+from .document import EncounterDocument
 
 
 class ActionDialog(QDialog):
@@ -25,12 +26,15 @@ class ActionDialog(QDialog):
     previews it and applies it (:meth:`apply_action`); :attr:`event` is what the table
     logged."""
 
-    def __init__(self, document: Any, title: str, name: str, parent: QWidget | None = None):
+    def __init__(
+        self, document: EncounterDocument, title: str, name: str, parent: QWidget | None = None
+    ):
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setObjectName(name)
         self.document = document
-        #: the table's event once the action is made
+        #: the table's event (a :class:`..play.table.TableEvent`) once the action is
+        #: made; the name is older than this base and shadows QWidget.event, hence Any
         self.event: Any = None
 
     def action(self) -> Any:

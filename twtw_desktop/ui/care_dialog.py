@@ -39,6 +39,7 @@ from ..play.care_actions import MAX_REST_MINUTES, FirstAid, Rest, duration_text
 from ..rules import healing as H
 from ..rules.character import Character
 from .action_dialog import ActionDialog, first_line, pool_lines, selected_character
+from .document import EncounterDocument
 
 #: what the treatment box offers: (label, the action's ``treat``)
 TREATMENTS = (
@@ -101,7 +102,7 @@ class FirstAidDialog(ActionDialog):
 
     def __init__(
         self,
-        document,
+        document: EncounterDocument,
         patient: str | None = None,
         healer: str | None = None,
         parent: QWidget | None = None,
@@ -127,6 +128,7 @@ class FirstAidDialog(ActionDialog):
             self.healer.setCurrentIndex(self.healer.findData(table.actor(healer)[0].id))
         elif (
             self.healer.count() > 1
+            and patient_id is not None
             and self.healer.currentData() == patient_id
             and _medicine(table.character(patient_id), skill) == 0
         ):
@@ -220,7 +222,7 @@ class RestDialog(ActionDialog):
 
     COLUMNS = ("Character", "Wounds before", "Wounds after", "Conc", "State after")
 
-    def __init__(self, document, parent: QWidget | None = None) -> None:
+    def __init__(self, document: EncounterDocument, parent: QWidget | None = None) -> None:
         super().__init__(document, "Rest and heal", "rest_dialog", parent)
         self.done_ = False
         self.before: dict[str, Character] = {}
@@ -415,14 +417,16 @@ class RestDialog(ActionDialog):
         self.grid.blockSignals(False)
 
 
-def open_first_aid(document, patient: str | None = None, parent: QWidget | None = None) -> bool:
+def open_first_aid(
+    document: EncounterDocument | None, patient: str | None = None, parent: QWidget | None = None
+) -> bool:
     """Show the first aid dialog (``patient``: a token or character id); True when given."""
     if document is None:
         return False
     return FirstAidDialog(document, patient, parent=parent).exec() == QDialog.DialogCode.Accepted
 
 
-def open_rest(document, parent: QWidget | None = None) -> bool:
+def open_rest(document: EncounterDocument | None, parent: QWidget | None = None) -> bool:
     """Show the rest dialog; True when the posse rested."""
     if document is None:
         return False

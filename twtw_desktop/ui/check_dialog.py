@@ -32,6 +32,7 @@ from ..rules.base import DIFFICULTIES
 from ..rules.character import TRAITS
 from ..rules.editions import victory_threshold
 from .action_dialog import ActionDialog, pool_lines, selected_character
+from .document import EncounterDocument
 
 #: the difficulty box's last entry: a TN typed in the spin box beside it
 OTHER_TN = "Other TN"
@@ -44,7 +45,9 @@ def _trait_label(trait: str) -> str:
 class CheckDialog(ActionDialog):
     """Who checks what against which TN; the preview before the card."""
 
-    def __init__(self, document, who: str | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, document: EncounterDocument, who: str | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(document, "Make a check", "check_dialog", parent)
         lay = QVBoxLayout(self)
         form = QFormLayout()
@@ -266,7 +269,9 @@ class CheckDialog(ActionDialog):
             self.accept()
 
 
-def open_check_dialog(document, who: str | None = None, parent: QWidget | None = None) -> bool:
+def open_check_dialog(
+    document: EncounterDocument | None, who: str | None = None, parent: QWidget | None = None
+) -> bool:
     """Show the dialog; True when a check was made."""
     if document is None:
         return False
