@@ -307,7 +307,8 @@ def export_png(
             raise ExportError(target, f"there is not enough memory for a {w} × {h} picture")
 
         def write(tmp: Path) -> None:
-            if not img.save(str(tmp), b"PNG"):
+            # the stubs want the format as bytes; PySide6 takes only a str (bytes: ValueError)
+            if not img.save(str(tmp), "PNG"):  # type: ignore[call-overload]
                 raise ExportError(target, "the PNG could not be written")
 
         write_atomic(target, write, cls=ExportError)

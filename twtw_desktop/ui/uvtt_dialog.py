@@ -116,7 +116,8 @@ def picture_to_png(data: bytes, fmt: str, width: int, height: int) -> bytes:
         return data
     out = QBuffer()
     out.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not img.save(out, b"PNG"):
+    # the stubs want the format as bytes; PySide6 takes only a str (bytes: ValueError)
+    if not img.save(out, "PNG"):  # type: ignore[call-overload]
         raise ValueError("the picture could not be written as PNG")
     return bytes(out.data().data())
 
