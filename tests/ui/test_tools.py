@@ -10,10 +10,15 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
+from twtw_desktop.errors import RulesError
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.model.map import Material
+from twtw_desktop.play.attack import AttackRequest, plan_attack
+from twtw_desktop.play.catalogue import weapon_in_hand
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.character import CarriedWeapon
+from twtw_desktop.rules.combat.ranged import ShotSpec, ranged_tn
+from twtw_desktop.rules.combat.situation import ShotSituation
 from twtw_desktop.ui.commands import ChangeValueCommand
 from twtw_desktop.ui.main_window import MainWindow
 from twtw_desktop.ui.settings import AppSettings, use_ini_folder
@@ -93,6 +98,50 @@ def test_measure_gives_paces_and_range_tn(window):
     assert (r9.paces, r9.tn) == (9, 5)
     assert (r12.paces, r12.tn) == (12, 6)
     assert "Schofield" in r12.weapon
+
+
+def test_measure_reads_the_range_tn_the_attack_plan_has(window):
+    """#30: Measure asks the rules for the range part of the TN, so at the distance of
+    every target it reads what the attack plan starts from (000 Range: Standard + 1 an
+    increment), and agrees with it at every distance (not a sum of its own)."""
+    doc = window.document
+    shooter = "token-cyril_wellington"
+    ch = doc.character(doc.token(shooter).character_id)
+    held = weapon_in_hand(doc, shooter)
+    index = next(i for i, c in enumerate(ch.weapons) if c.weapon_id == held.id)
+    doc.push(ChangeValueCommand(doc, ch.weapons[index], "readied", True, "characters"))
+    ch = doc.character(ch.id)
+    doc.select(shooter)
+    window.tool_actions["measure"].trigger()
+    tool = window.map_view.tool
+    at = doc.token(shooter).at
+    planned = 0
+    for tok in doc.encounter.tokens:
+        if tok.id == shooter:
+            continue
+        try:
+            plan = plan_attack(
+                doc.table,
+                AttackRequest(
+                    shooter_token=shooter, target_token=tok.id, weapon_index=index, cock_first=True
+                ),
+            )
+        except RulesError:
+            continue
+        reading = tool.measure(at, tok.at)
+        assert reading.paces == plan.situation.range_paces
+        assert (reading.weapon, reading.tn) == (held.name, _range_part(plan.tn))
+        planned += 1
+    assert planned >= 2
+    for paces in range(1, 40):  # every increment's edge, as ranged_tn reads it
+        shot = ShotSpec(cock_first=True)
+        tn = ranged_tn(ch, held, doc.edition, ShotSituation(range_paces=paces), shot)
+        assert tool.measure(at, at + Hex(paces, 0)).tn == _range_part(tn), paces
+
+
+def _range_part(tn) -> int:
+    """A TN breakdown's base and range step, without the other TN items."""
+    return tn.base + sum(m.value for m in tn.tn_items if m.label.startswith("range "))
 
 
 def _sticks(doc) -> int:

@@ -28,6 +28,8 @@ from ..resources import maps_dir, resource_path
 from . import settings as app_settings
 
 log = logging.getLogger("twtw_desktop")
+#: the windows the app opened (a reference kept for the life of the app)
+_windows: list[object] = []
 
 SAMPLE_ENCOUNTER = "main_street.encounter.json"
 
@@ -39,7 +41,7 @@ def sample_path() -> Path:
 def last_encounter(settings) -> Path | None:
     """The encounter a launch without a file reopens (None: the first launch, or its
     file is gone)."""
-    from .main_window import LAST_ENCOUNTER_KEY
+    from .window_files import LAST_ENCOUNTER_KEY
 
     last = settings.q.value(LAST_ENCOUNTER_KEY)
     if not last:
@@ -87,7 +89,12 @@ def install_excepthook() -> None:
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:
-    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    running = QApplication.instance()
+    app = (
+        running
+        if isinstance(running, QApplication)
+        else QApplication(argv if argv is not None else sys.argv[:1])
+    )
     app.setOrganizationName(app_settings.ORGANISATION)
     app.setApplicationName(app_settings.APPLICATION)
     app.setApplicationDisplayName(app_settings.APPLICATION)
@@ -108,7 +115,8 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
     """Create the main window on ``path`` (else the last encounter, else the
     sample); errors become dialogs."""
     from .document import EncounterDocument
-    from .main_window import MainWindow, is_bundled
+    from .main_window import MainWindow
+    from .window_files import is_bundled
 
     party = Path(path) if path and str(path).lower().endswith(".party.json") else None
     if party is not None:
@@ -160,7 +168,7 @@ def run_app(path: str | None = None) -> int:
     install_excepthook()
     win = open_window(path)
     log.info("window shown in %.0f ms", (time.perf_counter() - t0) * 1000)
-    app._twtw_window = win  # keep a reference for the life of the app
+    _windows.append(win)  # kept for the life of the app
     return app.exec()
 
 

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPushButton,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -36,11 +35,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..errors import RulesError
 from ..play.care_actions import MAX_REST_MINUTES, FirstAid, Rest, duration_text
 from ..rules import healing as H
 from ..rules.character import Character
-from .check_dialog import _first_line, _selected_character
+from .action_dialog import ActionDialog, first_line, pool_lines, selected_character
+from .document import EncounterDocument
 
 #: what the treatment box offers: (label, the action's ``treat``)
 TREATMENTS = (
@@ -98,47 +97,17 @@ def state_text(c: Character) -> str:
     return ", ".join(flags) or "—"
 
 
-class _CareDialog(QDialog):
-    """The message line, the preview and the buttons both dialogs share."""
-
-    def _finish(self, lay: QVBoxLayout, button: str) -> None:
-        self.preview_label = QLabel()
-        self.preview_label.setObjectName("care_preview")
-        self.preview_label.setWordWrap(True)
-        lay.addWidget(self.preview_label)
-        self.message = QLabel()
-        self.message.setObjectName("care_message")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #a00000;")
-        lay.addWidget(self.message)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.go = QPushButton(button)
-        self.go.setDefault(True)
-        self.buttons.addButton(self.go, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.buttons.rejected.connect(self.reject)
-        lay.addWidget(self.buttons)
-
-    def _show(self, preview: str | None, why_not: str | None) -> None:
-        self.preview_label.setText(preview or "")
-        self.message.setText(why_not or "")
-        self.go.setEnabled(preview is not None and not why_not)
-
-
-class FirstAidDialog(_CareDialog):
+class FirstAidDialog(ActionDialog):
     """Who treats whom, and what; the preview before the card."""
 
     def __init__(
         self,
-        document,
+        document: EncounterDocument,
         patient: str | None = None,
         healer: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("First aid")
-        self.setObjectName("first_aid_dialog")
-        self.document = document
-        self.event: Any = None
+        super().__init__(document, "First aid", "first_aid_dialog", parent)
         table = document.table
         skill = table.edition.healing.skill
         chars = list(document.encounter.characters)
@@ -159,6 +128,7 @@ class FirstAidDialog(_CareDialog):
             self.healer.setCurrentIndex(self.healer.findData(table.actor(healer)[0].id))
         elif (
             self.healer.count() > 1
+            and patient_id is not None
             and self.healer.currentData() == patient_id
             and _medicine(table.character(patient_id), skill) == 0
         ):
@@ -176,7 +146,7 @@ class FirstAidDialog(_CareDialog):
         self.cards.setToolTip("With a printed deck: the numbers of the cards drawn, in order")
         form.addRow("Cards", self.cards)
         lay.addLayout(form)
-        self._finish(lay, "Give first aid")
+        self._finish(lay, "Give first aid", "care")
         self.go.clicked.connect(self.give)
         self.patient.currentIndexChanged.connect(self._pick_treatment)
         self.patient.currentIndexChanged.connect(self._fill_locations)
@@ -233,42 +203,27 @@ class FirstAidDialog(_CareDialog):
 
     def refresh(self) -> None:
         self.location.setEnabled(self.treat.currentData() == "wound")
-        try:
-            act = self.action()
-        except ValueError as e:
-            self._show(None, _first_line(e))
+        p = self._preview()
+        if p is None:
             return
-        p = self.document.table.preview(act)
-        if "refused" in p:
-            self._show(None, p["refused"])
-            return
-        parts = [f"Pool {p['pool']} against TN {p['tn']}"]
-        parts += [f"· {line}" for line in (*p["pool_items"], *p["tn_items"])]
+        parts = pool_lines(p)
         parts.append(f"On a success: {p['on_success']}")
         parts.append(f"Cost: {p['cost']}")
         self._show("\n".join(parts), p.get("why_not"))
 
     def give(self) -> None:
         """Apply the first aid as one undo step; a refusal stays in the dialog."""
-        try:
-            self.event = self.document.apply(self.action())
-        except (RulesError, ValueError) as e:
-            self.message.setText(_first_line(e))
-            return
-        self.accept()
+        if self.apply_action():
+            self.accept()
 
 
-class RestDialog(_CareDialog):
+class RestDialog(ActionDialog):
     """Between fights: who rests, how long, who heals; before and after per character."""
 
     COLUMNS = ("Character", "Wounds before", "Wounds after", "Conc", "State after")
 
-    def __init__(self, document, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Rest and heal")
-        self.setObjectName("rest_dialog")
-        self.document = document
-        self.event: Any = None
+    def __init__(self, document: EncounterDocument, parent: QWidget | None = None) -> None:
+        super().__init__(document, "Rest and heal", "rest_dialog", parent)
         self.done_ = False
         self.before: dict[str, Character] = {}
         lay = QVBoxLayout(self)
@@ -317,7 +272,7 @@ class RestDialog(_CareDialog):
         hdr.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         hdr.setStretchLastSection(True)
         lay.addWidget(self.grid, 1)
-        self._finish(lay, "Rest")
+        self._finish(lay, "Rest", "care")
         self.go.clicked.connect(self.rest)
         self.duration.currentIndexChanged.connect(self._duration_chosen)
         self.minutes.valueChanged.connect(self.refresh)
@@ -420,7 +375,7 @@ class RestDialog(_CareDialog):
         try:
             act = self.action()
         except ValueError as e:
-            self._show(None, _first_line(e))
+            self._show(None, first_line(e))
             return
         why = self.document.table.why_not(act)
         self._show(f"Rest {duration_text(minutes)} for {len(chosen)} character(s).", why)
@@ -432,12 +387,13 @@ class RestDialog(_CareDialog):
             return
         try:
             act = self.action()
-            self.before = {
-                cid: self.document.character(cid).model_copy(deep=True) for cid in act.patients
-            }
-            self.event = self.document.apply(act)
-        except (RulesError, ValueError) as e:
-            self.message.setText(_first_line(e))
+        except ValueError as e:
+            self.message.setText(first_line(e))
+            return
+        self.before = {
+            cid: self.document.character(cid).model_copy(deep=True) for cid in act.patients
+        }
+        if not self.apply_action(act):
             return
         self.done_ = True
         ed = self.document.table.edition
@@ -461,14 +417,16 @@ class RestDialog(_CareDialog):
         self.grid.blockSignals(False)
 
 
-def open_first_aid(document, patient: str | None = None, parent: QWidget | None = None) -> bool:
+def open_first_aid(
+    document: EncounterDocument | None, patient: str | None = None, parent: QWidget | None = None
+) -> bool:
     """Show the first aid dialog (``patient``: a token or character id); True when given."""
     if document is None:
         return False
     return FirstAidDialog(document, patient, parent=parent).exec() == QDialog.DialogCode.Accepted
 
 
-def open_rest(document, parent: QWidget | None = None) -> bool:
+def open_rest(document: EncounterDocument | None, parent: QWidget | None = None) -> bool:
     """Show the rest dialog; True when the posse rested."""
     if document is None:
         return False
@@ -491,7 +449,7 @@ def install_care_dialogs(window) -> tuple[QAction, QAction]:
     aid.setStatusTip("Treat a wound, Conc or an unconscious character (001 Healing)")
     aid.triggered.connect(
         lambda: (
-            open_first_aid(window.document, _selected_character(window.document), window)
+            open_first_aid(window.document, selected_character(window.document), window)
             if window.document is not None
             else None
         )

@@ -18,23 +18,21 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
-    QLabel,
     QLineEdit,
-    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from ..errors import RulesError
 from ..play.bonus_actions import SPENDS
 from ..play.check_actions import Check
 from ..rules.base import DIFFICULTIES
 from ..rules.character import TRAITS
 from ..rules.editions import victory_threshold
+from .action_dialog import ActionDialog, pool_lines, selected_character
+from .document import EncounterDocument
 
 #: the difficulty box's last entry: a TN typed in the spin box beside it
 OTHER_TN = "Other TN"
@@ -44,15 +42,13 @@ def _trait_label(trait: str) -> str:
     return "Coordination (Dexterity)" if trait == "coordination" else trait.title()
 
 
-class CheckDialog(QDialog):
+class CheckDialog(ActionDialog):
     """Who checks what against which TN; the preview before the card."""
 
-    def __init__(self, document, who: str | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Make a check")
-        self.setObjectName("check_dialog")
-        self.document = document
-        self.event: Any = None
+    def __init__(
+        self, document: EncounterDocument, who: str | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(document, "Make a check", "check_dialog", parent)
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.who = QComboBox()
@@ -152,22 +148,10 @@ class CheckDialog(QDialog):
         card_form.addRow("Further cards", self.more_cards)
         lay.addLayout(card_form)
 
-        self.preview_label = QLabel()
-        self.preview_label.setObjectName("check_preview")
-        self.preview_label.setWordWrap(True)
-        lay.addWidget(self.preview_label)
-        self.message = QLabel()
-        self.message.setObjectName("check_message")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #a00000;")
-        lay.addWidget(self.message)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.make = QPushButton("Make the check")
-        self.make.setDefault(True)
-        buttons.addButton(self.make, QDialogButtonBox.ButtonRole.AcceptRole)
+        self._finish(lay, "Make the check", "check")
+        #: the dialog's button (:attr:`go`) by its name here
+        self.make = self.go
         self.make.clicked.connect(self.make_check)
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
 
         self.who.currentIndexChanged.connect(self._fill_skills)
         self.skill.currentTextChanged.connect(self._skill_chosen)
@@ -264,17 +248,10 @@ class CheckDialog(QDialog):
     def refresh(self) -> None:
         """The pool, the TN and the progress so far, before the card."""
         self.tn.setEnabled(self.difficulty.currentData() is None)
-        try:
-            act = self.action()
-        except ValueError as e:
-            self._show(None, _first_line(e))
+        p = self._preview()
+        if p is None:
             return
-        p = self.document.table.preview(act)
-        if "refused" in p:
-            self._show(None, p["refused"])
-            return
-        parts = [f"Pool {p['pool']} against TN {p['tn']}"]
-        parts += [f"· {line}" for line in (*p["pool_items"], *p["tn_items"])]
+        parts = pool_lines(p)
         if p.get("result_modifier"):
             parts.append(f"· result modifier {p['result_modifier']:+d}")
         parts.append(f"· a bump per full {p['bump_every']} over the TN")
@@ -286,46 +263,20 @@ class CheckDialog(QDialog):
         parts.append(f"Cost: {p['cost']}")
         self._show("\n".join(parts), p.get("why_not"))
 
-    def _show(self, preview: str | None, why_not: str | None) -> None:
-        self.preview_label.setText(preview or "")
-        self.message.setText(why_not or "")
-        self.make.setEnabled(preview is not None and not why_not)
-
     def make_check(self) -> None:
         """Apply the check as one undo step; a refusal stays in the dialog."""
-        try:
-            self.event = self.document.apply(self.action())
-        except (RulesError, ValueError) as e:
-            self.message.setText(_first_line(e))
-            return
-        self.accept()
+        if self.apply_action():
+            self.accept()
 
 
-def _first_line(e: Exception) -> str:
-    text = str(e)
-    if hasattr(e, "errors"):  # pydantic: the first complaint only
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        text = f"{where}: {first['msg']}"
-    return text.splitlines()[0] if text else type(e).__name__
-
-
-def open_check_dialog(document, who: str | None = None, parent: QWidget | None = None) -> bool:
+def open_check_dialog(
+    document: EncounterDocument | None, who: str | None = None, parent: QWidget | None = None
+) -> bool:
     """Show the dialog; True when a check was made."""
     if document is None:
         return False
     dlg = CheckDialog(document, who, parent)
     return dlg.exec() == QDialog.DialogCode.Accepted
-
-
-def _selected_character(document) -> str | None:
-    tok = document.selected_token_id
-    if tok is None:
-        return None
-    try:
-        return document.token(tok).character_id
-    except KeyError:
-        return None
 
 
 def install_check_dialog(window) -> QAction:
@@ -338,7 +289,7 @@ def install_check_dialog(window) -> QAction:
     def go() -> None:
         doc = window.document
         if doc is not None:
-            open_check_dialog(doc, _selected_character(doc), window)
+            open_check_dialog(doc, selected_character(doc), window)
 
     act.triggered.connect(go)
     window.addAction(act)

@@ -11,13 +11,14 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
-    QApplication,
     QDialog,
     QGridLayout,
     QMessageBox,
     QSizePolicy,
     QSpacerItem,
 )
+
+from .app_filters import install_app_filter
 
 #: the title bar's buttons and margins, beside the title (pixels)
 TITLE_BAR_EXTRA = 150
@@ -68,12 +69,5 @@ _filters: dict[int, TitleFit] = {}
 
 def install_title_fit() -> TitleFit | None:
     """Install the filter on the running application (once); returns it."""
-    app = QApplication.instance()
-    if app is None:
-        return None
-    f = _filters.get(id(app))
-    if f is None:
-        f = TitleFit(app)
-        app.installEventFilter(f)
-        _filters[id(app)] = f
-    return f
+    got = install_app_filter(_filters, TitleFit)
+    return None if got is None else got[0]

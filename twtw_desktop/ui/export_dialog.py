@@ -418,8 +418,8 @@ class ExportDialog(QDialog):
             self.path.textChanged,
         ):
             sig.connect(self._refresh)
-        for box in (self.coordinates, self.judge, self.tokens):
-            box.toggled.connect(self._preview_timer.start)
+        for check in (self.coordinates, self.judge, self.tokens):
+            check.toggled.connect(self._preview_timer.start)
         self.format.currentIndexChanged.connect(self._fix_suffix)
         self._refresh()
 
@@ -480,8 +480,8 @@ class ExportDialog(QDialog):
         self.custom.setEnabled(opts["scale"] == "custom")
         for w in (self.paper, self.orientation, self.paper_label):
             w.setVisible(pdf)
-        for w in (self.dpi, self.dpi_label):
-            w.setVisible(not pdf)
+        for png_only in (self.dpi, self.dpi_label):
+            png_only.setVisible(not pdf)
         text, ok = self.describe(opts)
         if ok and not self.target():
             text, ok = text + " — choose where to save it.", False

@@ -91,7 +91,7 @@ def recover_or_journal(parent: QWidget, doc: Any) -> None:
             _said.add(problem)
             notes.append(problem)
     pending = pending_journal(target, jp) if target is not None and jp else None
-    if pending is not None:
+    if pending is not None and target is not None:
         notes += pending.problems
         try:
             if pending.refused is not None:

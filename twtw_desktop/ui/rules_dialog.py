@@ -190,7 +190,9 @@ class ChangeRulesCommand(TableActionCommand):
     refused before anything changes."""
 
     def __init__(self, document, edition_id: str, options: OptionalRules) -> None:
-        super().__init__(document, SetRules(edition=edition_id, options=options))
+        # validated as the table reads it: an unknown edition id is refused here
+        rules = SetRules.model_validate({"edition": edition_id, "options": options})
+        super().__init__(document, rules)
 
     def announce(self) -> None:
         self.document.changed.emit("all")

@@ -54,10 +54,7 @@ class AppSettings:
     # -- recent files --------------------------------------------------------------
 
     def recent_files(self) -> list[str]:
-        v = self.q.value(KEY_RECENT, [])
-        if isinstance(v, str):
-            v = [v] if v else []
-        return [str(x) for x in (v or [])][:MAX_RECENT]
+        return _names(self.q.value(KEY_RECENT, []))[:MAX_RECENT]
 
     def add_recent(self, path: str | os.PathLike) -> list[str]:
         p = str(Path(path).absolute())
@@ -101,10 +98,7 @@ class AppSettings:
     # -- overlays ------------------------------------------------------------------------
 
     def overlays_on(self) -> list[str]:
-        v = self.q.value(KEY_OVERLAYS, [])
-        if isinstance(v, str):
-            v = [v] if v else []
-        return [str(x) for x in (v or [])]
+        return _names(self.q.value(KEY_OVERLAYS, []))
 
     def set_overlays_on(self, names: list[str]) -> None:
         self.q.setValue(KEY_OVERLAYS, list(names))
@@ -165,3 +159,13 @@ class AppSettings:
 
     def set_follow_track(self, on: bool) -> None:
         self._put(KEY_FOLLOW, bool(on))
+
+
+def _names(v: object) -> list[str]:
+    """A list of names as QSettings gives it back: a list, one name alone (an INI
+    file's list of one), or nothing."""
+    if isinstance(v, str):
+        return [v] if v else []
+    if isinstance(v, (list, tuple)):
+        return [str(x) for x in v]
+    return []

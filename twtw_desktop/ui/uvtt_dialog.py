@@ -116,9 +116,10 @@ def picture_to_png(data: bytes, fmt: str, width: int, height: int) -> bytes:
         return data
     out = QBuffer()
     out.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not img.save(out, "PNG"):
+    # the stubs want the format as bytes; PySide6 takes only a str (bytes: ValueError)
+    if not img.save(out, "PNG"):  # type: ignore[call-overload]
         raise ValueError("the picture could not be written as PNG")
-    return bytes(out.data())
+    return bytes(out.data().data())
 
 
 # --- the worker ------------------------------------------------------------------------
@@ -306,6 +307,10 @@ class ImportDialog(QDialog):
             ok.setEnabled(False)
             return
         m = report.map
+        if m.background is None:  # a UVTT map carries its picture
+            self.summary.setText("Cannot import: the file has no picture.")
+            ok.setEnabled(False)
+            return
         # map units → preview pixels: map units / bg.scale = picture px
         k = self.preview_scale / m.background.scale
         lay = m.layout(size=k)

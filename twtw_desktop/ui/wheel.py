@@ -19,6 +19,8 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSpinBox, QApplication, QComboBox
 
+from .app_filters import install_app_filter
+
 GUARDED = (QAbstractSpinBox, QComboBox)
 
 
@@ -70,14 +72,11 @@ _guards: dict[int, WheelGuard] = {}
 
 def install_wheel_guard() -> WheelGuard | None:
     """Install the guard on the running application (once); returns it."""
-    app = QApplication.instance()
-    if app is None:
+    got = install_app_filter(_guards, WheelGuard)
+    if got is None:
         return None
-    guard = _guards.get(id(app))
-    if guard is None:
-        guard = WheelGuard(app)
-        app.installEventFilter(guard)
-        _guards[id(app)] = guard
+    guard, new = got
+    if new:
         # the boxes that already exist (built before the guard, e.g. the panels of a
         # window shown before them) lose WheelFocus now, as a polish would do
         for w in QApplication.allWidgets():

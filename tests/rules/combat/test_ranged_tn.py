@@ -6,7 +6,7 @@ import pytest
 
 from twtw_desktop.errors import RulesError
 from twtw_desktop.rules.base import HitLocation
-from twtw_desktop.rules.combat.ranged import ShotSpec, range_steps, ranged_tn
+from twtw_desktop.rules.combat.ranged import ShotSpec, range_steps, range_tn, ranged_tn
 from twtw_desktop.rules.combat.situation import ShotSituation
 from twtw_desktop.rules.editions import OptionalRules
 
@@ -61,6 +61,26 @@ def test_schofield_range_ap_v2(gear, ap_v2, paces, tn):
 def test_peacemaker_gunslinger_range_phases(gear, phases, paces, tn):
     """001/003 Range: Peacemaker gunslinger increment 8 — TN 5 up to 8, 6 up to 16."""
     assert _tn(gear, phases, "colt_peacemaker_gunslinger", range_paces=paces).tn == tn
+
+
+@pytest.mark.parametrize("paces", [0, 9, 10, 19, 20, 55])
+def test_range_tn_is_the_range_part_of_ranged_tn(gear, ap_v2, paces):
+    """The range part the map's Measure tool shows is the one the attack's TN starts
+    from (000 Range), named by its page."""
+    w = gear.weapon("sw_schofield")
+    rt = range_tn(_shooter("sw_schofield"), w, ap_v2, paces, thrown=False)
+    assert (rt.tn, rt.increment, rt.source) == (
+        _tn(gear, ap_v2, "sw_schofield", range_paces=paces).tn,
+        10,
+        "000/001 Range",
+    )
+    assert rt.max_range is None
+
+
+def test_range_tn_refuses_a_weapon_with_no_increment(gear, ap_v2):
+    knife = next(w for w in gear.weapons.values() if w.range_increment is None)
+    with pytest.raises(RulesError, match="has no range increment"):
+        range_tn(_shooter("sw_schofield"), knife, ap_v2, 5, thrown=False)
 
 
 def test_range_steps_rounding():

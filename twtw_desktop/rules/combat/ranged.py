@@ -379,6 +379,51 @@ def range_steps(range_paces: float, increment: int, rounding: str) -> int:
     return max(0, math.ceil(range_paces / increment) - 1)
 
 
+class RangeTn(Strict):
+    """The range part of a ranged or thrown attack's TN at a distance: Standard plus
+    the range steps (000/001 Range, Throwing Things) — what :func:`ranged_tn` starts
+    from, and what the map's Measure tool shows."""
+
+    #: the Standard TN (000 Range)
+    base: int
+    #: +1 a range increment (:func:`range_steps`)
+    steps: int
+    increment: int
+    #: the page the increment comes from
+    source: str
+    #: a thrown weapon's maximum range in paces (None: a fired weapon)
+    max_range: int | None = None
+
+    @property
+    def tn(self) -> int:
+        return self.base + self.steps
+
+
+def range_tn(
+    shooter: Character, weapon: Weapon, edition: Edition, range_paces: float, *, thrown: bool
+) -> RangeTn:
+    """Standard plus the range steps for ``shooter`` firing (or with ``thrown``,
+    throwing) ``weapon`` ``range_paces`` away. A weapon that neither has a range
+    increment nor can be thrown raises :class:`RulesError`; so does a throw this
+    character cannot make (:func:`.thrown.throw_range`). Beyond a throwing range is
+    not refused here: :attr:`RangeTn.max_range` says where it is."""
+    if thrown:
+        tr = throw_range(shooter, weapon, edition)
+        increment, source, limit = tr.increment, "000/001 Throwing Things", tr.max_range
+    elif weapon.range_increment is not None:
+        increment, source, limit = weapon.range_increment, "000/001 Range", None
+    else:
+        raise RulesError(f"The {weapon.name} has no range increment.")
+    steps = range_steps(range_paces, increment, edition.range_rounding)
+    return RangeTn(
+        base=edition.base_ranged_tn,
+        steps=steps,
+        increment=increment,
+        source=source,
+        max_range=limit,
+    )
+
+
 def _movement_items(edition: Edition, s: ShotSituation) -> list[Modifier]:
     order = {"still": 0, "walking": 1, "running": 2}
     move = s.firer_movement
@@ -472,23 +517,17 @@ def ranged_tn(
         base, base_label, base_src = edition.point_blank_tn, "point blank", "000 Point Blank"
     else:
         base, base_label, base_src = edition.base_ranged_tn, "Standard", "000 Range"
-        if shot.thrown:
-            tr = throw_range(shooter, weapon, edition)
-            if s.range_paces > tr.max_range:
-                raise RulesError(
-                    f"{s.range_paces:g} paces is beyond {shooter.name}'s throwing range of "
-                    f"{tr.max_range} paces."
-                )
-            increment = tr.increment
-            src = "000/001 Throwing Things"
-        else:
-            assert weapon.range_increment is not None
-            increment = weapon.range_increment
-            src = "000/001 Range"
-        steps = range_steps(s.range_paces, increment, edition.range_rounding)
-        if steps:
+        rt = range_tn(shooter, weapon, edition, s.range_paces, thrown=shot.thrown)
+        if rt.max_range is not None and s.range_paces > rt.max_range:
+            raise RulesError(
+                f"{s.range_paces:g} paces is beyond {shooter.name}'s throwing range of "
+                f"{rt.max_range} paces."
+            )
+        if rt.steps:
             tn_items.append(
-                mod(f"range {s.range_paces:g} paces (increment {increment})", steps, src)
+                mod(
+                    f"range {s.range_paces:g} paces (increment {rt.increment})", rt.steps, rt.source
+                )
             )
 
     # -- the target -------------------------------------------------------------------
@@ -880,6 +919,7 @@ __all__ = [
     "AttackPlan",
     "FanPlan",
     "PlannedShot",
+    "RangeTn",
     "ShotSpec",
     "attack_limit",
     "attack_pool",
@@ -894,6 +934,7 @@ __all__ = [
     "plan_attacks",
     "plan_fan_fire",
     "range_steps",
+    "range_tn",
     "ranged_tn",
     "ready_ap_cost",
     "shot_ap_cost",

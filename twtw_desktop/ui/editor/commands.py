@@ -26,9 +26,12 @@ from PySide6.QtGui import QUndoCommand
 
 from ...hexgrid import Hex
 from ...model.edit import GroundChange, hex_of, list_name, write_ground
-from ...model.map import Feature, Map
+from ...model.map import Feature, Label, Map, Marker, Note
 from ..commands import ChangeValueCommand, DocumentCommand
 from ..document import EncounterDocument
+
+#: what a map holds by id (walls and doors, labels, notes, markers)
+MapObject = Feature | Label | Note | Marker
 
 #: QUndoCommand ids for merging brush and eraser strokes and drags
 GROUND_ID = 2101
@@ -106,16 +109,16 @@ class ObjectsCommand(DocumentCommand):
         document: EncounterDocument,
         text: str,
         *,
-        add: Iterable[BaseModel] = (),
-        remove: Iterable[BaseModel] = (),
-        replace: Iterable[tuple[BaseModel, BaseModel]] = (),
+        add: Iterable[MapObject] = (),
+        remove: Iterable[MapObject] = (),
+        replace: Iterable[tuple[MapObject, MapObject]] = (),
         stroke: int | None = None,
     ) -> None:
         super().__init__(document, text)
         #: commands of one eraser stroke merge into one undo step
         self.stroke = stroke
-        self.before: dict[str, BaseModel | None] = {}
-        self.after: dict[str, BaseModel | None] = {}
+        self.before: dict[str, MapObject | None] = {}
+        self.after: dict[str, MapObject | None] = {}
         self._order: list[str] = []
         for x in remove:
             self._note(x.id, x, None)
@@ -146,7 +149,7 @@ class ObjectsCommand(DocumentCommand):
     def ids(self) -> list[str]:
         return list(self._order)
 
-    def _set(self, states: dict[str, BaseModel | None], restoring: bool) -> None:
+    def _set(self, states: dict[str, MapObject | None], restoring: bool) -> None:
         m = self.document.map
         order = (
             self._order
@@ -217,7 +220,8 @@ def check_objects(m: Map) -> None:
             if x.id in seen:
                 raise ValueError(f"two things on the map are called {x.id!r}")
             seen.add(x.id)
-    for x in [*m.notes, *m.markers]:
+    placed: list[Note | Marker] = [*m.notes, *m.markers]
+    for x in placed:
         if not m.contains(Hex(*x.hex)):
             raise ValueError(f"{x.id!r} would be off the map")
 

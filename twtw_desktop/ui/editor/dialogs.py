@@ -27,7 +27,12 @@ from ...model.map import MAX_MAP_SIDE, Map
 MM_PER_INCH = 25.4
 #: a new map's defaults: 30×20 hexes, 32 px hexes on screen, one-inch printed hexes
 #: (the usual battle-mat scale: one pace a hex)
-NEW_MAP_DEFAULTS = {"cols": 30, "rows": 20, "hex_px": 32.0, "print_hex_mm": 25.4}
+NEW_MAP_DEFAULTS: dict[str, int | float] = {
+    "cols": 30,
+    "rows": 20,
+    "hex_px": 32.0,
+    "print_hex_mm": 25.4,
+}
 
 
 @dataclass
@@ -97,10 +102,10 @@ class NewMapDialog(QDialog):
         size = QHBoxLayout()
         self.cols = QSpinBox()
         self.cols.setRange(1, MAX_MAP_SIDE)
-        self.cols.setValue(NEW_MAP_DEFAULTS["cols"])
+        self.cols.setValue(int(NEW_MAP_DEFAULTS["cols"]))
         self.rows = QSpinBox()
         self.rows.setRange(1, MAX_MAP_SIDE)
-        self.rows.setValue(NEW_MAP_DEFAULTS["rows"])
+        self.rows.setValue(int(NEW_MAP_DEFAULTS["rows"]))
         size.addWidget(self.cols)
         size.addWidget(QLabel("columns ×"))
         size.addWidget(self.rows)

@@ -196,14 +196,14 @@ class PaletteWidget(QScrollArea):
         self.full.setToolTip("Full height: blocks sight and movement")
         self.low = QRadioButton("Low")
         self.low.setToolTip("Low: covers legs and belly of a standing figure; no block to sight")
-        self.full.toggled.connect(lambda on: on and self.state.set(height=CoverHeight.FULL))
-        self.low.toggled.connect(lambda on: on and self.state.set(height=CoverHeight.LOW))
+        self.full.toggled.connect(lambda on: self._set_if(on, height=CoverHeight.FULL))
+        self.low.toggled.connect(lambda on: self._set_if(on, height=CoverHeight.LOW))
         v.addLayout(self._choice_row("Height:", self.full, self.low))
         self.closed = QRadioButton("Closed")
         self.closed.setToolTip("New doors and windows start closed")
         self.opened = QRadioButton("Open")
-        self.closed.toggled.connect(lambda on: on and self.state.set(opening_open=False))
-        self.opened.toggled.connect(lambda on: on and self.state.set(opening_open=True))
+        self.closed.toggled.connect(lambda on: self._set_if(on, opening_open=False))
+        self.opened.toggled.connect(lambda on: self._set_if(on, opening_open=True))
         v.addLayout(self._choice_row("New doors:", self.closed, self.opened))
         lay.addWidget(box)
 
@@ -246,6 +246,11 @@ class PaletteWidget(QScrollArea):
             row.addWidget(b)
         row.addStretch(1)
         return row
+
+    def _set_if(self, on: bool, **values: object) -> None:
+        """A radio button turned on sets its value on the palette."""
+        if on:
+            self.state.set(**values)
 
     def set_cover_av(self, cover_av: dict[str, int]) -> None:
         """Show the AV of each material in the document's edition."""

@@ -19,130 +19,18 @@ message.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 
 from ...hexgrid import Hex, hex_line
 from ...model import edit as ed
-from ...model.map import Feature, Label, Marker, Note
-from ..scene.map_scene import LAYER_TITLES
-from ..tools.base import Tool
+from ...model.map import Label, Marker, Note
 from .commands import GroundCommand, ObjectsCommand, SetFieldCommand, new_stroke
-from .items import BRUSH_COLOUR, HexSetItem, PolylineItem, remove
+from .hexside_tools import CoverTool, DoorTool, WallTool, WindowTool
+from .items import remove
 from .palette import TERRAIN_WORDS
-
-#: the editor that owns these tools (ui.editor.controller, which imports this module:
-#: not imported back, so there is no cycle)
-EditorController = Any
-
-#: a press and release further apart than this (map units) is a drag, not a click
-DRAG_MIN = 0.35
-#: the eraser takes a wall when the mouse is this close to it (map units)
-ERASE_REACH = 0.35
-
-
-def _shift(ev) -> bool:
-    return bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-
-
-def _ctrl(ev) -> bool:
-    return bool(ev.modifiers() & Qt.KeyboardModifier.ControlModifier)
-
-
-class EditorTool(Tool):
-    """Base of the editor tools: knows the controller, checks layer locks."""
-
-    #: the layer this tool changes (None: decided per action)
-    layer: str | None = "terrain"
-    cursor = Qt.CursorShape.CrossCursor
-    #: the feature kind whose material the palette shows while this tool is active
-    palette_kind = "wall"
-
-    def __init__(self, view, controller: EditorController) -> None:
-        super().__init__(view)
-        self.ctl = controller
-
-    @property
-    def palette(self):
-        return self.ctl.palette
-
-    def activate(self) -> None:
-        super().activate()
-        self.ctl.tool_activated(self)
-        if self.tooltip:
-            self.say(self.tooltip)
-
-    def editable(self, layer: str | None = None) -> bool:
-        """Whether this tool may change ``layer`` now (says why not)."""
-        layer = layer or self.layer
-        if not self.ctl.mode:
-            self.say("Turn on Map > Edit map (Ctrl+E) to edit the map.")
-            return False
-        sc = self.scene
-        if sc is not None and layer is not None and sc.layer_locked(layer):
-            self.say(
-                f"The {LAYER_TITLES.get(layer, layer)} layer is locked — unlock it in the "
-                "Layers panel to edit it."
-            )
-            return False
-        return True
-
-    def map_point(self, pos: QPointF) -> ed.Point:
-        return self.scene.frame.to_map(pos)
-
-    def scene_point(self, p: ed.Point) -> QPointF:
-        return self.scene.frame.to_scene(p)
-
-    def push(self, cmd) -> bool:
-        return self.ctl.push(cmd, quiet=False)
-
-    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        """A left press goes to :meth:`press` when this tool may edit now (otherwise
-        :meth:`editable` has said why); other buttons are left to the view."""
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return False
-        if self.editable():
-            self.press(ev, pos, h)
-        return True
-
-    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
-        """A left press this tool may act on."""
-
-
-class _HexOutline:
-    """The outline a tool draws over hexes: the hexes a brush would touch (only those
-    on the map), or with ``ghost`` the dashed outline of hexes being moved or pasted
-    (wherever they fall)."""
-
-    def __init__(self, tool: EditorTool, ghost: bool = False) -> None:
-        self.tool = tool
-        self.ghost = ghost
-        self.item: HexSetItem | None = None
-
-    def show(self, hexes) -> None:
-        sc = self.tool.scene
-        if sc is None:
-            return
-        if self.item is None or self.item.scene() is not sc or self.item.frame is not sc.frame:
-            remove(self.item)
-            self.item = HexSetItem(sc.frame, BRUSH_COLOUR, dashed=self.ghost)
-            sc.addItem(self.item)
-        self.item.set_hexes(hexes if self.ghost else ed.on_map(sc.document.map, hexes))
-
-    def clear(self) -> None:
-        remove(self.item)
-        self.item = None
-
-
-def _preview_line(item: PolylineItem | None, sc, width: float) -> PolylineItem:
-    """``item`` while it is still on ``sc``, else a new preview line ``width`` hexes
-    wide added to ``sc``."""
-    if item is None or item.scene() is not sc:
-        item = PolylineItem(sc.frame.unit * width)
-        sc.addItem(item)
-    return item
+from .tool_base import DRAG_MIN, EditorTool, HexOutline, ctrl_held, shift_held
 
 
 class _StrokeTool(EditorTool):
@@ -153,7 +41,7 @@ class _StrokeTool(EditorTool):
         super().__init__(view, controller)
         self._stroke: int | None = None
         self._last: Hex | None = None
-        self._cursor = _HexOutline(self)
+        self._cursor = HexOutline(self)
 
     def clear(self) -> None:
         self._cursor.clear()
@@ -169,9 +57,8 @@ class _StrokeTool(EditorTool):
     def _passed(self, h: Hex) -> list[Hex]:
         """Every hex after the last one up to ``h`` (so a quick drag leaves no gaps);
         ``h`` becomes the last one."""
-        steps = hex_line(self._last, h)[1:]
-        self._last = h
-        return steps
+        last, self._last = self._last, h
+        return hex_line(last, h)[1:] if last is not None else [h]
 
     def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self._stroke is None:
@@ -220,7 +107,7 @@ class ElevationTool(TerrainBrushTool):
 
     def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if ev.button() == Qt.MouseButton.LeftButton:
-            self._delta = -1 if _shift(ev) else 1
+            self._delta = -1 if shift_held(ev) else 1
             self._done = set()
         return super().mouse_press(ev, pos, h)
 
@@ -276,7 +163,7 @@ class RectFillTool(EditorTool):
     def __init__(self, view, controller) -> None:
         super().__init__(view, controller)
         self._from: Hex | None = None
-        self._cursor = _HexOutline(self)
+        self._cursor = HexOutline(self)
 
     def clear(self) -> None:
         self._cursor.clear()
@@ -305,287 +192,6 @@ class RectFillTool(EditorTool):
             word = TERRAIN_WORDS[self.palette.terrain][0].lower()
             self.push(GroundCommand(doc, change, f"Fill rectangle with {word}"))
         return True
-
-
-class WallTool(EditorTool):
-    """Click corner after corner (the wall follows the hexsides between them),
-    double-click or Enter to finish, Esc to drop it, Backspace to take back a corner.
-    A single drag draws a one-stretch wall. Shift at a click: a free point."""
-
-    name = "ed_wall"
-    title = "Wall"
-    shortcut = "W"
-    tooltip = (
-        "Draw a wall along hexsides: click corners, double-click or Enter to finish; "
-        "Shift for a free point"
-    )
-    layer = "walls"
-    kind = "wall"
-    palette_kind = "wall"
-
-    def __init__(self, view, controller) -> None:
-        super().__init__(view, controller)
-        self._verts: list[tuple[ed.Point, bool]] = []  # (point, free)
-        self._press: ed.Point | None = None
-        self._press_free = False
-        self._item: PolylineItem | None = None
-        self._hover: ed.Point | None = None
-        self._hover_free = False
-
-    def clear(self) -> None:
-        remove(self._item)
-        self._item = None
-        self._verts = []
-        self._press = None
-
-    @property
-    def drawing(self) -> bool:
-        return bool(self._verts)
-
-    def _snap(self, p: ed.Point, free: bool) -> ed.Point:
-        return p if free else ed.snap_corner(self.document.map, p)
-
-    def polyline(self, extra: tuple[ed.Point, bool] | None = None) -> list[ed.Point]:
-        """The wall's points so far (plus an optional next corner)."""
-        verts = self._verts + ([extra] if extra is not None else [])
-        m = self.document.map
-        pts: list[ed.Point] = []
-        for i, (v, free) in enumerate(verts):
-            if i == 0 or free or verts[i - 1][1]:
-                pts.append(v)
-            else:
-                pts += ed.hexside_route(m, pts[-1], v)[1:]
-        return ed.simplify(pts)
-
-    def _show(self) -> None:
-        sc = self.scene
-        if sc is None:
-            return
-        self._item = _preview_line(self._item, sc, 0.12)
-        done = [self.scene_point(p) for p in self.polyline()]
-        preview: list[QPointF] = []
-        if self._hover is not None and self._verts:
-            full = self.polyline((self._hover, self._hover_free))
-            preview = [self.scene_point(p) for p in full[len(self.polyline()) - 1 :]]
-        self._item.set_points(done, preview)
-
-    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
-        free = _shift(ev)
-        p = self._snap(self.map_point(pos), free)
-        self._press = self.map_point(pos)
-        self._press_free = free
-        if not self._verts:
-            self._verts = [(p, free)]
-            self._hover = p
-            self._hover_free = free
-            self._show()
-
-    def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if not self._verts:
-            return False
-        free = _shift(ev)
-        self._hover = self._snap(self.map_point(pos), free)
-        self._hover_free = free
-        self._show()
-        return True
-
-    def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if self._press is None:
-            return False
-        start, self._press = self._press, None
-        here = self.map_point(pos)
-        free = _shift(ev)
-        p = self._snap(here, free)
-        dragged = math.dist(start, here) > DRAG_MIN
-        if len(self._verts) == 1 and dragged:
-            self.add_corner(p, free)
-            self.finish()
-            return True
-        if len(self._verts) >= 1 and not dragged and p != self._verts[-1][0]:
-            self.add_corner(p, free)
-        self._show()
-        return True
-
-    def mouse_double_click(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if ev.button() != Qt.MouseButton.LeftButton or not self._verts:
-            return False
-        free = _shift(ev)
-        p = self._snap(self.map_point(pos), free)
-        if p != self._verts[-1][0]:
-            self.add_corner(p, free)
-        self._press = None
-        self.finish()
-        return True
-
-    def key_press(self, ev: QKeyEvent) -> bool:
-        k = ev.key()
-        if k in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self._verts:
-            self.finish()
-            return True
-        if k == Qt.Key.Key_Escape and self._verts:
-            self.clear()
-            self.say("Wall dropped.")
-            return True
-        if k == Qt.Key.Key_Backspace and self._verts:
-            self._verts.pop()
-            if not self._verts:
-                self.clear()
-            else:
-                self._show()
-            return True
-        return False
-
-    # -- building -------------------------------------------------------------------
-
-    def start(self, p: ed.Point, free: bool = False) -> None:
-        """Begin a wall at ``p`` (map units; snapped unless ``free``)."""
-        self.clear()
-        self._verts = [(self._snap(p, free), free)]
-
-    def add_corner(self, p: ed.Point, free: bool = False) -> None:
-        self._verts.append((self._snap(p, free), free))
-
-    def finish(self) -> Feature | None:
-        """Turn the corners so far into a wall (one undo step)."""
-        pts = self.polyline()
-        self.clear()
-        if len(pts) < 2:
-            self.say("A wall needs two different corners.")
-            return None
-        m = self.document.map
-        if not all(ed.point_on_map(m, p) for p in pts):
-            self.say("A wall must stay on the map.")
-            return None
-        f = Feature(
-            id=m.new_id(f"{self.kind}-"),
-            kind=self.kind,
-            points=pts,
-            material=self.palette.material_for(self.kind),
-            height=self.palette.height,
-        )
-        if self.push(ObjectsCommand(self.document, f"Draw {self.kind}", add=[f])):
-            self.ctl.select_object(f.id)
-            return f
-        return None
-
-
-class CoverTool(WallTool):
-    name = "ed_cover"
-    title = "Cover"
-    shortcut = "Shift+W"
-    tooltip = (
-        "Draw cover (fences, barrels, troughs) along hexsides: click corners, "
-        "double-click or Enter to finish; Shift for a free point"
-    )
-    kind = "cover"
-    palette_kind = "cover"
-
-
-class DoorTool(EditorTool):
-    """Click near a hexside to put a door there (it cuts the wall under it); click a
-    door again to open or close it. Shift+drag: a free door between two points."""
-
-    name = "ed_door"
-    title = "Door"
-    shortcut = "O"
-    tooltip = "Put a door on the nearest hexside (cuts the wall); click it again to open/close"
-    layer = "objects"
-    kind = "door"
-    palette_kind = "door"
-
-    def __init__(self, view, controller) -> None:
-        super().__init__(view, controller)
-        self._press: ed.Point | None = None
-        self._item: PolylineItem | None = None
-
-    def clear(self) -> None:
-        remove(self._item)
-        self._item = None
-        self._press = None
-
-    def _show_side(self, pts: list[ed.Point]) -> None:
-        self._item = _preview_line(self._item, self.scene, 0.16)
-        self._item.set_points([], [self.scene_point(p) for p in pts])
-
-    def press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> None:
-        self._press = self.map_point(pos)
-
-    def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        p = self.map_point(pos)
-        if self._press is not None and _shift(ev):
-            self._show_side([self._press, p])
-        else:
-            a, b = ed.nearest_hexside(self.document.map, p)
-            self._show_side([a, b])
-        return self._press is not None
-
-    def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if self._press is None:
-            return False
-        start, self._press = self._press, None
-        here = self.map_point(pos)
-        if _shift(ev) and math.dist(start, here) > DRAG_MIN:
-            # dropped along a free-drawn wall: sit exactly on it, so it cuts the wall
-            on = ed.onto_wall(self.document.map, start, here)
-            self.place(*(on or (start, here)))
-        else:
-            self.place_on_hexside(start)
-        return True
-
-    def place_on_hexside(self, p: ed.Point) -> Feature | None:
-        """A door on the hexside nearest ``p`` — or, if one is there, open/close it."""
-        a, b = ed.nearest_hexside(self.document.map, p)
-        for f in self.document.map.features:
-            on_side = {ed.round_point(x) for x in f.points} == {a, b}
-            if f.kind in ("door", "window") and len(f.points) == 2 and on_side:
-                new = not f.is_open
-                word = "Open" if new else "Close"
-                self.push(
-                    SetFieldCommand(
-                        self.document, f, "is_open", new, text=f"{word} {f.kind}", merge=False
-                    )
-                )
-                self.ctl.select_object(f.id)
-                return None
-        return self.place(a, b)
-
-    def place(self, a: ed.Point, b: ed.Point) -> Feature | None:
-        doc = self.document
-        m = doc.map
-        if math.dist(a, b) < 1e-6:
-            return None
-        if not (ed.point_on_map(m, a) and ed.point_on_map(m, b)):
-            self.say(f"A {self.kind} must stay on the map.")
-            return None
-        f = Feature(
-            id=m.new_id(f"{self.kind}-"),
-            kind=self.kind,
-            points=[a, b],
-            material=self.palette.material_for(self.kind),
-            is_open=self.palette.opening_open,
-        )
-        cut = ed.cut_walls(m, a, b)
-        replace, add, gone = [], [f], []
-        for old, pieces in cut:
-            if pieces:
-                replace.append((old, pieces[0]))
-                add += pieces[1:]
-            else:
-                gone.append(old)
-        text = f"Put a {self.kind}" + (" into the wall" if cut else "")
-        if self.push(ObjectsCommand(doc, text, add=add, remove=gone, replace=replace)):
-            self.ctl.select_object(f.id)
-            return f
-        return None
-
-
-class WindowTool(DoorTool):
-    name = "ed_window"
-    title = "Window"
-    shortcut = "Shift+O"
-    tooltip = "Put a window on the nearest hexside (cuts the wall); click it again to open/close"
-    kind = "window"
-    palette_kind = "window"
 
 
 class LabelTool(EditorTool):
@@ -620,7 +226,7 @@ class LabelTool(EditorTool):
         if self._drag is None:
             return False
         p = self.map_point(pos)
-        if not self._moved and math.dist(p, self._from) < DRAG_MIN:
+        if not self._moved and self._from is not None and math.dist(p, self._from) < DRAG_MIN:
             return True
         self._moved = True
         lab = ed.find_object(self.document.map, self._drag)
@@ -690,7 +296,7 @@ class NoteTool(EditorTool):
         if kind == "note":
             if not text.strip():
                 return None
-            obj = Note(id=m.new_id("note-"), hex=(h.q, h.r), text=text.strip())
+            obj: Note | Marker = Note(id=m.new_id("note-"), hex=(h.q, h.r), text=text.strip())
         else:
             obj = Marker(id=m.new_id(f"{kind}-"), hex=(h.q, h.r), kind=kind, text=text.strip())
         if self.push(ObjectsCommand(self.document, f"Add {word}", add=[obj])):
@@ -782,7 +388,7 @@ class RegionTool(EditorTool):
         self._mode = ""  # "", "select", "move"
         self._base: set[Hex] = set()
         self._copy = False
-        self._ghost = _HexOutline(self, ghost=True)
+        self._ghost = HexOutline(self, ghost=True)
         self.pasting = False
 
     def clear(self) -> None:
@@ -812,8 +418,8 @@ class RegionTool(EditorTool):
         self._press_hex = h
         self._press_hit = self.ctl.object_at(pos)
         self._mode = ""
-        self._copy = _ctrl(ev)
-        self._base = set(self.ctl.region) if _shift(ev) else set()
+        self._copy = ctrl_held(ev)
+        self._base = set(self.ctl.region) if shift_held(ev) else set()
         return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
@@ -849,12 +455,12 @@ class RegionTool(EditorTool):
         if mode == "select":
             return True
         # a click
-        if self._press_hit is not None and not _shift(ev):
+        if self._press_hit is not None and not shift_held(ev):
             self.ctl.set_region(())
             self.ctl.select_object(self._press_hit)
             return True
         self.ctl.select_object(None)
-        if _shift(ev):
+        if shift_held(ev):
             self.ctl.set_region(set(self.ctl.region) ^ {h})
         else:
             self.ctl.set_region({h})

@@ -262,11 +262,11 @@ class GridPainter(TiledLayer):
             if elev is None:
                 elev = [list(zero) for _ in range(rows)]
             for r in range(rows):
-                a = elev[r]
-                b = me[r] if me is not None else zero
-                if a != b:
-                    out.update((c, r) for c in range(cols) if a[c] != b[c])
-                    elev[r] = list(b)
+                shown = elev[r]
+                now = me[r] if me is not None else zero
+                if shown != now:
+                    out.update((c, r) for c in range(cols) if shown[c] != now[c])
+                    elev[r] = list(now)
             self._seen = (cols, rows, terrain, elev)
         return sorted(out)
 
@@ -472,6 +472,7 @@ class GridPainter(TiledLayer):
 
     def _paint_brick(self, p: QPainter, rect: QRectF, hex_px: float) -> None:
         img, target = self._ground_image()
+        assert self._sample is not None  # taken by _ground_image
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         if self._sample[4] * hex_px <= GROUND_COARSE_PX:
             p.drawImage(target, img)

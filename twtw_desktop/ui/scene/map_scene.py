@@ -29,11 +29,12 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter, QPixmap
+from PySide6.QtCore import QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsScene
 
 from ...hexgrid import Hex
+from ...model.map import Label, Marker, Note
 from ...play.visibility import is_public
 from ..document import EncounterDocument
 from . import style
@@ -143,7 +144,8 @@ class MapScene(QGraphicsScene):
         m = self.document.map
         av = self.document.cover_av()
         want_f = {f.id: f for f in m.features if self._shows(f)}
-        want_o = {x.id: x for x in [*m.labels, *m.notes, *m.markers] if self._shows(x)}
+        others: list[Label | Note | Marker] = [*m.labels, *m.notes, *m.markers]
+        want_o = {x.id: x for x in others if self._shows(x)}
         for store, want in ((self.features, want_f), (self.others, want_o)):
             for oid in [k for k in store if k not in want]:
                 self.removeItem(store.pop(oid))
@@ -161,19 +163,23 @@ class MapScene(QGraphicsScene):
                     it.setVisible(self._visible[feature_layer(f.kind)])
                 it.refresh(f)
         for oid, x in want_o.items():
-            it = self.others.get(oid)
-            if it is not None and it.__class__ is not _item_class(x):
+            other = self.others.get(oid)
+            if isinstance(x, Label) and isinstance(other, LabelItem):
+                other.refresh(x)
+                continue
+            if not isinstance(x, Label) and isinstance(other, MarkerItem):
+                other.refresh(x)
+                continue
+            if other is not None:  # a label became a note, or the reverse
                 self.removeItem(self.others.pop(oid))
-                it = None
-            if it is None:
-                it = _item_class(x)(x, self.frame)
-                layer = "labels" if isinstance(it, LabelItem) else "notes"
-                it.setData(0, layer)
-                it.setVisible(self._visible[layer])
-                self.others[oid] = it
-                self.addItem(it)
+            if isinstance(x, Label):
+                other, layer = LabelItem(x, self.frame), "labels"
             else:
-                it.refresh(x)
+                other, layer = MarkerItem(x, self.frame), "notes"
+            other.setData(0, layer)
+            other.setVisible(self._visible[layer])
+            self.others[oid] = other
+            self.addItem(other)
 
     def _prepare_ground(self) -> None:
         with contextlib.suppress(RuntimeError):  # the scene went before the timer fired
@@ -271,16 +277,17 @@ class MapScene(QGraphicsScene):
         for d in (self.features, self.others, self.tokens):
             for it in d.values():
                 layer = it.data(0)
-                if layer == "tokens":
+                if isinstance(it, TokenItem):  # layer "tokens"
                     it.setVisible(self._token_visible(it.token_id))
                 elif layer:
                     it.setVisible(self._visible[layer])
 
     # -- ground ------------------------------------------------------------------------------
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         """Off-map colour, the background picture (when its layer shows) and the hex
         tiles. Views and the exporter both paint the ground through here."""
+        rect = QRectF(rect)  # Qt passes a QRectF; its signature allows a QRect too
         if not self.grid.covers(painter):  # (a pan frame fills its pixels once)
             painter.fillRect(rect, style.OFF_MAP)
         self._paint_background_note(painter)
@@ -338,7 +345,7 @@ class MapScene(QGraphicsScene):
         if error or image is None:
             self.background_error = error or "the background picture could not be read"
             log.warning(self.background_error)
-        else:
+        elif isinstance(image, QImage):
             self.background = QPixmap.fromImage(image)
         self.grid.transparent_ground = self.background is not None
         self.grid.invalidate()
@@ -461,12 +468,6 @@ class MapScene(QGraphicsScene):
     def _on_selection(self, tid) -> None:
         for k, it in self.tokens.items():
             it.set_selected(k == tid)
-
-
-def _item_class(x) -> type:
-    from ...model.map import Label
-
-    return LabelItem if isinstance(x, Label) else MarkerItem
 
 
 def _char(document: EncounterDocument, cid: str):

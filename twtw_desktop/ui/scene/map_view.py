@@ -10,9 +10,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, Signal, SignalInstance
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QTransform, QWheelEvent
 from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
 
@@ -21,6 +21,30 @@ from ..document import EncounterDocument
 from . import style
 from .grid_painter import bucket_index, bucket_scale
 from .map_scene import MapScene
+
+
+class ViewTool(Protocol):
+    """What the view asks of a map tool (:class:`..tools.base.Tool`: the tools import
+    the scene, so the view names them by what it calls, not by their class)."""
+
+    name: str
+    title: str
+    shortcut: str
+    tooltip: str
+    cursor: Qt.CursorShape
+
+    @property
+    def statusMessage(self) -> SignalInstance: ...
+    def activate(self) -> None: ...
+    def deactivate(self) -> None: ...
+    def document_changed(self) -> None: ...
+    def mouse_press(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool: ...
+    def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool: ...
+    def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool: ...
+    def mouse_double_click(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool: ...
+    def key_press(self, ev: QKeyEvent) -> bool: ...
+    def wheel(self, ev: QWheelEvent) -> bool: ...
+
 
 #: zoom limits as bucket indices (bucket_scale(8) = 4×, bucket_scale(-20) ≈ 3 %)
 MAX_ZOOM_K = 8
@@ -47,10 +71,10 @@ class MapView(QGraphicsView):
         super().__init__(parent)
         self.document: EncounterDocument | None = None
         self.map_scene: MapScene | None = None
-        self.tool = None
-        self._tools: dict[str, object] = {}
+        self.tool: ViewTool | None = None
+        self._tools: dict[str, ViewTool] = {}
         self._pick_callback: Callable[[str | None], None] | None = None
-        self._pick_previous = None
+        self._pick_previous: ViewTool | None = None
         self._pan_from: QPoint | None = None
         self._space = False
         self._wheel_acc = 0
@@ -113,14 +137,14 @@ class MapView(QGraphicsView):
 
     # -- tools ------------------------------------------------------------------------------
 
-    def register_tool(self, tool) -> None:
+    def register_tool(self, tool: ViewTool) -> None:
         self._tools[tool.name] = tool
         tool.statusMessage.connect(self.statusMessage)
 
-    def tools(self) -> dict[str, object]:
+    def tools(self) -> dict[str, ViewTool]:
         return dict(self._tools)
 
-    def set_tool(self, tool_or_name) -> None:
+    def set_tool(self, tool_or_name: ViewTool | str | None) -> None:
         tool = self._tools.get(tool_or_name) if isinstance(tool_or_name, str) else tool_or_name
         if tool is self.tool:
             return
@@ -235,7 +259,8 @@ class MapView(QGraphicsView):
 
     # -- painting -------------------------------------------------------------------------------------
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        rect = QRectF(rect)  # Qt passes a QRectF; its signature allows a QRect too
         sc = self.map_scene
         if sc is None:
             painter.fillRect(rect, style.OFF_MAP)
@@ -275,7 +300,8 @@ class MapView(QGraphicsView):
             ev.accept()
             return
         pos, h = self._hex(ev)
-        inside = h if (h is not None and self.map_scene.frame.contains(h)) else None
+        sc = self.map_scene
+        inside = h if (h is not None and sc is not None and sc.frame.contains(h)) else None
         if inside != self._hover:
             self._hover = inside
             self.hexHovered.emit(inside)
@@ -348,7 +374,7 @@ class MapView(QGraphicsView):
             ev.accept()
             return
         step = ARROW_STEP_PX * (4 if ev.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
-        arrows = {
+        arrows: dict[int, tuple[int, int]] = {
             Qt.Key.Key_Left: (-step, 0),
             Qt.Key.Key_Right: (step, 0),
             Qt.Key.Key_Up: (0, -step),

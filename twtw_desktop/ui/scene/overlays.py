@@ -30,6 +30,7 @@ import itertools
 import logging
 import math
 import threading
+from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -54,8 +55,12 @@ from ...play.catalogue import weapon_in_hand
 from . import style
 from .grid_painter import TILE, TiledLayer, bucket_scale
 from .map_items import Z_OVERLAY, Z_TOOL
+from .map_scene import MapScene
 
 log = logging.getLogger(__name__)
+
+#: the inputs of a reach search: a result for other inputs is stale
+ReachKey = tuple[object, ...]
 
 OVERLAY_NAMES = ("reachable", "field_of_fire", "corridor", "dodge_front")
 #: a reach whose step table covers at most this many hexes runs on the GUI thread (a
@@ -387,7 +392,7 @@ class Overlays(QObject):
     def __init__(self, view) -> None:
         super().__init__(view)
         self.view = view
-        self.scene = None
+        self.scene: MapScene | None = None
         self.enabled: dict[str, bool] = dict.fromkeys(OVERLAY_NAMES, False)
         self.items: dict[str, HexFillItem] = {}
         self.target_token_id: str | None = None
@@ -407,8 +412,10 @@ class Overlays(QObject):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.refresh)
         self._announce = False
-        self._reach_cache = None
-        self._reach_pending = None
+        #: (inputs, cells, area) of the last reach search
+        self._reach_cache: tuple[ReachKey, Any, Any] | None = None
+        #: the inputs of the search running in a worker
+        self._reach_pending: ReachKey | None = None
         self._reachReady.connect(self._on_reach_ready, Qt.ConnectionType.QueuedConnection)
         #: what each overlay last computed (tests and the status bar read these)
         self.data: dict[str, object] = {}
@@ -488,12 +495,12 @@ class Overlays(QObject):
                 tok = doc.token(tid)
             except KeyError:
                 continue
-            it = self.flag_items.get(tid)
-            if it is None or it.scene() is not self.scene:
-                it = StrayFlagItem(self.scene.frame, tid, hit)
-                self.scene.addItem(it)
-                self.flag_items[tid] = it
-            it.place(tok.at)
+            flag = self.flag_items.get(tid)
+            if flag is None or flag.scene() is not self.scene:
+                flag = StrayFlagItem(self.scene.frame, tid, hit)
+                self.scene.addItem(flag)
+                self.flag_items[tid] = flag
+            flag.place(tok.at)
 
     def dismiss_throw(self) -> None:
         if self.throw_item is not None:
@@ -502,11 +509,18 @@ class Overlays(QObject):
 
     # -- computing -----------------------------------------------------------------------------
 
+    def _attached(self) -> MapScene:
+        """The scene the overlays draw on (they compute only once attached to one)."""
+        if self.scene is None:
+            raise RuntimeError("the overlays are not attached to a scene")
+        return self.scene
+
     def _item(self, name: str) -> HexFillItem:
         it = self.items.get(name)
-        if it is None or it.scene() is not self.scene:
-            it = HexFillItem(self.scene.frame)
-            self.scene.addItem(it)
+        sc = self._attached()
+        if it is None or it.scene() is not sc:
+            it = HexFillItem(sc.frame)
+            sc.addItem(it)
             self.items[name] = it
         return it
 
@@ -571,7 +585,7 @@ class Overlays(QObject):
     def _reach_worker(self, key, args) -> None:
         try:
             area, out = reach_cells(*args)
-            result = (key, out, area, None)
+            result: tuple[ReachKey, Any, Any, Exception | None] = (key, out, area, None)
         except Exception as e:  # the map changed under the search: dropped as stale
             result = (key, None, None, e)
         with contextlib.suppress(RuntimeError):  # the view closed meanwhile
@@ -594,7 +608,7 @@ class Overlays(QObject):
 
     def _shape(self, poly) -> QPainterPath:
         """A shapely polygon in map units as a scene path."""
-        fr = self.scene.frame
+        fr = self._attached().frame
         path = QPainterPath()
         if poly is None or poly.is_empty:
             return path
@@ -695,5 +709,6 @@ class Overlays(QObject):
             self.throw_item = None
         if entry is None:
             return
-        self.throw_item = ThrowItem(self.scene.frame, entry.detail)
-        self.scene.addItem(self.throw_item)
+        sc = self._attached()
+        self.throw_item = ThrowItem(sc.frame, entry.detail)
+        sc.addItem(self.throw_item)

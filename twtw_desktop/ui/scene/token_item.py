@@ -321,7 +321,8 @@ class TokenItem(QGraphicsItem):
         from ..token_menu import token_menu_actions  # lazy: the menu's dialogs on first use
 
         menu = QMenu()
-        for act in token_menu_actions(menu, sc.document, self.token_id, self.token_id):
+        doc = getattr(sc, "document", None)  # the map scene's (it imports this module)
+        for act in token_menu_actions(menu, doc, self.token_id, self.token_id):
             menu.addAction(act)
         menu.exec(ev.screenPos())
         ev.accept()

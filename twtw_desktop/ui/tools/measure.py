@@ -11,6 +11,8 @@ from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent
 from ...errors import RulesError
 from ...hexgrid import Hex
 from ...play.catalogue import weapon_in_hand
+from ...rules.combat.ranged import range_tn
+from ...rules.combat.thrown import is_throwable
 from ..document import EncounterDocument
 from .base import Tool
 from .labels import Bubble, PathItem
@@ -33,10 +35,8 @@ class RangeReading:
 
 
 def range_reading(doc: EncounterDocument, a: Hex, b: Hex, token_id: str | None) -> RangeReading:
-    """Range in paces and, for the token's weapon, the range part of the TN."""
-    from ...rules.combat.ranged import range_steps
-    from ...rules.combat.thrown import is_throwable, throw_range
-
+    """Range in paces and, for the token's weapon, the range part of the TN as the
+    rules give it to an attack at that distance (:func:`.rules.combat.ranged.range_tn`)."""
     d = a.distance(b)
     reading = RangeReading(paces=d)
     if token_id is None:
@@ -44,28 +44,23 @@ def range_reading(doc: EncounterDocument, a: Hex, b: Hex, token_id: str | None) 
     w = weapon_in_hand(doc, token_id)
     if w is None:
         return reading
-    ed = doc.edition
+    if w.is_ranged and w.range_increment:
+        thrown, what = False, "increment"
+    elif is_throwable(w):
+        thrown, what = True, "throwing increment"
+    else:
+        return reading
     ch = doc.character(doc.token(token_id).character_id)
     try:
-        if w.is_ranged and w.range_increment:
-            inc, what = w.range_increment, "increment"
-            src = "000/001 Range"
-            limit = None
-        elif is_throwable(w):
-            tr = throw_range(ch, w, ed)
-            inc, what, limit = tr.increment, "throwing increment", tr.max_range
-            src = "000/001 Throwing Things"
-        else:
-            return reading
+        rt = range_tn(ch, w, doc.edition, d, thrown=thrown)
     except RulesError as e:
         reading.lines = (str(e),)
         return reading
-    steps = range_steps(d, inc, ed.range_rounding)
     reading.weapon = w.name
-    reading.tn = ed.base_ranged_tn + steps
-    lines = [f"Standard {ed.base_ranged_tn} + {steps} for {d} paces ({what} {inc}; {src})"]
-    if limit is not None and d > limit:
-        lines.append(f"beyond {ch.name}'s throwing range of {limit} paces")
+    reading.tn = rt.tn
+    lines = [f"Standard {rt.base} + {rt.steps} for {d} paces ({what} {rt.increment}; {rt.source})"]
+    if rt.max_range is not None and d > rt.max_range:
+        lines.append(f"beyond {ch.name}'s throwing range of {rt.max_range} paces")
     reading.lines = tuple(lines)
     return reading
 
@@ -101,32 +96,35 @@ class MeasureTool(Tool):
         self._bubble = Bubble(colour=MEASURE_COLOUR)
         sc.addItem(self._line)
         sc.addItem(self._bubble)
-        self._update(pos, h)
+        self._update(h, h)
         return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self._from is None or not ev.buttons() & Qt.MouseButton.LeftButton:
             return False
-        self._update(pos, h)
+        self._update(self._from, h)
         return True
 
     def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
         if self._from is None:
             return False
-        self._update(pos, h)
+        self._update(self._from, h)
         self._from = None  # the line stays until the next measure
         if self.last is not None:
             self.say(self.last.text().replace("\n", " — "))
         return True
 
-    def _update(self, pos: QPointF, h: Hex) -> None:
+    def _update(self, start: Hex, h: Hex) -> RangeReading:
+        """Measure from ``start`` to ``h`` and show it on the line and its bubble."""
         doc = self.document
         fr = self.scene.frame
-        tid = doc.selected_token_id
-        self.last = range_reading(doc, self._from, h, tid)
-        self._line.set_points([fr.center(self._from), fr.center(h)])
-        self._bubble.setPos(fr.center(h))
-        self._bubble.set_text(self.last.text())
+        reading = self.last = range_reading(doc, start, h, doc.selected_token_id)
+        if self._line is not None:
+            self._line.set_points([fr.center(start), fr.center(h)])
+        if self._bubble is not None:
+            self._bubble.setPos(fr.center(h))
+            self._bubble.set_text(reading.text())
+        return reading
 
     def key_press(self, ev: QKeyEvent) -> bool:
         if ev.key() == Qt.Key.Key_Escape:
@@ -143,6 +141,6 @@ class MeasureTool(Tool):
         self._bubble = Bubble(colour=MEASURE_COLOUR)
         sc.addItem(self._line)
         sc.addItem(self._bubble)
-        self._update(sc.frame.center(b), b)
+        reading = self._update(a, b)
         self._from = None
-        return self.last
+        return reading

@@ -95,7 +95,7 @@ class SelectTool(Tool):
         return True
 
     def mouse_move(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if self._drag_token is None:
+        if self._drag_token is None or self._drag_origin is None:
             return False
         if h == self._drag_hex:
             if self._bubble is not None:
@@ -128,7 +128,11 @@ class SelectTool(Tool):
         return True
 
     def mouse_release(self, ev: QMouseEvent, pos: QPointF, h: Hex) -> bool:
-        if self._drag_token is None or ev.button() != Qt.MouseButton.LeftButton:
+        if (
+            self._drag_token is None
+            or self._drag_origin is None
+            or ev.button() != Qt.MouseButton.LeftButton
+        ):
             return False
         doc = self.document
         tid = self._drag_token
