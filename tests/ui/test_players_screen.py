@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMessageBox
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.model import Encounter, Feature, Map, Token
 from twtw_desktop.model.map import Label, Marker, Note
+from twtw_desktop.play.public_clock import headline
 from twtw_desktop.rules.samples import sample_characters
 from twtw_desktop.ui.commands import ChangeValueCommand, MoveTokenCommand, SnapshotCommand
 from twtw_desktop.ui.document import EncounterDocument
@@ -412,6 +413,8 @@ def test_the_strip_shows_the_round_segment_and_only_the_public_track(qtbot, win)
     seg = doc.track.state.segment
     text = pw.strip.content.text()
     assert pw.strip.content.headline == f"Round 1 · Segment {seg}"
+    # one wording of the clock: the strip's headline is the devices' pages' one
+    assert pw.strip.content.headline == headline(doc)
     names = {e.name for e in pw.strip.content.entries}
     assert {"Miranda Valentine", "Hank Daggett"} <= names
     # the hombres' counters are not public; Felicia is hidden from the players
@@ -633,6 +636,7 @@ def test_the_strip_in_the_phases_edition(qtbot, settings, answers):
             break
     content = pw.strip.content
     assert content.headline.startswith("Round 1 · Phase ")
+    assert content.headline == headline(doc)
     text = content.text()
     assert "Felicia" not in text
     acting = [e for e in content.entries if e.now]

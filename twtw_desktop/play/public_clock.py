@@ -1,9 +1,8 @@
 """The round and segment (or phase) in words, and each character's public row on the
 action track: what the players may know of the clock, without Qt.
 
-The players' devices (:mod:`twtw_desktop.web`) show these; the headline is the one
-the players' screen's strip shows (``ui/players/strip.py`` still words its own and
-should call :func:`headline` once the players' screen work allows the edit).
+The players' devices (:mod:`twtw_desktop.web`) show these; :func:`headline` is also
+the players' screen's strip headline (``ui/players/strip.py``): one wording for both.
 """
 
 from __future__ import annotations

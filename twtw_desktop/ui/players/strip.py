@@ -28,6 +28,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from ...play.public_clock import headline, roman
 from ..scene import style
 from ..scene.token_item import POSSE_SIDE
 
@@ -42,7 +43,6 @@ HEADLINE_SCALE = 1.35
 MAX_ROWS = 3
 #: the headline takes its own line when it needs more than this share of the width
 STACK_BELOW = 0.45
-ROMAN = ("I", "II", "III", "IV")
 STATUS_WORDS = {"stunned": "stunned", "surprised": "surprised", "out": "out"}
 
 
@@ -92,17 +92,20 @@ def _dots(n: int) -> str:
 
 def public_track(document, shown: Collection[str]) -> PublicTrack:
     """The strip's content. ``shown``: ids of the characters the players can see
-    (their tokens are on the players' screen now)."""
+    (their tokens are on the players' screen now). The headline is the clock's
+    public words (:func:`~twtw_desktop.play.public_clock.headline`, which the
+    players' devices show too)."""
+    head = headline(document)
     if not document.in_action:
-        return PublicTrack("Narrative time")
+        return PublicTrack(head)
     chars = {c.id: c for c in document.encounter.characters}
     track = document.track
     stage = _value(track.state.stage)
-    if int(track.state.round) == 0 or stage == "idle":
-        return PublicTrack("Action time — the round is about to start")
+    if int(track.state.round or 0) == 0 or stage == "idle":
+        return PublicTrack(head)
     if document.edition.time == "segments":
-        return _segments(track, stage, chars, shown)
-    return _phases(track, stage, chars, shown)
+        return _segments(track, head, chars, shown)
+    return _phases(track, stage, head, chars, shown)
 
 
 def _posse_entries(
@@ -121,15 +124,9 @@ def _posse_entries(
     return entries
 
 
-def _segments(track, stage: str, chars, shown) -> PublicTrack:
+def _segments(track, head: str, chars, shown) -> PublicTrack:
     st = track.state
-    rnd, seg = int(st.round), int(st.segment)
-    if stage == "ended":
-        head = f"Round {rnd} · over"
-    elif seg == 0:
-        head = f"Round {rnd} · initiative"
-    else:
-        head = f"Round {rnd} · Segment {seg}"
+    seg = int(st.segment or 0)
     entries: list[StripEntry] = []
     listed: set[str] = set()
     for e in track.stack():
@@ -152,17 +149,8 @@ def _segments(track, stage: str, chars, shown) -> PublicTrack:
     return PublicTrack(head, tuple(entries))
 
 
-def _phases(track, stage: str, chars, shown) -> PublicTrack:
+def _phases(track, stage: str, head: str, chars, shown) -> PublicTrack:
     st = track.state
-    rnd, ph = int(st.round), int(st.phase)
-    if stage == "declare":
-        head = f"Round {rnd} · declaring speeds"
-    elif stage == "resolved":
-        head = f"Round {rnd} · card flipped"
-    elif stage == "ended":
-        head = f"Round {rnd} · over"
-    else:
-        head = f"Round {rnd} · Phase {ROMAN[ph - 1] if 1 <= ph <= 4 else ph}"
     entries: list[StripEntry] = []
     listed: set[str] = set()
     if stage == "acting":
@@ -192,7 +180,7 @@ def _phases(track, stage: str, chars, shown) -> PublicTrack:
         if row.hesitated:
             bits.append("hesitates")
         elif row.phase is not None and stage in ("resolved", "acting"):
-            bits.append(f"phase {ROMAN[row.phase - 1]}")
+            bits.append(f"phase {roman(row.phase)}")
         if row.delayed:
             bits.append("delays")
         return " · ".join(bits) or "—"
