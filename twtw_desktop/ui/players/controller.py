@@ -24,6 +24,15 @@ Judge's pushes and view changes to it.
 * The players' window never takes the keyboard (see :mod:`.window`); should a window
   manager activate it all the same, the Judge's window gets the keyboard back.
 * While the map editor is on, the players' window keeps its last picture of play.
+* The TV on the table (issue 29): Miniature scale fixes hexes of a physical size on
+  the players' display (:mod:`.miniature`; the zoom locked, the camera only pans);
+  the Judge's map shows a frame round the TV's view (:mod:`.tv_frame`): dragging its
+  edge, or Alt+arrow (one hex), moves the TV's view, which is remembered; Alt+click
+  rings a hex on the TV for two seconds (a ``ping`` push); Blackout (Ctrl+B) blanks
+  the TV while the Judge rearranges. All of it is view state: nothing is journaled.
+* A push (card, cover line, scatter, "show this") is the document's signal
+  (``playersShow``), heard by this window and by the players' devices alike: a card
+  pushed with the players' screen closed still reaches the phones.
 """
 
 from __future__ import annotations
@@ -31,16 +40,18 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPointF, QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolBar
 
-from ...hexgrid import Hex
+from ...hexgrid import Hex, Orientation
 from ...play.fog import SeenMemory
 from ..actions import make_action
 from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
 from ..scene.token_item import PLAYERS_LOOK
+from .miniature import SQRT3, MiniatureDialog, display_ppi
 from .settings import PlayersSettings
+from .tv_frame import TvHand
 from .view import CAMERA_MODES, CAMERA_TITLES, DEFAULT_CAMERA
 from .window import PlayersWindow
 
@@ -74,6 +85,7 @@ class PlayersController(QObject):
     act_remember: QAction
     act_fog_dim: QAction
     act_names: QAction
+    act_miniature: QAction
 
     def __init__(self, window) -> None:
         super().__init__(window)
@@ -87,6 +99,7 @@ class PlayersController(QObject):
         self._make_actions()
         self._make_menus()
         self._make_toolbar()
+        self.hand = TvHand(self)
         self._attach(window.document)
         window.documentReplaced.connect(self._document_replaced)
         window.map_view.viewportChanged.connect(self._judge_view_moved)
@@ -253,6 +266,49 @@ class PlayersController(QObject):
         )
         tool = self.main.map_view.tools().get("cover")
         self.act_show_cover = getattr(tool, "show_players_action", None)
+        self._switch(
+            "act_miniature",
+            "&Miniature scale",
+            "Hexes of a set size on the players' display (one inch unless set otherwise), "
+            "the zoom locked",
+            self.set_miniature,
+            "act_players_miniature",
+            s.miniature,
+        )
+        self.act_miniature_settings = self._act(
+            "Miniature scale &settings…",
+            "The hex size in inches, and the display's diagonal where it reports its size wrongly",
+            self.edit_miniature,
+            None,
+            "act_players_miniature_settings",
+        )
+        self.act_blackout = self._act(
+            "&Blackout",
+            "Blank the players' screen while you rearrange; again to show the table",
+            self.set_blackout,
+            "Ctrl+B",
+            "act_players_blackout",
+            True,
+        )
+        self.main.addAction(self.act_blackout)
+        #: Alt+arrow: the TV's view one hex that way
+        self.tv_moves: dict[str, QAction] = {}
+        for key, word, dx, dy in (
+            ("Left", "left", -1, 0),
+            ("Right", "right", 1, 0),
+            ("Up", "up", 0, -1),
+            ("Down", "down", 0, 1),
+        ):
+            a = self._act(
+                f"Move the TV's view {word}",
+                f"Move the players' screen's view one hex {word}",
+                lambda _=False, x=dx, y=dy: self.move_tv_hexes(x, y),
+                f"Alt+{key}",
+                f"act_players_tv_{word}",
+            )
+            a.setEnabled(False)
+            self.main.addAction(a)
+            self.tv_moves[word] = a
 
     def _make_menus(self) -> None:
         vm = self.main.view_menu
@@ -270,6 +326,13 @@ class PlayersController(QObject):
         cam = m.addMenu("&Camera")
         for a in self.camera_actions.values():
             cam.addAction(a)
+        m.addAction(self.act_miniature)
+        m.addAction(self.act_miniature_settings)
+        tv = m.addMenu("Move the &TV's view")
+        tv.setToolTipsVisible(True)
+        for a in self.tv_moves.values():
+            tv.addAction(a)
+        m.addAction(self.act_blackout)
         m.addSeparator()
         m.addAction(self.act_fog)
         m.addAction(self.act_remember)
@@ -359,6 +422,7 @@ class PlayersController(QObject):
             pw.set_document(document, self.remembered)
             pw.view.follow(self.main.map_view.visible_scene_rect())
             pw.view.apply_camera()
+            self._restore_tv_centre()
 
     def _pushed(self, kind: str, payload) -> None:
         pw = self.players_window
@@ -369,6 +433,10 @@ class PlayersController(QObject):
         pw = self.players_window
         if pw is not None:
             pw.view.follow(rect)
+
+    def _tv_view_moved(self, rect) -> None:
+        if self.players_window is not None:
+            self.hand.show_frame(rect)
 
     # -- opening and closing -------------------------------------------------------------------
 
@@ -386,6 +454,8 @@ class PlayersController(QObject):
         """Tick the switch and show the push toolbar exactly while the screen is open."""
         on = self.players_window is not None
         self.toolbar.setVisible(on)
+        for a in self.tv_moves.values():
+            a.setEnabled(on)
         if self.act_toggle.isChecked() != on:
             self.act_toggle.blockSignals(True)
             self.act_toggle.setChecked(on)
@@ -408,11 +478,19 @@ class PlayersController(QObject):
         v.follow(self.main.map_view.visible_scene_rect())
         v.set_camera(self._checked_camera())
         v.cameraChanged.connect(self._camera_changed)
+        v.viewMoved.connect(self._tv_view_moved)
         pw.closed.connect(self._players_closed)
         pw.fullscreenRequested.connect(self.set_fullscreen)
         pw.installEventFilter(self)
         self.place()
+        handle = pw.windowHandle()
+        if handle is not None:  # another display: other pixels per inch
+            handle.screenChanged.connect(self._apply_miniature)
+        self._apply_miniature()
+        self._restore_tv_centre()
+        pw.set_blackout(self.act_blackout.isChecked())
         self.sync_toggle()
+        self.hand.show_frame(v.visible_scene_rect())
         if self._editor_on():
             pw.freeze(True)
         self._say("Players' screen open.")
@@ -445,8 +523,13 @@ class PlayersController(QObject):
         self.players_window = None
         if not pw.isFullScreen():
             self.settings.geometry = pw.saveGeometry()
+        self.hand.hide_frame()
+        with contextlib.suppress(RuntimeError, TypeError):
+            pw.view.viewMoved.disconnect(self._tv_view_moved)
         pw.hide()
         pw.deleteLater()
+        if self.act_blackout.isChecked():  # a blackout is for one rearranging
+            self.act_blackout.setChecked(False)
         self.sync_toggle()
 
     def eventFilter(self, obj, ev) -> bool:
@@ -476,6 +559,7 @@ class PlayersController(QObject):
 
     def _main_destroyed(self, *_args) -> None:
         pw, self.players_window = self.players_window, None
+        self.hand.item = None  # it went with the Judge's scene
         if pw is not None:
             with contextlib.suppress(RuntimeError):
                 pw.hide()
@@ -688,6 +772,98 @@ class PlayersController(QObject):
         if a is not None and not a.isChecked():
             a.setChecked(True)
 
+    # -- the TV on the table -------------------------------------------------------------------
+
+    def set_miniature(self, on: bool) -> None:
+        """Miniature scale on or off (remembered)."""
+        self.settings.miniature = bool(on)
+        if self._ticked(self.act_miniature, on):
+            self._apply_miniature()
+
+    def _apply_miniature(self, *_args) -> None:
+        pw = self.players_window
+        if pw is None:
+            return
+        if not self.act_miniature.isChecked():
+            pw.view.set_miniature(None)
+            return
+        ppi = display_ppi(pw.screen(), self.settings.diagonal)
+        if ppi is None:
+            pw.view.set_miniature(None)
+            self._say(
+                "The players' display does not report its size: type its diagonal in "
+                "Miniature scale settings."
+            )
+            return
+        pw.view.set_miniature(ppi, self.settings.hex_inches)
+
+    def edit_miniature(self) -> bool:
+        """The hex size and the display's diagonal (a dialog); True when changed."""
+        pw = self.players_window
+        screen = pw.screen() if pw is not None else (self.chosen_screen() or self.other_display())
+        dlg = MiniatureDialog(self.settings, screen or QGuiApplication.primaryScreen(), self.main)
+        if dlg.exec() != MiniatureDialog.DialogCode.Accepted:
+            return False
+        self._apply_miniature()
+        return True
+
+    def set_blackout(self, on: bool) -> None:
+        """Blank the players' screen (on) or show the table again (off)."""
+        if self._ticked(self.act_blackout, on) and self.players_window is not None:
+            self.players_window.set_blackout(bool(on))
+        self._say("Players' screen blacked out." if on else "Players' screen shows the table.")
+
+    def ping(self, h: Hex) -> bool:
+        """Ring the hex ``h`` on the players' screen for a moment (the Judge's
+        Alt+click)."""
+        doc = self.main.document
+        if not doc.map.contains(h):
+            return False
+        doc.show_players("ping", h)
+        return True
+
+    def move_tv_by(self, dx: float, dy: float) -> None:
+        """Move the TV's view by (dx, dy) scene units (the Judge drags the frame)."""
+        pw = self.players_window
+        if pw is None:
+            return
+        c = pw.view.centre()
+        pw.view.pan_to(QPointF(c.x() + dx, c.y() + dy))
+
+    def move_tv_hexes(self, cols: int, rows: int) -> None:
+        """Move the TV's view by whole hexes: ``cols`` columns and ``rows`` rows
+        (Alt+arrow: one), and remember where it is."""
+        pw = self.players_window
+        if pw is None or pw.view.map_scene is None:
+            return
+        fr = pw.view.map_scene.frame
+        across, down = fr.hex_width, 1.5 * fr.unit  # pointy-top: columns and rows
+        if fr.orientation == Orientation.FLAT:
+            across, down = 1.5 * fr.unit, fr.unit * SQRT3
+        self.move_tv_by(cols * across, rows * down)
+        self.remember_tv_centre()
+
+    def remember_tv_centre(self) -> None:
+        """Keep where the Judge put the TV's view (map units), for the next opening."""
+        pw = self.players_window
+        if pw is None or pw.view.map_scene is None:
+            return
+        c, u = pw.view.centre(), pw.view.map_scene.frame.unit
+        self.settings.tv_centre = (c.x() / u, c.y() / u)
+        self.settings.camera = "lock"  # put by hand: it stays there next time
+
+    def _restore_tv_centre(self) -> None:
+        """A locked camera goes back where the Judge last put it by hand (when that
+        is on this map)."""
+        pw = self.players_window
+        xy = self.settings.tv_centre
+        if pw is None or xy is None or pw.view.camera != "lock" or pw.view.map_scene is None:
+            return
+        fr = pw.view.map_scene.frame
+        p = QPointF(xy[0] * fr.unit, xy[1] * fr.unit)
+        if fr.bounds().contains(p):
+            pw.view.centerOn(p)
+
     # -- pushes --------------------------------------------------------------------------------
 
     def _say(self, text: str) -> None:
@@ -723,16 +899,26 @@ class PlayersController(QObject):
         doc.show_players("focus", h)
         return True
 
+    def _audience(self) -> str:
+        """Where a push shows now, in words (the players' screen, the devices)."""
+        places = []
+        if self.players_window is not None:
+            places.append("the players' screen")
+        devices = getattr(self.main, "devices", None)
+        if devices is not None and getattr(devices, "running", False):
+            places.append("the players' devices")
+        return " and ".join(places) or "the players' devices once they are started"
+
     def show_last_card(self) -> bool:
+        """Push the last card drawn: to the players' screen if it is open, and to the
+        players' devices' pages either way (the document carries the push)."""
         doc = self.main.document
         cards = doc.deck.last_cards(1)
         if not cards:
             self._say("No card has been drawn yet.")
             return False
-        if not self._need_window():
-            return False
         doc.show_players("card", cards[-1])
-        self._say(f"Card {cards[-1].number} shown on the players' screen.")
+        self._say(f"Card {cards[-1].number} shown on {self._audience()}.")
         return True
 
     def show_last_scatter(self) -> bool:

@@ -1,6 +1,8 @@
 """What the players' screen remembers between runs, in the app's QSettings (the main
 window's ``settings.q``) under ``players/``: the display it goes on, full screen,
-its windowed geometry, the fog, the token drawing choices and the camera mode."""
+its windowed geometry, the fog, the token drawing choices, the camera mode, the
+miniature scale (on or off, the hex size in inches, the display's diagonal when the
+display reports its size wrongly) and where the TV's view was last put by hand."""
 
 from __future__ import annotations
 
@@ -15,6 +17,16 @@ KEY_CONDITIONS = "players/conditions"
 KEY_NAMES = "players/names"
 KEY_CAMERA = "players/camera"
 KEY_FOG_DIM = "players/fog_dim"
+KEY_MINIATURE = "players/miniature"
+KEY_HEX_INCHES = "players/hex_inches"
+KEY_DIAGONAL = "players/diagonal_inches"
+KEY_TV_CENTRE = "players/tv_centre"
+
+#: a hex on the TV at miniature scale: one inch unless the Judge says otherwise
+DEFAULT_HEX_INCHES = 1.0
+HEX_INCHES_RANGE = (0.25, 4.0)
+#: a typed display diagonal (inches); 0 trusts the size the display reports
+DIAGONAL_RANGE = (5.0, 500.0)
 
 AUDIENCES = ("none", "posse", "all")
 
@@ -25,6 +37,35 @@ def _bool(v, default: bool) -> bool:
     if isinstance(v, str):
         return v.lower() in ("1", "true", "yes", "on")
     return bool(v)
+
+
+def _float(v, default: float) -> float:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return default
+    return f if f == f and abs(f) != float("inf") else default
+
+
+def check_hex_inches(inches: float) -> float:
+    """``inches`` as a hex size, or ValueError with a one-line reason."""
+    lo, hi = HEX_INCHES_RANGE
+    f = _float(inches, -1.0)
+    if not lo <= f <= hi:
+        raise ValueError(f"a hex on the TV is {lo:g} to {hi:g} inches across, not {inches!r}")
+    return f
+
+
+def check_diagonal(inches: float) -> float:
+    """``inches`` as a display diagonal (0: trust the display), or ValueError."""
+    lo, hi = DIAGONAL_RANGE
+    f = _float(inches, -1.0)
+    if f != 0 and not lo <= f <= hi:
+        raise ValueError(
+            f"a display's diagonal is {lo:g} to {hi:g} inches (0: as the display says), "
+            f"not {inches!r}"
+        )
+    return f
 
 
 def _flag(key: str, default: bool) -> property:
@@ -94,3 +135,44 @@ class PlayersSettings:
     @camera.setter
     def camera(self, mode: str) -> None:
         self._set(KEY_CAMERA, mode)
+
+    #: hexes of a physical size on the TV, the zoom locked
+    miniature = _flag(KEY_MINIATURE, False)
+
+    @property
+    def hex_inches(self) -> float:
+        """A hex's width across its flats on the TV at miniature scale (inches)."""
+        v = _float(self.q.value(KEY_HEX_INCHES), DEFAULT_HEX_INCHES)
+        lo, hi = HEX_INCHES_RANGE
+        return v if lo <= v <= hi else DEFAULT_HEX_INCHES
+
+    @hex_inches.setter
+    def hex_inches(self, inches: float) -> None:
+        self._set(KEY_HEX_INCHES, check_hex_inches(inches))
+
+    @property
+    def diagonal(self) -> float:
+        """The players' display's diagonal as the Judge typed it (inches); 0 trusts
+        the size the display reports."""
+        v = _float(self.q.value(KEY_DIAGONAL), 0.0)
+        lo, hi = DIAGONAL_RANGE
+        return v if lo <= v <= hi else 0.0
+
+    @diagonal.setter
+    def diagonal(self, inches: float) -> None:
+        self._set(KEY_DIAGONAL, check_diagonal(inches))
+
+    @property
+    def tv_centre(self) -> tuple[float, float] | None:
+        """Where the Judge last put the TV's view by hand: its centre in map units
+        (hex radius 1), or None."""
+        v = self.q.value(KEY_TV_CENTRE)
+        parts = v if isinstance(v, list) else str(v or "").split(",")
+        if len(parts) != 2:
+            return None
+        x, y = (_float(p, float("nan")) for p in parts)
+        return (x, y) if x == x and y == y else None
+
+    @tv_centre.setter
+    def tv_centre(self, xy: tuple[float, float] | None) -> None:
+        self._set(KEY_TV_CENTRE, "" if xy is None else f"{xy[0]:.4f},{xy[1]:.4f}")

@@ -29,6 +29,16 @@ with a margin (kept as they move), ``fit_map`` the whole map, ``lock`` stays put
 ``follow`` shows what the Judge's map view shows (scaled to this window, on the zoom
 steps the tiles are cached for) — only when the Judge chooses it. "Show this to the
 players" (a ``focus`` push) centres on a hex and switches the camera to ``lock``.
+
+Miniature scale (:meth:`PlayersView.set_miniature`): the scale is fixed so a hex
+measures the Judge's inches across its flats on this display (:mod:`.miniature`);
+every camera mode then only pans (``fit_*`` and ``follow`` centre on what they would
+show), nothing zooms. The Judge moves the view by hand (:meth:`PlayersView.pan_to`,
+the frame on the Judge's map), which locks the camera. :attr:`PlayersView.viewMoved`
+says where the view is after every pan, zoom or resize.
+
+A ``ping`` push rings a hex for :data:`PING_MS` (the Judge's Alt+click): a ring on a
+hex, never the token standing there if the rule hides it.
 """
 
 from __future__ import annotations
@@ -74,6 +84,8 @@ DEFAULT_CAMERA = "fit_posse"
 FIT_POSSE_MARGIN_HEXES = 4
 #: the focus ring stays this long
 FOCUS_RING_MS = 5000
+#: a ping rings its hex this long
+PING_MS = 2000
 #: pushed captions are this fraction of the view's height tall per line
 CAPTION_FRACTION = 1 / 22
 CAPTION_MIN_PX = 20
@@ -140,6 +152,29 @@ class FocusRing(QGraphicsItem):
         painter.drawEllipse(QPointF(0, 0), 1.25 * u, 1.25 * u)
 
 
+PING_COLOUR = QColor(255, 70, 40)
+
+
+class PingRing(FocusRing):
+    """The Judge's ping: a double ring round a hex, in a colour of its own."""
+
+    def __init__(self, frame, h: Hex) -> None:
+        super().__init__(frame, h)
+        self.setZValue(Z_TOOL + 3)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        u = self.frame.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for r, w, colour in (
+            (1.05, 0.34, QColor(0, 0, 0, 150)),
+            (1.05, 0.2, PING_COLOUR),
+            (1.45, 0.12, PING_COLOUR),
+        ):
+            painter.setPen(QPen(colour, w * u))
+            painter.drawEllipse(QPointF(0, 0), r * u, r * u)
+
+
 class _NoTips(QObject):
     """Swallows tooltip events (nothing on the players' screen explains itself)."""
 
@@ -180,6 +215,8 @@ class PlayersView(QGraphicsView):
     shownChanged = Signal()
     #: the camera mode changed (the focus push locks it)
     cameraChanged = Signal(str)
+    #: the part of the scene on screen changed (pan, zoom, resize): the visible rect
+    viewMoved = Signal(QRectF)
 
     def __init__(
         self,
@@ -198,6 +235,10 @@ class PlayersView(QGraphicsView):
         self.fog_item: FogItem | None = None
         self.camera = DEFAULT_CAMERA
         self.judge_rect: QRectF | None = None
+        #: (pixels per inch, inches per hex) at miniature scale, else None
+        self.miniature: tuple[float, float] | None = None
+        #: how long a ping rings (tests shorten it)
+        self.ping_ms = PING_MS
         self.pushed: dict[str, list[QGraphicsItem]] = {}
         #: what each push points at, re-checked whenever the sight changes
         self._push_args: dict[str, tuple[str, object]] = {}
@@ -229,6 +270,11 @@ class PlayersView(QGraphicsView):
         self._ring_timer.setSingleShot(True)
         self._ring_timer.setInterval(FOCUS_RING_MS)
         self._ring_timer.timeout.connect(lambda: self._drop_push("focus"))
+        self._ping_timer = QTimer(self)
+        self._ping_timer.setSingleShot(True)
+        self._ping_timer.timeout.connect(lambda: self._drop_push("ping"))
+        self.horizontalScrollBar().valueChanged.connect(self._moved)
+        self.verticalScrollBar().valueChanged.connect(self._moved)
         self.set_document(document, remembered)
 
     # -- document -------------------------------------------------------------------
@@ -243,6 +289,7 @@ class PlayersView(QGraphicsView):
         self.pushed = {}
         self._push_args = {}
         self._ring_timer.stop()
+        self._ping_timer.stop()
         self.document = document
         self.fog = FogOfWar(remembered if remembered is not None else SeenMemory())
         self.fog.remember = self._remember
@@ -510,7 +557,13 @@ class PlayersView(QGraphicsView):
             self.show_rect(rect)
 
     def show_rect(self, rect: QRectF) -> None:
-        """Show at least ``rect`` of the scene, as large as the zoom steps allow."""
+        """Show at least ``rect`` of the scene, as large as the zoom steps allow (at
+        miniature scale: centre on it, the scale fixed)."""
+        mini = self.miniature_scale()
+        if mini is not None:
+            self._set_scale(mini)
+            self.centerOn(rect.center())
+            return
         vp = self.viewport().rect()
         if rect.width() <= 0 or rect.height() <= 0 or vp.width() < 10 or vp.height() < 10:
             return
@@ -519,11 +572,53 @@ class PlayersView(QGraphicsView):
         while k > MIN_ZOOM_K and bucket_scale(k) > fit * 1.0001:
             k -= 1
         k = max(MIN_ZOOM_K, min(MAX_ZOOM_K, k))
-        s = bucket_scale(k)
-        self.setTransform(QTransform.fromScale(s, s))
-        if self.map_scene is not None:
-            self.map_scene.set_plate_scale(s)
+        self._set_scale(bucket_scale(k))
         self.centerOn(rect.center())
+
+    def _set_scale(self, s: float) -> None:
+        t = self.transform()
+        if t.m11() != s or t.m22() != s:
+            self.setTransform(QTransform.fromScale(s, s))
+            if self.map_scene is not None:
+                self.map_scene.set_plate_scale(s)
+            self._moved()
+
+    def _moved(self, *_args) -> None:
+        self.viewMoved.emit(self.visible_scene_rect())
+
+    # -- miniature scale and the Judge's hand ---------------------------------------
+
+    def set_miniature(self, ppi: float | None, hex_inches: float = 1.0) -> None:
+        """Fix the scale so a hex is ``hex_inches`` across its flats on a display of
+        ``ppi`` pixels per inch (None: the camera zooms again), keeping the centre."""
+        centre = self.centre()
+        self.miniature = None if ppi is None else (float(ppi), float(hex_inches))
+        mini = self.miniature_scale()
+        if mini is not None:
+            self._set_scale(mini)
+            self.centerOn(centre)
+        else:
+            self.apply_camera()
+
+    def miniature_scale(self) -> float | None:
+        """The fixed scale at miniature scale (None when the camera zooms)."""
+        if self.miniature is None or self.map_scene is None:
+            return None
+        from .miniature import miniature_scale
+
+        ppi, inches = self.miniature
+        return miniature_scale(ppi, inches, self.map_scene.frame.unit)
+
+    def centre(self) -> QPointF:
+        """The scene point in the middle of the view."""
+        return self.mapToScene(self.viewport().rect().center())
+
+    def pan_to(self, centre: QPointF) -> None:
+        """The Judge put the view here by hand: centre on ``centre`` (scene) and lock
+        the camera (no mode takes it elsewhere)."""
+        self.set_camera("lock")
+        self.centerOn(centre)
+        self._moved()
 
     def visible_scene_rect(self) -> QRectF:
         return self.mapToScene(self.viewport().rect()).boundingRect()
@@ -559,6 +654,7 @@ class PlayersView(QGraphicsView):
     def resizeEvent(self, ev) -> None:
         super().resizeEvent(ev)
         self.apply_camera()
+        self._moved()
 
     # -- pushes ---------------------------------------------------------------------
 
@@ -573,6 +669,9 @@ class PlayersView(QGraphicsView):
         if kind == "clear":
             for k in list(self.pushed):
                 self._drop_push(k)
+            return
+        if kind == "ping":  # a ring on a hex: it shows no token the rule hides
+            self._show_ping(as_hex(payload))
             return
         if kind == "scatter":
             payload = scatter_detail(self.document, payload)
@@ -669,6 +768,14 @@ class PlayersView(QGraphicsView):
         self._ring_timer.start()
         self.set_camera("lock")
         self.center_on_hex(h)
+
+    def _show_ping(self, h: Hex) -> None:
+        if self.map_scene is None or not self.document.map.contains(h):
+            return
+        self._pending_push = ("ping", h)
+        self._add_push("ping", [PingRing(self.map_scene.frame, h)])
+        self._ping_timer.start(self.ping_ms)
+        self._bring_into_view([self.map_scene.frame.center(h)])
 
     def _bring_into_view(self, pts: list[QPointF]) -> None:
         """When the camera is locked or fitted elsewhere, make sure a pushed drawing

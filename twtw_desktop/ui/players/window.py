@@ -10,6 +10,10 @@ View ▸ Players' screen options ▸ Full screen; the controller does the placin
 While the Judge edits the map (:meth:`PlayersWindow.freeze`), the window keeps the
 last picture of play and says nothing; it follows the table again when the editor
 closes.
+
+Blackout (:meth:`PlayersWindow.set_blackout`, the Judge's Ctrl+B) covers the whole
+window in black — map, card and strip — while the Judge rearranges; nothing under
+it is drawn to the display until it comes off.
 """
 
 from __future__ import annotations
@@ -85,6 +89,8 @@ class PlayersWindow(QWidget):
         self.document = None
         #: the last picture of play, shown over everything while the map is edited
         self.frozen: QLabel | None = None
+        #: the black cover while the Judge rearranges (None when off)
+        self.blackout: QWidget | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(0)
@@ -153,7 +159,12 @@ class PlayersWindow(QWidget):
         """Keep the picture shown now (on) while the Judge edits the map, or follow
         the table again (off)."""
         if on and self.frozen is None:
+            black = self.blackout is not None
+            if black:  # the picture is of play, not of the black cover
+                self.blackout.hide()
             picture = self.grab()
+            if black:
+                self.blackout.show()
             cover = QLabel(self)
             cover.setObjectName("players_frozen")
             cover.setPixmap(picture)
@@ -162,12 +173,34 @@ class PlayersWindow(QWidget):
             cover.show()
             cover.raise_()
             self.frozen = cover
+            if self.blackout is not None:
+                self.blackout.raise_()
         elif not on and self.frozen is not None:
             cover, self.frozen = self.frozen, None
             cover.hide()
             cover.deleteLater()
             self.view.refresh()
             self.refresh_strip()
+
+    # -- blackout -------------------------------------------------------------------------------
+
+    def set_blackout(self, on: bool) -> None:
+        """Black out the whole window (on) or show the table again (off)."""
+        if on and self.blackout is None:
+            cover = QWidget(self)
+            cover.setObjectName("players_blackout")
+            cover.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+            cover.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+            cover.setStyleSheet("#players_blackout { background: #000000; }")
+            cover.setCursor(Qt.CursorShape.BlankCursor)
+            cover.setGeometry(self.rect())
+            cover.show()
+            cover.raise_()
+            self.blackout = cover
+        elif not on and self.blackout is not None:
+            cover, self.blackout = self.blackout, None
+            cover.hide()
+            cover.deleteLater()
 
     # -- size, keys, closing -----------------------------------------------------------------
 
@@ -181,6 +214,8 @@ class PlayersWindow(QWidget):
         self._fit_type()
         if self.frozen is not None:
             self.frozen.setGeometry(self.rect())
+        if self.blackout is not None:
+            self.blackout.setGeometry(self.rect())
 
     def changeEvent(self, ev) -> None:
         super().changeEvent(ev)
