@@ -487,6 +487,8 @@ class PlayersController(QObject):
         if handle is not None:  # another display: other pixels per inch
             handle.screenChanged.connect(self._apply_miniature)
         self._apply_miniature()
+        if v.camera == "lock":  # sized now: start on the posse, then where it was put
+            v.fit_posse()
         self._restore_tv_centre()
         pw.set_blackout(self.act_blackout.isChecked())
         self.sync_toggle()
@@ -827,7 +829,7 @@ class PlayersController(QObject):
         pw = self.players_window
         if pw is None:
             return
-        c = pw.view.centre()
+        c = pw.view.hand_centre()
         pw.view.pan_to(QPointF(c.x() + dx, c.y() + dy))
 
     def move_tv_hexes(self, cols: int, rows: int) -> None:
@@ -848,7 +850,7 @@ class PlayersController(QObject):
         pw = self.players_window
         if pw is None or pw.view.map_scene is None:
             return
-        c, u = pw.view.centre(), pw.view.map_scene.frame.unit
+        c, u = pw.view.hand_centre(), pw.view.map_scene.frame.unit
         self.settings.tv_centre = (c.x() / u, c.y() / u)
         self.settings.camera = "lock"  # put by hand: it stays there next time
 

@@ -239,6 +239,7 @@ class PlayersView(QGraphicsView):
         self.miniature: tuple[float, float] | None = None
         #: how long a ping rings (tests shorten it)
         self.ping_ms = PING_MS
+        self._hand: QPointF | None = None
         self.pushed: dict[str, list[QGraphicsItem]] = {}
         #: what each push points at, re-checked whenever the sight changes
         self._push_args: dict[str, tuple[str, object]] = {}
@@ -618,7 +619,20 @@ class PlayersView(QGraphicsView):
         the camera (no mode takes it elsewhere)."""
         self.set_camera("lock")
         self.centerOn(centre)
+        self._hand = QPointF(centre)
         self._moved()
+
+    def hand_centre(self) -> QPointF:
+        """Where the Judge last put the view by hand while it is still there (the
+        view itself only stops on whole pixels: steps add up without drifting), else
+        :meth:`centre`."""
+        now = self.centre()
+        hand = self._hand
+        if hand is not None and self.camera == "lock":
+            px = 2.01 / max(self.transform().m11(), 1e-9)  # centerOn may stop 1-2 px short
+            if abs(hand.x() - now.x()) <= px and abs(hand.y() - now.y()) <= px:
+                return QPointF(hand)
+        return now
 
     def visible_scene_rect(self) -> QRectF:
         return self.mapToScene(self.viewport().rect()).boundingRect()
