@@ -135,6 +135,15 @@
       g.appendChild(grp);
     });
   }
+  function drawRing() {
+    var g = $("ring");
+    g.textContent = "";
+    if (!state.ring) return;
+    var c = centre(state.ring[0], state.ring[1]);
+    [[1.05, 0.34, "#000", 0.55], [1.05, 0.2, "#ff4628", 1], [1.45, 0.12, "#ff4628", 1]].forEach(function (k) {
+      g.appendChild(el("circle", { cx: c[0], cy: c[1], r: k[0], fill: "none", stroke: k[2], "stroke-width": k[1], "stroke-opacity": k[3], "class": "ring" }));
+    });
+  }
   function setView(v) {
     view = v;
     $("map").setAttribute("viewBox", v.map(function (x) { return x.toFixed(3); }).join(" "));
@@ -222,6 +231,7 @@
     }
     if (state.map && (changed.map || changed.fog)) drawFog();
     if (state.map && (changed.map || changed.tokens)) drawTokens();
+    if (state.map && (changed.map || "ring" in changed)) drawRing();
     if (changed.sheet) drawSheet();
     if (changed.strip) drawStrip();
     var table = state.kind === "table";
@@ -233,7 +243,7 @@
   }
 
   // -- the connection --
-  function all() { return { map: 1, fog: 1, tokens: 1, sheet: 1, strip: 1 }; }
+  function all() { return { map: 1, fog: 1, tokens: 1, sheet: 1, strip: 1, ring: 1 }; }
   function onMessage(ev) {
     var msg = JSON.parse(ev.data);
     if (msg.full) { state = msg.full; seq = msg.seq; render(all()); return; }

@@ -321,3 +321,97 @@ def test_the_last_card_reaches_the_devices_with_the_players_screen_closed(qtbot,
     assert frame.card == {"n": int(card.number), "shield": int(card.shield)}
     ctl.clear()
     assert win.devices.frame().card is None
+
+
+# -- a real second display ----------------------------------------------------------------------
+
+TV_SCRIPT = r"""
+import json, math, sys
+from PySide6.QtCore import QTimer
+from twtw_desktop.hexgrid import Hex
+from twtw_desktop.ui.app import make_app, open_window, sample_path
+from twtw_desktop.ui.players.controller import PlayersController
+
+out = sys.argv[1]
+app = make_app([])
+win = open_window(sample_path())
+found = {}
+
+def hex_px(view):
+    fr = view.map_scene.frame
+    a = view.mapFromScene(fr.center(Hex(0, 0)))
+    b = view.mapFromScene(fr.center(Hex(10, 0)))
+    return math.hypot(b.x() - a.x(), b.y() - a.y()) / 10
+
+def go():
+    ctl = win.findChild(PlayersController)
+    ctl.settings.diagonal = 55  # the Judge types the TV's diagonal
+    ctl.set_miniature(True)
+    ctl.open()
+    ctl.choose_screen("TV")
+    pw = ctl.players_window
+    def measure():
+        found["screen"] = pw.screen().name()
+        found["full"] = pw.isFullScreen()
+        found["typed"] = hex_px(pw.view)
+        ctl.settings.diagonal = 0  # trust the display: offscreen says 100 px per inch
+        ctl._apply_miniature()
+        found["reported"] = hex_px(pw.view)
+        json.dump(found, open(f"{out}/found.json", "w"))
+        app.quit()
+    QTimer.singleShot(1500, measure)
+
+QTimer.singleShot(500, go)
+QTimer.singleShot(20000, app.quit)
+app.exec()
+"""
+
+
+@pytest.mark.slow
+def test_one_inch_hexes_on_a_virtual_55_inch_1920x1080_tv(tmp_path):
+    """The issue's "done when", on a display of Qt's own: a 1920×1080 TV beside a
+    laptop (Qt's offscreen platform reports every display at 100 pixels per inch, so
+    the Judge types the 55" diagonal), the players' screen full screen on it."""
+    import json
+
+    from .app_process import run_script, screen
+
+    screens = [screen("laptop", 0, 1366, 768), screen("TV", 1366, 1920, 1080)]
+    run = run_script(tmp_path, TV_SCRIPT, screens=screens, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    found = json.loads((tmp_path / "found.json").read_text())
+    assert found["screen"] == "TV" and found["full"]
+    assert found["typed"] / TV_PPI == pytest.approx(1.0, rel=0.02)
+    assert found["reported"] / 100 == pytest.approx(1.0, rel=0.02)
+
+
+def test_rings_reach_the_devices_pages_without_showing_a_hidden_token(qtbot, win, monkeypatch):
+    """A ping and "show this" on a hex ring it on the devices' pages for a moment;
+    "show this" on a hex where a token the page does not see stands is dropped, a
+    ping there rings the hex only."""
+    from twtw_desktop.ui import devices_dialog
+    from twtw_desktop.web.state import TABLE_PAGE, PageBuilder
+
+    monkeypatch.setattr(devices_dialog, "PING_MS", 60)
+    ctl = controller(win)
+    doc, dev = win.document, win.devices
+    felicia = doc.token("t-felicia").at  # hidden from the players
+    hank = doc.token("t-hank").at
+
+    def page():
+        return PageBuilder(TABLE_PAGE).state(dev.frame())
+
+    doc.show_players("focus", hank)
+    assert page()["ring"] == [hank.q, hank.r]
+    doc.show_players("focus", felicia)
+    state = page()
+    assert "ring" not in state
+    assert ctl.ping(felicia)
+    state = page()
+    assert state["ring"] == [felicia.q, felicia.r]
+    assert all((t["q"], t["r"]) != (felicia.q, felicia.r) for t in state["tokens"].values())
+    qtbot.waitUntil(lambda: dev.ring is None, timeout=3000)  # a ping lasts a moment
+    assert "ring" not in page()
+    doc.show_players("focus", hank)
+    ctl.clear()
+    assert dev.ring is None

@@ -6,7 +6,10 @@ each posse character and for the table page, a QR code and the short address. St
 or "New addresses", revokes every address. Every table step, and every change of the
 players' screen options that decides what the players see (names, badges, fog), is
 copied into a frame here on the GUI thread (about a millisecond) and handed to the
-service; the pages are built and sent on the service's thread. Closing the dialog
+service; the pages are built and sent on the service's thread. The Judge's pushes
+are the document's (``playersShow``), heard here whether or not the players' screen
+is open: the last card, and a ringed hex (a ping for two seconds, "show this" for
+five) go to the pages. Closing the dialog
 leaves the service running; closing the window stops it.
 """
 
@@ -33,10 +36,12 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import TwtwError
+from ..hexgrid import Hex
 from ..play.visibility import PlayersOptions
 from ..web.net import DEFAULT_PORT, interfaces
 from ..web.state import FrameMaker
 from .actions import make_action
+from .players.view import FOCUS_RING_MS, PING_MS
 
 if TYPE_CHECKING:
     from ..web.server import DeviceService
@@ -77,6 +82,11 @@ class DevicesController(QObject):
         self.maker = FrameMaker()
         self.dialog: DevicesDialog | None = None
         self.card = None
+        #: the hex rung now: (push kind, q, r) until its time is up
+        self.ring: tuple[str, int, int] | None = None
+        self._ring_timer = QTimer(self)
+        self._ring_timer.setSingleShot(True)
+        self._ring_timer.timeout.connect(self._ring_over)
         self.document: Any = None
         self._map_dirty = False
         self._timer = QTimer(self)
@@ -126,6 +136,8 @@ class DevicesController(QObject):
                     signal.disconnect(slot)
         self.document = document
         self.card = None
+        self.ring = None
+        self._ring_timer.stop()
         if document is not None:
             for signal, slot in self._links(document):
                 signal.connect(slot)
@@ -162,9 +174,33 @@ class DevicesController(QObject):
             self.card = payload
         elif kind == "clear":
             self.card = None
+            self._ring_over()
+        elif kind in ("ping", "focus"):
+            h = self._ring_hex(payload)
+            if h is None:
+                return
+            self.ring = (kind, h.q, h.r)
+            self._ring_timer.start(PING_MS if kind == "ping" else FOCUS_RING_MS)
         else:
             return
         self._schedule()
+
+    def _ring_hex(self, payload) -> Hex | None:
+        """The hex a ping or "show this" rings (a token's, unless it is hidden)."""
+        if isinstance(payload, str):
+            try:
+                t = self.document.token(payload)
+            except KeyError:
+                return None
+            return None if t.hidden else t.at
+        h = payload if isinstance(payload, Hex) else Hex(*payload)
+        return h if self.document.map.contains(h) else None
+
+    def _ring_over(self) -> None:
+        self._ring_timer.stop()
+        if self.ring is not None:
+            self.ring = None
+            self._schedule()
 
     def _options_changed(self, *_args) -> None:
         self._schedule()
@@ -188,6 +224,7 @@ class DevicesController(QObject):
             map_changed=dirty,
             card=self.card,
             map_path=doc.map_path or doc.path,
+            ring=self.ring,
         )
 
     def publish(self) -> None:

@@ -4,7 +4,8 @@ machine through the players' visibility rule (:mod:`twtw_desktop.play.visibility
 * :func:`frame_of` takes, on the thread that owns the table (the GUI thread, or the
   ``serve`` command's main thread), a frozen copy of what the pages need: the
   encounter's characters and tokens, the map (copied again only when it changed),
-  the walls as the fog sees them, the clock's public words, the last card pushed.
+  the walls as the fog sees them, the clock's public words, the last card pushed and
+  the hex the Judge rings (a ping, or "show this" on a hex).
   Everything after that runs on the service's own thread.
 * :class:`PageBuilder` turns a frame into one page's state: a **character page**
   shows the map as that character sees it (its own sight, not the posse's:
@@ -15,6 +16,10 @@ machine through the players' visibility rule (:mod:`twtw_desktop.play.visibility
   a Judge-only label or marker, a name with "Name the hombres" off, an NPC's sheet.
   Tokens are named by per-page aliases (``t1``, ``t2``…), never by their ids, which
   often carry a name.
+  The Judge's pushes that make sense on a phone show on every page: the last card
+  (number and shield) and a ringed hex; a ring on a hex where a token this page does
+  not see stands is dropped unless it is a ping (a ping rings a hex, never a token).
+  Cover lines, scatter clocks and covered areas stay on the table's screen.
 * :func:`merge_patch` is the change from one state to the next (RFC 7386 JSON merge
   patch: ``null`` deletes), which is what goes over the wire after the first state.
 """
@@ -28,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..geometry.visibility import SightSnapshot
+from ..hexgrid import Hex
 from ..model import Encounter
 from ..model.map import TERRAIN_CODES, Map, Terrain
 from ..play.fog import FogOfWar, SeenMemory
@@ -41,6 +47,7 @@ from ..play.visibility import (
     character_viewers,
     players_sight,
     posse_viewers,
+    push_allowed,
 )
 from ..rules.base import WoundLocation
 from ..rules.card import Card
@@ -94,6 +101,8 @@ class Frame:
     card: dict[str, int] | None = None
     #: the file the map's background picture path is relative to (None: no file)
     map_path: Path | None = None
+    #: the hex the Judge rings now: (push kind "ping" or "focus", q, r), or None
+    ring: tuple[str, int, int] | None = None
 
 
 def _value(v: object) -> str:
@@ -118,6 +127,7 @@ class FrameMaker:
         map_changed: bool = False,
         card: Card | None = None,
         map_path: Path | None = None,
+        ring: tuple[str, int, int] | None = None,
     ) -> Frame:
         """A frame of ``table``; ``map_path`` is the map's file (or the encounter's
         when the map is inside it), which the background picture is relative to."""
@@ -157,6 +167,7 @@ class FrameMaker:
             rows=rows,
             card=None if card is None else {"n": int(card.number), "shield": int(card.shield)},
             map_path=map_path if map_path is not None else table.source,
+            ring=None if ring is None else (str(ring[0]), int(ring[1]), int(ring[2])),
         )
 
 
@@ -325,6 +336,10 @@ class PageBuilder:
             out["strip"] = self._strip(frame, sight)
         if frame.card is not None:
             out["card"] = dict(frame.card)
+        if frame.ring is not None:
+            kind, q, r = frame.ring
+            if m.contains(Hex(q, r)) and push_allowed(kind, Hex(q, r), enc, sight):
+                out["ring"] = [q, r]
         return out
 
     def _tokens(self, frame: Frame, sight: PlayersSight, me: Character | None) -> dict[str, Any]:

@@ -815,6 +815,12 @@ class PlayersController(QObject):
             self.players_window.set_blackout(bool(on))
         self._say("Players' screen blacked out." if on else "Players' screen shows the table.")
 
+    def ping_heard(self) -> bool:
+        """Whether a ping reaches anyone: the players' screen is open or the
+        players' devices are served."""
+        devices = getattr(self.main, "devices", None)
+        return self.players_window is not None or bool(getattr(devices, "running", False))
+
     def ping(self, h: Hex) -> bool:
         """Ring the hex ``h`` on the players' screen for a moment (the Judge's
         Alt+click)."""

@@ -6,8 +6,9 @@
   not the table: nothing is journaled or undone.
 * :class:`TvHand`: an event filter on the Judge's map view. Dragging the frame's
   edge moves the TV's view (its camera locks: no mode takes it elsewhere); Alt+click
-  on a hex rings that hex on the TV (a ``ping`` push). Every other click goes to the
-  Judge's tool as before.
+  on a hex rings that hex on the TV and on the players' devices' pages (a ``ping``
+  push; only while one of them is there). Every other click goes to the Judge's tool
+  as before.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ class TvHand(QObject):
 
     def eventFilter(self, obj, ev) -> bool:
         t = ev.type()
-        if self.ctl.players_window is None or t not in (
+        if t not in (
             QEvent.Type.MouseButtonPress,
             QEvent.Type.MouseMove,
             QEvent.Type.MouseButtonRelease,
@@ -116,12 +117,15 @@ class TvHand(QObject):
             return False
         pos = ev.position()
         scene_pos = self.map_view.mapToScene(pos.toPoint())
-        if t == QEvent.Type.MouseButtonPress and ev.button() == Qt.MouseButton.LeftButton:
-            if ev.modifiers() & Qt.KeyboardModifier.AltModifier:
-                sc = self.map_view.map_scene
-                if sc is not None:
-                    self.ctl.ping(sc.frame.hex_at(scene_pos))
-                return True
+        left = t == QEvent.Type.MouseButtonPress and ev.button() == Qt.MouseButton.LeftButton
+        if left and ev.modifiers() & Qt.KeyboardModifier.AltModifier and self.ctl.ping_heard():
+            sc = self.map_view.map_scene
+            if sc is not None:
+                self.ctl.ping(sc.frame.hex_at(scene_pos))
+            return True
+        if self.ctl.players_window is None:
+            return False
+        if left:
             if self.on_edge(pos):
                 self._drag_from = scene_pos
                 self.map_view.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
