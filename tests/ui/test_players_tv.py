@@ -14,7 +14,8 @@ from PySide6.QtGui import QImage
 from twtw_desktop.ui.commands import SnapshotCommand
 from twtw_desktop.ui.help_menu import shortcut_rows
 from twtw_desktop.ui.players import miniature
-from twtw_desktop.ui.players.miniature import MiniatureDialog, px_per_inch
+from twtw_desktop.ui.players.miniature import px_per_inch
+from twtw_desktop.ui.players.miniature_dialog import MiniatureDialog
 from twtw_desktop.ui.players.settings import PlayersSettings
 from twtw_desktop.ui.players.view import PingRing
 from twtw_desktop.ui.scene.map_items import Z_TOOL

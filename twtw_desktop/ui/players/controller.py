@@ -49,7 +49,8 @@ from ...play.fog import SeenMemory
 from ..actions import make_action
 from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
 from ..scene.token_item import PLAYERS_LOOK
-from .miniature import SQRT3, MiniatureDialog, display_ppi
+from .miniature import SQRT3, display_ppi
+from .miniature_dialog import MiniatureDialog
 from .settings import PlayersSettings
 from .tv_frame import TvHand
 from .view import CAMERA_MODES, CAMERA_TITLES, DEFAULT_CAMERA
