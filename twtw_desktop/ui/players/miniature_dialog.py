@@ -27,7 +27,7 @@ class MiniatureDialog(QDialog):
         self.setObjectName("players_miniature_dialog")
         self.setWindowTitle("Miniature scale")
         self.settings = settings
-        self.screen = screen
+        self.display = screen
         lay = QVBoxLayout(self)
         intro = QLabel(
             "At miniature scale each hex on the players' screen is a fixed size across "
@@ -75,7 +75,7 @@ class MiniatureDialog(QDialog):
         self._explain()
 
     def _explain(self, *_args) -> None:
-        sc = self.screen
+        sc = self.display
         if sc is None:
             self.info.setText("No display.")
             return

@@ -784,7 +784,8 @@ class PlayersView(QGraphicsView):
         self.center_on_hex(h)
 
     def _show_ping(self, h: Hex) -> None:
-        if self.map_scene is None or not self.document.map.contains(h):
+        doc = self.document
+        if doc is None or self.map_scene is None or not doc.map.contains(h):
             return
         self._pending_push = ("ping", h)
         self._add_push("ping", [PingRing(self.map_scene.frame, h)])

@@ -159,12 +159,12 @@ class PlayersWindow(QWidget):
         """Keep the picture shown now (on) while the Judge edits the map, or follow
         the table again (off)."""
         if on and self.frozen is None:
-            black = self.blackout is not None
-            if black:  # the picture is of play, not of the black cover
-                self.blackout.hide()
+            black = self.blackout
+            if black is not None:  # the picture is of play, not of the black cover
+                black.hide()
             picture = self.grab()
-            if black:
-                self.blackout.show()
+            if black is not None:
+                black.show()
             cover = QLabel(self)
             cover.setObjectName("players_frozen")
             cover.setPixmap(picture)
