@@ -164,3 +164,21 @@ def test_a_step_reaches_the_open_page_without_reloading(table, tmp_path, capsys)
     assert loads == 1  # the same page: no reload
     with capsys.disabled():
         print(f"\nstep -> Chromium page updated in {seconds * 1e3:.0f} ms (loopback)")
+
+
+def test_dump_dom_shows_the_pushed_card_and_the_rung_hex(table, tmp_path):
+    """The Judge's pushes a phone shows: the last card, and the hex the Judge rings."""
+    from types import SimpleNamespace
+
+    at = table.token(TOKEN).at
+    with served(table) as (svc, maker):
+        card = SimpleNamespace(number=7, shield=1)  # what a frame reads of a card
+        svc.publish(maker(table, card=card, ring=("ping", at.q + 1, at.r)))
+        out = subprocess.run(
+            [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path}", "--virtual-time-budget=5000",
+             "--dump-dom", page_url(svc)],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    dom = out.stdout
+    assert dom.count('class="ring"') == 3, out.stderr[-2000:]
+    assert re.search(r'<div id="card">Card 7 · shield 1</div>', dom)

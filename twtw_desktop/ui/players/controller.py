@@ -152,7 +152,8 @@ class PlayersController(QObject):
         s = self.settings
         self.act_toggle = self._act(
             "&Players' screen",
-            "Open or close the players' screen: a second window showing only what the posse may see",
+            "Open or close the players' screen: a second window showing only what the posse "
+            "may see (while it is open, Alt+click on the map rings a hex on it)",
             self._toggled,
             "F12",
             "act_players_screen",
