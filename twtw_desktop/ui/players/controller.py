@@ -815,7 +815,7 @@ class PlayersController(QObject):
         """Blank the players' screen (on) or show the table again (off)."""
         if self._ticked(self.act_blackout, on) and self.players_window is not None:
             self.players_window.set_blackout(bool(on))
-        self._say("Players' screen blacked out." if on else "Players' screen shows the table.")
+            self._say("Players' screen blacked out." if on else "Players' screen shows the table.")
 
     def ping_heard(self) -> bool:
         """Whether a ping reaches anyone: the players' screen is open or the

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFont, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QColor, QFont, QKeyEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ...play.fog import SeenMemory
@@ -66,6 +66,21 @@ class CardPanel(QWidget):
         avail_h = max(200, win_h - round(text_px * 3.5))
         w = min(int(win_w * CARD_MAX_WIDTH_FRACTION), int(avail_h * CARD_W / CARD_H) + 24)
         self.setFixedWidth(max(160, w))
+
+
+class Blackout(QWidget):
+    """Black, every pixel of it, painted here (not by a style, which an opaque
+    widget would skip)."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("players_blackout")
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+
+    def paintEvent(self, _ev: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor(0, 0, 0))
+        p.end()
 
 
 class PlayersWindow(QWidget):
@@ -187,11 +202,7 @@ class PlayersWindow(QWidget):
     def set_blackout(self, on: bool) -> None:
         """Black out the whole window (on) or show the table again (off)."""
         if on and self.blackout is None:
-            cover = QWidget(self)
-            cover.setObjectName("players_blackout")
-            cover.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-            cover.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
-            cover.setStyleSheet("#players_blackout { background: #000000; }")
+            cover = Blackout(self)
             cover.setCursor(Qt.CursorShape.BlankCursor)
             cover.setGeometry(self.rect())
             cover.show()
