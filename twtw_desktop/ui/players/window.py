@@ -105,7 +105,7 @@ class PlayersWindow(QWidget):
         #: the last picture of play, shown over everything while the map is edited
         self.frozen: QLabel | None = None
         #: the black cover while the Judge rearranges (None when off)
-        self.blackout: QWidget | None = None
+        self.blackout: Blackout | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(0)
@@ -209,9 +209,9 @@ class PlayersWindow(QWidget):
             cover.raise_()
             self.blackout = cover
         elif not on and self.blackout is not None:
-            cover, self.blackout = self.blackout, None
-            cover.hide()
-            cover.deleteLater()
+            old, self.blackout = self.blackout, None
+            old.hide()
+            old.deleteLater()
 
     # -- size, keys, closing -----------------------------------------------------------------
 
