@@ -60,13 +60,18 @@ def page_url(svc) -> str:
     return next(a.url for a in svc.addresses() if a.key == WHO)
 
 
+def dump_dom(svc, tmp_path) -> subprocess.CompletedProcess:
+    """Miranda's page as Chromium has drawn it after five seconds of its time."""
+    return subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path}", "--virtual-time-budget=5000",
+         "--dump-dom", page_url(svc)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
 def test_dump_dom_shows_the_map_and_the_sheet(table, tmp_path):
     with served(wounded(table)) as (svc, _):
-        out = subprocess.run(
-            [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path}", "--virtual-time-budget=5000",
-             "--dump-dom", page_url(svc)],
-            capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+        out = dump_dom(svc, tmp_path)
     dom = out.stdout
     assert '<svg id="map"' in dom, out.stderr[-2000:]
     ground = re.search(r'<g id="ground">(.*?)</g>', dom, re.S)
@@ -174,11 +179,7 @@ def test_dump_dom_shows_the_pushed_card_and_the_rung_hex(table, tmp_path):
     with served(table) as (svc, maker):
         card = SimpleNamespace(number=7, shield=1)  # what a frame reads of a card
         svc.publish(maker(table, card=card, ring=("ping", at.q + 1, at.r)))
-        out = subprocess.run(
-            [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path}", "--virtual-time-budget=5000",
-             "--dump-dom", page_url(svc)],
-            capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+        out = dump_dom(svc, tmp_path)
     dom = out.stdout
     assert dom.count('class="ring"') == 3, out.stderr[-2000:]
     assert re.search(r'<div id="card">Card 7 · shield 1</div>', dom)
