@@ -175,6 +175,69 @@ def test_9_attacks_beyond_the_skill_level_miss_automatically(tmp_path, capsys):
     assert first["ap"]["total"] > 0
 
 
+def _with(
+    *lines: dict, drop: str | None = None, before: str | None = None, after: str | None = None
+):
+    """A change for :func:`_variant`: ``lines`` added at the end, or just before the
+    first line containing ``before`` (after the first containing ``after``); lines
+    containing ``drop`` removed first."""
+
+    def change(ls: list[str]) -> list[str]:
+        out = [x for x in ls if drop is None or drop not in x]
+        extra = [json.dumps(x) for x in lines]
+        if before is None and after is None:
+            return [*out, *extra]
+        i = next(i for i, x in enumerate(out) if (before or after) in x) + (0 if before else 1)
+        return [*out[:i], *extra, *out[i:]]
+
+    return change
+
+
+def test_phases_moves_by_speed_in_phase_and_order(tmp_path, capsys):
+    """004 Maneuver / 001 Movement Actions and Order of Actions / 004 Tactical Move /
+    003 Move and Fire: a move is read as Step, Quick, Half or Full by its paces and
+    acted in the character's phase; the phase's moves come first, slowest first; a
+    Step rides along with a pistol's snap shot; no move after an unpenalised shot."""
+    name = "seed_004_phases_moves"
+    log = play(name, tmp_path, capsys)
+    moves = [e["text"] for e in log if e["kind"] == "move"]
+    assert any("Jonah Benton: Quick move (Quick), 3 pace(s)" in t for t in moves)
+    assert any("Angus Laroq: Step (Quick), 1 pace(s)" in t for t in moves)
+    miranda, angus = _own(records(log))
+    assert not any("walking" in m["label"] for m in miranda["tn"]["result_items"])
+    assert any("walking" in m["label"] for m in angus["tn"]["result_items"])
+    table = _table_after(name)
+    row = table.track.row("angus_laroq")
+    assert row.step_taken and row.acted_speeds == ("fast",) and row.moved_phase == 3
+    jonah = {"do": "move", "who": "jonah_benton"}
+    first = '"jonah_benton", "to": [12, 21]'
+    cases = [
+        # a phase-III character cannot move in phase I (the old bug)
+        (_with({**jonah, "to": [12, 21]}, before='"miranda_valentine", "target"'), "before phase"),
+        # no move after a shot without the movement penalty (003)
+        (
+            _with(
+                {"do": "move", "who": "miranda_valentine", "to": [15, 18]},
+                after='"miranda_valentine", "target"',
+            ),
+            "may not move after",
+        ),
+        # the phase's moves are over once someone has shot (001)
+        (_with({**jonah, "to": [14, 21]}), "moves of phase III are over"),
+        # reverse order: Angus (faster) moved first, so Jonah (slower) may no longer
+        (
+            _with({**jonah, "to": [12, 21]}, drop=first, before='"angus_laroq", "target"'),
+            "reverse order",
+        ),
+        # 12 paces is a Full move: too slow for Jonah's Half declaration
+        (_with({**jonah, "to": [19, 20]}, drop=first, before='"angus_laroq", "to"'), "too slow"),
+    ]
+    for change, words in cases:
+        code, _ = _variant(tmp_path, name, change)
+        err = capsys.readouterr().err
+        assert code == 1 and words in err, (words, err)
+
+
 def test_every_example_plays_with_qt_blocked(tmp_path):
     """Every shipped example script (the worked examples and these) plays to the end
     with PySide6 unimportable, in one process."""

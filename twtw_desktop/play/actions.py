@@ -160,6 +160,10 @@ class Action(BaseModel):
             return Cost()
         breakdown = tuple(f"{i.label}: {i.ap} AP ({i.source})" for i in spec.breakdown)
         if table.time is not None and table.time.kind == "phases":
+            breakdown = tuple(
+                f"{i.label}: {i.ap} AP ({i.source})" if i.ap else f"{i.label} ({i.source})"
+                for i in spec.breakdown
+            )
             return Cost(speed=spec.speed.value, breakdown=breakdown, source=spec.source)
         return Cost(ap=None if spec.all_ap else spec.ap, breakdown=breakdown, source=spec.source)
 
@@ -518,6 +522,12 @@ class Move(Action):
             return why
         if not table.in_action:
             return None
+        if table.time is not None and table.time.kind == "phases":
+            c, _ = self.actor(table)
+            if c.out_of_action:
+                return f"{c.name} is out of action and cannot act (000 Wound Effects)."
+            plan = self.plan(table)  # its reason names the page (004/001/003)
+            return None if plan.allowed else plan.reason
         why = super().why_not(table)
         if why:
             return why
@@ -552,10 +562,12 @@ class Move(Action):
         if facing is not None:
             tok.facing = facing % 6
         tok.moved = tok.moved + plan.paces
-        tok.running = tok.running or self.running
-        carried = carry_riders(table, tok, plan.paces)
         spec = plan.action
+        tok.running = tok.running or self.running or bool(spec is not None and spec.running)
+        carried = carry_riders(table, tok, plan.paces)
         what = spec.describe() if spec is not None else f"{plan.paces} paces"
+        if plan.move_name:
+            what = f"{plan.move_name}, {plan.paces} pace(s)"
         text = f"{c.name}: {what} to {plan.end_label}"
         if carried:
             names = ", ".join(table.character_of(r.id).name for r in carried)

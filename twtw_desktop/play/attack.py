@@ -85,6 +85,7 @@ from ..rules.actions import (
     CostItem,
     draw_action,
     shot_speed,
+    tactical_of,
 )
 from ..rules.base import EFFECT_ROWS, Effect, HitLocation, Pool, Speed
 from ..rules.card import Card
@@ -399,6 +400,7 @@ def _action_spec(
         target_ids=tuple(dict.fromkeys(target_cids)),
         aims=aims,
         speed=speed,
+        tactical=tactical_of(weapon, kind, aims),
         breakdown=tuple(CostItem(label=m.label, ap=m.value, source=m.source) for m in ap.items),
         source=ap.items[0].source if ap.items else "",
     )
@@ -509,6 +511,10 @@ def plan_attack(table: Table, req: AttackRequest, geometry: Geometry | None = No
         _plan_melee(table, plan)
     else:
         _plan_ranged(table, plan, geometry or Geometry(table))
+        if plan.spec is not None and plan.situation is not None:
+            # 003 Move and Fire: a shot without the penalty forbids a move after it
+            moving = plan.situation.firer_movement != "still"
+            plan.spec = plan.spec.model_copy(update={"firer_moving": moving})
     if plan.discharge:
         names = ", ".join(w.name for w in plan.discharge.values())
         moving = req.mode == "melee" or (

@@ -24,7 +24,7 @@ from ..errors import RulesError
 from ..geometry.movement import TERRAIN_COSTS, cheapest_path
 from ..hexgrid import Hex
 from ..model.encounter import MAX_PACES, Token
-from ..rules.actions import ActionSpec, move_action, run_action
+from ..rules.actions import ActionSpec, move_action, phase_move, run_action, speed_name
 from .engagement import after_move
 
 if TYPE_CHECKING:
@@ -51,6 +51,8 @@ class MovePlan:
     #: AP v2: counters still missing for the move; dropping it declares it to be
     #: carried out when they cover it (a standing declaration, ``when_able``)
     short: int = 0
+    #: Phases action time: the move by its paces ("Half move", 004 Maneuver), no AP
+    move_name: str = ""
 
     def label(self) -> str:
         """Text next to the cursor while dragging."""
@@ -58,6 +60,8 @@ class MovePlan:
             return self.reason or "no way there"
         how = "run" if self.run else "walk"
         head = f"{self.paces} pace{'s' if self.paces != 1 else ''} ({how}) · {self.ap} AP"
+        if self.move_name:
+            head = f"{self.paces} pace{'s' if self.paces != 1 else ''} · {self.move_name}"
         if self.counters is not None:
             head += f" · {self.counters} on the track"
         lines = [head]
@@ -72,6 +76,8 @@ class MovePlan:
         when = f" once {self.short} more counter(s) are out" if self.short else ""
         verb = "ran" if self.run else "moved"
         paces = f"{self.paces} pace{'s' if self.paces != 1 else ''}"
+        if self.move_name:
+            return f"{self.name} {verb} {paces}: {self.move_name}."
         return f"{self.name} {verb} {paces} for {self.ap} AP{when}."
 
 
@@ -128,7 +134,14 @@ def rider_refusal(doc: TableView, tok: Token) -> str | None:
 
 
 def plan_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = False) -> MovePlan:
-    """Price the cheapest path of a token to ``dest`` for action time (000 Movement)."""
+    """Price the cheapest path of a token to ``dest`` for action time (000 Movement).
+
+    Phases action time: the path is searched pace by pace (terrain extras and paid
+    turns counted as paces, house) and the move's speed read from its length
+    (:func:`~twtw_desktop.rules.actions.phase_move`, 004 Maneuver); it is acted in the
+    character's phase, in the phase's move order (the engine says why not)."""
+    if doc.in_action and doc.edition.time != "segments":
+        return _plan_phase_move(doc, token_id, dest, run=run)
     tok = doc.token(token_id)
     ch = doc.character(tok.character_id)
     plan = MovePlan(token_id=token_id, name=ch.name, run=run)
@@ -190,8 +203,7 @@ def plan_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = False) ->
     if action.ap != pc.ap:  # the two sides price a move the same way; keep the map's
         action = action.model_copy(update={"ap": pc.ap, "breakdown": ()})
     plan.action = action
-    if doc.edition.time != "segments":
-        # Phases: a move is declared by speed on the track panel, not paid in AP here
+    if doc.edition.time != "segments":  # narrative time: the Judge's hand, free
         plan.allowed = True
         plan.action = None
         return plan
@@ -202,6 +214,65 @@ def plan_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = False) ->
         # within the round's AP (the search's bound): declared now, carried out when
         # the counters cover it (000 Action Timing)
         plan.short = pc.ap - counters
+    plan.allowed = True
+    return plan
+
+
+def _plan_phase_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = False) -> MovePlan:
+    """:func:`plan_move` in Phases action time."""
+    tok = doc.token(token_id)
+    ch = doc.character(tok.character_id)
+    plan = MovePlan(token_id=token_id, name=ch.name, run=run)
+    plan.end_label = doc.hex_label(dest)
+    if not doc.map.contains(dest):
+        plan.reason = "That is off the map."
+        return plan
+    longest = max(ch.run, ch.move)
+    if longest < 1:
+        plan.reason = f"{ch.name} cannot move."
+        return plan
+    try:
+        pc = cheapest_path(
+            doc.map,
+            doc.walls(),
+            tok.at,
+            tok.facing,
+            dest,
+            1,  # pace by pace: the AP of this search are paces
+            occupied_hexes(doc, token_id),
+            "move",
+            max_ap=longest,
+        )
+    except RulesError as e:
+        plan.reason = str(e)
+        return plan
+    if pc is None:
+        plan.reason = (
+            "Someone already stands there."
+            if doc.encounter.token_at(dest)
+            else f"No way there within a Full move ({longest} paces, 004 Maneuver), or walls, "
+            "water or other figures."
+        )
+        return plan
+    plan.path = [tok.at, *pc.hexes]
+    plan.paces = pc.paces
+    plan.facing = pc.facing
+    if pc.paces == 0:
+        plan.reason = "That is where the token stands."
+        return plan
+    try:
+        action = phase_move(ch, pc.paces, pc.ap - pc.paces, run=run)
+    except RulesError as e:
+        plan.reason = str(e)
+        return plan
+    plan.action = action
+    plan.run = action.running
+    plan.move_name = f"{action.breakdown[0].label.split(':')[0]} ({speed_name(action.speed)})"
+    plan.breakdown = [i.label for i in action.breakdown]
+    why = doc.time.why_not_pay(ch.id, action) if doc.time is not None else None
+    if why:
+        plan.reason = why
+        return plan
     plan.allowed = True
     return plan
 

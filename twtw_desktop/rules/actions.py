@@ -13,8 +13,12 @@ House values (the pages are silent or only hint) are collected in
 * An aimed shot's speed combines the shot and its aim actions under 004's combination
   rules (a Peacemaker's Quick shot + one Quick aim = Half, as 004's "regular Joe"
   says); a gear entry without an aim speed makes it one speed slower than the shot.
-* 004 lets the player choose a Quick, Half or Full move without giving distances;
-  a move is Half (Normal) unless the caller says otherwise, a run is Full (Slow).
+* 004 Maneuver names four moves (Step, Quick, Half, Full) and says a Full move goes
+  further than a Quick one; its distance table (Tacticalmove.JPG) is missing. In the
+  Phases edition the move's speed is read from its paces (:func:`phase_move`): a Step
+  is one pace, a Quick move up to half the Move value (rounded up), a Half move up to
+  the Move value (003: walking), a Full move up to the Run value (003: running beyond
+  the speed value). The AP v2 catalogue's own ``move_action`` keeps Half, a run Full.
 * Posture changes, ducking and facing are Quick (Fast); standing up, blocking,
   dodging (004's Miranda example resolves her dodging move as Half) and a careful
   disengage are Half (Normal); recovering from stun uses the whole round (Full).
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import math
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -137,8 +141,9 @@ COMBAT_KINDS = SHOT_KINDS | {
 HOUSE_SPEEDS: dict[str, str] = {
     "aimed_shot": "shot + aims combined (004); one speed slower than the shot without an"
     " aim speed in the gear entry; Full when the combination is not allowed",
-    "move": "Half unless the Judge picks Quick or Full (004 gives no distances)",
-    "run": "Full",
+    "move": "Phases: by its paces (004 Maneuver; its distance table is missing): a Step"
+    " one pace, Quick up to half the Move value, Half up to Move, Full up to Run",
+    "run": "Full (running all round)",
     "drop_prone/duck/emerge/face/turn_in_move": "Quick",
     "stand_up/block/dodge/disengage": "Half (004's dodging Miranda moves as a Half action)",
     "recover": "Full (the stunned character spends the round)",
@@ -272,6 +277,14 @@ class ActionSpec(Strict):
     result_bonus: SmallInt = 0  # careful attacks (+1); aim bonuses are the combat model's
     breakdown: tuple[CostItem, ...] = ()
     source: Text = ""
+    #: Phases: a one-pace Step, which rides along with a Quick action (004 Maneuver)
+    step: bool = False
+    #: Phases shots: the shot takes the firer-movement penalty (003 Move and Fire: only
+    #: then may the firer move after it)
+    firer_moving: bool = False
+    #: Phases shots combined with a move (004 Tactical Move): "half" (a pistol's snap
+    #: shot without aim), "full" (any other shot) or "slow" (Slow gear: no tactical move)
+    tactical: Literal["", "half", "full", "slow"] = ""
 
     @model_validator(mode="after")
     def _breakdown_adds_up(self) -> ActionSpec:
@@ -762,6 +775,97 @@ def run_action(
     """Run ``paces``: 1 AP per Run paces; the character counts as running for the
     whole round (000 Movement)."""
     return _movement(ActionKind.RUN, character.run, "Run", character, paces, extra, turns, speed)
+
+
+# -- Phases moves (004 Maneuver and Tactical Move; 003 Movement) --------------------
+
+#: 004 Maneuver: "Step is a special case of combining a Quick action with a movement".
+#: House: a Step is one pace (the page's distance table is missing).
+STEP_PACES = 1
+SOURCE_MANEUVER = "004 Maneuver"
+SOURCE_TACTICAL = "004 Tactical Move"
+#: the house reading of 004's missing move distances, for the log and the Rules reference
+PHASE_MOVE_READING = (
+    "004 Maneuver names Step, Quick, Half and Full moves and says a Full move goes further "
+    "than a Quick one; its distance table is missing, so (house) a Step is 1 pace, a Quick "
+    "move up to half the Move value, a Half move up to the Move value (003: walking) and a "
+    "Full move up to the Run value (003: running)"
+)
+
+
+def phase_move_speed(
+    character: Character, paces: int, *, run: bool = False
+) -> tuple[str, Speed, int]:
+    """The Phases move that covers ``paces`` (terrain included): its name, speed and
+    most paces (004 Maneuver, house distances: :data:`PHASE_MOVE_READING`). A run is a
+    Full move whatever its length. RulesError beyond the Run value."""
+    if paces < 1:
+        raise RulesError("A move needs at least one pace.")
+    if character.run < 1 and character.move < 1:
+        raise RulesError(f"{character.name} cannot move.")
+    quick = math.ceil(character.move / 2)
+    moves = (
+        ("Step", Speed.FAST, STEP_PACES),
+        ("Quick move", Speed.FAST, quick),
+        ("Half move", Speed.NORMAL, character.move),
+        ("Full move", Speed.SLOW, max(character.run, character.move)),
+    )
+    for name, speed, most in moves[3:] if run else moves:
+        if paces <= most:
+            return name, speed, most
+    raise RulesError(
+        f"{character.name} moves at most {max(character.run, character.move)} paces in a "
+        f"round (a Full move, Run {character.run}); {paces} is too far ({SOURCE_MANEUVER})."
+    )
+
+
+def phase_move(
+    character: Character, paces: int, extra_paces: int = 0, *, run: bool = False
+) -> ActionSpec:
+    """A move in the Phases edition: its speed from the paces it covers, terrain and
+    paid turns counted as extra paces (house: each AP 000 charges for them is a pace),
+    running when beyond the Move value (003 Movement) or a run (004 Maneuver; see
+    :func:`phase_move_speed`). The spec carries no AP (the Phases edition has none)."""
+    if extra_paces < 0:
+        raise RulesError("Terrain paces cannot be negative.")
+    total = paces + extra_paces
+    name, speed, most = phase_move_speed(character, total, run=run)
+    running = run or total > character.move
+    label = f"{name}: {paces} pace(s)"
+    if extra_paces:
+        label += f" + {extra_paces} for terrain and turns"
+    label += f", up to {most} ({speed_name(speed)})"
+    if running:
+        label += "; running (003 Movement)"
+    return _spec(
+        ActionKind.RUN if run else ActionKind.MOVE,
+        [CostItem(label=label, ap=0, source=SOURCE_MANEUVER)],
+        speed,
+        SOURCE_MANEUVER,
+        paces=paces,
+        running=running,
+        step=name == "Step",
+    )
+
+
+def tactical_of(weapon: Weapon | None, kind: ActionKind, aims: int) -> str:
+    """What a shot allows as a tactical move (004 Tactical Move): "half" for a snap
+    shot without aim from a single or double action pistol ("The only tactical moves
+    that can be performed with a Half action"), "slow" for Slow gear ("Tactical actions
+    cannot be performed with gear that has the Slow attribute"), "full" otherwise
+    ("Most tactical moves are Full actions"); "" for what is not a shot."""
+    if weapon is None or kind not in SHOT_KINDS:
+        return ""
+    if Speed(weapon.speed) == Speed.SLOW:
+        return "slow"
+    if (
+        kind in (ActionKind.SNAP_SHOT, ActionKind.NORMAL_SHOT)
+        and aims == 0
+        and weapon.kind == "handgun"
+        and weapon.action in ("single", "double")
+    ):
+        return "half"
+    return "full"
 
 
 def _simple(kind: ActionKind, label: str, ap: int, speed: Speed, source: str) -> ActionSpec:

@@ -97,6 +97,11 @@ SOURCE_RESOLUTION = "004 Resolution"
 SOURCE_TAKING = "004 Taking Actions"
 SOURCE_DELAY = "004 Delaying an Action"
 SOURCE_CONTINUOUS = "002 Continuous Actions"
+SOURCE_MOVE_ORDER = "001 Movement Actions / Order of Actions"
+SOURCE_MOVE_FIRE = "003 Move and Fire"
+SOURCE_TACTICAL = "004 Tactical Move"
+#: the action kinds that are moves (ActionKind values)
+MOVE_KINDS = frozenset({"move", "run"})
 
 ROMAN = ("I", "II", "III", "IV")
 
@@ -208,6 +213,17 @@ class PhaseRow(Strict):
     acted_speeds: tuple[Speed, ...] = ()
     #: the phase of the first of them (the others follow in the same phase)
     acted_phase: Count | None = None
+    #: the kinds of the actions taken this round (ActionKind values; "speed" for an
+    #: action given by its speed only)
+    acted_kinds: tuple[Name, ...] = ()
+    #: a Step taken this round: it rides along with a Quick action (004 Maneuver)
+    step_taken: bool = False
+    #: the phase the character moved in this round (001 Order of Actions)
+    moved_phase: Count | None = None
+    #: a shot taken without the firer-movement penalty: no move after it (003)
+    still_shot: bool = False
+    #: how the shots taken may go with a move (004 Tactical Move; ActionSpec.tactical)
+    shots_tactical: tuple[Name, ...] = ()
     passed: bool = False
     delayed: bool = False
     waiting_for: Text | None = None
@@ -215,6 +231,12 @@ class PhaseRow(Strict):
     waiting_speed: Speed | None = None
     preempting: bool = False
     surprise: Literal["none", "surprised", "bravery"] = "none"
+
+    @property
+    def acted_other(self) -> bool:
+        """Took an action other than a move this round (its turn in the phase's
+        action step is taken)."""
+        return any(k not in MOVE_KINDS for k in self.acted_kinds)
 
 
 class ContinuousMover(Strict):
@@ -241,6 +263,9 @@ class PhaseState(Strict):
     movers: tuple[ContinuousMover, ...] = ()
     #: initiative card numbers by "all" / side / character id
     initiative_cards: dict[Name, CardNo] = {}
+    #: someone has taken an action other than a move in the current phase: its moves
+    #: are over (001: "All movement happens before all other actions.")
+    actions_begun: bool = False
     #: the deck after this round's last draw
     deck: DeckState | None = None
 
@@ -390,7 +415,7 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             return None
         for cid in self.acting_order():
             r = self._state.rows[cid]
-            if not (r.acted or r.delayed or r.passed):
+            if not (self._turn_taken(r) or r.delayed or r.passed):
                 return cid
         return None
 
@@ -771,7 +796,9 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
     def _advance(self) -> tuple[PhaseState, PhaseEvent, bool]:
         st = self._state
         if st.stage == PhaseStage.RESOLVED:
-            new = st.model_copy(update={"stage": PhaseStage.ACTING, "phase": 1})
+            new = st.model_copy(
+                update={"stage": PhaseStage.ACTING, "phase": 1, "actions_begun": False}
+            )
             order = tuple(self._order_for(new, 1))
             return (
                 new,
@@ -819,7 +846,7 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             phase = st.phase
         else:
             phase = st.phase + 1
-            new = st.model_copy(update={"rows": rows, "phase": phase})
+            new = st.model_copy(update={"rows": rows, "phase": phase, "actions_begun": False})
             order = tuple(self._order_for(new, phase))
             summary = f"Round {st.round}, phase {roman(phase)}"
         event = PhaseEvent(
@@ -875,9 +902,24 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
             if cid == row.character_id:
                 return None
             r = st.rows[cid]
-            if not (r.acted or r.delayed or r.passed):
+            if not (self._turn_taken(r) or r.delayed or r.passed):
                 return r
         return None
+
+    @staticmethod
+    def _turn_taken(r: PhaseRow) -> bool:
+        """Has ``r`` had its turn in the phase's action step? Yes after an action other
+        than a move, or a move that leaves no room in the declaration for more."""
+        if r.acted_other:
+            return True
+        if not r.acted:
+            return False
+        declared = r.waiting_speed or r.declared or Speed.FAST
+        try:
+            further_action(r.name, r.acted_speeds or (Speed.FAST,), Speed.FAST, declared)
+        except RulesError:
+            return True
+        return False
 
     def act_refusal(self, character_id: str, action: Speed | ActionSpec) -> str | None:
         """Why :meth:`act` would refuse ``action`` now (None: the character may act)."""
@@ -894,13 +936,20 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
     ) -> tuple[PhaseState, PhaseEvent, bool]:
         st = self._state
         row = self._acting_row(character_id, again=True)
-        blocker = None if row.acted else self._turn_blocker(row)
-        if blocker is not None:
-            raise RulesError(
-                f"{blocker.name} acts before {row.name} in phase {roman(st.phase)} (Reflex "
-                f"{blocker.reflex} against {row.reflex}); they act or delay first."
-            )
-        speed = action.speed if isinstance(action, ActionSpec) else Speed(action)
+        spec = action if isinstance(action, ActionSpec) else None
+        kind = spec.kind.value if spec is not None else "speed"
+        is_move = kind in MOVE_KINDS
+        details: list[str] = []
+        if is_move:
+            details += self._move_refusal(row)
+        else:
+            blocker = None if row.acted_other else self._turn_blocker(row)
+            if blocker is not None:
+                raise RulesError(
+                    f"{blocker.name} acts before {row.name} in phase {roman(st.phase)} (Reflex "
+                    f"{blocker.reflex} against {row.reflex}); they act or delay first."
+                )
+        speed = spec.speed if spec is not None else Speed(action)
         allowed = row.waiting_speed or row.declared
         assert allowed is not None
         if speed_rank(speed) > speed_rank(allowed):
@@ -908,41 +957,130 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                 f"{row.name} declared a {speed_name(allowed)} action; a {speed_name(speed)} "
                 "action is too slow."
             )
-        done = row.acted_speeds or ((row.acted_speed,) if row.acted and row.acted_speed else ())
-        details: list[str] = []
-        if row.acted and row.acted_phase not in (None, st.phase):
+        if row.acted and row.acted_phase not in (None, st.phase) and not row.delayed:
             raise RulesError(
                 f"{row.name} has already acted this round, in phase {roman(row.acted_phase)}; "
                 "the actions of one declaration are taken together (004)."
             )
-        if row.acted:
-            combo = further_action(row.name, done, speed, allowed)
-            details.append(combo.reasons[-1])
+        # a Step rides along with a Quick action (004 Maneuver); a second one is a move
+        is_step = bool(spec is not None and spec.step and not row.step_taken)
+        speeds = row.acted_speeds if is_step else (*row.acted_speeds, speed)
+        step_taken = row.step_taken or is_step
+        kinds = (*row.acted_kinds, kind)
+        tactical = row.shots_tactical + ((spec.tactical,) if spec and spec.tactical else ())
+        combo = self._combined(row, speeds, step_taken, kinds, tactical, allowed)
+        if combo:
+            details.append(combo)
         rows = dict(st.rows)
-        rows[character_id] = row.model_copy(
-            update={
-                "acted": True,
-                "acted_speed": speed,
-                "acted_speeds": (*done, speed),
-                "acted_phase": row.acted_phase if row.acted else st.phase,
-                "delayed": False,
-                "preempting": False,
-            }
-        )
-        what = (
-            action.describe() if isinstance(action, ActionSpec) else f"a {speed_name(speed)} action"
-        )
+        update: dict[str, object] = {
+            "acted": True,
+            "acted_speed": speed,
+            "acted_speeds": speeds,
+            "acted_kinds": kinds,
+            "step_taken": step_taken,
+            "shots_tactical": tactical,
+            "acted_phase": row.acted_phase if row.acted else st.phase,
+            "delayed": False,
+            "preempting": False,
+        }
+        if is_move:
+            update["moved_phase"] = st.phase
+        if spec is not None and spec.is_shot and not spec.firer_moving:
+            update["still_shot"] = True
+        rows[character_id] = row.model_copy(update=update)
+        what = spec.describe() if spec is not None else f"a {speed_name(speed)} action"
+        if is_move and spec is not None:
+            what = " ".join(i.label for i in spec.breakdown) or what
         if row.delayed:
             details.append(
                 f"acting on a delay{f' (waiting for {row.waiting_for})' if row.waiting_for else ''}"
             )
+        begun = st.actions_begun or (not is_move and not row.delayed and not row.preempting)
         event = self._event(
             "act",
             character_id=character_id,
             summary=f"{row.name} acts in phase {roman(st.phase)}: {what}",
             details=tuple(details),
         )
-        return st.model_copy(update={"rows": rows}), event, False
+        return st.model_copy(update={"rows": rows, "actions_begun": begun}), event, False
+
+    def _move_refusal(self, row: PhaseRow) -> list[str]:
+        """Raise when ``row`` may not move now; the log lines when it may.
+
+        003 Move and Fire: "A character who did not take the movement penalty on a
+        shot may not move after the attempt." 001 Movement Actions: "All movement
+        happens before all other actions."; 001 Order of Actions: "start with the last
+        character and do movement in reverse order". House (001 against 003/004, which
+        let a character move before, during or after the attack in their own phase):
+        each phase opens with its moves, the slowest of those acting in it first; once
+        someone in the phase takes another action its moves are over. A delaying
+        character acting on their delay moves when they act (004 Delaying an Action)."""
+        st = self._state
+        if row.still_shot:
+            raise RulesError(
+                f"{row.name} took a shot without the firer-movement penalty and may not move "
+                f'after it ({SOURCE_MOVE_FIRE}: "A character who did not take the movement '
+                'penalty on a shot may not move after the attempt").'
+            )
+        if row.delayed or row.preempting:
+            return [f"moves on a delay ({SOURCE_DELAY})"]
+        if st.actions_begun:
+            raise RulesError(
+                f"The moves of phase {roman(st.phase)} are over: someone has already taken "
+                f'another action in it ({SOURCE_MOVE_ORDER}: "All movement happens before all '
+                'other actions."). Move at the start of the phase, or delay and move later.'
+            )
+        order = self._order_for(st, st.phase)
+        mine = order.index(row.character_id) if row.character_id in order else len(order)
+        faster_moved = [st.rows[c].name for c in order[:mine] if st.rows[c].moved_phase == st.phase]
+        if faster_moved:
+            raise RulesError(
+                f"{', '.join(faster_moved)} (acting before {row.name}) has already moved in "
+                f"phase {roman(st.phase)}: the moves go from the last to act to the first "
+                f'({SOURCE_MOVE_ORDER}: "start with the last character and do movement in '
+                'reverse order").'
+            )
+        return [f"the phase's moves come first, the slowest first ({SOURCE_MOVE_ORDER})"]
+
+    @staticmethod
+    def _combined(
+        row: PhaseRow,
+        speeds: tuple[Speed, ...],
+        step: bool,
+        kinds: tuple[str, ...],
+        tactical: tuple[str, ...],
+        declared: Speed,
+    ) -> str:
+        """Check the round's actions so far against the declaration (004 Freestyle
+        Action Speeds; a Step counts as a Quick action unless it rides along with one,
+        004 Maneuver; a move with a shot is a tactical move, 004 Tactical Move). The
+        line for the log ("" for a single action); RulesError when they do not fit."""
+        eff = [*speeds, *([Speed.FAST] if step and Speed.FAST not in speeds else [])]
+        moving = any(k in MOVE_KINDS for k in kinds)
+        if moving and "slow" in tactical:
+            raise RulesError(
+                f"{row.name} cannot shoot Slow gear in a round they move: "
+                f'"Tactical actions cannot be performed with gear that has the Slow attribute" '
+                f"({SOURCE_TACTICAL})."
+            )
+        if len(eff) < 2:
+            return ""
+        done, last = eff[:-1], eff[-1]
+        combo = further_action(row.name, done, last, declared)
+        line = combo.reasons[-1]
+        if step:
+            line += "; the Step rides along with a Quick action (004 Maneuver)"
+        if moving and "full" in tactical and combo.speed != Speed.SLOW:
+            if declared != Speed.SLOW:
+                raise RulesError(
+                    f"{row.name} has already acted this round: a move with this shot is a Full "
+                    'tactical move ("The only tactical moves that can be performed with a Half '
+                    "action are snap shots (without aim), with single or double action "
+                    f'pistols"; {SOURCE_TACTICAL}), slower than the {speed_name(declared)} '
+                    "declared."
+                )
+            line += f"; a tactical move with this shot is a Full action ({SOURCE_TACTICAL})"
+        return line
 
     def delay(self, character_id: str, circumstance: str | None = None) -> PhaseEvent:
         """Hold the action when the character's turn comes: for a named circumstance
@@ -953,7 +1091,10 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         self, character_id: str, circumstance: str | None
     ) -> tuple[PhaseState, PhaseEvent, bool]:
         st = self._state
-        row = self._acting_row(character_id)
+        # a character who has only moved may still hold the rest of the action
+        row = self._acting_row(character_id, again=True)
+        if row.acted_other:
+            raise RulesError(f"{row.name} has already acted this round.")
         if row.delayed:
             raise RulesError(f"{row.name} is already delaying.")
         blocker = self._turn_blocker(row)
