@@ -198,8 +198,8 @@ def test_phases_moves_by_speed_in_phase_and_order(tmp_path, capsys):
     003 Move and Fire: a move is read as Step, Quick, Half or Full by its paces and
     acted in the character's phase; the phase's moves come first, slowest first; a
     Step rides along with a pistol's snap shot; no move after an unpenalised shot."""
+    log = play("seed_004_phases_moves", tmp_path, capsys)
     name = "seed_004_phases_moves"
-    log = play(name, tmp_path, capsys)
     moves = [e["text"] for e in log if e["kind"] == "move"]
     assert any("Jonah Benton: Quick move (Quick), 3 pace(s)" in t for t in moves)
     assert any("Angus Laroq: Step (Quick), 1 pace(s)" in t for t in moves)
@@ -236,6 +236,43 @@ def test_phases_moves_by_speed_in_phase_and_order(tmp_path, capsys):
         code, _ = _variant(tmp_path, name, change)
         err = capsys.readouterr().err
         assert code == 1 and words in err, (words, err)
+
+
+def test_one_free_action_a_round_and_simultaneous_actions(tmp_path, capsys):
+    """004 Free Actions: one free action a round, further ones are Quick; 004
+    Simultaneous Actions: a draw with the other hand at the same time as a snap shot
+    counts as one action of the slower speed."""
+    log = play("seed_004_free_and_simultaneous", tmp_path, capsys)
+    texts = [e["text"] for e in log]
+    assert any("shouts to Hank to get down (the round's free action" in t for t in texts)
+    assert any("drops her hat, a further free action: a Quick action" in t for t in texts)
+    table = _table_after("seed_004_free_and_simultaneous")
+    row = table.track.row("miranda_valentine")
+    assert row.free_used and row.acted_speeds == ("fast", "normal")
+    assert table.character("miranda_valentine").weapons[1].readied
+    name = "seed_004_free_and_simultaneous"
+    # the same draw after the shot, not at once: a third action, refused
+    code, _ = _variant(
+        tmp_path,
+        name,
+        lambda ls: [
+            x.replace('"at_once"', '"draw"').split(', "then"')[0] + "}" if "at_once" in x else x
+            for x in ls
+        ],
+    )
+    err = capsys.readouterr().err
+    assert code == 1 and "Quick + Quick + Half is not allowed" in err
+    # with no free action left the shout makes three Quick actions: Full, too slow
+    code, _ = _variant(
+        tmp_path,
+        name,
+        _with(
+            {"do": "free_action", "who": "miranda_valentine", "what": "whistles"},
+            after='"what": "drops her hat"',
+        ),
+    )
+    err = capsys.readouterr().err
+    assert code == 1 and "slower than the Half declared" in err
 
 
 def test_every_example_plays_with_qt_blocked(tmp_path):

@@ -32,6 +32,7 @@ from .actions import (
     Who,
     moved_tokens,
     new_round_tokens,
+    parse_action,
     register,
 )
 from .catalogue import apply_action_effects, apply_bleeding, catalogue
@@ -481,6 +482,77 @@ class Interrupt(_EngineAction):
     def call(self, table: Table) -> Callable[[], Any]:
         c, _ = self.actor(table)
         return lambda: table.track.preempt(c.id, self.against, self.card)
+
+
+@register
+class FreeAction(_EngineAction):
+    """Phases: a free action — talking, a hand signal, dropping an item (004 Free
+    Actions): one a round on top of the declaration, any further one a Quick action."""
+
+    do: Literal["free_action"] = "free_action"
+    who: Who
+    what: Annotated[str, Field(max_length=200)] = ""
+    editions: ClassVar[tuple[str, ...]] = ("phases",)
+    page: ClassVar[str] = "004 Free Actions"
+    summary: ClassVar[str] = "Phases: a free action (one a round; further ones are Quick)"
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name}: {self.what or 'a free action'}"
+
+    def call(self, table: Table) -> Callable[[], Any]:
+        c, _ = self.actor(table)
+        return lambda: table.track.free_action(c.id, self.what)
+
+
+@register
+class AtOnce(Action):
+    """Phases: ``then`` is done with the other hand at the same time as the
+    character's last action (004 Simultaneous Actions): the two count as one action of
+    the slower speed when combining. ``then`` is any table action of the same
+    character (a snap shot, a draw…); its own rules, penalties included, still apply."""
+
+    do: Literal["at_once"] = "at_once"
+    who: Who
+    then: dict[str, Any]
+    page: ClassVar[str] = "004 Simultaneous Actions"
+    summary: ClassVar[str] = "Phases: an action with the other hand at the same time as the last"
+
+    @model_validator(mode="after")
+    def _then_is_the_same_characters(self) -> AtOnce:
+        inner = parse_action(self.then)  # ValueError naming what is wrong
+        if getattr(inner, "who", None) != self.who:
+            raise ValueError('"then" is an action of the same character ("who")')
+        return self
+
+    def inner(self) -> Action:
+        return parse_action(self.then)
+
+    def label(self, table: Table) -> str:
+        return f"{self.inner().label(table)} (at once)"
+
+    def capture(self) -> Iterable[str]:
+        return self.inner().capture()
+
+    def areas(self) -> Iterable[str]:
+        return self.inner().areas()
+
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        return self.inner().touches(table)
+
+    def cost(self, table: Table) -> Any:
+        return self.inner().cost(table)
+
+    def why_not(self, table: Table) -> str | None:
+        if not table.in_action or table.time is None or table.time.kind != "phases":
+            return f"'{self.do}' belongs to Phases action time ({self.page})."
+        c, _ = self.actor(table)
+        with table.track.at_once(c.id):
+            return self.inner().why_not(table)
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        with table.track.at_once(c.id):
+            return self.inner().apply(table)
 
 
 __all__ = ["due_next", "is_due", "spec_for"]

@@ -57,7 +57,8 @@ the action track (:mod:`twtw_desktop.rules.timecommon`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -100,6 +101,8 @@ SOURCE_CONTINUOUS = "002 Continuous Actions"
 SOURCE_MOVE_ORDER = "001 Movement Actions / Order of Actions"
 SOURCE_MOVE_FIRE = "003 Move and Fire"
 SOURCE_TACTICAL = "004 Tactical Move"
+SOURCE_FREE = "004 Free Actions"
+SOURCE_SIMULTANEOUS = "004 Simultaneous Actions"
 #: the action kinds that are moves (ActionKind values)
 MOVE_KINDS = frozenset({"move", "run"})
 
@@ -224,6 +227,8 @@ class PhaseRow(Strict):
     still_shot: bool = False
     #: how the shots taken may go with a move (004 Tactical Move; ActionSpec.tactical)
     shots_tactical: tuple[Name, ...] = ()
+    #: the round's one free action is taken (004 Free Actions)
+    free_used: bool = False
     passed: bool = False
     delayed: bool = False
     waiting_for: Text | None = None
@@ -965,6 +970,21 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         # a Step rides along with a Quick action (004 Maneuver); a second one is a move
         is_step = bool(spec is not None and spec.step and not row.step_taken)
         speeds = row.acted_speeds if is_step else (*row.acted_speeds, speed)
+        if character_id in self._together:
+            if not row.acted_speeds:
+                raise RulesError(
+                    f"{row.name} has taken no action this round to do this one at the same "
+                    f"time as ({SOURCE_SIMULTANEOUS})."
+                )
+            last = row.acted_speeds[-1]
+            merged = max(last, speed, key=speed_rank)
+            is_step = False
+            speeds = (*row.acted_speeds[:-1], merged)
+            details.append(
+                f"with the other hand at the same time as the last action: one "
+                f"{speed_name(merged)} action for combining, the slower of the two "
+                f"({SOURCE_SIMULTANEOUS})"
+            )
         step_taken = row.step_taken or is_step
         kinds = (*row.acted_kinds, kind)
         tactical = row.shots_tactical + ((spec.tactical,) if spec and spec.tactical else ())
@@ -1081,6 +1101,62 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                 )
             line += f"; a tactical move with this shot is a Full action ({SOURCE_TACTICAL})"
         return line
+
+    #: characters whose next action is done at the same time as their last (see
+    #: :meth:`at_once`); not state: set only inside one table step
+    _together: frozenset[str] = frozenset()
+
+    @contextmanager
+    def at_once(self, character_id: str) -> Iterator[None]:
+        """Inside the block the character's next action is done at the same time as
+        their last, one with each hand: the two count as one action of the slower
+        speed for combining (004 Simultaneous Actions: "count them as a single action
+        for combination purposes, with a speed equal to the slowest")."""
+        old = self._together
+        self._together = old | {character_id}
+        try:
+            yield
+        finally:
+            self._together = old
+
+    def free_action(self, character_id: str, what: str = "") -> PhaseEvent:
+        """A free action (talking, a hand signal, dropping an item). 004 Free Actions:
+        "Each character may do one free action per round in addition to any other
+        actions. Any further free actions count as a fast action and must be combined"
+        — the first of the round is taken whenever the character takes part in the
+        round (house: a shout is not tied to the phase), any further one is a Quick
+        action of their phase, combined with the rest of the declaration."""
+        return self._run(lambda: self._free(character_id, what))
+
+    def _free(self, character_id: str, what: str) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        row = self.row(character_id)
+        text = what.strip() or "a free action"
+        if row.free_used:
+            new, event, touched = self._act(character_id, Speed.FAST)
+            event = event.model_copy(
+                update={
+                    "summary": f"{row.name}: {text}, a further free action: a Quick action",
+                    "details": (
+                        *event.details,
+                        f"one free action a round; further ones count as Quick ({SOURCE_FREE})",
+                    ),
+                }
+            )
+            rows = dict(new.rows)
+            rows[character_id] = rows[character_id].model_copy(update={"free_used": True})
+            return new.model_copy(update={"rows": rows}), event, touched
+        if st.stage not in (PhaseStage.RESOLVED, PhaseStage.ACTING):
+            raise RulesError("Free actions are taken during the round, once the card is flipped.")
+        if row.status != RowStatus.ACTIVE or row.hesitated:
+            why = row.status_reason or ("hesitates" if row.hesitated else "takes no part")
+            raise RulesError(f"{row.name} cannot act this round ({why}).")
+        return self._row_step(
+            character_id,
+            {"free_used": True},
+            "free_action",
+            summary=f"{row.name}: {text} (the round's free action, {SOURCE_FREE})",
+        )
 
     def delay(self, character_id: str, circumstance: str | None = None) -> PhaseEvent:
         """Hold the action when the character's turn comes: for a named circumstance
