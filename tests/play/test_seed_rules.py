@@ -275,6 +275,57 @@ def test_one_free_action_a_round_and_simultaneous_actions(tmp_path, capsys):
     assert code == 1 and "slower than the Half declared" in err
 
 
+def test_a_creatures_natural_armour_works_like_cover(tmp_path, capsys):
+    """000 Armor Penetration/Ablation: natural armour "works like cover": PV 3 against
+    the bear's AV 3 ablates — reduced damage — and the hide's AV drops to 2."""
+    (shot,) = records(play("seed_000_natural_armour", tmp_path, capsys))
+    (hide,) = shot["covers"]
+    assert (hide["material"], hide["av"], hide["pv"], hide["outcome"], hide["new_av"]) == (
+        "natural armour",
+        3,
+        3,
+        "A",
+        2,
+    )
+    assert shot["effect"]["source"] == "RD" and shot["ablated_covers"] == []
+    table = _table_after("seed_000_natural_armour")
+    assert table.character("grizzly_bear").natural_armor == 2
+    # people have none: the same shot at Dave meets only his water trough
+    code, _ = _variant(
+        tmp_path,
+        "seed_000_natural_armour",
+        lambda ls: [x.replace('"target": "grizzly_bear"', '"target": "dave_perkins"') for x in ls],
+    )
+    capsys.readouterr()
+    assert code == 0
+    out = json.loads((tmp_path / "variant.encounter.json").read_text(encoding="utf-8"))
+    (dave,) = records(out["log"])
+    assert [c["material"] for c in dave["covers"]] == ["hardwood"]
+
+
+def test_a_rush_keeps_the_finished_aim(tmp_path, capsys):
+    """000 Rushing Actions 3: 11 counters toward a two-aim Sharps shot (15 AP): the
+    first aim is finished and kept, the second lost, no rush tax; the shot is fired
+    with one aim, and two are refused."""
+    log = play("seed_000_rush_keeps_finished_aim", tmp_path, capsys)
+    rush = json.dumps(next(e for e in log if "rushes" in e["text"]))
+    assert "1 finished aim(s) kept, 1 unfinished aim(s) lost" in rush
+    assert "rushed for no tax" in rush
+    (shot,) = records(log)
+    assert shot["hit"]["success"] is not None
+    assert any(m["label"] == "aim action 1" for m in shot["ap"]["items"])
+    table = _table_after("seed_000_rush_keeps_finished_aim")
+    (entry,) = [e for e in table.track.stack() if e.character_id == "miranda_valentine"]
+    assert entry.rush_kept_aims == 1 and entry.action.ap == 11 and entry.rush_tax is None
+    code, _ = _variant(
+        tmp_path,
+        "seed_000_rush_keeps_finished_aim",
+        lambda ls: [x.replace('"aims": 1}', '"aims": 2}') for x in ls],
+    )
+    err = capsys.readouterr().err
+    assert code == 1 and "kept 1 finished aim(s)" in err
+
+
 def test_every_example_plays_with_qt_blocked(tmp_path):
     """Every shipped example script (the worked examples and these) plays to the end
     with PySide6 unimportable, in one process."""

@@ -2099,9 +2099,29 @@ def track_refusal(table: Table, plan: AttackPlan) -> str | None:
     or nothing is charged)."""
     if table.time is None or not table.in_action or not plan.request.charge_ap:
         return None
-    if plan.spec is None or declared_shot(table, plan) is not None:
+    if plan.spec is None:
         return None
+    found = declared_shot(table, plan)
+    if found is not None:
+        return rushed_refusal(found[0], plan.spec)
     return table.time.why_not_pay(plan.shooter.id, plan.spec)
+
+
+def rushed_refusal(entry: Any, spec: ActionSpec) -> str | None:
+    """Why a rushed stack entry does not allow this shot (000 Rushing Actions): a
+    rushed shot is a snap shot (1), and a fully paid rush keeps only the aims its
+    counters finished (3)."""
+    if entry.resolves_as_snap and spec.kind in (ActionKind.NORMAL_SHOT, ActionKind.AIMED_SHOT):
+        return (
+            'The shot was rushed: it is a snap shot (000 Rushing Actions 1: "any shot that is '
+            'taken after a rush is always a snap shot").'
+        )
+    if entry.rush_kept_aims is not None and spec.aims > entry.rush_kept_aims:
+        return (
+            f"The rush kept {entry.rush_kept_aims} finished aim(s); the unfinished one is lost "
+            "(000 Rushing Actions 3)."
+        )
+    return None
 
 
 def _charge_track(table: Table, plan: AttackPlan) -> tuple[str, tuple[int, int, int] | None]:

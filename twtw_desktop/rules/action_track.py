@@ -82,7 +82,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from ..errors import RulesError
-from .actions import ActionKind, ActionSpec, single_action_tie_key
+from .actions import ActionKind, ActionSpec, single_action_tie_key, with_aims
 from .base import MAX_COUNT, CardNo, Count, Id, Name, Pool, SmallInt, Strict, Text
 from .card import Card
 from .character import Character
@@ -279,6 +279,9 @@ class StackEntry(Strict):
     join_borrowed: bool = False
     rushed: Count = 0
     resolves_as_snap: bool = False
+    #: a fully paid rush of an aimed shot kept this many finished aims (000 Rushing
+    #: Actions 3); None when nothing was cut
+    rush_kept_aims: Count | None = None
     gear_modifier: SmallInt = 0
     environment_modifier: SmallInt = 0
     modifier_note: Text = ""
@@ -1371,6 +1374,23 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             raise RulesError(f"To rush, {row.name} needs at least one counter on the track.")
         need, _ = self._need(row, action)
         amount = max(0, need - row.counters)
+        kept_note = ""
+        if amount and action.kind == ActionKind.AIMED_SHOT:
+            # 000 Rushing Actions 3: "they could keep the first aim (because it is fully
+            # completed and not being rushed) and lose the second"
+            kept = self._finished_aims(action, row.counters)
+            if kept is not None:
+                lost_aims = action.aims - kept.aims
+                kept_note = (
+                    f"the counters present pay for {kept.describe()}: "
+                    + (f"{kept.aims} finished aim(s) kept, " if kept.aims else "")
+                    + f'{lost_aims} unfinished aim(s) lost ({SOURCE_RUSH} 3: "they could keep '
+                    "the first aim (because it is fully completed and not being rushed) and "
+                    'lose the second")'
+                )
+                action = kept
+                need, _ = self._need(row, action)
+                amount = 0
         limit = action.ap // 2
         if amount > limit:
             raise RulesError(
@@ -1391,6 +1411,8 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         details: list[str] = []
         if amount == 0:
             new_row, lost, pay_details = self._pay(row, action, need)
+            if kept_note:
+                details.append(kept_note)
             details += pay_details
             details.append(f"fully paid from the track: rushed for no tax ({SOURCE_RUSH}, 3)")
             snap = False
@@ -1431,7 +1453,18 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
             details,
             rushed=amount,
             resolves_as_snap=snap,
+            rush_kept_aims=action.aims if kept_note else None,
         )
+
+    @staticmethod
+    def _finished_aims(action: ActionSpec, counters: int) -> ActionSpec | None:
+        """The aimed shot with as many of its aims as the counters on the track pay in
+        full (the normal shot when none), or None when they do not pay the shot."""
+        for aims in range(action.aims - 1, -1, -1):
+            kept = with_aims(action, aims)
+            if kept is not None and kept.ap <= counters:
+                return kept
+        return None
 
     def abandon_progress(self, character_id: str) -> TrackEvent:
         """Give up a multi-round skill under way; the AP paid are lost (000)."""

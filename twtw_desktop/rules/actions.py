@@ -27,6 +27,7 @@ House values (the pages are silent or only hint) are collected in
 from __future__ import annotations
 
 import math
+import re
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -464,6 +465,38 @@ def aimed_shot(
         weapon_name=weapon.name,
         target_ids=tuple(target_ids),
         aims=aims,
+    )
+
+
+_AIM_ITEM = re.compile(r"^aim (?:action )?(\d+)\b")
+
+
+def with_aims(spec: ActionSpec, aims: int) -> ActionSpec | None:
+    """The aimed shot ``spec`` with only its first ``aims`` aim actions (0: the normal
+    shot), its AP itemised the same way; None when the breakdown cannot say which AP
+    are which aim (aims paid before the shot, a spec without aim lines)."""
+    if spec.kind != ActionKind.AIMED_SHOT or not 0 <= aims < spec.aims:
+        return None
+    kept: list[CostItem] = []
+    seen: set[int] = set()
+    for item in spec.breakdown:
+        if item.ap < 0:
+            return None
+        m = _AIM_ITEM.match(item.label)
+        if m:
+            seen.add(int(m.group(1)))
+            if int(m.group(1)) > aims:
+                continue
+        kept.append(item)
+    if seen != set(range(1, spec.aims + 1)):
+        return None
+    return spec.model_copy(
+        update={
+            "kind": ActionKind.AIMED_SHOT if aims else ActionKind.NORMAL_SHOT,
+            "aims": aims,
+            "ap": sum(i.ap for i in kept),
+            "breakdown": tuple(kept),
+        }
     )
 
 

@@ -137,6 +137,10 @@ class Character(Mutable):
     weapons: Annotated[list[CarriedWeapon], Field(max_length=100)] = []
     posture: Posture = Posture.STANDING
     behind_cover: bool = False
+    #: a creature's natural armour, an AV over every location (000 Armor Penetration/
+    #: Ablation: "Some creatures may have natural armor, which works like cover, due to
+    #: thick hide or other natural protection"); people have none (0)
+    natural_armor: Annotated[int, Field(ge=0, le=20)] = 0
     #: "d10" style die of the character's Reflex for Phases tie breaks lives in traits
     notes: Annotated[str, Field(max_length=50_000)] = ""
     #: out of action for the rest of the scene (001's optional risk rule)

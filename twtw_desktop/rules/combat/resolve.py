@@ -393,6 +393,44 @@ def _strike_fields(st: Strike) -> _StrikeFields:
     }
 
 
+#: the id a creature's natural armour goes by in a record's covers (never a map feature)
+NATURAL_ARMOR_ID = "natural-armor"
+
+
+def _natural_armor(
+    profile: AttackProfile, target: Character, extra: int, edition: Edition
+) -> CoverHit:
+    """A creature's natural armour met after any cover, as cover is met (000 Armor
+    Penetration/Ablation: natural armor "works like cover"): PV = Pen + shield +
+    penetration bumps against its AV; P full DMG, A reduced damage, D no effect; P and
+    A lower it by 1 where the edition lowers a cover's AV, and it stays lowered on the
+    sheet. House: it covers every location and is met by blows and blasts as well as
+    shots (it is the creature's hide, not something between firer and target)."""
+    av = target.natural_armor
+    pv = profile.pen + extra
+    outcome = _cover_outcome(pv, av)
+    new_av = av - 1 if outcome in ("P", "A") and edition.ablation_lowers_av else av
+    why = [
+        f"PV {pv} = Pen {profile.pen} {extra:+d} vs {target.name}'s natural armour AV {av}: {outcome}"
+    ]
+    if outcome == "D":
+        why.append("deflected: no effect (000 Armor Penetration/Ablation)")
+    else:
+        word = "ablated: reduced damage" if outcome == "A" else "penetrated: full damage"
+        why.append(
+            f"{word}; the natural armour drops to AV {new_av} (000)" if new_av != av else word
+        )
+    return CoverHit(
+        feature_id=NATURAL_ARMOR_ID,
+        material="natural armour",
+        av=av,
+        pv=pv,
+        outcome=outcome,
+        new_av=new_av,
+        reasons=tuple(why),
+    )
+
+
 def _cover_outcome(pv: int, av: int) -> Literal["P", "A", "D"]:
     if pv >= av + 2:
         return "P"
@@ -942,7 +980,22 @@ def strike(
                     deflected=True,
                     notes=notes,
                 )
-    elif profile.attack_kind != "melee" and profile.damage_kind == "deadly":
+    if target.natural_armor > 0:
+        hide = _natural_armor(profile, target, loc_card.shield + penetration, edition)
+        cover_hits.append(hide)
+        if hide.outcome == "A":
+            source = "RD"
+        if hide.new_av != target.natural_armor:
+            target = target.model_copy(update={"natural_armor": hide.new_av})
+        if hide.outcome == "D":
+            return Strike(
+                target=target,
+                covers=tuple(cover_hits),
+                ablated=tuple(ablated),
+                deflected=True,
+                notes=notes,
+            )
+    elif not covering and profile.attack_kind != "melee" and profile.damage_kind == "deadly":
         notes.append("no cover over the hit: deadly damage penetrates (no natural armor, 000)")
 
     eff = _read_damage(dmg_card, profile, source, damage_bumps, more)
