@@ -326,6 +326,30 @@ def test_a_rush_keeps_the_finished_aim(tmp_path, capsys):
     assert code == 1 and "kept 1 finished aim(s)" in err
 
 
+def test_moving_forgoing_defence(tmp_path, capsys):
+    """001 Movement Actions: ½ AP a pace; shots at the mover halve the range for the
+    TN, blows meet Defense 0 (TN 3)."""
+    log = play("seed_001_forgoing_defence", tmp_path, capsys)
+    move = next(e for e in log if e["kind"] == "move")
+    assert "(3 AP)" in move["text"] and move["detail"]["ap"] == 3
+    assert any("forgoing defence at ½ AP a pace: 3 AP" in b for b in move["detail"]["breakdown"])
+    shot, blow = records(log)
+    assert shot["tn"]["tn"] == 5
+    assert any("halved" in n for n in shot["tn"]["notes"])
+    assert blow["tn"]["tn"] == 3
+    # walking instead: the full range (TN 6) and Jonah's own Defense
+    code, _ = _variant(
+        tmp_path,
+        "seed_001_forgoing_defence",
+        lambda ls: [x.replace(', "forgo_defence": true', "") for x in ls],
+    )
+    capsys.readouterr()
+    assert code == 0
+    out = json.loads((tmp_path / "variant.encounter.json").read_text(encoding="utf-8"))
+    shot, blow = records(out["log"])
+    assert shot["tn"]["tn"] == 6 and blow["tn"]["tn"] > 3
+
+
 def test_every_example_plays_with_qt_blocked(tmp_path):
     """Every shipped example script (the worked examples and these) plays to the end
     with PySide6 unimportable, in one process."""

@@ -481,6 +481,9 @@ class Move(Action):
     who: Who
     to: HexRef
     facing: Annotated[int, Field(ge=0, le=5)] | None = None
+    #: AP v2: forgo defence for the move (001 Movement Actions: ½ AP a pace; until the
+    #: round ends shots at the mover halve the range, blows meet Defense 0)
+    forgo_defence: bool = False
     page: ClassVar[str] = SRC_MOVE
     summary: ClassVar[str] = "walk to a hex by the cheapest path (AP by terrain and turns)"
     running: ClassVar[bool] = False
@@ -506,7 +509,9 @@ class Move(Action):
 
     def plan(self, table: Table) -> Any:
         tok = self._token(table)
-        return plan_move(table, tok.id, hex_of(table, self.to), run=self.running)
+        return plan_move(
+            table, tok.id, hex_of(table, self.to), run=self.running, forgo=self.forgo_defence
+        )
 
     def spec(self, table: Table) -> A.ActionSpec | None:
         return self.plan(table).action

@@ -198,6 +198,16 @@ def continuous_mover(table: Table, tok: Token) -> bool:
     )
 
 
+def forgoes_moving(table, tok: Token) -> bool:
+    """Whether the token's character moved forgoing defence this round (001 Movement
+    Actions; the AP v2 track keeps it until the round ends)."""
+    if table.time is None or not table.in_action:
+        return False
+    rows = getattr(getattr(table.track, "state", None), "rows", {}) or {}
+    row = rows.get(tok.character_id)
+    return bool(getattr(row, "forgoing_defence", False))
+
+
 def corridor(
     table: Table, shooter: Token, target: Token
 ) -> tuple[tuple[str, ...], bool | None, list[str]]:
@@ -615,6 +625,7 @@ def _plan_melee(table: Table, plan: AttackPlan) -> None:
         dodge=dodge,
         defender_attacked_this_round=dodge is not None and attacked_this_round(table, target.id),
         defender_forgoes_defense=continuous_mover(table, plan.target_token),
+        defender_forgoes_moving=forgoes_moving(table, plan.target_token),
     )
     plan.ap = melee_ap_cost(req.melee_attack, careful=req.careful)
     if ms.free_attack and plan.ap.total:
@@ -757,6 +768,7 @@ def _situation(
         target_size=req.target_size,
         target_left_field_of_fire=req.target_left_field_of_fire and aimed_at,
         target_forgoes_defense=continuous_mover(table, ttok),
+        target_forgoes_defense_moving=forgoes_moving(table, ttok),
     )
     return situation, cover, [*geo_lines, *(req.aim_notes if aimed_at else ())]
 

@@ -24,7 +24,14 @@ from ..errors import RulesError
 from ..geometry.movement import TERRAIN_COSTS, cheapest_path
 from ..hexgrid import Hex
 from ..model.encounter import MAX_PACES, Token
-from ..rules.actions import ActionSpec, move_action, phase_move, run_action, speed_name
+from ..rules.actions import (
+    ActionSpec,
+    forgo_move,
+    move_action,
+    phase_move,
+    run_action,
+    speed_name,
+)
 from .engagement import after_move
 
 if TYPE_CHECKING:
@@ -133,7 +140,9 @@ def rider_refusal(doc: TableView, tok: Token) -> str | None:
     return f"{name} rides {horse}: move {horse} (the mount carries the rider), or dismount first."
 
 
-def plan_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = False) -> MovePlan:
+def plan_move(
+    doc: TableView, token_id: str, dest: Hex, *, run: bool = False, forgo: bool = False
+) -> MovePlan:
     """Price the cheapest path of a token to ``dest`` for action time (000 Movement).
 
     Phases action time: the path is searched pace by pace (terrain extras and paid
@@ -141,6 +150,15 @@ def plan_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = False) ->
     (:func:`~twtw_desktop.rules.actions.phase_move`, 004 Maneuver); it is acted in the
     character's phase, in the phase's move order (the engine says why not)."""
     if doc.in_action and doc.edition.time != "segments":
+        if forgo:
+            plan = MovePlan(
+                token_id=token_id, name=doc.character(doc.token(token_id).character_id).name
+            )
+            plan.reason = (
+                "Forgoing defence is 001's AP-priced move (½ AP a pace); the Phases edition "
+                "has no AP: its continuous movement forgoes defence instead (002)."
+            )
+            return plan
         return _plan_phase_move(doc, token_id, dest, run=run)
     tok = doc.token(token_id)
     ch = doc.character(tok.character_id)
@@ -202,6 +220,17 @@ def plan_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = False) ->
         return plan
     if action.ap != pc.ap:  # the two sides price a move the same way; keep the map's
         action = action.model_copy(update={"ap": pc.ap, "breakdown": ()})
+    if forgo:
+        if run:
+            plan.reason = "A run does not forgo defence; walk forgoing defence instead (001)."
+            return plan
+        try:
+            action = forgo_move(ch, pc.paces, pc.ap - pc.pace_ap)
+        except RulesError as e:
+            plan.reason = str(e)
+            return plan
+        plan.ap = action.ap
+        plan.breakdown = [f"{i.label}: {i.ap} AP" for i in action.breakdown]
     plan.action = action
     if doc.edition.time != "segments":  # narrative time: the Judge's hand, free
         plan.allowed = True
@@ -210,10 +239,10 @@ def plan_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = False) ->
     if counters is None:
         plan.reason = "The action track is not running."
         return plan
-    if pc.ap > counters:
+    if plan.ap > counters:
         # within the round's AP (the search's bound): declared now, carried out when
         # the counters cover it (000 Action Timing)
-        plan.short = pc.ap - counters
+        plan.short = plan.ap - counters
     plan.allowed = True
     return plan
 

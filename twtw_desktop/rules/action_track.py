@@ -230,6 +230,8 @@ class TrackRow(Strict):
     #: AP this round took from the next round's AP
     borrowed: Count = 0
     running: bool = False
+    #: moved forgoing defence this round (001 Movement Actions)
+    forgoing_defence: bool = False
     progress: SkillProgress | None = None
     #: "surprised": cannot act next initiative step; "bravery": needs the Easy check
     surprise: Literal["none", "surprised", "bravery"] = "none"
@@ -1141,6 +1143,12 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
         if action.running:
             updates["running"] = True
             details.append("running for the whole round (000 Movement)")
+        if action.forgo_defence:
+            updates["forgoing_defence"] = True
+            details.append(
+                "forgoes its defence until the round ends: shots at them halve the range for "
+                "the TN, blows meet Defense 0 (001 Movement Actions)"
+            )
         if action.multi_round and new.progress is not None and new.progress.action == action:
             updates["progress"] = None
         if self._state.stage == TrackStage.OVERTIME:
@@ -1424,6 +1432,7 @@ class ActionTrack(TimeEngine[TrackState, TrackEvent]):
                     "spent": row.spent + need,
                     "pool_spent": row.pool_spent + amount,
                     "running": row.running or action.running,
+                    "forgoing_defence": row.forgoing_defence or action.forgo_defence,
                 }
             )
             if action.multi_round and row.progress is not None and row.progress.action == action:

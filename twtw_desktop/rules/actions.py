@@ -280,6 +280,9 @@ class ActionSpec(Strict):
     source: Text = ""
     #: Phases: a one-pace Step, which rides along with a Quick action (004 Maneuver)
     step: bool = False
+    #: a move forgoing defence (001 Movement Actions): until the round ends shots at the
+    #: mover halve the range for the TN and blows at them meet Defense 0 (TN 3)
+    forgo_defence: bool = False
     #: Phases shots: the shot takes the firer-movement penalty (003 Move and Fire: only
     #: then may the firer move after it)
     firer_moving: bool = False
@@ -808,6 +811,36 @@ def run_action(
     """Run ``paces``: 1 AP per Run paces; the character counts as running for the
     whole round (000 Movement)."""
     return _movement(ActionKind.RUN, character.run, "Run", character, paces, extra, turns, speed)
+
+
+#: 001 Movement Actions: "Characters who wish to forgo defense may pay 1/2 AP per pace."
+SOURCE_FORGO = "001 Movement Actions"
+
+
+def forgo_move(character: Character, paces: int, extra_ap: int = 0) -> ActionSpec:
+    """A move forgoing defence (001 Movement Actions): ½ AP a pace, rounded up over the
+    move, plus the terrain and turn AP of the path (000). 000 is silent on forgoing
+    defence, so 001's price is used as printed. Until the round ends a shot at the
+    mover halves the range before the TN and a blow meets Defense 0 (TN 3) with no
+    advantage for them (see the combat model)."""
+    if paces < 1:
+        raise RulesError("A move needs at least one pace.")
+    if character.move < 1 and character.run < 1:
+        raise RulesError(f"{character.name} cannot move.")
+    if extra_ap < 0:
+        raise RulesError("Terrain AP cannot be negative.")
+    items = [
+        CostItem(
+            label=f"{paces} pace(s) forgoing defence at ½ AP a pace",
+            ap=math.ceil(paces / 2),
+            source=SOURCE_FORGO,
+        )
+    ]
+    if extra_ap:
+        items.append(CostItem(label="terrain and turns", ap=extra_ap, source=SOURCE_MOVE))
+    return _spec(
+        ActionKind.MOVE, items, Speed.NORMAL, SOURCE_FORGO, paces=paces, forgo_defence=True
+    )
 
 
 # -- Phases moves (004 Maneuver and Tactical Move; 003 Movement) --------------------

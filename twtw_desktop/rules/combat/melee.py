@@ -288,6 +288,10 @@ def active_defense(defender: Character, skill: str = UNARMED_SKILL) -> int:
     return max(1, defender.skill_level(skill))
 
 
+#: 001 Movement Actions: a defender who moved forgoing defence is hit on TN 3
+FORGONE_DEFENSE_TN = 3
+
+
 def melee_tn(
     attacker: Character,
     defender: Character,
@@ -303,11 +307,16 @@ def melee_tn(
     dodge: DodgeSpec | None = None,
     defender_attacked_this_round: bool = False,
     defender_forgoes_defense: bool = False,
+    defender_forgoes_moving: bool = False,
 ) -> TnBreakdown:
     """The TN (the defender's Defense) and the attacker's result modifiers.
     ``defender_forgoes_defense``: the defender moves as a continuous action (002: "the
-    TN for all attacks targeting them is reduced by 1")."""
+    TN for all attacks targeting them is reduced by 1"). ``defender_forgoes_moving``:
+    the defender moved forgoing defence this round (001 Movement Actions: "their
+    defense is 0; the TN to hit them is 3 and they forfeit any advantage")."""
     at = attack if isinstance(attack, MeleeAttackType) else attack_type(attack)
+    if defender_forgoes_moving and advantage == "defender":
+        advantage = None
     tn = melee_defense(
         defender,
         edition,
@@ -339,6 +348,15 @@ def melee_tn(
         if defender_forgoes_defense
         else []
     )
+    if defender_forgoes_moving:
+        return TnBreakdown.build(
+            FORGONE_DEFENSE_TN,
+            f"{defender.name} moved forgoing defence: Defense 0, TN 3, no advantage",
+            "001 Movement Actions",
+            [],
+            res,
+            notes,
+        )
     return tn.with_items(tn_items=forgo, result_items=res, notes=notes)
 
 

@@ -523,10 +523,22 @@ def ranged_tn(
                 f"{s.range_paces:g} paces is beyond {shooter.name}'s throwing range of "
                 f"{rt.max_range} paces."
             )
+        paces, halved = s.range_paces, ""
+        if s.target_forgoes_defense_moving:
+            # 001 Movement Actions: "If targeted in ranged combat, divide the range by 2
+            # before determining the TN to hit them."
+            paces, halved = s.range_paces / 2, " halved"
+            rt = range_tn(shooter, weapon, edition, paces, thrown=shot.thrown)
+            notes.append(
+                f"the target moves forgoing its defence: range {s.range_paces:g} halved to "
+                f"{paces:g} for the TN (001 Movement Actions)"
+            )
         if rt.steps:
             tn_items.append(
                 mod(
-                    f"range {s.range_paces:g} paces (increment {rt.increment})", rt.steps, rt.source
+                    f"range {paces:g} paces{halved} (increment {rt.increment})",
+                    rt.steps,
+                    rt.source,
                 )
             )
 

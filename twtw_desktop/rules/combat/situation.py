@@ -107,6 +107,9 @@ class ShotSituation(Strict):
     target_left_field_of_fire: bool = False
     #: the target moves as a continuous action and so forgoes its defence (002)
     target_forgoes_defense: bool = False
+    #: the target moved forgoing its defence this round (001 Movement Actions: "divide
+    #: the range by 2 before determining the TN to hit them")
+    target_forgoes_defense_moving: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> ShotSituation:
