@@ -350,6 +350,31 @@ def test_moving_forgoing_defence(tmp_path, capsys):
     assert shot["tn"]["tn"] == 6 and blow["tn"]["tn"] > 3
 
 
+def test_a_held_aim_is_recentred_each_declaration(tmp_path, capsys):
+    """003 Procedure: a held aim's field is re-centred on the target at each
+    declaration phase and the firer turned to it: 8 paces sideways over two rounds
+    (out of the first field) keep the aim, and its held rounds add Accurate."""
+    log = play("seed_003_held_aim_recentres", tmp_path, capsys)
+    assert any("held aim follows Miranda Valentine" in e["text"] for e in log)
+    (shot,) = records(log)
+    labels = [m["label"] for m in shot["tn"]["result_items"]]
+    assert any(lb.startswith("aim held 2 round(s)") for lb in labels)
+    assert not any("field of fire" in lb for lb in labels)
+    # an aim not held is not re-centred: the first field is left, the shot is a snap
+    code, _ = _variant(
+        tmp_path,
+        "seed_003_held_aim_recentres",
+        lambda ls: [x.replace(', "hold": true', "") for x in ls],
+    )
+    capsys.readouterr()
+    assert code == 0
+    out = json.loads((tmp_path / "variant.encounter.json").read_text(encoding="utf-8"))
+    (snap,) = records(out["log"])
+    assert not any("follows" in e["text"] for e in out["log"])
+    assert any("left the field of fire" in n for n in snap["tn"]["notes"])
+    assert any(m["label"] == "snap shot penalty (SP)" for m in snap["tn"]["result_items"])
+
+
 def test_every_example_plays_with_qt_blocked(tmp_path):
     """Every shipped example script (the worked examples and these) plays to the end
     with PySide6 unimportable, in one process."""

@@ -37,6 +37,7 @@ from ..rules.base import Speed
 from ..rules.character import Character, Posture
 from ..rules.editions import EditionId, OptionalRules
 from ..rules.gear import Weapon
+from .aim import held_aim_tokens, recentre_held_aims
 from .catalogue import apply_action_effects, apply_bleeding, set_posture
 from .engagement import after_move, move_refusal, touched_by_move
 from .movement import (
@@ -380,12 +381,19 @@ class StartRound(_ClockStep):
         return None
 
     def touches(self, table: Table) -> dict[str, set[str]] | None:
-        return {**NOTHING_ON_THE_MAP, "tokens": moved_tokens(table)}
+        return {**NOTHING_ON_THE_MAP, "tokens": moved_tokens(table) | held_aim_tokens(table)}
 
     def engine_step(self, table: Table) -> Any:
         assert table.time is not None
         new_round_tokens(table)
         return table.time.start_round()
+
+    def apply(self, table: Table) -> TableEvent:
+        ev = super().apply(table)
+        lines = recentre_held_aims(table)  # 003 Procedure: each declaration phase
+        if not lines:
+            return ev
+        return TableEvent(" · ".join([ev.text, *lines]), ev.record, ev.cards, ev.raw)
 
 
 class EndSegment(_ClockStep):

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..geometry import left_field_of_fire
-from ..hexgrid import Hex
+from ..hexgrid import Hex, facing_toward
 
 if TYPE_CHECKING:
     from ..geometry.fields import FieldExit
@@ -76,6 +76,7 @@ def aims_ahead(table: Table, character_id: str, target_token: str, weapon_id: st
     first: dict[str, Any] | None = None
     first_round: int | None = None
     held = False
+    centre: dict[str, Any] | None = None  # the latest re-centring of a held aim
     for entry in reversed(table.encounter.log):
         if table.in_action and entry.round != rnd and not rule.across_rounds:
             break
@@ -85,6 +86,9 @@ def aims_ahead(table: Table, character_id: str, target_token: str, weapon_id: st
         ):
             break
         if entry.kind == AIM_KIND and detail.get("aim") == [character_id, target_token, weapon_id]:
+            if detail.get("recentre"):
+                centre = centre or detail
+                continue
             n += 1
             first = detail
             first_round = entry.round
@@ -93,6 +97,8 @@ def aims_ahead(table: Table, character_id: str, target_token: str, weapon_id: st
                 break
     if first is None:
         return AimsAhead()
+    if centre is not None and held:
+        first = centre
     frm, at = first.get("from"), first.get("at")
     return AimsAhead(
         n,
@@ -175,6 +181,79 @@ def aim_request(
     return out
 
 
+def held_aims(table: Table) -> list[tuple[str, str, str]]:
+    """(character, target token, weapon) of every aim declared held and not yet
+    ended by a shot of its firer (003 Procedure), oldest first."""
+    keys: list[tuple[str, str, str]] = []
+    for entry in table.encounter.log:
+        detail = entry.detail or {}
+        if entry.kind == AIM_KIND and detail.get("hold") and not detail.get("recentre"):
+            key = tuple(detail.get("aim") or ())
+            if len(key) == 3 and key not in keys:
+                keys.append(key)  # type: ignore[arg-type]
+    out = []
+    for cid, target, weapon in keys:
+        ahead = aims_ahead(table, cid, target, weapon)
+        if ahead.count and ahead.held:
+            out.append((cid, target, weapon))
+    return out
+
+
+def held_aim_tokens(table: Table) -> set[str]:
+    """The firers' tokens a declaration phase may turn (:func:`recentre_held_aims`)."""
+    out: set[str] = set()
+    for cid, _target, _weapon in held_aims(table):
+        out |= {t.id for t in table.encounter.tokens if t.character_id == cid}
+    return out
+
+
+def recentre_held_aims(table: Table) -> list[str]:
+    """003 Procedure: "The center of the field is automatically adjusted each
+    declaration phase (in other words, the facing of the firer is adjusted to the
+    center of the target)." At each round's start every held aim whose target is
+    still in the field is re-centred on the target where it now stands, the firer
+    turned to face it (logged, so undo takes it back); a target that has left the
+    field is said so and the aim is not re-centred (the shot will be a snap shot).
+    Inside a table step; returns the lines logged."""
+    if not table.edition.aim.across_rounds:
+        return []
+    lines: list[str] = []
+    for cid, target_id, weapon_id in held_aims(table):
+        tok = next((t for t in table.encounter.tokens if t.character_id == cid), None)
+        try:
+            target = table.encounter.token(target_id)
+        except KeyError:
+            continue
+        if tok is None:
+            continue
+        ahead = aims_ahead(table, cid, target_id, weapon_id)
+        name = table.character(cid).name
+        tname = table.character_of(target_id).name
+        weapon = table.gear.weapons.get(weapon_id)
+        exit_ = field_exit(table, ahead, target, weapon) if weapon is not None else None
+        if exit_ is not None and exit_.left:
+            line = (
+                f"{name}'s held aim is not re-centred: {tname} has left the field of fire "
+                "(003 Procedure)"
+            )
+            table.log(line, "round")
+            lines.append(line)
+            continue
+        if target.at != tok.at:
+            tok.facing = facing_toward(tok.at, target.at)
+        detail = aim_detail(cid, target_id, weapon_id, tok.at, target.at) | {
+            "hold": True,
+            "recentre": True,
+        }
+        line = (
+            f"{name}'s held aim follows {tname}: the field is re-centred on "
+            f"{table.hex_label(target.at)} and {name} faces it (003 Procedure)"
+        )
+        table.log(line, AIM_KIND, detail)
+        lines.append(line)
+    return lines
+
+
 def held_rounds(table: Table, ahead: AimsAhead) -> int:
     """Rounds after the first an aim has been held (003 Procedure: an aim held as a
     continuous action adds the Accurate bonus for each round after the first); 0
@@ -194,5 +273,8 @@ __all__ = [
     "aims_ahead",
     "counts_aims",
     "field_exit",
+    "held_aim_tokens",
+    "held_aims",
     "held_rounds",
+    "recentre_held_aims",
 ]
