@@ -375,6 +375,35 @@ def test_a_held_aim_is_recentred_each_declaration(tmp_path, capsys):
     assert any(m["label"] == "snap shot penalty (SP)" for m in snap["tn"]["result_items"])
 
 
+def test_continuous_movers_maneuver_in_their_steps_or_as_an_action(tmp_path, capsys):
+    """002 maneuvers: free in a continuous step the skill/handling allows, a speed
+    change an Easy (3) check in force after the step; outside those a Quick action
+    and the mover stands still in that phase's step."""
+    log = play("seed_002_maneuvers", tmp_path, capsys)
+    text = json.dumps(log, ensure_ascii=False)
+    assert "part of the continuous action, no speed spent" in text
+    assert "speed 8 → 12 paces a round after this phase's step" in text
+    assert "a Quick action of Jonah Benton's, and Jonah Benton does not move" in text
+    table = _table_after("seed_002_maneuvers")
+    (mover,) = table.track.state.movers
+    assert mover.paces == 12
+    moves = [m for e in log for m in (e.get("detail") or {}).get("moves", [])]
+    assert [m["paces"] for m in moves] == [2, 3, 0, 3]
+    assert table.track.row("jonah_benton").acted_speeds == ("fast",)
+    # a second free maneuver in phase I's step is not allowed: it is a Quick action,
+    # refused before Jonah's phase (III)
+    code, _ = _variant(
+        tmp_path,
+        "seed_002_maneuvers",
+        _with(
+            {"do": "maneuver", "who": "jonah_benton", "mover": "jonah_benton", "facing": 4},
+            after='"facing": 5',
+        ),
+    )
+    err = capsys.readouterr().err
+    assert code == 1 and "cannot act before phase III" in err
+
+
 def test_every_example_plays_with_qt_blocked(tmp_path):
     """Every shipped example script (the worked examples and these) plays to the end
     with PySide6 unimportable, in one process."""

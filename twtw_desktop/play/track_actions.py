@@ -15,7 +15,8 @@ the Declare menu does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
@@ -36,6 +37,8 @@ from .actions import (
     register,
 )
 from .catalogue import apply_action_effects, apply_bleeding, catalogue
+from .movement import riders
+from .speed_actions import direction_name, velocity_toward
 from .table import TableEvent
 
 if TYPE_CHECKING:
@@ -502,6 +505,60 @@ class FreeAction(_EngineAction):
     def call(self, table: Table) -> Callable[[], Any]:
         c, _ = self.actor(table)
         return lambda: table.track.free_action(c.id, self.what)
+
+
+@register
+class Maneuver(_EngineAction):
+    """Phases: a rider or driver maneuvers a controlled continuous mover (002 Mounted
+    and Vehicular Movement): steer it to a new heading (``facing``, the hexside it
+    goes on toward) and/or change its speed (``paces`` a round: an Easy (3) check of
+    ``skill``, +2 with ``early`` to take effect before this phase's step). Free in a
+    continuous step the rider's skill and the mover's handling allow; otherwise a
+    Quick action of the rider's, and the mover stands still in this phase's step."""
+
+    do: Literal["maneuver"] = "maneuver"
+    who: Who
+    #: the continuous mover (its id on the track: the mount's or vehicle's character)
+    mover: Annotated[str, Field(min_length=1, max_length=64)]
+    facing: Annotated[int, Field(ge=0, le=5)] | None = None
+    paces: Annotated[int, Field(ge=0, le=1000)] | None = None
+    early: bool = False
+    skill: Annotated[str, Field(min_length=1, max_length=40)] = "riding"
+    card: Card | None = None
+    editions: ClassVar[tuple[str, ...]] = ("phases",)
+    page: ClassVar[str] = "002 Mounted and Vehicular Movement (maneuvers)"
+    summary: ClassVar[str] = "Phases: steer a mount or vehicle, or change its speed (002)"
+
+    def touches(self, table: Table) -> dict[str, set[str]] | None:
+        return None  # the mover's token and its riders too: the whole areas
+
+    def call(self, table: Table) -> Callable[[], Any]:
+        c, _ = self.actor(table)
+        return lambda: table.track.maneuver(
+            self.mover, c.id, paces=self.paces, early=self.early, skill=self.skill, card=self.card
+        )
+
+    def apply(self, table: Table) -> TableEvent:
+        ev = super().apply(table)
+        if self.facing is None:
+            return ev
+        tok = next(
+            (t for t in table.encounter.tokens if self.mover in (t.id, t.character_id)), None
+        )
+        if tok is None:
+            return ev
+        # steering: the mover heads for the new hexside; a speed keeps its size
+        tok.facing = self.facing
+        vx, vy = tok.velocity
+        if vx or vy:
+            angle = table.map.layout().facing_angle(self.facing)
+            tok.velocity = velocity_toward(math.hypot(vx, vy), angle)
+        for rider in riders(table, tok.id):
+            rider.facing, rider.velocity = tok.facing, tok.velocity
+        name = table.character(tok.character_id).name
+        line = f"{name} is steered toward {direction_name(table, self.facing)} (002 maneuver)"
+        table.log(line, "move")
+        return TableEvent(" · ".join([ev.text, line]), ev.record, ev.cards, ev.raw)
 
 
 @register

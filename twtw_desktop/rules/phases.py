@@ -98,6 +98,11 @@ SOURCE_RESOLUTION = "004 Resolution"
 SOURCE_TAKING = "004 Taking Actions"
 SOURCE_DELAY = "004 Delaying an Action"
 SOURCE_CONTINUOUS = "002 Continuous Actions"
+SOURCE_HANDLING = "002 Continuous Action Example: Mounted and Vehicular Movement"
+#: 002: "Changing speeds is Easy (3)"; "To change speeds before this phase, increase the
+#: TN by +2"
+SPEED_CHANGE_TN = 3
+SPEED_CHANGE_EARLY = 2
 SOURCE_MOVE_ORDER = "001 Movement Actions / Order of Actions"
 SOURCE_MOVE_FIRE = "003 Move and Fire"
 SOURCE_TACTICAL = "004 Tactical Move"
@@ -256,6 +261,13 @@ class ContinuousMover(Strict):
     side: Name = "hombres"
     skill: Count = 0
     handling: Count = 0
+    #: the phase whose continuous step a maneuver was made for (one a step, 002)
+    maneuvered_phase: Count | None = None
+    #: maneuvered as a regular action in this phase: no move in its continuous step
+    #: (002: "The mount or vehicle does not move during this phase in any circumstance")
+    still_phase: Count | None = None
+    #: a speed changed by a maneuver, in force after the current phase's step (002)
+    pending_paces: Count | None = None
 
 
 class PhaseState(Strict):
@@ -446,6 +458,8 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         for mid in self.continuous_order():
             m = by_id[mid]
             paces = split_evenly(m.paces, CONTINUOUS_STEPS)[phase - 1]
+            if m.still_phase == phase:
+                paces = 0
             can = not m.automated and maneuver_phases(m.skill, m.handling)[phase - 1]
             out.append(PhaseMove(mover_id=mid, paces=paces, maneuver=can))
         return out
@@ -830,6 +844,15 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                 )
         moves = tuple(self.continuous_step(st.phase))
         by_id = {m.mover_id: m for m in st.movers}
+        movers = []
+        for m in st.movers:
+            if m.pending_paces is not None:
+                details.append(
+                    f"{m.name}'s new speed, {m.pending_paces} paces a round, is in force "
+                    f"({SOURCE_HANDLING})"
+                )
+                m = m.model_copy(update={"paces": m.pending_paces, "pending_paces": None})
+            movers.append(m.model_copy(update={"still_phase": None}))
         for mv in moves:
             m = by_id[mv.mover_id]
             what = f"{m.name} moves {mv.paces} pace(s)"
@@ -845,13 +868,22 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                     rows[cid] = r.model_copy(update={"preempting": False})
             bleeding, bleed_lines = self._bleed_all()
             details += bleed_lines
-            new = st.model_copy(update={"rows": rows, "stage": PhaseStage.ENDED})
+            new = st.model_copy(
+                update={"rows": rows, "stage": PhaseStage.ENDED, "movers": tuple(movers)}
+            )
             summary = f"Round {st.round} ends after phase IV's continuous step"
             order = ()
             phase = st.phase
         else:
             phase = st.phase + 1
-            new = st.model_copy(update={"rows": rows, "phase": phase, "actions_begun": False})
+            new = st.model_copy(
+                update={
+                    "rows": rows,
+                    "phase": phase,
+                    "actions_begun": False,
+                    "movers": tuple(movers),
+                }
+            )
             order = tuple(self._order_for(new, phase))
             summary = f"Round {st.round}, phase {roman(phase)}"
         event = PhaseEvent(
@@ -1290,6 +1322,115 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
         return st.model_copy(update={"rows": rows}), event, True
 
     # -- continuous actions ---------------------------------------------------------------------
+
+    def maneuver(
+        self,
+        mover_id: str,
+        rider_id: str,
+        *,
+        paces: int | None = None,
+        early: bool = False,
+        skill: str = "riding",
+        card: Card | None = None,
+    ) -> PhaseEvent:
+        """A maneuver of a controlled continuous mover by its rider or driver (002
+        Mounted and Vehicular Movement). In a phase whose continuous step allows one
+        (:func:`maneuver_phases`) it is part of the continuous action and costs no
+        speed, one a step; otherwise it is a Quick action of the rider's, counted
+        against their declaration, and the mover does not move in this phase's step
+        ("The mount or vehicle does not move during this phase in any circumstance").
+        ``paces``: a new speed, an Easy (3) check of the rider's ``skill`` ("Changing
+        speeds is Easy (3)"), in force after this phase's step, or before it with
+        ``early`` at +2 TN. Steering (the heading) is the table's; a maneuver with no
+        speed change draws nothing (house: 002's chart of the other maneuvers' TNs is
+        missing)."""
+        return self._run(lambda: self._maneuver(mover_id, rider_id, paces, early, skill, card))
+
+    def _maneuver(
+        self,
+        mover_id: str,
+        rider_id: str,
+        paces: int | None,
+        early: bool,
+        skill: str,
+        card: Card | None,
+    ) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        if st.stage != PhaseStage.ACTING:
+            raise RulesError("Maneuvers are made during the phases (002).")
+        mover = next((m for m in st.movers if m.mover_id == mover_id), None)
+        if mover is None:
+            raise RulesError(f"{mover_id!r} is not moving continuously.")
+        if mover.automated:
+            raise RulesError(f"{mover.name} moves automatically: the Judge moves it (002).")
+        rider = self._sheet(rider_id)
+        if paces is not None and paces < 0:
+            raise RulesError("A speed cannot be negative.")
+        if early and paces is None:
+            raise RulesError("Only a speed change can take effect before this phase's step.")
+        phase = st.phase
+        in_step = maneuver_phases(mover.skill, mover.handling)[phase - 1]
+        details: list[str] = []
+        new_state = st
+        touched = False
+        cards: tuple[int, ...] = ()
+        update: dict[str, object] = {}
+        if in_step and mover.maneuvered_phase != phase:
+            update["maneuvered_phase"] = phase
+            details.append(
+                f"in the continuous step after phase {roman(phase)}: part of the continuous "
+                f"action, no speed spent ({SOURCE_HANDLING})"
+            )
+        else:
+            why = (
+                "its continuous steps allow no more maneuvers"
+                if in_step
+                else f"skill {mover.skill} / handling {mover.handling} allow none after phase "
+                f"{roman(phase)}"
+            )
+            new_state, ev, _t = self._act(rider_id, Speed.FAST)
+            update["still_phase"] = phase
+            details += [
+                *ev.details,
+                f"{why}: a Quick action of {rider.name}'s, and {mover.name} does not move in "
+                f"this phase's continuous step ({SOURCE_HANDLING})",
+            ]
+        if paces is not None and paces != mover.paces:
+            tn = SPEED_CHANGE_TN + (SPEED_CHANGE_EARLY if early else 0)
+            drawn, from_deck = self._take(card)
+            more = self._more()
+            check = check_pool(drawn, rider.skill_pool(skill), tn, more)
+            extra = list(check.read.cards_drawn) if check.read is not None else []
+            self._discard(drawn, from_deck, extra)
+            touched = True
+            cards = ((drawn.number,) if from_deck else ()) + tuple(extra)
+            details += list(check.reasons)
+            if check.success:
+                if early:
+                    update["paces"] = paces
+                    details.append(
+                        f"speed {mover.paces} → {paces} paces a round before this phase's step "
+                        f"(TN {SPEED_CHANGE_TN} + {SPEED_CHANGE_EARLY}, {SOURCE_HANDLING})"
+                    )
+                else:
+                    update["pending_paces"] = paces
+                    details.append(
+                        f"speed {mover.paces} → {paces} paces a round after this phase's step "
+                        f"(Easy ({SPEED_CHANGE_TN}), {SOURCE_HANDLING})"
+                    )
+            else:
+                details.append(f"the speed change fails: {mover.name} keeps {mover.paces} paces")
+        movers = tuple(
+            m.model_copy(update=update) if m.mover_id == mover_id else m for m in new_state.movers
+        )
+        event = self._event(
+            "maneuver",
+            character_id=rider_id,
+            summary=f"{rider.name} maneuvers {mover.name} in phase {roman(phase)}",
+            details=tuple(details),
+            cards=cards,
+        )
+        return new_state.model_copy(update={"movers": movers}), event, touched
 
     def set_continuous(
         self,
