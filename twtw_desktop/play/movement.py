@@ -295,10 +295,10 @@ def _plan_phase_move(doc: TableView, token_id: str, dest: Hex, *, run: bool = Fa
         plan.reason = str(e)
         return plan
     plan.action = action
-    plan.run = action.running
     plan.move_name = f"{action.breakdown[0].label.split(':')[0]} ({speed_name(action.speed)})"
     plan.breakdown = [i.label for i in action.breakdown]
-    why = doc.time.why_not_pay(ch.id, action) if doc.time is not None else None
+    time = getattr(getattr(doc, "table", doc), "time", None)  # the window's document too
+    why = time.why_not_pay(ch.id, action) if time is not None else None
     if why:
         plan.reason = why
         return plan
