@@ -47,15 +47,33 @@ def one_pace(win):
         doc.push(SnapshotCommand(doc, "Start round", doc.track.start_round, {"track", "deck"}))
         for _ in range(10):
             doc.push(SnapshotCommand(doc, "Next segment", doc.track.advance_segment, {"track"}))
+    else:  # Phases: a move is acted in its character's phase (004), so declare, flip
+        from twtw_desktop.play.actions import Declare, EndSegment, StartRound
+        from twtw_desktop.play.track_actions import Resolve
+        doc.apply(StartRound())
+        for c in doc.encounter.characters:
+            d = Declare(who=c.id, speed="fast")
+            if d.why_not(doc.table) is None:
+                doc.apply(d)
+        doc.apply(Resolve())
     mv = win.map_view
     fr = mv.map_scene.frame
-    for tok in doc.encounter.tokens:
-        if segments and not doc.ap_available(tok.character_id):
-            continue
+    from twtw_desktop.play.movement import plan_move
+    for _phase in range(1 if segments else 4):
+        if not segments:  # the next phase: whoever acts in it may step
+            doc.apply(EndSegment())
+        tok = next(
+            (
+                t for t in doc.encounter.tokens
+                if (not segments or doc.ap_available(t.character_id))
+                and plan_move(doc, t.id, t.at.neighbor((t.facing + 3) % 6)).allowed
+            ),
+            None,
+        )
+        if tok is not None:
+            break
+    for tok in [tok] if tok is not None else []:
         dest = tok.at.neighbor((tok.facing + 3) % 6)  # behind: the loop of old
-        from twtw_desktop.play.movement import plan_move
-        if not plan_move(doc, tok.id, dest).allowed:
-            continue
         if segments:  # the others pass: the drop is the segment's lone action
             from twtw_desktop.play.declarations import PassTurn
             others = [c for c in doc.table.track.pending_declarers() if c != tok.character_id]
