@@ -188,9 +188,11 @@ def held_aims(table: Table) -> list[tuple[str, str, str]]:
     for entry in table.encounter.log:
         detail = entry.detail or {}
         if entry.kind == AIM_KIND and detail.get("hold") and not detail.get("recentre"):
-            key = tuple(detail.get("aim") or ())
-            if len(key) == 3 and key not in keys:
-                keys.append(key)  # type: ignore[arg-type]
+            aim: list[Any] = list(detail.get("aim") or [])
+            if len(aim) == 3:
+                key = (str(aim[0]), str(aim[1]), str(aim[2]))
+                if key not in keys:
+                    keys.append(key)
     out = []
     for cid, target, weapon in keys:
         ahead = aims_ahead(table, cid, target, weapon)

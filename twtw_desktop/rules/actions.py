@@ -252,6 +252,10 @@ class CostItem(Strict):
     source: Text
 
 
+#: how a shot goes with a move (004 Tactical Move; see :func:`tactical_of`)
+Tactical = Literal["", "half", "full", "slow"]
+
+
 class ActionSpec(Strict):
     """One action a character declares: its AP cost, its Phases speed and its targets.
 
@@ -288,7 +292,7 @@ class ActionSpec(Strict):
     firer_moving: bool = False
     #: Phases shots combined with a move (004 Tactical Move): "half" (a pistol's snap
     #: shot without aim), "full" (any other shot) or "slow" (Slow gear: no tactical move)
-    tactical: Literal["", "half", "full", "slow"] = ""
+    tactical: Tactical = ""
 
     @model_validator(mode="after")
     def _breakdown_adds_up(self) -> ActionSpec:
@@ -914,7 +918,7 @@ def phase_move(
     )
 
 
-def tactical_of(weapon: Weapon | None, kind: ActionKind, aims: int) -> str:
+def tactical_of(weapon: Weapon | None, kind: ActionKind, aims: int) -> Tactical:
     """What a shot allows as a tactical move (004 Tactical Move): "half" for a snap
     shot without aim from a single or double action pistol ("The only tactical moves
     that can be performed with a Half action"), "slow" for Slow gear ("Tactical actions

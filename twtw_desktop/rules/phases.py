@@ -986,7 +986,7 @@ class PhaseRound(TimeEngine[PhaseState, PhaseEvent]):
                     f"{blocker.name} acts before {row.name} in phase {roman(st.phase)} (Reflex "
                     f"{blocker.reflex} against {row.reflex}); they act or delay first."
                 )
-        speed = spec.speed if spec is not None else Speed(action)
+        speed = action.speed if isinstance(action, ActionSpec) else Speed(action)
         allowed = row.waiting_speed or row.declared
         assert allowed is not None
         if speed_rank(speed) > speed_rank(allowed):
