@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from twtw_desktop.play.journal import replay_line
+from twtw_desktop.play.movement import reach_budget
 from twtw_desktop.play.script import main as play_main
 from twtw_desktop.play.script import read_script
 from twtw_desktop.play.session import open_table
@@ -209,6 +210,8 @@ def test_phases_moves_by_speed_in_phase_and_order(tmp_path, capsys):
     table = _table_after(name)
     row = table.track.row("angus_laroq")
     assert row.step_taken and row.acted_speeds == ("fast",) and row.moved_phase == 3
+    # the reach overlay shows about a Full move (Run 16 at Move 8: 2 walking AP)
+    assert reach_budget(table, "jonah_benton") == (2, None)
     jonah = {"do": "move", "who": "jonah_benton"}
     first = '"jonah_benton", "to": [12, 21]'
     cases = [

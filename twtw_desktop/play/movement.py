@@ -310,10 +310,13 @@ def reach_budget(doc: TableView, character_id: str) -> tuple[int, int | None]:
     """(AP the reach overlay may spend, counters on the track now or None).
 
     AP v2 action time: the counters present plus the AP still to come this round (the
-    track row's pool). Narrative time, and the Phases edition (which declares speeds,
-    not AP): the character's AP for a round, less the wound penalty (000 Wound
-    Effects)."""
+    track row's pool). Phases action time: the walking AP of a Full move (the Run
+    value, 004 Maneuver's house distances), so the overlay shows about as far as a
+    move may go. Narrative time: the character's AP for a round, less the wound
+    penalty (000 Wound Effects)."""
     ch = doc.character(character_id)
+    if doc.in_action and doc.edition.time != "segments":
+        return (-(-max(ch.run, ch.move) // ch.move) if ch.move > 0 else 0), None
     if doc.in_action and doc.edition.time == "segments":
         counters = doc.ap_available(character_id) or 0
         pool = 0
