@@ -198,7 +198,7 @@ def continuous_mover(table: Table, tok: Token) -> bool:
     )
 
 
-def forgoes_moving(table, tok: Token) -> bool:
+def forgoes_moving(table: Table, tok: Token) -> bool:
     """Whether the token's character moved forgoing defence this round (001 Movement
     Actions; the AP v2 track keeps it until the round ends)."""
     if table.time is None or not table.in_action:
