@@ -312,6 +312,11 @@ class AttackPanel(QWidget):
         self.burst_combo = box.burst_combo
 
     @property
+    def widget(self) -> QWidget:
+        """The panel as a widget: the parent of its parts' dialogs, menus and keys."""
+        return self
+
+    @property
     def table(self):
         """The table the panel's document plays on."""
         return self.document.table
@@ -330,6 +335,7 @@ class AttackPanel(QWidget):
     def spends(self, value: Spends) -> None:
         self.series_spends[self.shot_index] = value
 
+    # The handlers of each part: functions of the panel, one idea a file under attack/
     _reset_spends = card_spends._reset_spends
     _respend = card_spends._respend
     move_location = card_spends.move_location

@@ -36,11 +36,17 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
+    QLabel,
+    QMenu,
+    QPushButton,
     QStackedWidget,
     QTableWidget,
+    QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -54,7 +60,9 @@ from .track.dialogs import (
 )
 from .track.widgets import (
     SEGMENTS,
+    _CurrentSegment,
     _InfoLabel,
+    _OnResize,
     _RowHover,
 )
 
@@ -71,6 +79,50 @@ class TrackPanel(QWidget):
     """
 
     hoverCharacter = Signal(object)
+
+    # built by the parts (track/buttons.py: the top row and the keys; track/ap_rows.py
+    # and track/phase_rows.py: the two tables)
+    status: QLabel
+    button_bar: QToolBar
+    action_button: QToolButton
+    _bar_actions: dict[QWidget, Any]
+    _shortcuts: dict[str, QShortcut]
+    _shortcut_buttons: dict[str, tuple[QAbstractButton, ...]]
+    _rush_tip: str
+    _movers_tip: str
+    ap_table: QTableWidget
+    ph_table: QTableWidget
+    _current_segment: _CurrentSegment
+    #: AP rows out of view at the last refresh, drawn when they come into view
+    _stale_rows: set[int]
+    _catch_up_filter: _OnResize
+    # the tool bar's buttons (track/buttons.py _BAR_BUTTONS): a click calls the panel
+    start_button: QPushButton
+    due_button: QPushButton
+    next_button: QPushButton
+    resolve_button: QPushButton
+    end_button: QPushButton
+    flip_button: QPushButton
+    phase_button: QPushButton
+    act_button: QPushButton
+    delay_button: QPushButton
+    keep_button: QPushButton
+    stop_button: QPushButton
+    # ... or opens its drop-down, filled afresh each time
+    declare_button: QToolButton
+    declare_menu: QMenu
+    join_button: QToolButton
+    join_menu: QMenu
+    rush_button: QToolButton
+    rush_menu: QMenu
+    bonus_button: QToolButton
+    bonus_menu: QMenu
+    interrupt_button: QToolButton
+    interrupt_menu: QMenu
+    surprise_button: QToolButton
+    surprise_menu: QMenu
+    movers_button: QToolButton
+    movers_menu: QMenu
 
     def __init__(self, document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -121,9 +173,10 @@ class TrackPanel(QWidget):
         # laptop screen (more rows scroll)
         return QSize(900, 232)
 
+    # The handlers of each part: functions of the panel, one idea a file under track/
     _button = buttons._button
     _menu_button = buttons._menu_button
-    fill_menu = buttons.fill_menu
+    fill_menu = staticmethod(buttons.fill_menu)
     _shortcut = buttons._shortcut
     press = buttons.press
     shown = buttons.shown
@@ -162,6 +215,11 @@ class TrackPanel(QWidget):
     _build_interrupt_menu = menus._build_interrupt_menu
 
     # -- state -----------------------------------------------------------------------
+    @property
+    def widget(self) -> QWidget:
+        """The panel as a widget: the parent of its parts' dialogs, menus and keys."""
+        return self
+
     @property
     def track(self):
         return self.document.track if getattr(self.document, "in_action", False) else None
@@ -275,7 +333,7 @@ class TrackPanel(QWidget):
     _draw_ap_rows = ap_rows._draw_ap_rows
     _visible_rows = ap_rows._visible_rows
     _catch_up = ap_rows._catch_up
-    _segment_cell = ap_rows._segment_cell
+    _segment_cell = staticmethod(ap_rows._segment_cell)
     _put = ap_rows._put
 
     _refresh_phases = phase_rows._refresh_phases

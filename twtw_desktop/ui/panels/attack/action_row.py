@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -26,15 +24,13 @@ from .controls import (
     _PUT_BACK_TIP,
     _button,
 )
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class ActionRow(QWidget):
     """Draw, Apply and Put back: pinned under the scrolling part of the panel."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -56,7 +52,7 @@ class ActionRow(QWidget):
         lay.addLayout(row)
 
 
-def _update_buttons(panel: AttackPanel) -> None:
+def _update_buttons(panel: AttackHost) -> None:
     panel._update_aim_button()
     has_plan = panel.plan is not None
     missing = panel._missing_choice()
@@ -78,7 +74,7 @@ def _update_buttons(panel: AttackPanel) -> None:
 
 
 # ======================================================================= draw
-def draw(panel: AttackPanel) -> Preview | None:
+def draw(panel: AttackHost) -> Preview | None:
     """Read the next card (on a copy of the deck) and show the resolution."""
     if panel.plan is None and panel.recompute() is None:
         return None
@@ -89,7 +85,7 @@ def draw(panel: AttackPanel) -> Preview | None:
         return None
     stacked = stack_card(panel.table, panel.plan)
     if panel.document.deck.physical and stacked is None:
-        dlg = PhysicalCardDialog(panel, title="Type the card drawn for this attack")
+        dlg = PhysicalCardDialog(panel.widget, title="Type the card drawn for this attack")
         dlg.accepted.connect(lambda: panel._typed_card(dlg.card))
         dlg.open()
         panel._dialog = dlg
@@ -102,7 +98,7 @@ def draw(panel: AttackPanel) -> Preview | None:
     return panel._preview()
 
 
-def _declare(panel: AttackPanel) -> None:
+def _declare(panel: AttackHost) -> None:
     """Declare the attack (``when_able``): on the segment's stack, or standing
     until the counters cover it (000 Action Timing). One undo step."""
     assert panel.plan is not None
@@ -120,7 +116,7 @@ def _declare(panel: AttackPanel) -> None:
     return None
 
 
-def _draw_held(panel: AttackPanel) -> bool:
+def _draw_held(panel: AttackHost) -> bool:
     """Take the attack's card off the deck as a table step (``attack_card``): no
     card is shown that the deck has not dealt. Apply joins that step."""
     if panel._held is not None and panel._held_in_play():
@@ -141,12 +137,12 @@ def _draw_held(panel: AttackPanel) -> bool:
     return True
 
 
-def _held_in_play(panel: AttackPanel) -> bool:
+def _held_in_play(panel: AttackHost) -> bool:
     held = panel._held
     return held is not None and any(c.number == held.number for c in panel.table.deck.in_play)
 
 
-def put_back(panel: AttackPanel) -> None:
+def put_back(panel: AttackHost) -> None:
     """Forget the preview; a card Draw took is put back by undoing its step."""
     stack = panel.document.undo_stack
     if panel._held is not None and panel._held_in_play() and stack.index() > 0:
@@ -164,7 +160,7 @@ def put_back(panel: AttackPanel) -> None:
     panel.recompute()
 
 
-def _resolve_now(panel: AttackPanel) -> Preview:
+def _resolve_now(panel: AttackHost) -> Preview:
     """Resolve the current plan with the spends and the cards typed so far."""
     return preview(
         panel.table,
@@ -178,7 +174,7 @@ def _resolve_now(panel: AttackPanel) -> Preview:
     )
 
 
-def _preview(panel: AttackPanel) -> Preview | None:
+def _preview(panel: AttackHost) -> Preview | None:
     assert panel.plan is not None
     try:
         panel.current = panel._resolve_now()
@@ -197,7 +193,7 @@ def _preview(panel: AttackPanel) -> Preview | None:
 
 
 # ======================================================================= apply
-def apply(panel: AttackPanel):
+def apply(panel: AttackHost):
     """Apply the previewed attack as one undoable step; returns its (first) record."""
     if panel.current is None or panel.plan is None:
         return None
@@ -257,7 +253,7 @@ def apply(panel: AttackPanel):
     return outcome.record
 
 
-def _back_to_the_map(panel: AttackPanel) -> None:
+def _back_to_the_map(panel: AttackHost) -> None:
     """After Apply the keyboard goes back to the map with the shooter still
     selected, so the next key (a turn, F6, F7) or click acts on the table at once."""
     view = find_map_view(panel.document)

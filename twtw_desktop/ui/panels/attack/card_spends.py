@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -34,15 +33,13 @@ from .controls import (
     _combo,
     _spin,
 )
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class CardSpendsBox(QWidget):
     """The result of the draw, the Judge's spends of its bumps and the card itself."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -70,7 +67,7 @@ class CardSpendsBox(QWidget):
         self.card_view.setToolTip("Click for a larger card")
         lay.addWidget(self.card_view)
 
-    def _build_other_rows(self, panel: AttackPanel, sp: QGridLayout) -> None:
+    def _build_other_rows(self, panel: AttackHost, sp: QGridLayout) -> None:
         """The stray shots' figures, a fan's secondary target and a held bonus counter."""
         sp.addWidget(QLabel("Stray shot"), 5, 0)
         stray = QHBoxLayout()
@@ -115,7 +112,7 @@ class CardSpendsBox(QWidget):
         self.counter_label.hide()
         self.counter_combo.hide()
 
-    def _build_bump_rows(self, panel: AttackPanel, sp: QGridLayout) -> None:
+    def _build_bump_rows(self, panel: AttackHost, sp: QGridLayout) -> None:
         """The bumps left, the hit location and the bumps spent on each effect."""
         self.bumps_label = QLabel()
         self.bumps_label.setWordWrap(True)
@@ -190,12 +187,12 @@ class CardSpendsBox(QWidget):
             widget.hide()
 
 
-def _reset_spends(panel: AttackPanel) -> None:
+def _reset_spends(panel: AttackHost) -> None:
     panel.series_spends = [Spends()]
     panel.shot_index = 0
 
 
-def _holds_counter(panel: AttackPanel) -> bool:
+def _holds_counter(panel: AttackHost) -> bool:
     """The attacker holds a bonus counter and the attack can take it (shots, throws)."""
     if panel._shooter is None or panel.mode() == "melee":
         return False
@@ -205,7 +202,7 @@ def _holds_counter(panel: AttackPanel) -> bool:
         return False
 
 
-def _counter_chosen(panel: AttackPanel) -> None:
+def _counter_chosen(panel: AttackHost) -> None:
     """Spend (or keep) the attacker's bonus counter on the card on show."""
     panel._counter = panel.counter_combo.currentData()
     if panel.current is None:
@@ -217,14 +214,14 @@ def _counter_chosen(panel: AttackPanel) -> None:
         panel.counter_combo.setCurrentIndex(0)
 
 
-def _shown_record(panel: AttackPanel):
+def _shown_record(panel: AttackHost):
     if panel.current is None:
         return None
     recs = panel.current.records
     return recs[min(panel.shot_index, len(recs) - 1)]
 
 
-def _shot_chosen(panel: AttackPanel, value: int) -> None:
+def _shot_chosen(panel: AttackHost, value: int) -> None:
     """Spend the bumps of another shot of the series."""
     if panel.current is None:
         return
@@ -232,7 +229,7 @@ def _shot_chosen(panel: AttackPanel, value: int) -> None:
     panel._respend(panel.spends.copy())
 
 
-def _show_preview(panel: AttackPanel, p: Preview) -> None:
+def _show_preview(panel: AttackHost, p: Preview) -> None:
     v = panel.card_view
     v.set_card(p.card)
     v.highlight_cause_cells(p.cause_cells, p.chosen)
@@ -293,11 +290,11 @@ def _show_preview(panel: AttackPanel, p: Preview) -> None:
 
 
 # ------------------------------------------------- 003 fan: secondary targets
-def _secondary_choices(panel: AttackPanel) -> list[tuple[str, list[str]]]:
+def _secondary_choices(panel: AttackHost) -> list[tuple[str, list[str]]]:
     return fan_secondary_choices(panel.plan) if panel.plan is not None else []
 
 
-def _fill_secondary(panel: AttackPanel, rec) -> None:
+def _fill_secondary(panel: AttackHost, rec) -> None:
     choices = panel._secondary_choices() if panel.shot_index == 0 else []
     show = bool(choices) and len(choices) > 1 and rec is not None and rec.hit.success
     c = panel.secondary_combo
@@ -312,7 +309,7 @@ def _fill_secondary(panel: AttackPanel, rec) -> None:
     panel.secondary_label.setVisible(show)
 
 
-def set_fan_secondary(panel: AttackPanel, token_ids: list[str]) -> bool:
+def set_fan_secondary(panel: AttackHost, token_ids: list[str]) -> bool:
     """Buy secondary targets for the previewed Phases fan (one bump each, 003)."""
     if panel.current is None:
         return False
@@ -322,14 +319,14 @@ def set_fan_secondary(panel: AttackPanel, token_ids: list[str]) -> bool:
     return panel._respend(old)
 
 
-def _secondary_chosen(panel: AttackPanel) -> None:
+def _secondary_chosen(panel: AttackHost) -> None:
     data = panel.secondary_combo.currentData() or ""
     if not panel.set_fan_secondary([t for t in data.split(",") if t]):
         c = panel.secondary_combo
         c.setCurrentIndex(max(c.findData(",".join(panel.spends.secondary)), 0))
 
 
-def _result_html(panel: AttackPanel, rec) -> str:
+def _result_html(panel: AttackHost, rec) -> str:
     doc = panel.document
     head = html.escape(named_summary(doc.table, rec))
     lines = [f"<b>{head}</b>"]
@@ -390,12 +387,12 @@ def _result_html(panel: AttackPanel, rec) -> str:
     return "<br>".join(lines)
 
 
-def _name(panel: AttackPanel, key: str) -> str:
+def _name(panel: AttackHost, key: str) -> str:
     """The name behind a character id or a token id."""
     return display_name(panel.table, key)
 
 
-def clear_preview(panel: AttackPanel) -> None:
+def clear_preview(panel: AttackHost) -> None:
     panel.tn_toggle.setChecked(True)
     panel.current = None
     panel._counter = None
@@ -416,13 +413,13 @@ def clear_preview(panel: AttackPanel) -> None:
     panel._update_buttons()
 
 
-def _open_card(panel: AttackPanel) -> None:
+def _open_card(panel: AttackHost) -> None:
     if panel.card_view.card() is not None:
-        CardDialog(panel.card_view.card(), panel.card_view.highlights(), parent=panel).open()
+        CardDialog(panel.card_view.card(), panel.card_view.highlights(), parent=panel.widget).open()
 
 
 # ======================================================================= spends
-def _respend(panel: AttackPanel, old: Spends) -> bool:
+def _respend(panel: AttackHost, old: Spends) -> bool:
     """Resolve again with the new spends; a refused spend is undone with its reason."""
     assert panel.plan is not None
     try:
@@ -439,7 +436,7 @@ def _respend(panel: AttackPanel, old: Spends) -> bool:
     return True
 
 
-def move_location(panel: AttackPanel, step: int) -> bool:
+def move_location(panel: AttackHost, step: int) -> bool:
     """Move the hit one entry up (−1) or down (+1) the stack, paying its bumps."""
     p = panel.current
     rec = panel._shown_record()
@@ -462,7 +459,7 @@ def move_location(panel: AttackPanel, step: int) -> bool:
     return ok
 
 
-def change_spend(panel: AttackPanel, key: str, delta: int) -> bool:
+def change_spend(panel: AttackHost, key: str, delta: int) -> bool:
     if panel.current is None:
         return False
     old = panel.spends.copy()
@@ -473,7 +470,7 @@ def change_spend(panel: AttackPanel, key: str, delta: int) -> bool:
     return panel._respend(old)
 
 
-def stray_spend(panel: AttackPanel, figure: int, delta: int) -> bool:
+def stray_spend(panel: AttackHost, figure: int, delta: int) -> bool:
     if panel.current is None:
         return False
     old = panel.spends.copy()
@@ -481,7 +478,7 @@ def stray_spend(panel: AttackPanel, figure: int, delta: int) -> bool:
     return panel._respend(old)
 
 
-def _reset_stray(panel: AttackPanel) -> None:
+def _reset_stray(panel: AttackHost) -> None:
     if panel.current is None or not panel.spends.stray:
         return
     panel.spends.stray = []

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -20,15 +18,13 @@ from .controls import (
     _row,
     _spin,
 )
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class HandToHandRows(QWidget):
     """Hand to hand: the blow, careful or kick, advantage, an improvised weapon, the defender."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -68,7 +64,7 @@ class HandToHandRows(QWidget):
         self._build_more_rows(panel, lay)
         self.defense_row.hide()
 
-    def _build_more_rows(self, panel: AttackPanel, lay: QVBoxLayout) -> None:
+    def _build_more_rows(self, panel: AttackHost, lay: QVBoxLayout) -> None:
         """An improvised weapon, where a dominant blow lands, the defender's defence."""
         # what comes to hand: an improvised weapon instead of the one chosen above
         self.improvised_row, h = _row()
@@ -122,7 +118,7 @@ class HandToHandRows(QWidget):
         lay.addWidget(self.defense_row)
 
 
-def _dodge_vs_ranged(panel: AttackPanel) -> bool:
+def _dodge_vs_ranged(panel: AttackHost) -> bool:
     """The Judge's switch letting a dodge count against shots and throws (see
     :func:`~twtw_desktop.rules.combat.melee.dodge_allowed`)."""
     from ....rules.combat.melee import dodge_allowed
@@ -130,14 +126,14 @@ def _dodge_vs_ranged(panel: AttackPanel) -> bool:
     return panel.mode() != "melee" and dodge_allowed(panel.mode(), panel.document.encounter.options)  # type: ignore[arg-type]
 
 
-def _defense(panel: AttackPanel) -> str | None:
+def _defense(panel: AttackHost) -> str | None:
     kind = panel.defense_combo.currentData()
     if panel.mode() == "melee":
         return kind
     return kind if kind == "dodge" and panel._dodge_vs_ranged() else None
 
 
-def _sync_defense_row(panel: AttackPanel) -> None:
+def _sync_defense_row(panel: AttackHost) -> None:
     """The defence row: every defence against hand to hand; only the dodge against
     shots, and only under the dodge_vs_ranged switch."""
     melee = panel.mode() == "melee"
@@ -151,13 +147,13 @@ def _sync_defense_row(panel: AttackPanel) -> None:
     panel.defense_row.setVisible(show)
 
 
-def set_defense(panel: AttackPanel, kind: str | None, arm: str = "left_arm") -> None:
+def set_defense(panel: AttackHost, kind: str | None, arm: str = "left_arm") -> None:
     """The defender's declared defence: None, ``"block"`` or ``"dodge"``."""
     panel.defense_combo.setCurrentIndex(max(panel.defense_combo.findData(kind), 0))
     panel.arm_combo.setCurrentIndex(max(panel.arm_combo.findData(arm), 0))
     panel._defense_changed()
 
 
-def _defense_changed(panel: AttackPanel) -> None:
+def _defense_changed(panel: AttackHost) -> None:
     panel.arm_combo.setVisible(panel.defense_combo.currentData() == "block")
     panel._inputs_changed()

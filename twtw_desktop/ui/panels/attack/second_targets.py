@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtWidgets import (
     QLabel,
     QVBoxLayout,
@@ -15,15 +13,13 @@ from .controls import (
     _second_target_row,
     _spin,
 )
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class SecondTargetRows(QWidget):
     """The second (and third) targets of a fan or a burst."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -72,7 +68,7 @@ class SecondTargetRows(QWidget):
         self.burst_third_row.hide()
 
 
-def _sync_burst_row(panel: AttackPanel) -> None:
+def _sync_burst_row(panel: AttackHost) -> None:
     """The 2nd-target row, for a burst weapon's normal shots (not a fan)."""
     show = panel.mode() == "ranged" and panel.shot_kind() != "fan" and panel._has_burst()
     panel.burst_row.setVisible(show)
@@ -81,18 +77,18 @@ def _sync_burst_row(panel: AttackPanel) -> None:
     panel._sync_series_row()
 
 
-def _burst_second_chosen(panel: AttackPanel) -> None:
+def _burst_second_chosen(panel: AttackHost) -> None:
     _first_second(panel.burst_second_combo, panel.burst_second_spin)
     panel._sync_burst_row()
     panel._inputs_changed()
 
 
-def _burst_third_chosen(panel: AttackPanel) -> None:
+def _burst_third_chosen(panel: AttackHost) -> None:
     _first_second(panel.burst_third_combo, panel.burst_third_spin)
     panel._inputs_changed()
 
 
-def set_burst_third(panel: AttackPanel, token_id: str | None, hits: int = 1) -> None:
+def set_burst_third(panel: AttackHost, token_id: str | None, hits: int = 1) -> None:
     """Send up to ``hits`` more of the burst's hits on to a third target (a third
     success in the pool needed); None: no third target."""
     panel._busy = True
@@ -106,7 +102,7 @@ def set_burst_third(panel: AttackPanel, token_id: str | None, hits: int = 1) -> 
     panel._inputs_changed()
 
 
-def set_burst_second(panel: AttackPanel, token_id: str | None, hits: int = 1) -> None:
+def set_burst_second(panel: AttackHost, token_id: str | None, hits: int = 1) -> None:
     """Send up to ``hits`` of the burst's hits on to ``token_id`` (000 Hitting
     Multiple Targets); None keeps every hit on the target."""
     panel._busy = True
@@ -120,7 +116,7 @@ def set_burst_second(panel: AttackPanel, token_id: str | None, hits: int = 1) ->
     panel._inputs_changed()
 
 
-def set_burst(panel: AttackPanel, burst: int) -> None:
+def set_burst(panel: AttackHost, burst: int) -> None:
     i = panel.burst_combo.findData(burst)
     if i >= 0:
         panel.burst_combo.setCurrentIndex(i)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
@@ -21,15 +19,13 @@ from .controls import (
     _combo,
     _row,
 )
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class SeriesRow(QWidget):
     """Several attacks from one pool (000 Multiple Attacks), declared before the card."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -65,7 +61,7 @@ class SeriesRow(QWidget):
         lay.addWidget(self.series_label)
 
 
-def _series_open(panel: AttackPanel) -> bool:
+def _series_open(panel: AttackHost) -> bool:
     """A series from one pool: snap or normal shots with a single-shot gun."""
     return (
         panel.mode() == "ranged"
@@ -74,7 +70,7 @@ def _series_open(panel: AttackPanel) -> bool:
     )
 
 
-def _sync_series_row(panel: AttackPanel) -> None:
+def _sync_series_row(panel: AttackHost) -> None:
     show = panel._series_open()
     panel.series_row.setVisible(show)
     names = [f"{kind} at {panel._name(tid)}" for tid, kind in panel._series]
@@ -83,7 +79,7 @@ def _sync_series_row(panel: AttackPanel) -> None:
     panel.series_clear.setEnabled(bool(panel._series))
 
 
-def _add_series_attack(panel: AttackPanel) -> None:
+def _add_series_attack(panel: AttackHost) -> None:
     tid = panel.series_combo.currentData()
     if tid is None:
         panel.message.error("Choose the target of the next attack first.")
@@ -91,14 +87,14 @@ def _add_series_attack(panel: AttackPanel) -> None:
     panel.set_series([*panel._series, (tid, panel.series_kind.currentData())])
 
 
-def set_series(panel: AttackPanel, attacks: list[tuple[str, str]]) -> None:
+def set_series(panel: AttackHost, attacks: list[tuple[str, str]]) -> None:
     """Declare the further attacks of a series: (target token, "snap" | "normal")."""
     panel._series = list(attacks)
     panel._sync_series_row()
     panel._inputs_changed()
 
 
-def _fit_series(panel: AttackPanel, p: Preview) -> None:
+def _fit_series(panel: AttackHost, p: Preview) -> None:
     """One spends entry and one shot number per checked shot of the series (a
     Phases fan's secondary targets have no check, so no spends of their own)."""
     n = checked_shots(panel.plan, len(p.records)) if panel.plan is not None else len(p.records)

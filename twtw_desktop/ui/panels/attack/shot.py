@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -21,15 +19,13 @@ from .controls import (
     _row,
     _spin,
 )
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class ShotRow(QWidget):
     """The shot: snap, normal, aimed or fan, and an aim taken ahead of it."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -82,14 +78,14 @@ class ShotRow(QWidget):
         lay.addWidget(self.aim_row)
 
 
-def shot_kind(panel: AttackPanel) -> str | None:
+def shot_kind(panel: AttackHost) -> str | None:
     for k, b in panel.shot_buttons.items():
         if b.isChecked():
             return k
     return None
 
 
-def set_shot(panel: AttackPanel, kind: str) -> None:
+def set_shot(panel: AttackHost, kind: str) -> None:
     panel.shot_buttons[kind].setChecked(True)
     panel.aims_spin.setEnabled(kind == "aimed")
     panel.aims_spin.setVisible(kind != "fan")
@@ -99,7 +95,7 @@ def set_shot(panel: AttackPanel, kind: str) -> None:
 
 
 def set_fan(
-    panel: AttackPanel, shots: int, second: str | None = None, second_shots: int = 0
+    panel: AttackHost, shots: int, second: str | None = None, second_shots: int = 0
 ) -> None:
     """Declare a fan: ``shots`` at the target, then ``second_shots`` at ``second``."""
     panel._busy = True
@@ -113,12 +109,12 @@ def set_fan(
     panel.set_shot("fan")
 
 
-def _fan_second_chosen(panel: AttackPanel) -> None:
+def _fan_second_chosen(panel: AttackHost) -> None:
     _first_second(panel.fan_second_combo, panel.fan_second_spin)
     panel._inputs_changed()
 
 
-def _aim_action(panel: AttackPanel) -> Aim | None:
+def _aim_action(panel: AttackHost) -> Aim | None:
     """The aim ahead at the chosen target with the chosen gun (None: no ranged
     attacker, target or gun chosen)."""
     req = panel.request()
@@ -128,11 +124,11 @@ def _aim_action(panel: AttackPanel) -> Aim | None:
         gun = panel.document.character_of(req.shooter_token).weapons[req.weapon_index]
     except (KeyError, IndexError):
         return None
-    hold = panel.aim_hold_check.isChecked() and panel.aim_hold_check.isVisibleTo(panel)
+    hold = panel.aim_hold_check.isChecked() and panel.aim_hold_check.isVisibleTo(panel.widget)
     return Aim(who=req.shooter_token, target=req.target_token, weapon=gun.weapon_id, hold=hold)
 
 
-def aim_ahead(panel: AttackPanel):
+def aim_ahead(panel: AttackHost):
     """Take one aim action at the target now (one undo step); the shot previewed
     next counts it. Returns the table's event, or None when refused."""
     action = panel._aim_action()
@@ -148,7 +144,7 @@ def aim_ahead(panel: AttackPanel):
     return event
 
 
-def _update_aim_button(panel: AttackPanel) -> None:
+def _update_aim_button(panel: AttackHost) -> None:
     panel.aims_spin.setMaximum(panel.table.edition.aim.max)
     panel.aim_hold_check.setVisible(panel.table.edition.aim.across_rounds)
     action = panel._aim_action()

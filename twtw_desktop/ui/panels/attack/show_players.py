@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -17,15 +15,13 @@ from ....play.attack import (
     Outcome,
 )
 from .._common import find_map_view
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class ShowPlayersRow(QWidget):
     """What the players' screen is shown (the card, the throw) and the stray-shot rings."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -55,11 +51,11 @@ class ShowPlayersRow(QWidget):
 
 
 # ======================================================================= the map
-def _overlays(panel: AttackPanel):
+def _overlays(panel: AttackHost):
     return getattr(find_map_view(panel.document), "overlays", None)
 
 
-def _token_ids(panel: AttackPanel, keys) -> list[str]:
+def _token_ids(panel: AttackHost, keys) -> list[str]:
     """Token ids for a list of token or character ids."""
     out = []
     for key in keys:
@@ -74,7 +70,7 @@ def _token_ids(panel: AttackPanel, keys) -> list[str]:
     return out
 
 
-def _flag_candidates(panel: AttackPanel, plan: AttackPlan | None) -> None:
+def _flag_candidates(panel: AttackHost, plan: AttackPlan | None) -> None:
     """Ring the possible unintended targets of the planned shot (000: the Judge
     tells the table before the shot)."""
     ov = panel._overlays()
@@ -89,7 +85,7 @@ def _flag_candidates(panel: AttackPanel, plan: AttackPlan | None) -> None:
     ov.flag_stray_targets(panel._token_ids(ids))
 
 
-def _flag_strays(panel: AttackPanel, outcome: Outcome) -> None:
+def _flag_strays(panel: AttackHost, outcome: Outcome) -> None:
     """After Apply: the candidates a stray shot hit, ringed in red until the next
     attack starts."""
     hit: list[str] = []
@@ -109,7 +105,7 @@ def _flag_strays(panel: AttackPanel, outcome: Outcome) -> None:
     panel._strays_hit_shown = bool(hit)
 
 
-def clear_stray_flags(panel: AttackPanel) -> None:
+def clear_stray_flags(panel: AttackHost) -> None:
     """Take the unintended-target rings off the map."""
     panel._strays_hit_shown = False
     ov = panel._overlays()
@@ -117,7 +113,7 @@ def clear_stray_flags(panel: AttackPanel) -> None:
         ov.clear_stray_flags()
 
 
-def show_card(panel: AttackPanel) -> bool:
+def show_card(panel: AttackHost) -> bool:
     """Put the card on show (the drawn one, or the last applied) on the players'
     screen."""
     card = panel.card_view.card()
@@ -128,7 +124,7 @@ def show_card(panel: AttackPanel) -> bool:
     return True
 
 
-def _scatter_payload(panel: AttackPanel):
+def _scatter_payload(panel: AttackHost):
     out = panel.current.outcome if panel.current is not None else panel.last_outcome
     if out is None or out.landing is None or panel.plan is None:
         return None
@@ -145,7 +141,7 @@ def _scatter_payload(panel: AttackPanel):
     return (thrower.at, target.at, out.landing)
 
 
-def show_scatter(panel: AttackPanel) -> bool:
+def show_scatter(panel: AttackHost) -> bool:
     """Put the throw (thrower, target, landing hexes) on the players' screen."""
     payload = panel._scatter_payload()
     if payload is None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -21,15 +19,13 @@ from .controls import (
     _combo,
     _spin,
 )
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class SituationBox(QWidget):
     """The situation: the Judge's calls the map cannot make."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -93,7 +89,7 @@ class SituationBox(QWidget):
         lay.addWidget(self.situation_toggle)
         lay.addWidget(self.situation_widgets)
 
-    def _build_choices(self, panel: AttackPanel) -> None:
+    def _build_choices(self, panel: AttackHost) -> None:
         """The called shot, a secondary target, the firer's movement and the target's Size."""
         self.called_combo = _combo(8, "A called shot (001 Called Shots)")
         for text, key in _CALLED:
@@ -123,24 +119,24 @@ class SituationBox(QWidget):
         self.size_spin.valueChanged.connect(lambda _v: panel._inputs_changed())
 
 
-def _toggle_situation(panel: AttackPanel, on: bool) -> None:
+def _toggle_situation(panel: AttackHost, on: bool) -> None:
     panel.situation_widgets.setVisible(on)
     panel.situation_toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
 
 
-def set_called_shot(panel: AttackPanel, key: str | None, location: str | None = None) -> None:
+def set_called_shot(panel: AttackHost, key: str | None, location: str | None = None) -> None:
     """A called shot (001): the key of the table and the location aimed at."""
     panel.called_combo.setCurrentIndex(max(panel.called_combo.findData(key), 0))
     panel._fill_called_locations(location)
     panel._inputs_changed()
 
 
-def _called_changed(panel: AttackPanel) -> None:
+def _called_changed(panel: AttackHost) -> None:
     panel._fill_called_locations(None)
     panel._inputs_changed()
 
 
-def _fill_called_locations(panel: AttackPanel, keep: str | None) -> None:
+def _fill_called_locations(panel: AttackHost, keep: str | None) -> None:
     key = panel.called_combo.currentData()
     c = panel.called_loc_combo
     c.blockSignals(True)

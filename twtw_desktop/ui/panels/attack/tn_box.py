@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -18,15 +17,13 @@ from PySide6.QtWidgets import (
 from ....play.attack import (
     AttackPlan,
 )
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class TnBox(QWidget):
     """The TN before the draw: its headline and every modifier of the TN and the AP."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -54,12 +51,12 @@ class TnBox(QWidget):
         lay.addWidget(self.tn_label)
 
 
-def _show_tn_items(panel: AttackPanel, on: bool) -> None:
+def _show_tn_items(panel: AttackHost, on: bool) -> None:
     panel.tn_label.setVisible(on)
     panel.tn_toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
 
 
-def _show_plan(panel: AttackPanel, plan: AttackPlan) -> None:
+def _show_plan(panel: AttackHost, plan: AttackPlan) -> None:
     tn = plan.tn
     ap = plan.ap
     res = f", result {tn.result_modifier:+d}" if tn.result_modifier else ""
@@ -86,7 +83,7 @@ def _show_plan(panel: AttackPanel, plan: AttackPlan) -> None:
     panel.tn_label.setText(text)
 
 
-def tn_items(panel: AttackPanel) -> list[str]:
+def tn_items(panel: AttackHost) -> list[str]:
     """The itemised TN lines as plain text (what the Judge sees before drawing)."""
     if panel.plan is None:
         return []
@@ -96,7 +93,7 @@ def tn_items(panel: AttackPanel) -> list[str]:
     return out
 
 
-def _missing_choice(panel: AttackPanel) -> str | None:
+def _missing_choice(panel: AttackHost) -> str | None:
     """Why there is nothing to draw for yet (no attacker, no target), or None."""
     if panel._shooter is None:
         return "Select the attacker's token on the map first."

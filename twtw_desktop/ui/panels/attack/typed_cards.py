@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ....play.cards import already_typed
 from ....rules.card import Card
 from ...widgets.card_entry import PhysicalCardDialog
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
-def _typed_card(panel: AttackPanel, card: Card | None) -> None:
+def _typed_card(panel: AttackHost, card: Card | None) -> None:
     if card is None:
         return
     panel._typed = card
@@ -23,12 +19,12 @@ def _typed_card(panel: AttackPanel, card: Card | None) -> None:
 
 
 # ------------------------------------------------------------- the block's card
-def needs_block_card(panel: AttackPanel) -> bool:
+def needs_block_card(panel: AttackHost) -> bool:
     """A declared block waits for its typed-in card (physical-card mode)."""
     return panel.current is not None and panel.current.outcome.needs_block_card
 
 
-def _ask_block_card_if_needed(panel: AttackPanel) -> bool:
+def _ask_block_card_if_needed(panel: AttackHost) -> bool:
     """With a printed deck, a block that must be tested asks for its own card the
     way the attack's draw does (000 Hand to Hand Combat: the block is a test of
     its own against the attack's result)."""
@@ -36,7 +32,7 @@ def _ask_block_card_if_needed(panel: AttackPanel) -> bool:
         return False
     assert panel.plan is not None
     who = panel.plan.target.name
-    dlg = PhysicalCardDialog(panel, title=f"Type the card drawn for {who}'s block")
+    dlg = PhysicalCardDialog(panel.widget, title=f"Type the card drawn for {who}'s block")
     dlg.accepted.connect(lambda: panel._typed_block_card(dlg.card))
     dlg.open()
     panel._dialog = dlg
@@ -44,7 +40,7 @@ def _ask_block_card_if_needed(panel: AttackPanel) -> bool:
     return True
 
 
-def needs_more_card(panel: AttackPanel) -> str | None:
+def needs_more_card(panel: AttackHost) -> str | None:
     """What the next typed-in card is for (a stun check, a fan shot's hit
     location…), or None when the resolution has every card it needs."""
     if panel.current is None or not panel.document.deck.physical:
@@ -52,7 +48,7 @@ def needs_more_card(panel: AttackPanel) -> str | None:
     return panel.current.outcome.card_needed
 
 
-def _ask_cards_if_needed(panel: AttackPanel) -> bool:
+def _ask_cards_if_needed(panel: AttackHost) -> bool:
     """With a printed deck, ask for the next card the resolution needs: the
     block's first (its result decides the blow), then every further card in the
     order the resolution draws them."""
@@ -61,13 +57,13 @@ def _ask_cards_if_needed(panel: AttackPanel) -> bool:
     return panel._ask_block_card_if_needed() or panel._ask_more_card_if_needed()
 
 
-def _ask_more_card_if_needed(panel: AttackPanel) -> bool:
+def _ask_more_card_if_needed(panel: AttackHost) -> bool:
     """Ask for the further card the resolution needs (physical-card mode); the
     preview stays provisional until it is typed in."""
     purpose = panel.needs_more_card()
     if purpose is None or panel.needs_block_card():
         return False
-    dlg = PhysicalCardDialog(panel, title=f"Type the card drawn for {purpose}")
+    dlg = PhysicalCardDialog(panel.widget, title=f"Type the card drawn for {purpose}")
     dlg.accepted.connect(lambda: panel._typed_more_card(dlg.card))
     dlg.open()
     panel._dialog = dlg
@@ -75,7 +71,7 @@ def _ask_more_card_if_needed(panel: AttackPanel) -> bool:
     return True
 
 
-def _typed_more_card(panel: AttackPanel, card: Card | None) -> None:
+def _typed_more_card(panel: AttackHost, card: Card | None) -> None:
     if card is None or panel.current is None:
         return
     typed = [panel.current.card, *panel._typed_more]
@@ -91,7 +87,7 @@ def _typed_more_card(panel: AttackPanel, card: Card | None) -> None:
         panel._typed_more.pop()
 
 
-def _typed_block_card(panel: AttackPanel, card: Card | None) -> None:
+def _typed_block_card(panel: AttackHost, card: Card | None) -> None:
     if card is None or panel.current is None:
         return
     panel._typed_block = card

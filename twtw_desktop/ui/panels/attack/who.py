@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -29,15 +27,13 @@ from .controls import (
     _fan_capable,
     _fill_second,
 )
-
-if TYPE_CHECKING:
-    from ..attack_panel import AttackPanel
+from .host import AttackHost
 
 
 class WhoTargetBox(QWidget):
     """Who attacks whom with what: attacker, mode, target, weapon and its state."""
 
-    def __init__(self, panel: AttackPanel) -> None:
+    def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -107,22 +103,22 @@ class WhoTargetBox(QWidget):
 
 
 # ======================================================================= inputs
-def shooter_token(panel: AttackPanel) -> str | None:
+def shooter_token(panel: AttackHost) -> str | None:
     return panel._shooter
 
 
-def target_token(panel: AttackPanel) -> str | None:
+def target_token(panel: AttackHost) -> str | None:
     return panel.target_combo.currentData()
 
 
-def mode(panel: AttackPanel) -> str:
+def mode(panel: AttackHost) -> str:
     for m, b in panel.mode_buttons.items():
         if b.isChecked():
             return m
     return "ranged"
 
 
-def _fill_targets(panel: AttackPanel, keep: str | None) -> None:
+def _fill_targets(panel: AttackHost, keep: str | None) -> None:
     doc = panel.document
     panel.target_combo.blockSignals(True)
     panel.target_combo.clear()
@@ -167,7 +163,7 @@ def _fill_targets(panel: AttackPanel, keep: str | None) -> None:
     _fill_second(panel.series_combo, panel.target_combo, "— next target —")
 
 
-def _fill_weapons(panel: AttackPanel, keep: int | None = None) -> None:
+def _fill_weapons(panel: AttackHost, keep: int | None = None) -> None:
     doc = panel.document
     panel.weapon_combo.blockSignals(True)
     panel.weapon_combo.clear()
@@ -191,7 +187,7 @@ def _fill_weapons(panel: AttackPanel, keep: int | None = None) -> None:
     panel._auto_cock()
 
 
-def _auto_cock(panel: AttackPanel) -> None:
+def _auto_cock(panel: AttackHost) -> None:
     """Tick "cock first" when the chosen gun needs its hammer cocked and is not."""
     plan_weapon = panel._weapon()
     panel.cock_check.blockSignals(True)
@@ -225,7 +221,7 @@ def _auto_cock(panel: AttackPanel) -> None:
     panel.draw_check.blockSignals(False)
 
 
-def _fill_bursts(panel: AttackPanel, weapon) -> None:
+def _fill_bursts(panel: AttackHost, weapon) -> None:
     """The burst choice, shown for a weapon with more than one burst (000)."""
     modes = list(getattr(weapon, "burst_modes", None) or []) if weapon is not None else []
     keep = panel.burst_combo.currentData()
@@ -240,7 +236,7 @@ def _fill_bursts(panel: AttackPanel, weapon) -> None:
     panel._sync_burst_row()
 
 
-def _has_burst(panel: AttackPanel) -> bool:
+def _has_burst(panel: AttackHost) -> bool:
     plan_weapon = panel._weapon()
     if plan_weapon is None:
         return False
@@ -248,7 +244,7 @@ def _has_burst(panel: AttackPanel) -> bool:
     return bool(w.burst_modes or w.burst)
 
 
-def _weapon(panel: AttackPanel):
+def _weapon(panel: AttackHost):
     idx = panel.weapon_combo.currentData()
     if idx is None or panel._shooter is None:
         return None
@@ -261,7 +257,7 @@ def _weapon(panel: AttackPanel):
 
 
 # ======================================================================= actions
-def set_shooter(panel: AttackPanel, token_id: str | None) -> None:
+def set_shooter(panel: AttackHost, token_id: str | None) -> None:
     if token_id != panel._shooter and panel._held is not None and panel.current is not None:
         panel.put_back()  # another figure chosen before Apply: that attack is not made
     panel._held = None
@@ -290,13 +286,13 @@ def set_shooter(panel: AttackPanel, token_id: str | None) -> None:
     panel.recompute()
 
 
-def set_target(panel: AttackPanel, token_id: str | None) -> None:
+def set_target(panel: AttackHost, token_id: str | None) -> None:
     i = panel.target_combo.findData(token_id) if token_id else 0
     panel.target_combo.setCurrentIndex(max(i, 0))
     panel._inputs_changed()
 
 
-def set_mode(panel: AttackPanel, mode: str) -> None:
+def set_mode(panel: AttackHost, mode: str) -> None:
     panel.mode_buttons[mode].setChecked(True)
     panel.shot_row.setVisible(mode != "melee")
     panel.aim_row.setVisible(mode == "ranged")
@@ -310,7 +306,7 @@ def set_mode(panel: AttackPanel, mode: str) -> None:
     panel._inputs_changed()
 
 
-def pick_on_map(panel: AttackPanel) -> bool:
+def pick_on_map(panel: AttackHost) -> bool:
     """Ask the map view to let the Judge click the target (A's ``pick_target``)."""
     view = find_map_view(panel.document)
     if view is None or not hasattr(view, "pick_target"):
@@ -321,7 +317,7 @@ def pick_on_map(panel: AttackPanel) -> bool:
     return True
 
 
-def _picked(panel: AttackPanel, token_id: str | None) -> None:
+def _picked(panel: AttackHost, token_id: str | None) -> None:
     if token_id is None:
         panel.message.clear()
         return

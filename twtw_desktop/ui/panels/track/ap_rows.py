@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
@@ -17,6 +17,7 @@ from ....play.track_actions import (
     skip_reason,
 )
 from ....rules.character import Character
+from .host import TrackHost
 from .widgets import (
     _CODES,
     _IN,
@@ -25,9 +26,6 @@ from .widgets import (
     _CurrentSegment,
     _OnResize,
 )
-
-if TYPE_CHECKING:
-    from ..track_panel import TrackPanel
 
 
 def _entries_by_character(st: Any) -> dict[str, list[Any]]:
@@ -81,7 +79,7 @@ def _changed_segments(old: tuple, new: tuple) -> set[int]:
     return {s for s in out if 1 <= s <= SEGMENTS}
 
 
-def _refresh_ap(panel: TrackPanel, t) -> None:
+def _refresh_ap(panel: TrackHost, t) -> None:
     st = t.state if t is not None else None
     stage = st.stage.value if st is not None else "narrative"
     seg = st.segment if st is not None else 0
@@ -117,7 +115,7 @@ def _refresh_ap(panel: TrackPanel, t) -> None:
         _show_stack_line(panel, t, st, seg)
 
 
-def _show_status(panel: TrackPanel, t, st, stage: str, seg: int) -> bool:
+def _show_status(panel: TrackHost, t, st, stage: str, seg: int) -> bool:
     """The round and segment in the status line, and which buttons apply now; True
     while the round runs."""
     if t is None:
@@ -151,7 +149,7 @@ def _show_status(panel: TrackPanel, t, st, stage: str, seg: int) -> bool:
 
 
 def _show_header(
-    panel: TrackPanel, table: QTableWidget, now_seg: int | None, last_seg: int | None
+    panel: TrackHost, table: QTableWidget, now_seg: int | None, last_seg: int | None
 ) -> None:
     """The current segment marked in the header and its column coloured."""
     if panel._shown_header != now_seg:
@@ -172,7 +170,7 @@ def _show_header(
                 )
 
 
-def _show_stack_line(panel: TrackPanel, t, st, seg: int) -> None:
+def _show_stack_line(panel: TrackHost, t, st, seg: int) -> None:
     """The line under the track: this segment's stack, else who declares in which
     order (slowest first)."""
     stack = t.stack()
@@ -191,7 +189,7 @@ def _show_stack_line(panel: TrackPanel, t, st, seg: int) -> None:
 
 
 def _draw_ap_rows(
-    panel: TrackPanel,
+    panel: TrackHost,
     rows: Iterable[int],
     chars: list[Character],
     st: Any,
@@ -246,12 +244,12 @@ def _draw_ap_rows(
             dirty = () if old[2] == marks else _changed_segments(old[2], marks)
             changed = tuple(a != b for a, b in zip(old[1], heads, strict=True))
         for s in dirty:
-            put(r, 2 + s, *panel._segment_cell(c, row, mine, s))
+            put(r, 2 + s, *_segment_cell(c, row, mine, s))
         _put_heads(panel, put, r, c, row, heads, changed)
 
 
 def _put_heads(
-    panel: TrackPanel,
+    panel: TrackHost,
     put: Callable[..., None],
     r: int,
     c: Character,
@@ -312,7 +310,7 @@ def _put_heads(
         )
 
 
-def _visible_rows(panel: TrackPanel, n: int) -> range | None:
+def _visible_rows(panel: TrackHost, n: int) -> range | None:
     """The AP table's rows on screen (one more either side), or None when the table
     is not shown (then it is drawn whole: it may be read without being seen)."""
     t = panel.ap_table
@@ -325,7 +323,7 @@ def _visible_rows(panel: TrackPanel, n: int) -> range | None:
     return range(max(0, top - 1), min(n, bottom + 2))
 
 
-def _catch_up(panel: TrackPanel) -> None:
+def _catch_up(panel: TrackHost) -> None:
     """Draw the rows that scrolled (or were resized) into view since the last
     refresh drew only the ones then in view."""
     if not panel._stale_rows or panel.phases:
@@ -344,7 +342,6 @@ def _catch_up(panel: TrackPanel) -> None:
     panel._mark_rows()
 
 
-@staticmethod
 def _segment_cell(
     c: Character, row: Any, mine: list[Any], s: int
 ) -> tuple[str, str, QColor | None]:
@@ -383,7 +380,7 @@ def _segment_cell(
 
 
 def _put(
-    panel: TrackPanel,
+    panel: TrackHost,
     table: QTableWidget,
     r: int,
     c: int,
@@ -432,7 +429,7 @@ def _put(
         item.setBackground(QBrush(bg) if bg is not None else QBrush())
 
 
-def _build_ap_table(panel: TrackPanel) -> None:
+def _build_ap_table(panel: TrackHost) -> None:
     """The action track's table (000 Action Time): a row per character, the 20 segments as columns."""
     panel.ap_table = panel._make_table(3 + SEGMENTS + 1)
     panel.ap_table.setHorizontalHeaderLabels(
@@ -449,6 +446,6 @@ def _build_ap_table(panel: TrackPanel) -> None:
     panel.ap_table.horizontalHeaderItem(3 + SEGMENTS).setToolTip("AP spent (AP lost)")
     panel._current_segment = _CurrentSegment(panel.ap_table)
     #: AP rows out of view at the last refresh, drawn when they come into view
-    panel._stale_rows: set[int] = set()
+    panel._stale_rows = set()
     panel.ap_table.verticalScrollBar().valueChanged.connect(lambda _v: panel._catch_up())
     panel._catch_up_filter = _OnResize(panel.ap_table.viewport(), panel._catch_up)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -19,13 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .host import TrackHost
 from .menus import _escape_ampersands
 
-if TYPE_CHECKING:
-    from ..track_panel import TrackPanel
-
 # The tool bar's buttons, in their order: (name, label, tooltip, target). Each makes
-# ``TrackPanel.<name>_button``; a target ``_build_*`` makes a drop-down (``<name>_menu``)
+# ``TrackHost.<name>_button``; a target ``_build_*`` makes a drop-down (``<name>_menu``)
 # that the method fills afresh whenever it opens, any other target is the panel method
 # a click calls (looked up at the click, without arguments).
 _BAR_BUTTONS: tuple[tuple[str, str, str, str], ...] = (
@@ -163,7 +161,7 @@ _BAR_BUTTONS: tuple[tuple[str, str, str, str], ...] = (
 
 
 # -- buttons and shortcuts -----------------------------------------------------------
-def _button(panel: TrackPanel, text: str, tip: str, slot: Callable[[], Any]) -> QPushButton:
+def _button(panel: TrackHost, text: str, tip: str, slot: Callable[[], Any]) -> QPushButton:
     b = QPushButton(text)
     b.setToolTip(tip)
     b.clicked.connect(lambda _=False: slot())
@@ -172,7 +170,7 @@ def _button(panel: TrackPanel, text: str, tip: str, slot: Callable[[], Any]) -> 
 
 
 def _menu_button(
-    panel: TrackPanel, text: str, tip: str, build: Callable[[], None]
+    panel: TrackHost, text: str, tip: str, build: Callable[[], None]
 ) -> tuple[QToolButton, QMenu]:
     b = QToolButton()
     b.setText(text)
@@ -180,13 +178,12 @@ def _menu_button(
     b.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
     menu = QMenu(b)
     menu.setToolTipsVisible(True)
-    menu.aboutToShow.connect(lambda: panel.fill_menu(menu, build))
+    menu.aboutToShow.connect(lambda: fill_menu(menu, build))
     b.setMenu(menu)
     panel._bar_actions[b] = panel.button_bar.addWidget(b)
     return b, menu
 
 
-@staticmethod
 def fill_menu(menu: QMenu, build: Callable[[], None]) -> None:
     """Build ``menu`` afresh; names from the sheets and the gear catalog keep their
     "&" (Smith & Wesson), which menus would otherwise take for a mnemonic."""
@@ -194,10 +191,10 @@ def fill_menu(menu: QMenu, build: Callable[[], None]) -> None:
     _escape_ampersands(menu)
 
 
-def _shortcut(panel: TrackPanel, key: str, buttons: tuple[QAbstractButton, ...]) -> None:
+def _shortcut(panel: TrackHost, key: str, buttons: tuple[QAbstractButton, ...]) -> None:
     """One window-wide key for the button(s) (only one of them is shown in each
     edition); the key is added to their tooltips."""
-    sc = QShortcut(QKeySequence(key), panel)
+    sc = QShortcut(QKeySequence(key), panel.widget)
     sc.setContext(Qt.ShortcutContext.WindowShortcut)
     sc.activated.connect(lambda: panel.press(key))
     panel._shortcuts[key] = sc
@@ -206,7 +203,7 @@ def _shortcut(panel: TrackPanel, key: str, buttons: tuple[QAbstractButton, ...])
         b.setToolTip(f"{b.toolTip()} ({key})")
 
 
-def press(panel: TrackPanel, key: str) -> bool:
+def press(panel: TrackHost, key: str) -> bool:
     """What the shortcut ``key`` does: click (or open the menu of) the shown,
     enabled button it stands for. Returns whether anything was pressed."""
     for b in panel._shortcut_buttons.get(key, ()):
@@ -224,14 +221,14 @@ def press(panel: TrackPanel, key: str) -> bool:
     return False
 
 
-def shown(panel: TrackPanel, button: QWidget) -> bool:
+def shown(panel: TrackHost, button: QWidget) -> bool:
     """Whether ``button`` belongs to this edition's buttons (it may sit in the tool
     bar's overflow menu when the dock is narrow)."""
     act = panel._bar_actions.get(button)
     return act.isVisible() if act is not None else not button.isHidden()
 
 
-def _show(panel: TrackPanel, button: QWidget, on: bool) -> None:
+def _show(panel: TrackHost, button: QWidget, on: bool) -> None:
     act = panel._bar_actions.get(button)
     if act is not None:
         act.setVisible(on)
@@ -239,10 +236,10 @@ def _show(panel: TrackPanel, button: QWidget, on: bool) -> None:
         button.setVisible(on)
 
 
-def _bind_keys(panel: TrackPanel) -> None:
+def _bind_keys(panel: TrackHost) -> None:
     """The panel's keys: each presses the first of its buttons that shows."""
-    panel._shortcuts: dict[str, QShortcut] = {}
-    panel._shortcut_buttons: dict[str, tuple[QAbstractButton, ...]] = {}
+    panel._shortcuts = {}
+    panel._shortcut_buttons = {}
     for key, keyed in (
         ("F5", (panel.start_button,)),
         ("F6", (panel.due_button, panel.phase_button)),
@@ -264,7 +261,7 @@ def _bind_keys(panel: TrackPanel) -> None:
     panel._movers_tip = panel.movers_button.toolTip()
 
 
-def _build_bar(panel: TrackPanel, lay: QVBoxLayout) -> None:
+def _build_bar(panel: TrackHost, lay: QVBoxLayout) -> None:
     """The top row: the status, the tool bar's buttons and their drop-downs."""
     top = QHBoxLayout()
     top.setSpacing(3)
@@ -279,7 +276,7 @@ def _build_bar(panel: TrackPanel, lay: QVBoxLayout) -> None:
     panel.button_bar.setMovable(False)
     panel.button_bar.setFloatable(False)
     panel.button_bar.setStyleSheet("QToolBar { border: 0px; spacing: 3px; padding: 0px; }")
-    panel._bar_actions: dict[QWidget, Any] = {}
+    panel._bar_actions = {}
     top.addWidget(panel.button_bar)
     # a short toggle (the Encounter menu has the long forms): checked in action time
     panel.action_button = QToolButton()

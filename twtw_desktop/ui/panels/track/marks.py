@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush
 
 from .._common import find_map_view
+from .host import TrackHost
 from .widgets import (
     _HOVER,
     _SEL,
 )
 
-if TYPE_CHECKING:
-    from ..track_panel import TrackPanel
-
 
 # -- hover and selection --------------------------------------------------------------
-def _row_hovered(panel: TrackPanel, r: int | None) -> None:
+def _row_hovered(panel: TrackHost, r: int | None) -> None:
     if r == panel._hover_row:
         return
     panel._hover_row = r
@@ -30,7 +26,7 @@ def _row_hovered(panel: TrackPanel, r: int | None) -> None:
         view.highlight_token(tok.id if tok is not None else None, tok is not None)
 
 
-def _row_selected(panel: TrackPanel) -> None:
+def _row_selected(panel: TrackHost) -> None:
     cid = panel.selected_character()
     t = panel.stack.currentWidget()
     if cid is None or not t.selectedIndexes():  # type: ignore[union-attr]
@@ -40,7 +36,7 @@ def _row_selected(panel: TrackPanel) -> None:
         panel.document.select(tok.id)
 
 
-def _hook_map(panel: TrackPanel) -> None:
+def _hook_map(panel: TrackHost) -> None:
     view = find_map_view(panel.document)
     if view is None or view is panel._hooked_view:
         return
@@ -50,7 +46,7 @@ def _hook_map(panel: TrackPanel) -> None:
         sig.connect(panel._map_hovered)
 
 
-def _map_hovered(panel: TrackPanel, h) -> None:
+def _map_hovered(panel: TrackHost, h) -> None:
     cid = None
     if h is not None:
         tok = panel.document.encounter.token_at(h)
@@ -60,13 +56,13 @@ def _map_hovered(panel: TrackPanel, h) -> None:
         panel._mark_rows()
 
 
-def set_map_hover(panel: TrackPanel, cid: str | None) -> None:
+def set_map_hover(panel: TrackHost, cid: str | None) -> None:
     """Mark ``cid``'s row as hovered on the map (what the map view's hover does)."""
     panel._map_hover_cid = cid
     panel._mark_rows()
 
 
-def _mark_rows(panel: TrackPanel) -> None:
+def _mark_rows(panel: TrackHost) -> None:
     """Colour the name cell of the selected token's row and the map-hovered row
     (only the cells whose colour changes are touched)."""
     tok = panel.document.selected_token()
@@ -85,7 +81,7 @@ def _mark_rows(panel: TrackPanel) -> None:
         item.setBackground(QBrush(mark) if mark is not None else QBrush())
 
 
-def row_marked(panel: TrackPanel, cid: str) -> bool:
+def row_marked(panel: TrackHost, cid: str) -> bool:
     """Whether ``cid``'s row is marked (selected or hovered on the map)."""
     if cid not in panel._row_ids:
         return False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -24,9 +24,7 @@ from ....rules.action_track import QUICK_DRAW_TN
 from ....rules.character import Character
 from ....rules.timecommon import surprise_tn
 from .dialogs import ModifiersDialog
-
-if TYPE_CHECKING:
-    from ..track_panel import TrackPanel
+from .host import TrackHost
 
 
 def _escape_ampersands(menu: QMenu) -> None:
@@ -57,7 +55,7 @@ def _quick_draw_pool(track, c: Character) -> str:
         return "—"
 
 
-def _row_menu(panel: TrackPanel, table: QTableWidget, pos) -> None:
+def _row_menu(panel: TrackHost, table: QTableWidget, pos) -> None:
     menu = QMenu(table)
     for act in panel.row_menu_actions(table, pos, menu):
         menu.addAction(act)
@@ -65,7 +63,7 @@ def _row_menu(panel: TrackPanel, table: QTableWidget, pos) -> None:
         menu.exec(table.viewport().mapToGlobal(pos))
 
 
-def row_menu_actions(panel: TrackPanel, table: QTableWidget, pos, parent) -> list:
+def row_menu_actions(panel: TrackHost, table: QTableWidget, pos, parent) -> list:
     """A row's menu: hide its character's token from the players or reveal it,
     and the Judge's override."""
     from ...token_menu import token_menu_actions  # lazy: the menu's dialogs on first use
@@ -79,7 +77,7 @@ def row_menu_actions(panel: TrackPanel, table: QTableWidget, pos, parent) -> lis
     return panel._declaration_actions(cid, parent) + acts
 
 
-def _declaration_actions(panel: TrackPanel, cid: str, parent) -> list:
+def _declaration_actions(panel: TrackHost, cid: str, parent) -> list:
     """AP v2: a row's standing declaration — pass, wait until N counters, or drop
     what is declared (000 Action Timing)."""
     from PySide6.QtGui import QAction
@@ -103,7 +101,7 @@ def _declaration_actions(panel: TrackPanel, cid: str, parent) -> list:
     return out
 
 
-def _build_declare_menu(panel: TrackPanel) -> None:
+def _build_declare_menu(panel: TrackHost) -> None:
     m = panel.declare_menu
     cid = panel._menu_head(m)
     t = panel.track
@@ -132,17 +130,17 @@ def _build_declare_menu(panel: TrackPanel) -> None:
     other.triggered.connect(lambda: panel._declare_other(cid))
 
 
-def _declare_other(panel: TrackPanel, cid: str) -> None:
-    label, ok = QInputDialog.getText(panel, "Other action", "What does the character do?")
+def _declare_other(panel: TrackHost, cid: str) -> None:
+    label, ok = QInputDialog.getText(panel.widget, "Other action", "What does the character do?")
     if not ok or not label.strip():
         return
-    ap, ok = QInputDialog.getInt(panel, "Other action", "AP it costs:", 1, 0, 40)
+    ap, ok = QInputDialog.getInt(panel.widget, "Other action", "AP it costs:", 1, 0, 40)
     if ok:
         panel.declare(cid, A.other_action(label.strip(), ap))
 
 
 def _fill_actions(
-    panel: TrackPanel,
+    panel: TrackHost,
     menu: QMenu,
     cid: str,
     cost: Callable[[A.ActionSpec], str],
@@ -173,7 +171,7 @@ def _fill_actions(
         act.triggered.connect(lambda _=False, s=spec, k=cid: go(k, s))
 
 
-def _menu_head(panel: TrackPanel, menu: QMenu) -> str | None:
+def _menu_head(panel: TrackHost, menu: QMenu) -> str | None:
     """Clear ``menu`` and return the selected character, or say why there is none."""
     menu.clear()
     cid = panel.selected_character()
@@ -182,13 +180,13 @@ def _menu_head(panel: TrackPanel, menu: QMenu) -> str | None:
     return cid
 
 
-def _note(panel: TrackPanel, menu: QMenu, text: str) -> None:
+def _note(panel: TrackHost, menu: QMenu, text: str) -> None:
     act = menu.addAction(text)
     act.setEnabled(False)
 
 
 def _menu_track(
-    panel: TrackPanel, menu: QMenu, engine_step: str, missing: str
+    panel: TrackHost, menu: QMenu, engine_step: str, missing: str
 ) -> tuple[str, Any] | None:
     """:meth:`_menu_head`, then the track when its engine offers ``engine_step``;
     None (with ``missing`` noted in the menu when the engine lacks it) otherwise."""
@@ -203,7 +201,7 @@ def _menu_track(
 
 
 # -- the initiative stack: joining, rushing, bonuses (AP v2) ---------------------------
-def _build_join_menu(panel: TrackPanel) -> None:
+def _build_join_menu(panel: TrackHost) -> None:
     m = panel.join_menu
     found = panel._menu_track(
         m, "join_stack", "Joining the stack is part of the AP v2 action track"
@@ -233,7 +231,7 @@ def _build_join_menu(panel: TrackPanel) -> None:
     )
 
 
-def _build_rush_menu(panel: TrackPanel) -> None:
+def _build_rush_menu(panel: TrackHost) -> None:
     m = panel.rush_menu
     found = panel._menu_track(m, "rush", "Rushing is part of the AP v2 action track")
     if found is None:
@@ -261,7 +259,7 @@ def _build_rush_menu(panel: TrackPanel) -> None:
     panel._fill_actions(m, cid, cost, lambda s: panel._why(Rush(who=cid, declared=s)), panel.rush)
 
 
-def _build_bonus_menu(panel: TrackPanel) -> None:
+def _build_bonus_menu(panel: TrackHost) -> None:
     m = panel.bonus_menu
     found = panel._menu_track(
         m, "quick_draw_check", "The initiative stack is part of the AP v2 action track"
@@ -308,15 +306,15 @@ def _build_bonus_menu(panel: TrackPanel) -> None:
     mod.triggered.connect(lambda _=False: panel._ask_modifiers(cid))
 
 
-def _ask_modifiers(panel: TrackPanel, cid: str) -> None:
+def _ask_modifiers(panel: TrackHost, cid: str) -> None:
     entry = panel.stack_entry(cid)
-    dlg = ModifiersDialog(panel, entry)
+    dlg = ModifiersDialog(panel.widget, entry)
     if dlg.exec():
         panel.set_stack_modifiers(cid, *dlg.values())
 
 
 # -- surprise (both editions) -------------------------------------------------------------
-def _build_surprise_menu(panel: TrackPanel) -> None:
+def _build_surprise_menu(panel: TrackHost) -> None:
     m = panel.surprise_menu
     m.clear()
     doc = panel.document
@@ -362,7 +360,7 @@ def _build_surprise_menu(panel: TrackPanel) -> None:
 
 
 # -- continuous movers (both editions) ---------------------------------------------------
-def _build_movers_menu(panel: TrackPanel) -> None:
+def _build_movers_menu(panel: TrackHost) -> None:
     m = panel.movers_menu
     m.clear()
     t = panel.track
@@ -391,7 +389,7 @@ def _build_movers_menu(panel: TrackPanel) -> None:
         )
 
 
-def _build_interrupt_menu(panel: TrackPanel) -> None:
+def _build_interrupt_menu(panel: TrackHost) -> None:
     m = panel.interrupt_menu
     found = panel._menu_track(m, "check_preempt", "Interrupting is part of the Phases round (004)")
     if found is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont
@@ -14,17 +14,15 @@ from PySide6.QtWidgets import (
 )
 
 from ....rules.base import Speed
+from .host import TrackHost
 from .widgets import (
     _CUR,
     _IN,
     _PHASES,
 )
 
-if TYPE_CHECKING:
-    from ..track_panel import TrackPanel
 
-
-def _refresh_phases(panel: TrackPanel, t) -> None:
+def _refresh_phases(panel: TrackHost, t) -> None:
     st = t.state if t is not None else None
     stage = st.stage.value if st is not None else "narrative"
     _show_phase_status(panel, t, st, stage)
@@ -74,7 +72,7 @@ def _refresh_phases(panel: TrackPanel, t) -> None:
         panel.info.setText(f"Phase {_PHASES[st.phase - 1]}: " + (", ".join(order) or "nobody acts"))
 
 
-def _show_phase_status(panel: TrackPanel, t, st, stage: str) -> None:
+def _show_phase_status(panel: TrackHost, t, st, stage: str) -> None:
     """The round, the card and the phase in the status line, and which buttons apply."""
     if t is None:
         panel.status.setText("Narrative time")
@@ -100,7 +98,7 @@ def _show_phase_status(panel: TrackPanel, t, st, stage: str) -> None:
     panel.stop_button.setEnabled(waiting)
 
 
-def _speed_combo(panel: TrackPanel, c: Any, row: Any, stage: str) -> QComboBox:
+def _speed_combo(panel: TrackHost, c: Any, row: Any, stage: str) -> QComboBox:
     """The speed a character declares (004), open while speeds are declared."""
     combo = QComboBox()
     combo.addItem("—", None)
@@ -171,7 +169,7 @@ def _status_text(row: Any, stage: str) -> str:
     return status
 
 
-def _build_phase_table(panel: TrackPanel) -> None:
+def _build_phase_table(panel: TrackHost) -> None:
     """The Phases round's table (004): a row per character, the phases as columns."""
     panel.ph_table = panel._make_table(4 + 4 + 1)
     panel.ph_table.setHorizontalHeaderLabels(

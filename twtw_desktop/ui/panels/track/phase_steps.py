@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -21,12 +21,10 @@ from ....play.track_actions import (
 )
 from ....rules import actions as A
 from ....rules.base import Speed
-
-if TYPE_CHECKING:
-    from ..track_panel import TrackPanel
+from .host import TrackHost
 
 
-def flip_card(panel: TrackPanel) -> bool:
+def flip_card(panel: TrackHost) -> bool:
     t = panel.track
     keys: list[tuple[str, str]] = []
     if t is not None and panel.document.deck.physical:
@@ -44,16 +42,16 @@ def flip_card(panel: TrackPanel) -> bool:
     return panel._do(Resolve(cards=cards or None))
 
 
-def choose_phase(panel: TrackPanel, cid: str, phase: int) -> bool:
+def choose_phase(panel: TrackHost, cid: str, phase: int) -> bool:
     return panel._do(ChoosePhase(who=cid, phase=phase))
 
 
-def next_phase(panel: TrackPanel) -> bool:
+def next_phase(panel: TrackHost) -> bool:
     return panel._do(EndSegment())
 
 
 def act(
-    panel: TrackPanel, cid: str | None = None, action: Speed | A.ActionSpec | None = None
+    panel: TrackHost, cid: str | None = None, action: Speed | A.ActionSpec | None = None
 ) -> bool:
     t = panel.track
     cid = cid or panel.selected_character() or (t.next_to_act() if t is not None else None)
@@ -66,7 +64,7 @@ def act(
 
 
 def delay(
-    panel: TrackPanel, cid: str | None = None, circumstance: str | None = None, ask: bool = False
+    panel: TrackHost, cid: str | None = None, circumstance: str | None = None, ask: bool = False
 ) -> bool:
     """``cid`` holds their action (004 Delaying an Action): for a circumstance
     (which may be waited for into the next round) or, left blank, to act later.
@@ -78,7 +76,7 @@ def delay(
     name = panel.document.character(cid).name
     if ask:
         text, ok = QInputDialog.getText(
-            panel, "Delay", f"{name} waits for (leave blank to act at any later moment):"
+            panel.widget, "Delay", f"{name} waits for (leave blank to act at any later moment):"
         )
         if not ok:
             return False
@@ -86,13 +84,13 @@ def delay(
     return panel._do(Delay(who=cid, circumstance=circumstance))
 
 
-def _delay_asking(panel: TrackPanel) -> bool:
+def _delay_asking(panel: TrackHost) -> bool:
     """The Delay button: the selected character delays, the Judge typing the
     circumstance."""
     return panel.delay(ask=True)
 
 
-def _waiting_character(panel: TrackPanel) -> str | None:
+def _waiting_character(panel: TrackHost) -> str | None:
     """The selected character, else the only one still waiting from last round."""
     cid = panel.selected_character()
     t = panel.track
@@ -102,9 +100,7 @@ def _waiting_character(panel: TrackPanel) -> str | None:
     return cid
 
 
-def _waiting_step(
-    panel: TrackPanel, cid: str | None, what: str, make: Callable[[str], Any]
-) -> bool:
+def _waiting_step(panel: TrackHost, cid: str | None, what: str, make: Callable[[str], Any]) -> bool:
     """The action ``make(cid)`` for ``cid`` or else :meth:`_waiting_character`."""
     cid = cid or panel._waiting_character()
     if cid is None:
@@ -113,19 +109,19 @@ def _waiting_step(
     return panel._do(make(cid))
 
 
-def keep_waiting(panel: TrackPanel, cid: str | None = None) -> bool:
+def keep_waiting(panel: TrackHost, cid: str | None = None) -> bool:
     """``cid`` goes on waiting for last round's circumstance (004 Delaying an
     Action): one undoable step; a refusal shows the engine's reason."""
     return panel._waiting_step(cid, "keeps waiting", lambda k: KeepWaiting(who=k))
 
 
-def stop_waiting(panel: TrackPanel, cid: str | None = None) -> bool:
+def stop_waiting(panel: TrackHost, cid: str | None = None) -> bool:
     """``cid`` drops last round's circumstance and declares afresh (004 Delaying
     an Action): one undoable step; a refusal shows the engine's reason."""
     return panel._waiting_step(cid, "stops waiting", lambda k: StopWaiting(who=k))
 
 
-def interrupt(panel: TrackPanel, cid: str | None = None, against: str | None = None) -> bool:
+def interrupt(panel: TrackHost, cid: str | None = None, against: str | None = None) -> bool:
     """``cid`` (delaying) tries to act before ``against`` (default: the next to
     act): the Reflex contest of 004 Delaying an Action, one undoable step."""
     cid = cid or panel.selected_character()
@@ -139,7 +135,7 @@ def interrupt(panel: TrackPanel, cid: str | None = None, against: str | None = N
     return panel._do(Interrupt(who=cid, against=against, card=cards.get(cid)))
 
 
-def _phase_cell_clicked(panel: TrackPanel, r: int, c: int) -> None:
+def _phase_cell_clicked(panel: TrackHost, r: int, c: int) -> None:
     if not 4 <= c <= 7 or r >= len(panel._row_ids):
         return
     t = panel.track

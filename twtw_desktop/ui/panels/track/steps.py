@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ....play.actions import Declare, EndRound, EndSegment, StartRound
 from ....play.declarations import (
@@ -29,14 +29,12 @@ from ....rules import actions as A
 from ....rules.base import Speed
 from .._common import USER_ERRORS, attempt, error_text
 from .dialogs import ContinuousDialog
+from .host import TrackHost
 from .menus import _short
-
-if TYPE_CHECKING:
-    from ..track_panel import TrackPanel
 
 
 # -- pushing steps ----------------------------------------------------------------
-def _do(panel: TrackPanel, action: Any) -> bool:
+def _do(panel: TrackHost, action: Any) -> bool:
     """Apply one table action as one undoable step; show its event, or the
     table's reason for refusing it."""
     done: list[Any] = []
@@ -48,13 +46,13 @@ def _do(panel: TrackPanel, action: Any) -> bool:
     return ok
 
 
-def _why(panel: TrackPanel, action: Any) -> str:
+def _why(panel: TrackHost, action: Any) -> str:
     """Why the table refuses ``action`` now ("" when it would accept it); the table
     builds the step without keeping it, so menus show the engine's own reasons."""
     return _short(panel.document.table.why_not(action) or "")
 
 
-def toggle_action_time(panel: TrackPanel) -> bool:
+def toggle_action_time(panel: TrackHost) -> bool:
     """Declare action time, or go back to narrative time (one undoable step)."""
     doc = panel.document
     try:
@@ -71,7 +69,7 @@ def toggle_action_time(panel: TrackPanel) -> bool:
     return True
 
 
-def _typed_cards(panel: TrackPanel, keys: list[tuple[str, str]]) -> dict | None:
+def _typed_cards(panel: TrackHost, keys: list[tuple[str, str]]) -> dict | None:
     """With a printed deck, ask the Judge for each card the step reads
     (``keys``: (key, who it is for)); None when the Judge cancels. Without one, {}."""
     if not panel.document.deck.physical:
@@ -80,14 +78,14 @@ def _typed_cards(panel: TrackPanel, keys: list[tuple[str, str]]) -> dict | None:
 
     out = {}
     for key, who in keys:
-        dlg = PhysicalCardDialog(panel, title=f"Type the card drawn for {who}")
+        dlg = PhysicalCardDialog(panel.widget, title=f"Type the card drawn for {who}")
         if not dlg.exec() or dlg.card is None:
             return None
         out[key] = dlg.card
     return out
 
 
-def start_round(panel: TrackPanel) -> bool:
+def start_round(panel: TrackHost) -> bool:
     if panel.track is None and not panel.toggle_action_time():
         return False
     chars = [c for c in panel.document.encounter.characters if not (c.out_of_action or c.stunned)]
@@ -111,11 +109,11 @@ def start_round(panel: TrackPanel) -> bool:
 
 
 # AP v2 ----------------------------------------------------------------------------
-def next_segment(panel: TrackPanel) -> bool:
+def next_segment(panel: TrackHost) -> bool:
     return panel._do(EndSegment())
 
 
-def next_due(panel: TrackPanel) -> bool:
+def next_due(panel: TrackHost) -> bool:
     """Run on (F6): the table counts the segments until the Judge must decide
     (one undo step); those the last stop named as able to act with nothing
     declared pass first, in the same step."""
@@ -125,21 +123,21 @@ def next_due(panel: TrackPanel) -> bool:
     return panel._do(RunOn(passing=passing))
 
 
-def pass_turn(panel: TrackPanel, cids: list[str]) -> bool:
+def pass_turn(panel: TrackHost, cids: list[str]) -> bool:
     return panel._do(PassTurn(who=cids))
 
 
-def clear_standing(panel: TrackPanel, cid: str) -> bool:
+def clear_standing(panel: TrackHost, cid: str) -> bool:
     return panel._do(ClearStanding(who=cid))
 
 
-def wait_until(panel: TrackPanel, cid: str, counters: int | None = None) -> bool:
+def wait_until(panel: TrackHost, cid: str, counters: int | None = None) -> bool:
     if counters is None:
         from PySide6.QtWidgets import QInputDialog
 
         name = panel.document.character(cid).name
         value, ok = QInputDialog.getInt(
-            panel, "Wait", f"{name} waits until this many counters are out:", 3, 1, 40
+            panel.widget, "Wait", f"{name} waits until this many counters are out:", 3, 1, 40
         )
         if not ok:
             return False
@@ -147,13 +145,13 @@ def wait_until(panel: TrackPanel, cid: str, counters: int | None = None) -> bool
     return panel._do(WaitUntil(who=cid, counters=counters))
 
 
-def declare(panel: TrackPanel, cid: str, spec: A.ActionSpec) -> bool:
+def declare(panel: TrackHost, cid: str, spec: A.ActionSpec) -> bool:
     """Declare ``spec`` for ``cid`` on the track (pays the counters), with its
     effect on the sheet (ready, cock, reload, posture)."""
     return panel._do(DeclareAction(who=cid, declared=spec))
 
 
-def resolve_stack(panel: TrackPanel) -> bool:
+def resolve_stack(panel: TrackHost) -> bool:
     t = panel.track
     waiting = [e for e in t.stack() if not e.resolved] if t is not None else []
     cards = panel._typed_cards(
@@ -164,23 +162,23 @@ def resolve_stack(panel: TrackPanel) -> bool:
     return panel._do(Resolve(cards=cards or None))
 
 
-def end_round(panel: TrackPanel) -> bool:
+def end_round(panel: TrackHost) -> bool:
     return panel._do(EndRound())
 
 
-def join_stack(panel: TrackPanel, cid: str, spec: A.ActionSpec) -> bool:
+def join_stack(panel: TrackHost, cid: str, spec: A.ActionSpec) -> bool:
     """Put ``spec`` on this segment's stack beside another character's action
     (000 Simultaneous Actions), with its effect on the sheet; one undoable step."""
     return panel._do(JoinStack(who=cid, declared=spec))
 
 
-def rush(panel: TrackPanel, cid: str, spec: A.ActionSpec) -> bool:
+def rush(panel: TrackHost, cid: str, spec: A.ActionSpec) -> bool:
     """Rush ``spec`` (optional rule, 000 Rushing Actions): counters plus pool AP;
     the rush tax is paid when the stack resolves. One undoable step."""
     return panel._do(Rush(who=cid, declared=spec))
 
 
-def stack_entry(panel: TrackPanel, cid: str):
+def stack_entry(panel: TrackHost, cid: str):
     """``cid``'s action waiting on the current segment's stack (None if none)."""
     t = panel.track
     if t is None or not hasattr(t, "stack"):
@@ -189,7 +187,7 @@ def stack_entry(panel: TrackPanel, cid: str):
     return mine[-1] if mine else None
 
 
-def quick_draw(panel: TrackPanel, cid: str) -> bool:
+def quick_draw(panel: TrackHost, cid: str) -> bool:
     """The TN 5 Quick Draw check for ``cid``'s action on the stack; one undoable step."""
     name = panel.document.character(cid).name
     cards = panel._typed_cards([(cid, f"{name}'s Quick Draw check")])
@@ -198,20 +196,20 @@ def quick_draw(panel: TrackPanel, cid: str) -> bool:
     return panel._do(QuickDraw(who=cid, card=cards.get(cid)))
 
 
-def buy_stack_bonus(panel: TrackPanel, cid: str, ap: int) -> bool:
+def buy_stack_bonus(panel: TrackHost, cid: str, ap: int) -> bool:
     """Spend ``ap`` AP from the pool for +1 each on the stack; one undoable step."""
     return panel._do(StackBonus(who=cid, ap=ap))
 
 
 def set_stack_modifiers(
-    panel: TrackPanel, cid: str, gear: int = 0, environment: int = 0, note: str = ""
+    panel: TrackHost, cid: str, gear: int = 0, environment: int = 0, note: str = ""
 ) -> bool:
     """The Judge's gear and wound/environment modifiers for ``cid``'s action on the
     stack; one undoable step."""
     return panel._do(StackModifiers(who=cid, gear=gear, environment=environment, note=note))
 
 
-def surprise(panel: TrackPanel, cids: list[str] | str, expecting_danger: bool) -> bool:
+def surprise(panel: TrackHost, cids: list[str] | str, expecting_danger: bool) -> bool:
     """Surprise checks for ``cids`` (one card each) as one undoable step; in
     narrative time action time is declared first (001/003 Surprise)."""
     ids = [cids] if isinstance(cids, str) else list(cids)
@@ -229,14 +227,14 @@ def surprise(panel: TrackPanel, cids: list[str] | str, expecting_danger: bool) -
     return panel._do(Surprise(who=ids, expecting_danger=expecting_danger, cards=cards or None))
 
 
-def edit_mover(panel: TrackPanel, mover_id: str | None = None) -> bool:
+def edit_mover(panel: TrackHost, mover_id: str | None = None) -> bool:
     """Ask for a continuous mover's paces (and, in the Phases edition, the rider's
     skill and the mount's handling), then set it."""
     t = panel.track
     if t is None:
         panel.message.error("Declare action time first (Start action time).")
         return False
-    dlg = ContinuousDialog(panel, panel.document, t, mover_id)
+    dlg = ContinuousDialog(panel.widget, panel.document, t, mover_id)
     if not dlg.exec():
         return False
     v = dlg.values()
@@ -251,7 +249,7 @@ def edit_mover(panel: TrackPanel, mover_id: str | None = None) -> bool:
 
 
 def set_continuous(
-    panel: TrackPanel,
+    panel: TrackHost,
     mover_id: str,
     paces: int | None,
     *,
@@ -274,5 +272,5 @@ def set_continuous(
     )
 
 
-def declare_speed(panel: TrackPanel, cid: str, speed: Speed) -> bool:
+def declare_speed(panel: TrackHost, cid: str, speed: Speed) -> bool:
     return panel._do(Declare(who=cid, speed=speed))
