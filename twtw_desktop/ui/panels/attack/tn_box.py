@@ -77,7 +77,11 @@ def _show_plan(panel: AttackHost, plan: AttackPlan) -> None:
     if plan.defender_ap is not None:
         rows += [line(f"{m.value} AP", m.label, m.source) for m in plan.defender_ap.items]
     text = "<br>".join(rows)
-    notes = list(tn.notes) + list(plan.geometry)
+    misses = automatic_misses(plan)
+    if misses:  # in view, not among the grey notes: these attacks cannot hit
+        text += "<div style='color:#b00020; font-weight:bold'>"
+        text += "<br>".join(html.escape(n) for n in misses) + "</div>"
+    notes = [n for n in (*tn.notes, *plan.geometry) if n not in misses]
     if notes:
         text += "<div style='color:#555'>" + "<br>".join(html.escape(n) for n in notes) + "</div>"
     panel.tn_label.setText(text)
@@ -90,7 +94,13 @@ def tn_items(panel: AttackHost) -> list[str]:
     out = panel.plan.tn.reasons() + panel.plan.ap.reasons()
     if panel.plan.defender_ap is not None:
         out += panel.plan.defender_ap.reasons()
-    return out
+    return out + automatic_misses(panel.plan)
+
+
+def automatic_misses(plan: AttackPlan) -> list[str]:
+    """The plan's lines for the attacks of a series beyond the attacker's skill level:
+    they miss automatically, paying their AP (000 Multiple Attacks)."""
+    return [n for n in plan.geometry if "beyond the skill level" in n]
 
 
 def _missing_choice(panel: AttackHost) -> str | None:
