@@ -75,6 +75,7 @@ from .attack import (
 from .attack.action_row import ActionRow
 from .attack.card_spends import CardSpendsBox
 from .attack.hand_to_hand import HandToHandRows
+from .attack.mode_row import ModeRow
 from .attack.second_targets import SecondTargetRows
 from .attack.series import SeriesRow
 from .attack.shot import ShotRow
@@ -98,6 +99,11 @@ class AttackPanel(QWidget):
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
+        # pinned above the scrolling part: who attacks whom with what stays in view
+        # while the drawn card shows (as Draw, Apply and Put back do, pinned below)
+        self.who = WhoTargetBox(self)
+        outer.addWidget(self.who)
+        self._adopt_who()
         body = QWidget()
         scroll = VerticalScroll(body)
         outer.addWidget(scroll, 1)
@@ -107,9 +113,9 @@ class AttackPanel(QWidget):
         lay.setSpacing(4)
 
         # the sections, top to bottom: each one idea, in its own file under attack/
-        self.who = WhoTargetBox(self)
-        lay.addWidget(self.who)
-        self._adopt_who()
+        self.mode_row = ModeRow(self)
+        lay.addWidget(self.mode_row)
+        self._adopt_mode_row()
         self.shot_box = ShotRow(self)
         lay.addWidget(self.shot_box)
         self._adopt_shot_box()
@@ -301,11 +307,15 @@ class AttackPanel(QWidget):
         """The who section's controls, named on the panel."""
         box = self.who
         self.shooter_label = box.shooter_label
-        self.mode_group = box.mode_group
-        self.mode_buttons = box.mode_buttons
         self.target_combo = box.target_combo
         self.pick_button = box.pick_button
         self.weapon_combo = box.weapon_combo
+
+    def _adopt_mode_row(self) -> None:
+        """The mode row's controls, named on the panel."""
+        box = self.mode_row
+        self.mode_group = box.mode_group
+        self.mode_buttons = box.mode_buttons
         self.weapon_state = box.weapon_state
         self.cock_check = box.cock_check
         self.draw_check = box.draw_check
@@ -354,6 +364,7 @@ class AttackPanel(QWidget):
     _show_preview = card_spends._show_preview
     _shown_record = card_spends._shown_record
     clear_preview = card_spends.clear_preview
+    _show_result_and_card = card_spends._show_result_and_card
     _name = card_spends._name
 
     _show_tn_items = tn_box._show_tn_items

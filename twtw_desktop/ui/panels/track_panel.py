@@ -36,13 +36,15 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QColor, QShortcut
+from PySide6.QtGui import QColor, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
+    QBoxLayout,
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QTableWidget,
     QToolBar,
@@ -53,11 +55,12 @@ from PySide6.QtWidgets import (
 
 from ...rules.character import Character
 from ._common import MessageLabel
-from .track import ap_rows, buttons, marks, menus, phase_rows, phase_steps, steps
+from .track import ap_rows, buttons, fit, marks, menus, phase_rows, phase_steps, steps
 from .track.dialogs import (
     ContinuousDialog,
     ModifiersDialog,
 )
+from .track.fit import compact
 from .track.widgets import (
     SEGMENTS,
     _CurrentSegment,
@@ -96,6 +99,9 @@ class TrackPanel(QWidget):
     #: AP rows out of view at the last refresh, drawn when they come into view
     _stale_rows: set[int]
     _catch_up_filter: _OnResize
+    #: the rows kept in view, and the rows counted when they were (track/fit.py)
+    _rows_in_view: int | None = None
+    _rows_seen: int | None = None
     # the tool bar's buttons (track/buttons.py _BAR_BUTTONS): a click calls the panel
     start_button: QPushButton
     due_button: QPushButton
@@ -149,15 +155,23 @@ class TrackPanel(QWidget):
         self._build_bar(lay)
         self._bind_keys()
         self.stack = QStackedWidget()
+        self.stack.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Expanding)
         self._build_ap_table()
         self.stack.addWidget(self.ap_table)
         self._build_phase_table()
-        lay.addWidget(self.stack, 1)
-
+        # the line under the track sits beside the table, where it wraps (under it in a
+        # narrow dock: track/fit.py)
         self.info = _InfoLabel()
-        lay.addWidget(self.info)
         self.message = MessageLabel()
-        lay.addWidget(self.message)
+        side = QVBoxLayout()
+        side.setSpacing(3)
+        side.addWidget(self.info, 1)
+        side.addWidget(self.message)
+        self.body = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.body.setSpacing(6)
+        self.body.addWidget(self.stack)
+        self.body.addLayout(side, 1)
+        lay.addLayout(self.body, 1)
 
         self._hover_filters = [
             _RowHover(self.ap_table, self._row_hovered),
@@ -169,11 +183,16 @@ class TrackPanel(QWidget):
         self.refresh()
 
     def sizeHint(self) -> QSize:
-        # short by default, yet six rows and the message line: the map keeps most of a
-        # laptop screen (more rows scroll)
-        return QSize(900, 232)
+        # as short as its rows in view allow (track/fit.py): the map keeps the rest
+        return QSize(900, self.minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()  # a horizontal scroll bar may come or go
 
     # The handlers of each part: functions of the panel, one idea a file under track/
+    _fit = fit._fit
+    _arrange = fit._arrange
     _button = buttons._button
     _menu_button = buttons._menu_button
     fill_menu = staticmethod(buttons.fill_menu)
@@ -188,10 +207,7 @@ class TrackPanel(QWidget):
         t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        row = max(18, t.fontMetrics().height() + 4)  # compact rows: six fit a laptop's dock
-        t.verticalHeader().setDefaultSectionSize(row)
-        t.verticalHeader().setMinimumSectionSize(row)
-        t.horizontalHeader().setFixedHeight(row + 2)
+        compact(t)  # every row in view on a laptop (track/fit.py)
         t.itemSelectionChanged.connect(self._row_selected)
         t.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         t.customContextMenuRequested.connect(lambda p, t=t: self._row_menu(t, p))
@@ -325,6 +341,7 @@ class TrackPanel(QWidget):
             self._refresh_phases(t)
         self._mark_rows()
         self._hook_map()
+        self._fit()
 
     def _chars(self) -> list[Character]:
         return list(self.document.encounter.characters)

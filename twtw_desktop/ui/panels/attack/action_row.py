@@ -186,8 +186,7 @@ def _preview(panel: AttackHost) -> Preview | None:
     panel._show_preview(panel.current)
     panel._update_buttons()
     panel.tn_toggle.setChecked(False)  # make room for the result and the card
-    panel.scroll.ensureWidgetVisible(panel.card_view, 0, 0)
-    panel.scroll.ensureWidgetVisible(panel.tn_headline, 0, 4)
+    panel._show_result_and_card()
     panel._ask_cards_if_needed()
     return panel.current
 

@@ -1,10 +1,10 @@
-"""The result of the draw, the Judge's spends of its bumps and the card itself."""
+"""The result of the draw, the card itself and the Judge's spends of its bumps."""
 
 from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid as shiboken_valid
 
 from ....play.attack import (
     Preview,
@@ -37,19 +38,27 @@ from .host import AttackHost
 
 
 class CardSpendsBox(QWidget):
-    """The result of the draw, the Judge's spends of its bumps and the card itself."""
+    """The result of the draw, the card itself and the Judge's spends of its bumps."""
 
     def __init__(self, panel: AttackHost) -> None:
         super().__init__()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(4)
-        # -- the result, the spends and the card ------------------------------------------
+        # the result, the card it read, then the spends of its bumps: after a draw the
+        # panel shows the result and the card together (the spends scroll into view)
         self.result_label = QLabel()
         self.result_label.setWordWrap(True)
         self.result_label.setTextFormat(Qt.TextFormat.RichText)
         self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.result_label)
+
+        self.card_view = CardView()
+        self.card_view.setMinimumSize(180, 300)
+        self.card_view.setMaximumHeight(440)
+        self.card_view.clicked.connect(panel._open_card)
+        self.card_view.setToolTip("Click for a larger card")
+        lay.addWidget(self.card_view)
 
         self.spend_box = QWidget()
         sp = QGridLayout(self.spend_box)
@@ -59,13 +68,6 @@ class CardSpendsBox(QWidget):
         self._build_bump_rows(panel, sp)
         self._build_other_rows(panel, sp)
         lay.addWidget(self.spend_box)
-
-        self.card_view = CardView()
-        self.card_view.setMinimumSize(180, 300)
-        self.card_view.setMaximumHeight(440)
-        self.card_view.clicked.connect(panel._open_card)
-        self.card_view.setToolTip("Click for a larger card")
-        lay.addWidget(self.card_view)
 
     def _build_other_rows(self, panel: AttackHost, sp: QGridLayout) -> None:
         """The stray shots' figures, a fan's secondary target and a held bonus counter."""
@@ -411,6 +413,22 @@ def clear_preview(panel: AttackHost) -> None:
     for b in panel.stray_buttons:
         b.setText("")
     panel._update_buttons()
+
+
+def _show_result_and_card(panel: AttackHost) -> None:
+    """After a draw: the scrolling part shows the result from its first line, and the
+    card under it (as much of it as the panel's height leaves) — now, and again once
+    the result's wrapped lines are laid out."""
+
+    def scroll() -> None:
+        if not shiboken_valid(panel.result_label):
+            return  # the panel went (a new document) before the event loop came back
+        body = panel.scroll.widget()
+        top = panel.result_label.mapTo(body, panel.result_label.rect().topLeft()).y()
+        panel.scroll.verticalScrollBar().setValue(max(0, top - 4))
+
+    scroll()
+    QTimer.singleShot(0, panel.result_label, scroll)
 
 
 def _open_card(panel: AttackHost) -> None:

@@ -1,16 +1,11 @@
-"""Who attacks whom with what: attacker, mode, target, weapon and its state."""
+"""Who attacks whom with what: the attacker, the target, the weapon (its state filled
+in the mode row below them)."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
-    QButtonGroup,
-    QCheckBox,
-    QComboBox,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
-    QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -31,75 +26,32 @@ from .host import AttackHost
 
 
 class WhoTargetBox(QWidget):
-    """Who attacks whom with what: attacker, mode, target, weapon and its state."""
+    """Who attacks whom with what: the attacker, the target and the weapon — pinned
+    above the panel's scrolling part, so they stay in view while the drawn card shows
+    (issue #25)."""
 
     def __init__(self, panel: AttackHost) -> None:
         super().__init__()
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(4)
-        # -- who -------------------------------------------------------------------
-        g = QGridLayout()
+        g = QGridLayout(self)
+        g.setContentsMargins(0, 0, 0, 0)
         g.setHorizontalSpacing(4)
+        g.setVerticalSpacing(2)
         self.shooter_label = QLabel()
         self.shooter_label.setStyleSheet("font-weight: bold;")
         g.addWidget(QLabel("Attacker"), 0, 0)
         g.addWidget(self.shooter_label, 0, 1, 1, 2)
-        self.mode_group = QButtonGroup(self)
-        modes = QHBoxLayout()
-        modes.setSpacing(2)
-        self.mode_buttons: dict[str, QToolButton] = {}
-        for mode, text in (("ranged", "Shoot"), ("thrown", "Throw"), ("melee", "Hand to hand")):
-            b = QToolButton()
-            b.setText(text)
-            b.setCheckable(True)
-            b.clicked.connect(lambda _=False, m=mode: panel.set_mode(m))
-            self.mode_group.addButton(b)
-            self.mode_buttons[mode] = b
-            modes.addWidget(b)
-        self.mode_buttons["ranged"].setChecked(True)
-        modes.addStretch(1)
-        g.addLayout(modes, 1, 0, 1, 3)
         self.target_combo = _combo(10)
         self.target_combo.activated.connect(lambda _i: panel._inputs_changed())
         self.pick_button = _button("Pick…", "Click the target's token on the map")
         self.pick_button.clicked.connect(panel.pick_on_map)
-        g.addWidget(QLabel("Target"), 2, 0)
-        g.addWidget(self.target_combo, 2, 1)
-        g.addWidget(self.pick_button, 2, 2)
+        g.addWidget(QLabel("Target"), 1, 0)
+        g.addWidget(self.target_combo, 1, 1)
+        g.addWidget(self.pick_button, 1, 2)
         self.weapon_combo = _combo(10)
         self.weapon_combo.activated.connect(lambda _i: panel._weapon_changed())
-        self.weapon_state = QLabel()
-        self.weapon_state.setStyleSheet("color: #555;")
-        self.weapon_state.setWordWrap(True)
-        g.addWidget(QLabel("Weapon"), 3, 0)
-        g.addWidget(self.weapon_combo, 3, 1, 1, 2)
-        self.cock_check = QCheckBox("cock first")
-        self.cock_check.setToolTip("Cock the hammer as part of this action (its AP is added)")
-        self.cock_check.toggled.connect(lambda _v: panel._inputs_changed())
-        self.draw_check = QCheckBox("draw first")
-        self.draw_check.setToolTip(
-            "Draw and shoot: draw the gun as part of this action (the draw's AP is added)"
-        )
-        self.draw_check.toggled.connect(lambda _v: panel._inputs_changed())
-        self.burst_combo = QComboBox()
-        self.burst_combo.setToolTip(
-            "Burst fired: the card's burst section gives the hits; the rest are stray shots "
-            "(000 Burst Fire)"
-        )
-        self.burst_combo.activated.connect(lambda _i: panel._inputs_changed())
-        self.burst_combo.hide()
-        state_row = QHBoxLayout()
-        state_row.addWidget(self.weapon_state, 1)
-        state_row.addWidget(self.burst_combo)
-        checks = QVBoxLayout()  # stacked: a 300-pixel dock keeps them in view
-        checks.setSpacing(0)
-        checks.addWidget(self.draw_check)
-        checks.addWidget(self.cock_check)
-        state_row.addLayout(checks)
-        g.addLayout(state_row, 4, 1, 1, 2)
+        g.addWidget(QLabel("Weapon"), 2, 0)
+        g.addWidget(self.weapon_combo, 2, 1, 1, 2)
         g.setColumnStretch(1, 1)
-        lay.addLayout(g)
 
 
 # ======================================================================= inputs

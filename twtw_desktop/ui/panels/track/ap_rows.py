@@ -429,21 +429,29 @@ def _put(
         item.setBackground(QBrush(bg) if bg is not None else QBrush())
 
 
+#: the last column: "4 (1)" is 4 AP spent this round, 1 lost
+SPENT = "Spent (lost)"
+SPENT_TIP = (
+    "AP spent this round; in brackets the AP lost — counters removed beyond an "
+    "action's cost, and AP left unused when the round ends (000 Action Time)"
+)
+
+
 def _build_ap_table(panel: TrackHost) -> None:
     """The action track's table (000 Action Time): a row per character, the 20 segments as columns."""
     panel.ap_table = panel._make_table(3 + SEGMENTS + 1)
     panel.ap_table.setHorizontalHeaderLabels(
-        ["Character", "AP", "●", *[str(s) for s in range(1, SEGMENTS + 1)], "Spent"]
+        ["Character", "AP", "●", *[str(s) for s in range(1, SEGMENTS + 1)], SPENT]
     )
     hh = panel.ap_table.horizontalHeader()
-    hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
     hh.setMinimumSectionSize(20)
     for c in range(1, 3 + SEGMENTS + 1):
         hh.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
         panel.ap_table.setColumnWidth(c, 24)
     panel.ap_table.setColumnWidth(1, 30)
-    panel.ap_table.setColumnWidth(3 + SEGMENTS, 58)
-    panel.ap_table.horizontalHeaderItem(3 + SEGMENTS).setToolTip("AP spent (AP lost)")
+    spent = hh.fontMetrics().horizontalAdvance(SPENT) + 12
+    panel.ap_table.setColumnWidth(3 + SEGMENTS, max(58, spent))
+    panel.ap_table.horizontalHeaderItem(3 + SEGMENTS).setToolTip(SPENT_TIP)
     panel._current_segment = _CurrentSegment(panel.ap_table)
     #: AP rows out of view at the last refresh, drawn when they come into view
     panel._stale_rows = set()

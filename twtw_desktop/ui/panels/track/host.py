@@ -11,6 +11,7 @@ from PySide6.QtCore import SignalInstance
 from PySide6.QtGui import QColor, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QBoxLayout,
     QLabel,
     QMenu,
     QPushButton,
@@ -29,6 +30,9 @@ from .widgets import _CurrentSegment, _InfoLabel, _OnResize
 
 
 class TrackHost(Protocol):
+    body: QBoxLayout
+    _rows_in_view: int | None
+    _rows_seen: int | None
     _bar_actions: dict[QWidget, Any]
     _catch_up_filter: _OnResize
     _cells: dict[int, dict[tuple[int, int], tuple[Any, ...]]]
@@ -86,6 +90,8 @@ class TrackHost(Protocol):
 
     @property
     def widget(self) -> QWidget: ...
+    def width(self) -> int: ...
+    def isVisible(self) -> bool: ...
     @property
     def phases(self) -> bool: ...
     @property

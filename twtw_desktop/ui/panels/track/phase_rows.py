@@ -176,7 +176,6 @@ def _build_phase_table(panel: TrackHost) -> None:
         ["Character", "Reflex", "Speed", "Result", *_PHASES, "Status"]
     )
     hh = panel.ph_table.horizontalHeader()
-    hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
     for c in range(1, 9):
         hh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
     panel.ph_table.cellClicked.connect(panel._phase_cell_clicked)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QLabel,
+    QSizePolicy,
     QStyledItemDelegate,
     QTableWidget,
     QWidget,
@@ -114,22 +115,39 @@ class _CurrentSegment(QStyledItemDelegate):
 
 
 class _InfoLabel(QLabel):
-    """Two lines at most under the track (the whole text is in the tooltip), so the
-    dock stays short on a laptop screen."""
+    """The line under the track (beside the table on a laptop): it wraps over as many
+    lines as it has room for; only a text longer than all of them (a segment with
+    200 figures) is cut, at a word, its whole text in the tooltip."""
 
     def __init__(self) -> None:
         super().__init__()
         self.full = ""
+        self._cut = False  # the text shown is shorter than ``full``
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setStyleSheet("color: #333;")
-        self.setMaximumHeight(self.fontMetrics().lineSpacing() * 2 + 4)
+        self.setMinimumHeight(self.fontMetrics().lineSpacing() * 2 + 4)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
+    def room(self) -> int:
+        """About how many characters the label shows whole (at least two lines of a
+        600-pixel line): laying out a wrapped text costs with its length."""
+        fm = self.fontMetrics()
+        lines = max(2, self.height() // max(1, fm.lineSpacing()))
+        return lines * max(self.width(), 600) // max(1, fm.averageCharWidth())
+
     def setText(self, text: str) -> None:
-        # laying out a wrapped text costs with its length (a segment with 200 figures
-        # says thousands of characters): show no more than two lines can hold
-        room = 3 * max(self.width(), 600) // max(1, self.fontMetrics().averageCharWidth())
         self.full = text  # what the label says, whole (also in its tooltip)
-        super().setText(text if len(text) <= room else text[:room] + "…")
-        self.setToolTip(text.replace(" · ", "\n"))
+        room = self.room()
+        self._cut = len(text) > room
+        if self._cut:
+            cut = text.rfind(" ", 0, room)
+            text = text[: cut if cut > 0 else room] + " …"
+        super().setText(text)
+        self.setToolTip(self.full.replace(" · ", "\n"))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._cut:
+            self.setText(self.full)  # more room: more of a long text
