@@ -34,7 +34,7 @@ class MessageLabel(QLabel):
         self.setText(text)
         self.setVisible(bool(text))
 
-    def clear(self) -> None:  # type: ignore[override]
+    def clear(self) -> None:
         super().clear()
         self.hide()
 

@@ -414,13 +414,14 @@ class AttackPanel(QWidget):
     _fit_series = series._fit_series
 
     def request(self) -> AttackRequest | None:
-        if self._shooter is None or self.target_token() is None:
+        target = self.target_token()
+        if self._shooter is None or target is None:
             return None
         st = self.melee_target_check.checkState()
         in_melee = None if st == Qt.CheckState.PartiallyChecked else st == Qt.CheckState.Checked
         return AttackRequest(
             shooter_token=self._shooter,
-            target_token=self.target_token(),
+            target_token=target,
             mode=self.mode(),  # type: ignore[arg-type]
             weapon_index=self.weapon_combo.currentData(),
             shot_kind=self.shot_kind() or "snap",  # type: ignore[arg-type]

@@ -185,8 +185,9 @@ class DeckPanel(QWidget):
         self.show_card(cards[i])
 
     def _open_current(self) -> None:
-        if self.current.card() is not None:
-            self.show_card(self.current.card())
+        card = self.current.card()
+        if card is not None:
+            self.show_card(card)
 
     def show_card(self, card: Card) -> CardDialog:
         dlg = CardDialog(card, parent=self)

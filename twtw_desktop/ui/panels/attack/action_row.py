@@ -162,6 +162,7 @@ def put_back(panel: AttackHost) -> None:
 
 def _resolve_now(panel: AttackHost) -> Preview:
     """Resolve the current plan with the spends and the cards typed so far."""
+    assert panel.plan is not None  # (Draw waits for a plan)
     return preview(
         panel.table,
         panel.plan,

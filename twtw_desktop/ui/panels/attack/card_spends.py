@@ -147,13 +147,14 @@ class CardSpendsBox(QWidget):
             val = QLabel("0")
             minus.clicked.connect(lambda _=False, k=key: panel.change_spend(k, -1))
             plus.clicked.connect(lambda _=False, k=key: panel.change_spend(k, 1))
-            sp.addWidget(QLabel(text), r, 0)
+            name = QLabel(text)
+            sp.addWidget(name, r, 0)
             sp.addWidget(minus, r, 1)
             sp.addWidget(plus, r, 2)
             sp.addWidget(val, r, 3)
             self.spin_rows[key] = (minus, plus, val)
             if key == "extra_hits":
-                self.extra_hits_widgets = [sp.itemAtPosition(r, c).widget() for c in range(4)]
+                self.extra_hits_widgets = [name, minus, plus, val]
                 for w in self.extra_hits_widgets:
                     w.setToolTip("003 Fan Firing: a bump buys one more hit, up to the shots fired")
                     w.hide()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -126,7 +129,9 @@ def _dodge_vs_ranged(panel: AttackHost) -> bool:
     return panel.mode() != "melee" and dodge_allowed(panel.mode(), panel.document.encounter.options)  # type: ignore[arg-type]
 
 
-def _defense(panel: AttackHost) -> str | None:
+def _defense(panel: AttackHost) -> Literal["block", "dodge"] | None:
+    """The defender's declared defence, where it applies (the combo's data: None,
+    "block" or "dodge")."""
     kind = panel.defense_combo.currentData()
     if panel.mode() == "melee":
         return kind
@@ -138,7 +143,9 @@ def _sync_defense_row(panel: AttackHost) -> None:
     shots, and only under the dodge_vs_ranged switch."""
     melee = panel.mode() == "melee"
     show = melee or panel._dodge_vs_ranged()
-    item = panel.defense_combo.model().item(panel.defense_combo.findData("block"))
+    model = panel.defense_combo.model()  # the combo's own: a QStandardItemModel
+    assert isinstance(model, QStandardItemModel)
+    item = model.item(panel.defense_combo.findData("block"))
     if item is not None:
         item.setEnabled(melee)
     if not melee and panel.defense_combo.currentData() == "block":

@@ -14,6 +14,7 @@ from ....play.attack import (
     AttackPlan,
     Outcome,
 )
+from ....rules.combat.situation import ShotSituation
 from .._common import find_map_view
 from .host import AttackHost
 
@@ -78,7 +79,7 @@ def _flag_candidates(panel: AttackHost, plan: AttackPlan | None) -> None:
         return
     ids: list[str] = []
     if plan is not None:
-        sits = [s.situation for s in plan.series] or [plan.situation]
+        sits: list[ShotSituation | None] = [s.situation for s in plan.series] or [plan.situation]
         for sit in sits:
             if sit is not None:
                 ids += [t for t in sit.unintended_candidates if t not in ids]
@@ -94,7 +95,9 @@ def _flag_strays(panel: AttackHost, outcome: Outcome) -> None:
         if rec.strays is not None:
             hit += list(rec.strays.candidates_hit)
     if panel.plan is not None:
-        sits = [s.situation for s in panel.plan.series] or [panel.plan.situation]
+        sits: list[ShotSituation | None] = [s.situation for s in panel.plan.series] or [
+            panel.plan.situation
+        ]
         for sit in sits:
             if sit is not None:
                 cands += list(sit.unintended_candidates)

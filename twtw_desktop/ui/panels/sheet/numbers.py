@@ -176,6 +176,6 @@ def _set_json(panel: SheetHost, field: str) -> None:
     try:
         value = json.loads(e.text())
     except ValueError as exc:
-        panel._refuse(field, RulesError(f"not a value ({exc.msg})"), e)
+        panel._refuse(field, RulesError(f"not a value ({getattr(exc, 'msg', exc)})"), e)
         return
     panel._commit(field, value, field.replace("_", " "), e)

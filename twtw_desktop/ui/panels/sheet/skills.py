@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -13,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -85,18 +88,21 @@ def _refresh_skills(panel: SheetHost, c: Character) -> None:
     if key == getattr(panel, "_skills_key", None):
         # same rows: update in place (rebuilding would delete the box being clicked)
         for r, (name, s) in enumerate(sorted(c.skills.items())):
-            lvl = t.cellWidget(r, 1)
-            trait = t.cellWidget(r, 2)
+            lvl = cast(QSpinBox, t.cellWidget(r, 1))  # (what the rows were built with)
+            trait = cast(QComboBox, t.cellWidget(r, 2))
             for w in (lvl, trait):
                 w.blockSignals(True)
             _show(lvl, s.level)
             trait.setCurrentIndex(trait.findData(s.trait))
             for w in (lvl, trait):
                 w.blockSignals(False)
+            cell = t.item(r, 3)
+            if cell is None:
+                continue
             try:
-                t.item(r, 3).setText(str(c.skill_pool(name)))
+                cell.setText(str(c.skill_pool(name)))
             except RulesError:
-                t.item(r, 3).setText("—")
+                cell.setText("—")
         return
     panel._skills_key = key
     t.setRowCount(0)  # drops the old cell widgets at once
@@ -186,6 +192,7 @@ def _remove_selected_skill(panel: SheetHost) -> None:
     rows = {i.row() for i in panel.skills_table.selectedIndexes()}
     if c is None or not rows:
         return
-    names = [panel.skills_table.item(r, 0).data(Qt.ItemDataRole.UserRole) for r in rows]
+    items = [panel.skills_table.item(r, 0) for r in rows]
+    names = [i.data(Qt.ItemDataRole.UserRole) for i in items if i is not None]
     skills = {k: v for k, v in c.skills.items() if k not in names}
     panel._commit("skills", skills, "remove skill", panel.skills_table)

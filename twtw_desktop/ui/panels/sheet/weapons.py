@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -92,12 +92,13 @@ def _refresh_weapons(panel: SheetHost, c: Character) -> None:
     if key == getattr(panel, "_weapons_key", None):
         # same rows: update in place (rebuilding would delete the box being clicked)
         for r, cw in enumerate(c.weapons):
-            widgets = []
+            # (the cells hold what _refresh_weapons put there below)
+            widgets: list[tuple[Any, str, object]] = []
             for col, field in ((1, "readied"), (2, "cocked"), (5, "fully_loaded")):
                 cb = t.cellWidget(r, col).findChild(QCheckBox)
                 widgets.append((cb, "setChecked", bool(getattr(cw, field))))
             widgets.append((t.cellWidget(r, 3), "setValue", cw.loaded))
-            hand = t.cellWidget(r, 4)
+            hand = cast(QComboBox, t.cellWidget(r, 4))
             widgets.append((hand, "setCurrentIndex", hand.findData(cw.hand)))
             for w, setter, value in widgets:
                 w.blockSignals(True)

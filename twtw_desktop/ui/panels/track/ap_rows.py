@@ -451,7 +451,9 @@ def _build_ap_table(panel: TrackHost) -> None:
     panel.ap_table.setColumnWidth(1, 30)
     spent = hh.fontMetrics().horizontalAdvance(SPENT) + 12
     panel.ap_table.setColumnWidth(3 + SEGMENTS, max(58, spent))
-    panel.ap_table.horizontalHeaderItem(3 + SEGMENTS).setToolTip(SPENT_TIP)
+    head = panel.ap_table.horizontalHeaderItem(3 + SEGMENTS)
+    assert head is not None  # the labels above made it
+    head.setToolTip(SPENT_TIP)
     panel._current_segment = _CurrentSegment(panel.ap_table)
     #: AP rows out of view at the last refresh, drawn when they come into view
     panel._stale_rows = set()

@@ -289,10 +289,17 @@ def _build_bar(panel: TrackHost, lay: QVBoxLayout) -> None:
     panel.action_button.clicked.connect(lambda _=False: panel.toggle_action_time())
     panel._bar_actions[panel.action_button] = panel.button_bar.addWidget(panel.action_button)
     for name, text, tip, target in _BAR_BUTTONS:
+        button: QAbstractButton
         if target.startswith("_build_"):
             button, menu = panel._menu_button(text, tip, getattr(panel, target))
             setattr(panel, f"{name}_menu", menu)
         else:
-            button = panel._button(text, tip, lambda t=target: getattr(panel, t)())
+            button = panel._button(text, tip, _caller(panel, target))
         setattr(panel, f"{name}_button", button)
     lay.addLayout(top)
+
+
+def _caller(panel: TrackHost, target: str) -> Callable[[], Any]:
+    """What a bar button's click calls: the panel method named ``target``, looked up
+    at the click (without arguments)."""
+    return lambda: getattr(panel, target)()

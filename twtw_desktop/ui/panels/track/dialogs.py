@@ -70,7 +70,9 @@ class ContinuousDialog(QDialog):
         self.who = QComboBox()
         self.who.setEditable(True)
         self.who.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.who.lineEdit().setPlaceholderText("a character, or name a wagon or a train")
+        edit = self.who.lineEdit()
+        if edit is not None:  # (an editable combo has one)
+            edit.setPlaceholderText("a character, or name a wagon or a train")
         for c in document.encounter.characters:
             self.who.addItem(c.name, c.id)
         for m in movers.values():

@@ -32,8 +32,9 @@ def _escape_ampersands(menu: QMenu) -> None:
         text = act.text()
         if "&" in text and "&&" not in text:
             act.setText(text.replace("&", "&&"))
-        if act.menu() is not None:
-            _escape_ampersands(act.menu())
+        sub = act.menu()
+        if isinstance(sub, QMenu):
+            _escape_ampersands(sub)
 
 
 def _ap_cost(spec: A.ActionSpec) -> str:

@@ -67,7 +67,7 @@ def _refresh_phases(panel: TrackHost, t) -> None:
                 "(Alt+W) before the card is flipped (004 Delaying an Action)"
             )
         table.setItem(r, 8, status_item)
-    if t is not None and stage == "acting":
+    if t is not None and st is not None and stage == "acting":
         order = [st.rows[i].name for i in t.acting_order()]
         panel.info.setText(f"Phase {_PHASES[st.phase - 1]}: " + (", ".join(order) or "nobody acts"))
 
