@@ -78,3 +78,98 @@ def test_the_collapsed_layout_survives_a_restart(window, qtbot, tmp_path):
     assert not any(d.isVisible() for d in again.docks.values())
     again.dock_rail.set_collapsed(False)
     assert any(d.isVisible() for d in again.docks.values())
+
+
+# -- the action track at 1366×768 (issue #27) ----------------------------------------------
+
+SAMPLES = sorted(p.name for p in maps_dir().glob("*.encounter.json"))
+
+
+def _track(win, qtbot):
+    """The action track panel of the window's document, shown, and its table."""
+    from twtw_desktop.ui.panels.track_panel import TrackPanel
+
+    panel = win.docks["dock_track"].widget()
+    assert isinstance(panel, TrackPanel)
+    qtbot.waitUntil(panel.isVisible, timeout=2000)
+    return panel, panel.stack.currentWidget()
+
+
+def _rows_out_of_view(table) -> list[int]:
+    """The rows of ``table`` not wholly in its viewport (scrolled or cut off)."""
+    vp = table.viewport().rect()
+    model = table.model()
+    return [
+        r for r in range(table.rowCount()) if not vp.contains(table.visualRect(model.index(r, 0)))
+    ]
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_every_row_of_the_track_shows_at_1366(window, qtbot, sample):
+    """Each sample's track shows its rows — all nine of a sample with nine figures;
+    a sample with more shows the first nine and scrolls (its rows and a readable map
+    do not both fit: see track/fit.py) — compact, the character column as wide as
+    the names (not the whole panel), the message line beside it."""
+    from twtw_desktop.ui.panels.track.fit import ROWS_AT_OPEN
+
+    assert window.open_path(maps_dir() / sample, ask=False)
+    panel, table = _track(window, qtbot)
+    assert table.rowCount() >= 9
+    shown = min(table.rowCount(), ROWS_AT_OPEN)
+    qtbot.waitUntil(lambda: not [r for r in _rows_out_of_view(table) if r < shown], timeout=2000)
+    if table.rowCount() <= ROWS_AT_OPEN:
+        assert table.verticalScrollBar().maximum() == 0
+    names = table.columnWidth(0)
+    widest = max(
+        table.fontMetrics().horizontalAdvance(table.item(r, 0).text())
+        for r in range(table.rowCount())
+    )
+    assert widest <= names <= widest + 40, (widest, names)
+    assert table.width() < panel.width() * 0.7
+    info = panel.info.mapTo(panel, panel.info.rect().topLeft())
+    assert info.x() >= table.width(), "the message line sits beside the table"
+
+
+def test_twelve_rows_show_after_three_npcs(window, qtbot):
+    from twtw_desktop.ui.panels.sheet_panel import SheetPanel
+
+    assert window.open_path(maps_dir() / "main_street.encounter.json", ask=False)
+    sheet = window.docks["dock_sheet"].widget()
+    assert isinstance(sheet, SheetPanel)
+    for npc in ("pete_perkins", "octavio_vaquero", "pete_perkins"):
+        assert sheet.add_character(npc), sheet.message.text()
+    _panel, table = _track(window, qtbot)
+    assert table.rowCount() == 12
+    qtbot.waitUntil(lambda: not _rows_out_of_view(table), timeout=2000)
+    assert table.verticalScrollBar().maximum() == 0
+
+
+def test_the_message_line_wraps_a_long_stop_whole(window, qtbot):
+    """A run-stop message longer than a line wraps over the lines beside the table,
+    whole: nothing cut mid-sentence."""
+    assert window.open_path(maps_dir() / "main_street.encounter.json", ask=False)
+    panel, _table = _track(window, qtbot)
+    text = (
+        "Ran segments 1–4: stopped because Miranda Valentine can act with nothing "
+        "declared · Hank Daggett's standing declaration no longer applies (his target "
+        "is out of sight) · Cyril Wellington, Jonah Benton and Angus Laroq may act "
+        "with nothing declared: act with them, or F6 passes them all"
+    )
+    panel.info.setText(text)
+    qtbot.wait(10)
+    info = panel.info
+    assert info.text() == text and info.full == text
+    assert info.fontMetrics().horizontalAdvance(text) > info.width()  # it does wrap
+    assert info.heightForWidth(info.width()) <= info.height()  # ...and every line shows
+
+
+def test_the_spent_column_says_what_its_numbers_are(window, qtbot):
+    from twtw_desktop.ui.panels.track.ap_rows import SPENT
+
+    assert window.open_path(maps_dir() / "main_street.encounter.json", ask=False)
+    _panel, table = _track(window, qtbot)
+    head = table.horizontalHeaderItem(table.columnCount() - 1)
+    assert head.text() == SPENT == "Spent (lost)"
+    assert "spent this round" in head.toolTip() and "lost" in head.toolTip()
+    width = table.fontMetrics().horizontalAdvance(SPENT)
+    assert table.columnWidth(table.columnCount() - 1) >= width

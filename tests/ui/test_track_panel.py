@@ -782,3 +782,18 @@ def test_a_shown_track_draws_the_rows_in_view_and_the_others_when_they_come_into
     fresh = TrackPanel(doc)
     qtbot.addWidget(fresh)
     assert _cells(panel) == _cells(fresh)
+
+
+def test_the_rows_in_view_grow_with_the_figures_added_in_play():
+    """Issue #27 (track/fit.py): room for nine rows when an encounter opens, one more
+    for each figure added since, up to twelve; the dock never jumps back."""
+    from twtw_desktop.ui.panels.track.fit import ROWS_AT_OPEN, ROWS_IN_VIEW, rows_to_show
+
+    assert (ROWS_AT_OPEN, ROWS_IN_VIEW) == (9, 12)
+    assert rows_to_show(None, None, 9) == 9  # a sample opens: its nine rows
+    assert rows_to_show(None, None, 3) == 9  # a small scene keeps the room
+    assert rows_to_show(None, None, 12) == 9  # twelve figures: three scroll
+    assert rows_to_show(9, 9, 12) == 12  # three NPCs added: twelve
+    assert rows_to_show(9, 12, 13) == 10  # ...one to a twelve-figure scene
+    assert rows_to_show(12, 12, 15) == 12  # at most twelve: the rest scroll
+    assert rows_to_show(12, 12, 10) == 12  # a figure removed: the dock stays

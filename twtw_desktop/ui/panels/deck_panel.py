@@ -89,6 +89,22 @@ class DeckPanel(QWidget):
         self.thumbs_layout.addStretch(1)
         lay.addWidget(box)
 
+        self._build_controls(lay)
+        self.message = MessageLabel()
+        lay.addWidget(self.message)
+        self.current = CardView()
+        self.current.setMinimumSize(120, 200)
+        self.current.setMaximumHeight(420)
+        self.current.clicked.connect(self._open_current)
+        self.current.setToolTip("The card most recently drawn (click for a larger view)")
+        lay.addWidget(self.current, 1)
+
+        self._last: list[Card] = []
+        document.changed.connect(self._on_changed)
+        self.refresh()
+
+    def _build_controls(self, lay: QVBoxLayout) -> None:
+        """The deck's buttons, its seed and the switch to a printed deck."""
         buttons = QGridLayout()
         self.draw_button = QPushButton("Draw a card")
         self.draw_button.setToolTip("Draw one card (a toggle, a generic check) and show it")
@@ -122,19 +138,6 @@ class DeckPanel(QWidget):
         self.physical_check.toggled.connect(self._physical_toggled)
         form.addRow(self.physical_check)
         lay.addLayout(form)
-
-        self.message = MessageLabel()
-        lay.addWidget(self.message)
-        self.current = CardView()
-        self.current.setMinimumSize(120, 200)
-        self.current.setMaximumHeight(420)
-        self.current.clicked.connect(self._open_current)
-        self.current.setToolTip("The card most recently drawn (click for a larger view)")
-        lay.addWidget(self.current, 1)
-
-        self._last: list[Card] = []
-        document.changed.connect(self._on_changed)
-        self.refresh()
 
     # -- view -----------------------------------------------------------------------
     def _on_changed(self, area: str) -> None:

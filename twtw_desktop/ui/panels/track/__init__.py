@@ -1,0 +1,1 @@
+"""The track panel's parts, one idea a file (see :mod:`..track_panel`)."""

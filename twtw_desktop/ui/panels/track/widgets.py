@@ -1,0 +1,153 @@
+"""The track's constants and its small helper widgets: the row hover, the current segment's column, the line under the track."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
+from PySide6.QtWidgets import (
+    QLabel,
+    QSizePolicy,
+    QStyledItemDelegate,
+    QTableWidget,
+    QWidget,
+)
+
+from ....rules import actions as A
+
+#: 000 Action Time: a round has 20 segments.
+SEGMENTS = 20
+
+
+_PHASES = ("I", "II", "III", "IV")
+
+
+_CUR = QColor("#fff2b3")
+
+
+_IN = QColor("#cfe3f7")
+
+
+_OUT = QColor("#e6e6e6")
+
+
+_HOVER = QColor("#ffd9a0")
+
+
+_SEL = QColor("#f2c48d")
+
+
+#: One-letter codes of declared actions on the track.
+_CODES = {
+    A.ActionKind.DRAW: "D",
+    A.ActionKind.READY: "D",
+    A.ActionKind.COCK: "C",
+    A.ActionKind.SNAP_SHOT: "S",
+    A.ActionKind.NORMAL_SHOT: "N",
+    A.ActionKind.AIMED_SHOT: "A",
+    A.ActionKind.FAN_FIRE: "F",
+    A.ActionKind.AIM: "a",
+    A.ActionKind.RELOAD: "L",
+    A.ActionKind.MOVE: "M",
+    A.ActionKind.RUN: "R",
+    A.ActionKind.DROP_PRONE: "P",
+    A.ActionKind.STAND_UP: "U",
+    A.ActionKind.DUCK: "d",
+    A.ActionKind.EMERGE: "e",
+    A.ActionKind.FACE: "f",
+    A.ActionKind.TURN_IN_MOVE: "f",
+    A.ActionKind.SWITCH_TARGET: "T",
+    A.ActionKind.SKILL: "K",
+    A.ActionKind.MELEE_ATTACK: "H",
+    A.ActionKind.BLOCK: "B",
+    A.ActionKind.DODGE: "G",
+    A.ActionKind.RECOVER: "V",
+    A.ActionKind.DISENGAGE: "E",
+    A.ActionKind.OTHER: "O",
+}
+
+
+class _RowHover(QObject):
+    """Tells the panel which row the mouse is over (None when it leaves)."""
+
+    def __init__(self, table: QTableWidget, callback: Callable[[int | None], None]) -> None:
+        super().__init__(table)
+        self.table = table
+        self.cb = callback
+        table.setMouseTracking(True)
+        table.viewport().setMouseTracking(True)
+        table.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
+        if ev.type() == QEvent.Type.MouseMove:
+            row = self.table.rowAt(int(ev.position().y()))  # type: ignore[attr-defined]
+            self.cb(row if row >= 0 else None)
+        elif ev.type() == QEvent.Type.Leave:
+            self.cb(None)
+        return False
+
+
+class _OnResize(QObject):
+    """Calls back when a widget is resized or shown (more rows come into view)."""
+
+    def __init__(self, widget: QWidget, callback: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.cb = callback
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
+        if ev.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self.cb()
+        return False
+
+
+class _CurrentSegment(QStyledItemDelegate):
+    """Draws the current segment's column: its cells take the current colour unless
+    they show the IN marker (a counted segment moves this delegate to the next
+    column: no cell of the 200 rows changes)."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        brush = option.backgroundBrush
+        if brush.style() == Qt.BrushStyle.NoBrush or brush.color() != _IN:
+            option.backgroundBrush = QBrush(_CUR)
+
+
+class _InfoLabel(QLabel):
+    """The line under the track (beside the table on a laptop): it wraps over as many
+    lines as it has room for; only a text longer than all of them (a segment with
+    200 figures) is cut, at a word, its whole text in the tooltip."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.full = ""
+        self._cut = False  # the text shown is shorter than ``full``
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setStyleSheet("color: #333;")
+        self.setMinimumHeight(self.fontMetrics().lineSpacing() * 2 + 4)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+
+    def room(self) -> int:
+        """About how many characters the label shows whole (at least two lines of a
+        600-pixel line): laying out a wrapped text costs with its length."""
+        fm = self.fontMetrics()
+        lines = max(2, self.height() // max(1, fm.lineSpacing()))
+        return lines * max(self.width(), 600) // max(1, fm.averageCharWidth())
+
+    def setText(self, text: str) -> None:
+        self.full = text  # what the label says, whole (also in its tooltip)
+        room = self.room()
+        self._cut = len(text) > room
+        if self._cut:
+            cut = text.rfind(" ", 0, room)
+            text = text[: cut if cut > 0 else room] + " …"
+        super().setText(text)
+        self.setToolTip(self.full.replace(" · ", "\n"))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._cut:
+            self.setText(self.full)  # more room: more of a long text
