@@ -236,3 +236,18 @@ def test_remove_then_undo_keeps_older_edits_undoable(qtbot):
     doc.undo_stack.undo()
     assert doc.character("miranda_valentine").ap == 12
     assert panel.int_spins["ap"].value() == 12
+
+
+def test_natural_armour_is_a_field_of_the_sheet(qtbot):
+    """000 Armor Penetration/Ablation: a creature's natural armour "works like cover" —
+    typed on the sheet like any number, one undoable step, its page in the tooltip."""
+    doc, panel = _panel(qtbot)
+    miranda = doc.character("miranda_valentine")
+    spin = panel.int_spins["natural_armor"]
+    assert "000 Armor Penetration/Ablation" in spin.toolTip() or any(
+        "000 Armor Penetration/Ablation" in w.toolTip() for w in panel.findChildren(type(spin))
+    )
+    spin.setValue(3)
+    assert miranda.natural_armor == 3
+    doc.undo_stack.undo()
+    assert miranda.natural_armor == 0

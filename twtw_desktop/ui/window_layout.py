@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 #: first-run dock sizes (pixels): narrow side columns, a short bottom row
 DOCK_SIDE_WIDTH = 300
 
-DOCK_BOTTOM_HEIGHT = 232  # the action track shows six rows and its message line
+DOCK_BOTTOM_HEIGHT = 232  # the first layout's guess: the track panel then fits the dock to its rows (panels/track/fit.py)
 
 #: below this available screen width the first-run layout keeps one side column
 LAPTOP_WIDTH = 1600

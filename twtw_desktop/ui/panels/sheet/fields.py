@@ -29,6 +29,11 @@ INT_FIELDS: dict[str, tuple[str, str]] = {
     "damage_bonus": ("DB", "Damage bonus added to hand-to-hand effects (000)"),
     "quick_draw": ("Quick draw", "Quick Draw level (000 initiative stack bonus)"),
     "bleeding": ("Bleeding", "Conc lost per round (optional bleeding rule, 001)"),
+    "natural_armor": (
+        "Natural AV",
+        "A creature's natural armour: works like cover, met after any cover and lowered "
+        "by 1 on a penetrating or ablating hit (000 Armor Penetration/Ablation)",
+    ),
 }
 
 
