@@ -797,3 +797,36 @@ def test_the_rows_in_view_grow_with_the_figures_added_in_play():
     assert rows_to_show(9, 12, 13) == 10  # ...one to a twelve-figure scene
     assert rows_to_show(12, 12, 15) == 12  # at most twelve: the rest scroll
     assert rows_to_show(12, 12, 10) == 12  # a figure removed: the dock stays
+
+
+def test_a_phases_row_offers_a_free_action_one_a_round(qtbot, monkeypatch):
+    """004 Free Actions: "one free action" a round on top of the declaration, further
+    ones count as Quick — offered on the row's menu in the Phases round, journaled."""
+    from PySide6.QtWidgets import QInputDialog
+
+    from twtw_desktop.play.actions import StartActionTime
+    from twtw_desktop.resources import maps_dir
+    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.panels.track_panel import TrackPanel
+
+    doc = EncounterDocument.open(maps_dir() / "laroq_hacienda.encounter.json")
+    assert doc.encounter.edition == "phases"
+    panel = TrackPanel(doc)
+    qtbot.addWidget(panel)
+    from twtw_desktop.play.actions import Declare, StartRound
+
+    doc.apply(StartActionTime())
+    doc.apply(StartRound())
+    for c in doc.table.track.state.rows:
+        doc.apply(Declare(who=c, speed=Speed.SLOW))
+    doc.apply(Resolve())  # free actions are taken once the round's card is flipped
+    panel.refresh()
+    table = panel.stack.currentWidget()
+    cid = panel._row_ids[0]
+    pos = table.visualItemRect(table.item(0, 0)).center()
+    acts = [a for a in panel.row_menu_actions(table, pos, None) if "free action" in a.text()]
+    assert len(acts) == 1 and acts[0].isEnabled(), [a.text() for a in acts]
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("a shout", True)))
+    acts[0].trigger()
+    assert any("a shout" in e.text for e in doc.encounter.log)
+    assert doc.character(cid).name in doc.encounter.log[-1].text

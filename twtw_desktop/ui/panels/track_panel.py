@@ -290,6 +290,7 @@ class TrackPanel(QWidget):
     keep_waiting = phase_steps.keep_waiting
     stop_waiting = phase_steps.stop_waiting
     interrupt = phase_steps.interrupt
+    free_action = phase_steps.free_action
     _phase_cell_clicked = phase_steps._phase_cell_clicked
 
     # -- view ------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from ....errors import RulesError
 from ....play.catalogue import catalogue
 from ....play.track_actions import (
     DeclareAction,
+    FreeAction,
     JoinStack,
     Rush,
     StackBonus,
@@ -80,14 +81,24 @@ def row_menu_actions(panel: TrackHost, table: QTableWidget, pos, parent) -> list
 
 def _declaration_actions(panel: TrackHost, cid: str, parent) -> list:
     """AP v2: a row's standing declaration — pass, wait until N counters, or drop
-    what is declared (000 Action Timing)."""
+    what is declared (000 Action Timing). Phases: a free action (004 Free Actions)."""
     from PySide6.QtGui import QAction
 
     t = panel.track
-    if t is None or panel.phases or not panel.document.table.time.round_running():
+    if t is None or not panel.document.table.time.round_running():
         return []
     out = []
     name = panel.document.character(cid).name
+    if panel.phases:
+        why = panel._why(FreeAction(who=cid))
+        act = QAction(
+            f"{name}: a free action (talk, signal, drop)…" + (f"  ({_short(why)})" if why else ""),
+            parent,
+        )
+        act.setToolTip("004 Free Actions: one a round on top of the declaration; more are Quick")
+        act.setEnabled(not why)
+        act.triggered.connect(lambda: panel.free_action(cid))
+        return [act]
     if cid in t.pending_declarers():
         act = QAction(f"{name} passes this segment", parent)
         act.triggered.connect(lambda: panel.pass_turn([cid]))

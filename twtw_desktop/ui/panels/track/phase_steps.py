@@ -14,6 +14,7 @@ from ....play.track_actions import (
     Act,
     ChoosePhase,
     Delay,
+    FreeAction,
     Interrupt,
     KeepWaiting,
     Resolve,
@@ -144,3 +145,17 @@ def _phase_cell_clicked(panel: TrackHost, r: int, c: int) -> None:
     cid = panel._row_ids[r]
     if (c - 3) in t.row(cid).qualifying:
         panel.choose_phase(cid, c - 3)
+
+
+def free_action(panel: TrackHost, cid: str, what: str | None = None) -> bool:
+    """004 Free Actions: talking, a hand signal, dropping an item — one a round on top
+    of the declaration, any further one a Quick action (the track counts them)."""
+    if what is None:
+        name = panel.document.character(cid).name
+        text, ok = QInputDialog.getText(
+            panel.widget, "Free action", f"What does {name} do (talk, signal, drop…)?"
+        )
+        if not ok:
+            return False
+        what = text.strip()[:200]
+    return panel._do(FreeAction(who=cid, what=what))
