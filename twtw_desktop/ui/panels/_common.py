@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QWidget
 
@@ -127,22 +128,13 @@ def character_name(document: Any, cid: str) -> str:
 
 
 def find_map_view(document: Any) -> Any:
-    """The map view showing ``document`` (None when there is none, e.g. in tests)."""
-    try:
-        from ..scene.map_view import MapView
-    except ImportError:
+    """The map view showing ``document`` (None when there is none, e.g. in tests):
+    the one the document was given (MapView.set_document). Never a walk over every
+    top-level widget — one being deleted by an earlier window crashed the process."""
+    view = getattr(document, "map_view", None)
+    if view is None or not shiboken6.isValid(view):
         return None
-    from PySide6.QtWidgets import QApplication
-
-    parent = document.parent() if hasattr(document, "parent") else None
-    view = getattr(parent, "map_view", None)
-    if isinstance(view, MapView) and view.document is document:
-        return view
-    for top in QApplication.topLevelWidgets():
-        for v in top.findChildren(MapView):
-            if v.document is document:
-                return v
-    return None
+    return view
 
 
 class VerticalScroll(QScrollArea):
