@@ -7,8 +7,10 @@ Judge where each AP comes from. AP numbers are the 000 values (Conflict – AP v
 Action Time", "Hand to Hand Combat", "Breaking Engagement", "Multiple Attacks",
 "Fan Firing"); Phases speeds follow 004 "Example Action Speeds".
 
-House values (the pages are silent or only hint) are collected in
-:data:`HOUSE_SPEEDS` and explained where they are used:
+The vocabulary (000's numbers, the kinds, the Phases speeds and their combination,
+:class:`ActionSpec`) lives in :mod:`.action_spec` and is re-exported here. House values
+(the pages are silent or only hint) are collected in :data:`HOUSE_SPEEDS` and
+explained where they are used:
 
 * An aimed shot's speed combines the shot and its aim actions under 004's combination
   rules (a Peacemaker's Quick shot + one Quick aim = Half, as 004's "regular Joe"
@@ -26,309 +28,236 @@ House values (the pages are silent or only hint) are collected in
 
 from __future__ import annotations
 
-import math
 import re
-from enum import StrEnum
-from typing import Annotated, Literal
-
-from pydantic import Field, model_validator
 
 from ..errors import RulesError
-from .base import Count, Id, Name, SmallInt, Speed, Strict, Text
-from .character import Character
-from .gear import Weapon
-
-# -- 000 numbers ------------------------------------------------------------------
-
-#: 000 Movement AP Cost
-DROP_PRONE_AP = 1
-STAND_UP_AP = 2
-DUCK_AP = 1
-EMERGE_AP = 1
-FACE_ONE_HEXSIDE_AP = 1  # change facing 60° without moving
-FACE_MORE_AP = 2  # change facing more than 60° without moving
-TURN_IN_MOVE_AP = 1  # change facing 120° during a move
-#: 000 Movement AP Cost: terrain extras as (AP, per this many paces)
-STEEP_GRADE = (1, 1)
-GENTLE_GRADE = (1, 2)
-LADDER = (1, 1)
-STAIRS = (1, 2)
-CLIMB_WALL = (2, 1)
-#: 000 Skills During Action Time: 4 AP, or 8 for a task needing full attention
-SKILL_AP = 4
-SKILL_FULL_ATTENTION_AP = 8
-SKILL_COSTS = (SKILL_AP, SKILL_FULL_ATTENTION_AP)
-#: 000 Hand to Hand Combat
-CAREFUL_ATTACK_EXTRA_AP = 2
-CAREFUL_ATTACK_BONUS = 1
-BLOCK_AP = 2
-DODGE_AP = 3
-#: 000 Breaking Engagement
-CAREFUL_DISENGAGE_AP = 2
-#: 000 Multiple Attacks: switching targets; +1 more outside the field of fire
-TARGET_SWITCH_AP = 1
-OUTSIDE_FIELD_OF_FIRE_AP = 1
-#: 000 Fan Firing: 1 AP per shot (cocking ignored)
-FAN_SHOT_AP = 1
-#: 000 Aim and Snap Shots: at most two aim actions (the edition file holds the same value)
-MAX_AIMS = 2
-#: the most aim actions any edition allows for one shot (001/003: the first, which
-#: removes the snap penalty, and two more); ``Edition.aim.max`` is the encounter's own
-MOST_AIMS = 3
-
-SOURCE_MOVE = "000 Movement AP Cost"
-SOURCE_SHOTS = "000 Aim and Snap Shots"
-SOURCE_READY = "000 Cocking and Readying"
-SOURCE_TWO_WEAPONS = "000 Two Weapons"
-SOURCE_SKILLS = "000 Skills During Action Time"
-SOURCE_MELEE = "000 Hand to Hand Combat"
-SOURCE_DISENGAGE = "000 Breaking Engagement"
-SOURCE_MULTI = "000 Multiple Attacks"
-SOURCE_FAN = "000 Fan Firing"
-SOURCE_STUN = "000 Stun"
-SOURCE_SPEEDS = "004 Example Action Speeds"
-SOURCE_COMBINE = "004 Freestyle Action Speeds"
-SOURCE_GEAR = "000 gear (R column)"
-
-
-class ActionKind(StrEnum):
-    """What an action is, in the game's words."""
-
-    DRAW = "draw"
-    READY = "ready"
-    COCK = "cock"
-    SNAP_SHOT = "snap_shot"
-    NORMAL_SHOT = "normal_shot"
-    AIMED_SHOT = "aimed_shot"
-    FAN_FIRE = "fan_fire"
-    AIM = "aim"
-    RELOAD = "reload"
-    MOVE = "move"
-    RUN = "run"
-    DROP_PRONE = "drop_prone"
-    STAND_UP = "stand_up"
-    DUCK = "duck"
-    EMERGE = "emerge"
-    FACE = "face"
-    TURN_IN_MOVE = "turn_in_move"
-    SWITCH_TARGET = "switch_target"
-    SKILL = "skill"
-    MELEE_ATTACK = "melee_attack"
-    BLOCK = "block"
-    DODGE = "dodge"
-    RECOVER = "recover"
-    DISENGAGE = "disengage"
-    CLEAR_JAM = "clear_jam"
-    MOUNT = "mount"
-    DISMOUNT = "dismount"
-    COVERING_FIRE = "covering_fire"
-    OTHER = "other"
-
-
-#: Kinds that are shots (rushing turns them into snap shots, 000 Rushing Actions 1).
-SHOT_KINDS = frozenset(
-    {ActionKind.SNAP_SHOT, ActionKind.NORMAL_SHOT, ActionKind.AIMED_SHOT, ActionKind.FAN_FIRE}
+from .action_moves import (
+    PHASE_MOVE_READING as PHASE_MOVE_READING,
 )
-#: Kinds that are combat actions (004: non-combat skill use does not combine with them).
-COMBAT_KINDS = SHOT_KINDS | {
-    ActionKind.MELEE_ATTACK,
-    ActionKind.BLOCK,
-    ActionKind.DODGE,
-    ActionKind.SWITCH_TARGET,
-    ActionKind.DISENGAGE,
-}
-
-#: Phases speeds the pages do not give, with the reason (see the module docstring).
-HOUSE_SPEEDS: dict[str, str] = {
-    "aimed_shot": "shot + aims combined (004); one speed slower than the shot without an"
-    " aim speed in the gear entry; Full when the combination is not allowed",
-    "move": "Phases: by its paces (004 Maneuver; its distance table is missing): a Step"
-    " one pace, Quick up to half the Move value, Half up to Move, Full up to Run",
-    "run": "Full (running all round)",
-    "drop_prone/duck/emerge/face/turn_in_move": "Quick",
-    "stand_up/block/dodge/disengage": "Half (004's dodging Miranda moves as a Half action)",
-    "recover": "Full (the stunned character spends the round)",
-    "reload/cock/draw": "from the gear entry; where it has none, Quick for handguns, Fast"
-    " weapons and cartridge reloads, Half for other items, Full for muzzle loaders (004)",
-    "only a free action": "Quick",
-}
-
-_SPEED_ORDER = (Speed.FAST, Speed.NORMAL, Speed.SLOW)
-
-
-def speed_rank(speed: Speed) -> int:
-    """0 for Fast (Quick), 1 for Normal (Half), 2 for Slow (Full)."""
-    return _SPEED_ORDER.index(speed)
-
-
-def faster(speed: Speed) -> Speed:
-    """One speed category faster, never beyond Fast (004 hesitation)."""
-    return _SPEED_ORDER[max(0, speed_rank(speed) - 1)]
-
-
-def slower(speed: Speed) -> Speed:
-    """One speed category slower, never beyond Slow."""
-    return _SPEED_ORDER[min(2, speed_rank(speed) + 1)]
-
-
-def speed_name(speed: Speed) -> str:
-    """004's action word for a speed: Quick, Half or Full."""
-    return {Speed.FAST: "Quick", Speed.NORMAL: "Half", Speed.SLOW: "Full"}[speed]
-
-
-class SpeedCombination(Strict):
-    """The declared speed of several actions combined, and why (004)."""
-
-    speed: Speed
-    reasons: tuple[str, ...]
-
-
-def combine_speeds(speeds: list[Speed] | tuple[Speed, ...], free: int = 0) -> SpeedCombination:
-    """Combine the speeds of a round's actions into one declared speed (004 Freestyle
-    Action Speeds).
-
-    A Full action stands alone; at most three actions plus one free action (further
-    free actions count as Quick); three Quick make a Full; two Half make a Full; a
-    Quick and a Half make a Half; two Quick make a Half; no other three-action mix is
-    allowed (the numbered rules win over the page's "two Half and one Quick" intro,
-    which they contradict). Only a free action counts as Quick (house).
-    """
-    if free < 0:
-        raise RulesError("The number of free actions cannot be negative.")
-    actions = list(speeds)
-    reasons: list[str] = []
-    if free > 1:
-        actions += [Speed.FAST] * (free - 1)
-        reasons.append(f"{free - 1} free action(s) beyond the first count as Quick")
-    if free:
-        reasons.append("one free action is allowed on top")
-    if not actions:
-        if free:
-            return SpeedCombination(
-                speed=Speed.FAST, reasons=(*reasons, "only a free action: Quick")
-            )
-        raise RulesError("Declare at least one action.")
-    names = " + ".join(speed_name(s) for s in actions)
-    if len(actions) > 3:
-        raise RulesError(
-            "No more than three actions (plus one free action) can be combined in a round."
-        )
-    if Speed.SLOW in actions and len(actions) > 1:
-        raise RulesError("A Full action cannot be combined with any other action.")
-    if len(actions) == 1:
-        return SpeedCombination(speed=actions[0], reasons=(*reasons, f"one {names} action"))
-    if len(actions) == 3:
-        if all(s == Speed.FAST for s in actions):
-            return SpeedCombination(
-                speed=Speed.SLOW, reasons=(*reasons, "three Quick actions make a Full action")
-            )
-        raise RulesError(f"Only three Quick actions can be combined; {names} is not allowed.")
-    if actions.count(Speed.NORMAL) == 2:
-        return SpeedCombination(
-            speed=Speed.SLOW, reasons=(*reasons, "two Half actions make a Full action")
-        )
-    if actions.count(Speed.NORMAL) == 1:
-        return SpeedCombination(
-            speed=Speed.NORMAL, reasons=(*reasons, "a Quick and a Half action make a Half action")
-        )
-    return SpeedCombination(
-        speed=Speed.NORMAL, reasons=(*reasons, "two Quick actions make a Half action")
-    )
-
-
-def simultaneous_speed(speeds: list[Speed] | tuple[Speed, ...]) -> Speed:
-    """Two actions done at once (one per hand) count as one action at the speed of the
-    slower (004 Simultaneous Actions)."""
-    if not speeds:
-        raise RulesError("Simultaneous actions need at least one action.")
-    return max(speeds, key=speed_rank)
-
-
-class CostItem(Strict):
-    """One line of an AP breakdown."""
-
-    label: Text
-    ap: SmallInt
-    source: Text
-
-
-#: how a shot goes with a move (004 Tactical Move; see :func:`tactical_of`)
-Tactical = Literal["", "half", "full", "slow"]
-
-
-class ActionSpec(Strict):
-    """One action a character declares: its AP cost, its Phases speed and its targets.
-
-    ``ap`` is what the action track removes (for ``recover`` the track takes all the
-    round's AP, flagged by ``all_ap``). ``multi_round`` actions (000 skills) may be
-    paid over several rounds. ``running`` marks the character running for the whole
-    round (000 Movement).
-    """
-
-    kind: ActionKind
-    ap: Count
-    weapon_id: Id | None = None
-    #: the weapon's name for log lines (empty in specs saved before it existed)
-    weapon_name: Name = ""
-    target_ids: tuple[Id, ...] = ()
-    paces: Count = 0
-    note: Text = ""
-    speed: Speed = Speed.NORMAL
-    aims: Annotated[int, Field(ge=0, le=MOST_AIMS)] = 0
-    all_ap: bool = False
-    multi_round: bool = False
-    running: bool = False
-    noncombat: bool = False
-    result_bonus: SmallInt = 0  # careful attacks (+1); aim bonuses are the combat model's
-    breakdown: tuple[CostItem, ...] = ()
-    source: Text = ""
-    #: Phases: a one-pace Step, which rides along with a Quick action (004 Maneuver)
-    step: bool = False
-    #: a move forgoing defence (001 Movement Actions): until the round ends shots at the
-    #: mover halve the range for the TN and blows at them meet Defense 0 (TN 3)
-    forgo_defence: bool = False
-    #: Phases shots: the shot takes the firer-movement penalty (003 Move and Fire: only
-    #: then may the firer move after it)
-    firer_moving: bool = False
-    #: Phases shots combined with a move (004 Tactical Move): "half" (a pistol's snap
-    #: shot without aim), "full" (any other shot) or "slow" (Slow gear: no tactical move)
-    tactical: Tactical = ""
-
-    @model_validator(mode="after")
-    def _breakdown_adds_up(self) -> ActionSpec:
-        if self.breakdown and sum(i.ap for i in self.breakdown) != self.ap:
-            raise ValueError("the AP breakdown does not add up to the action's cost")
-        return self
-
-    @property
-    def is_combat(self) -> bool:
-        return self.kind in COMBAT_KINDS
-
-    @property
-    def is_shot(self) -> bool:
-        return self.kind in SHOT_KINDS
-
-    def describe(self) -> str:
-        """A short line for the log: "normal shot with Colt Peacemaker (3 AP)"."""
-        what = self.kind.value.replace("_", " ")
-        if self.weapon_id:
-            what += f" with {self.weapon_name or self.weapon_id}"
-        cost = "all AP" if self.all_ap else f"{self.ap} AP"
-        return f"{what} ({cost})"
-
-
-def _spec(
-    kind: ActionKind, items: list[CostItem], speed: Speed, source: str, **fields: object
-) -> ActionSpec:
-    return ActionSpec(
-        kind=kind,
-        ap=sum(i.ap for i in items),
-        breakdown=tuple(items),
-        speed=speed,
-        source=source,
-        **fields,  # type: ignore[arg-type]
-    )
-
+from .action_moves import (
+    SOURCE_FORGO as SOURCE_FORGO,
+)
+from .action_moves import (
+    SOURCE_MANEUVER as SOURCE_MANEUVER,
+)
+from .action_moves import (
+    SOURCE_TACTICAL as SOURCE_TACTICAL,
+)
+from .action_moves import (
+    STEP_PACES as STEP_PACES,
+)
+from .action_moves import (
+    TerrainExtra as TerrainExtra,
+)
+from .action_moves import (
+    _movement as _movement,
+)
+from .action_moves import (
+    _simple as _simple,
+)
+from .action_moves import (
+    change_facing as change_facing,
+)
+from .action_moves import (
+    drop_prone as drop_prone,
+)
+from .action_moves import (
+    duck as duck,
+)
+from .action_moves import (
+    emerge as emerge,
+)
+from .action_moves import (
+    forgo_move as forgo_move,
+)
+from .action_moves import (
+    move_action as move_action,
+)
+from .action_moves import (
+    phase_move as phase_move,
+)
+from .action_moves import (
+    phase_move_speed as phase_move_speed,
+)
+from .action_moves import (
+    run_action as run_action,
+)
+from .action_moves import (
+    stand_up as stand_up,
+)
+from .action_moves import (
+    tactical_of as tactical_of,
+)
+from .action_moves import (
+    terrain_extra_ap as terrain_extra_ap,
+)
+from .action_moves import (
+    turn_during_move as turn_during_move,
+)
+from .action_spec import (
+    _SPEED_ORDER as _SPEED_ORDER,
+)
+from .action_spec import (
+    BLOCK_AP as BLOCK_AP,
+)
+from .action_spec import (
+    CAREFUL_ATTACK_BONUS as CAREFUL_ATTACK_BONUS,
+)
+from .action_spec import (
+    CAREFUL_ATTACK_EXTRA_AP as CAREFUL_ATTACK_EXTRA_AP,
+)
+from .action_spec import (
+    CAREFUL_DISENGAGE_AP as CAREFUL_DISENGAGE_AP,
+)
+from .action_spec import (
+    CLIMB_WALL as CLIMB_WALL,
+)
+from .action_spec import (
+    COMBAT_KINDS as COMBAT_KINDS,
+)
+from .action_spec import (
+    DODGE_AP as DODGE_AP,
+)
+from .action_spec import (
+    DROP_PRONE_AP as DROP_PRONE_AP,
+)
+from .action_spec import (
+    DUCK_AP as DUCK_AP,
+)
+from .action_spec import (
+    EMERGE_AP as EMERGE_AP,
+)
+from .action_spec import (
+    FACE_MORE_AP as FACE_MORE_AP,
+)
+from .action_spec import (
+    FACE_ONE_HEXSIDE_AP as FACE_ONE_HEXSIDE_AP,
+)
+from .action_spec import (
+    FAN_SHOT_AP as FAN_SHOT_AP,
+)
+from .action_spec import (
+    GENTLE_GRADE as GENTLE_GRADE,
+)
+from .action_spec import (
+    HOUSE_SPEEDS as HOUSE_SPEEDS,
+)
+from .action_spec import (
+    LADDER as LADDER,
+)
+from .action_spec import (
+    MAX_AIMS as MAX_AIMS,
+)
+from .action_spec import (
+    MOST_AIMS as MOST_AIMS,
+)
+from .action_spec import (
+    OUTSIDE_FIELD_OF_FIRE_AP as OUTSIDE_FIELD_OF_FIRE_AP,
+)
+from .action_spec import (
+    SHOT_KINDS as SHOT_KINDS,
+)
+from .action_spec import (
+    SKILL_AP as SKILL_AP,
+)
+from .action_spec import (
+    SKILL_COSTS as SKILL_COSTS,
+)
+from .action_spec import (
+    SKILL_FULL_ATTENTION_AP as SKILL_FULL_ATTENTION_AP,
+)
+from .action_spec import (
+    SOURCE_COMBINE as SOURCE_COMBINE,
+)
+from .action_spec import (
+    SOURCE_DISENGAGE as SOURCE_DISENGAGE,
+)
+from .action_spec import (
+    SOURCE_FAN as SOURCE_FAN,
+)
+from .action_spec import (
+    SOURCE_GEAR as SOURCE_GEAR,
+)
+from .action_spec import (
+    SOURCE_MELEE as SOURCE_MELEE,
+)
+from .action_spec import (
+    SOURCE_MOVE as SOURCE_MOVE,
+)
+from .action_spec import (
+    SOURCE_MULTI as SOURCE_MULTI,
+)
+from .action_spec import (
+    SOURCE_READY as SOURCE_READY,
+)
+from .action_spec import (
+    SOURCE_SHOTS as SOURCE_SHOTS,
+)
+from .action_spec import (
+    SOURCE_SKILLS as SOURCE_SKILLS,
+)
+from .action_spec import (
+    SOURCE_SPEEDS as SOURCE_SPEEDS,
+)
+from .action_spec import (
+    SOURCE_STUN as SOURCE_STUN,
+)
+from .action_spec import (
+    SOURCE_TWO_WEAPONS as SOURCE_TWO_WEAPONS,
+)
+from .action_spec import (
+    STAIRS as STAIRS,
+)
+from .action_spec import (
+    STAND_UP_AP as STAND_UP_AP,
+)
+from .action_spec import (
+    STEEP_GRADE as STEEP_GRADE,
+)
+from .action_spec import (
+    TARGET_SWITCH_AP as TARGET_SWITCH_AP,
+)
+from .action_spec import (
+    TURN_IN_MOVE_AP as TURN_IN_MOVE_AP,
+)
+from .action_spec import (
+    ActionKind as ActionKind,
+)
+from .action_spec import (
+    ActionSpec as ActionSpec,
+)
+from .action_spec import (
+    CostItem as CostItem,
+)
+from .action_spec import (
+    SpeedCombination as SpeedCombination,
+)
+from .action_spec import (
+    Tactical as Tactical,
+)
+from .action_spec import (
+    _spec as _spec,
+)
+from .action_spec import (
+    combine_speeds as combine_speeds,
+)
+from .action_spec import (
+    faster as faster,
+)
+from .action_spec import (
+    simultaneous_speed as simultaneous_speed,
+)
+from .action_spec import (
+    slower as slower,
+)
+from .action_spec import (
+    speed_name as speed_name,
+)
+from .action_spec import (
+    speed_rank as speed_rank,
+)
+from .base import Speed
+from .gear import Weapon
 
 # -- weapons ----------------------------------------------------------------------
 
@@ -683,299 +612,6 @@ def switch_target(outside_field_of_fire: bool = False) -> ActionSpec:
             )
         )
     return _spec(ActionKind.SWITCH_TARGET, items, Speed.FAST, SOURCE_MULTI)
-
-
-# -- movement ---------------------------------------------------------------------
-
-
-class TerrainExtra(Strict):
-    """Extra AP for terrain along a move (000 Movement AP Cost), with its breakdown."""
-
-    ap: int
-    breakdown: tuple[CostItem, ...]
-
-
-def terrain_extra_ap(
-    *, steep: int = 0, gentle: int = 0, ladder: int = 0, stairs: int = 0, climb: int = 0
-) -> TerrainExtra:
-    """Extra AP for the paces of a move spent on each kind of terrain.
-
-    Steep grade +1/pace, gentle grade +1 per 2 paces, ladder +1/pace, stairs +1 per
-    2 paces, wall or cliff +2/pace (000). The half-AP extras of the "per 2" rates add
-    up over the whole move and round up once (1 gentle pace + 1 stair = 1 AP), the same
-    reading the map geometry's path costs use, so the track and the map agree.
-    The map geometry counts the paces; this turns them into AP.
-    """
-    table = (
-        ("up a steep grade", steep, STEEP_GRADE),
-        ("up a gentle grade", gentle, GENTLE_GRADE),
-        ("up a ladder", ladder, LADDER),
-        ("up stairs", stairs, STAIRS),
-        ("climbing a wall or cliff", climb, CLIMB_WALL),
-    )
-    items: list[CostItem] = []
-    halves = 0  # the "per 2 paces" extras, in half AP
-    shown = 0  # the whole AP of those already itemised per terrain type
-    for label, paces, (ap, per) in table:
-        if paces < 0:
-            raise RulesError("Terrain paces cannot be negative.")
-        if not paces:
-            continue
-        if per == 1:
-            items.append(
-                CostItem(label=f"{paces} pace(s) {label}", ap=ap * paces, source=SOURCE_MOVE)
-            )
-        else:
-            halves += ap * paces
-            shown += (ap * paces) // per
-            items.append(
-                CostItem(
-                    label=f"{paces} pace(s) {label}", ap=(ap * paces) // per, source=SOURCE_MOVE
-                )
-            )
-    # the half-AP extras left over by each type combine, and the total rounds up once
-    leftover = math.ceil(halves / 2) - shown
-    if leftover:
-        items.append(
-            CostItem(
-                label="half-AP terrain extras, combined and rounded up",
-                ap=leftover,
-                source=SOURCE_MOVE,
-            )
-        )
-    return TerrainExtra(ap=sum(i.ap for i in items), breakdown=tuple(items))
-
-
-def _movement(
-    kind: ActionKind,
-    rate: int,
-    rate_name: str,
-    character: Character,
-    paces: int,
-    extra: TerrainExtra | int,
-    turns: int,
-    speed: Speed,
-) -> ActionSpec:
-    if paces < 1:
-        raise RulesError("A move needs at least one pace.")
-    if rate < 1:
-        raise RulesError(f"{character.name} has no {rate_name} and cannot move that way.")
-    if turns < 0:
-        raise RulesError("Turns during a move cannot be negative.")
-    base = math.ceil(paces / rate)
-    items = [
-        CostItem(label=f"{paces} pace(s) at {rate_name} {rate} per AP", ap=base, source=SOURCE_MOVE)
-    ]
-    if isinstance(extra, TerrainExtra):
-        items.extend(extra.breakdown)
-    elif extra:
-        if extra < 0:
-            raise RulesError("Terrain AP cannot be negative.")
-        items.append(CostItem(label="terrain", ap=extra, source=SOURCE_MOVE))
-    if turns:
-        items.append(
-            CostItem(
-                label=f"{turns} turn(s) of 120° while moving",
-                ap=turns * TURN_IN_MOVE_AP,
-                source=SOURCE_MOVE,
-            )
-        )
-    return _spec(
-        kind,
-        items,
-        speed,
-        SOURCE_MOVE,
-        paces=paces,
-        running=kind == ActionKind.RUN,
-    )
-
-
-def move_action(
-    character: Character,
-    paces: int,
-    extra: TerrainExtra | int = 0,
-    *,
-    turns: int = 0,
-    speed: Speed = Speed.NORMAL,
-) -> ActionSpec:
-    """Walk ``paces``: 1 AP per Move paces (rounded up), plus terrain AP (a
-    :class:`TerrainExtra` or an AP number precomputed from the map) and 1 AP per
-    120° turn. Facing changes of one hexside per pace are free (000)."""
-    return _movement(ActionKind.MOVE, character.move, "Move", character, paces, extra, turns, speed)
-
-
-def run_action(
-    character: Character,
-    paces: int,
-    extra: TerrainExtra | int = 0,
-    *,
-    turns: int = 0,
-    speed: Speed = Speed.SLOW,
-) -> ActionSpec:
-    """Run ``paces``: 1 AP per Run paces; the character counts as running for the
-    whole round (000 Movement)."""
-    return _movement(ActionKind.RUN, character.run, "Run", character, paces, extra, turns, speed)
-
-
-#: 001 Movement Actions: "Characters who wish to forgo defense may pay 1/2 AP per pace."
-SOURCE_FORGO = "001 Movement Actions"
-
-
-def forgo_move(character: Character, paces: int, extra_ap: int = 0) -> ActionSpec:
-    """A move forgoing defence (001 Movement Actions): ½ AP a pace, rounded up over the
-    move, plus the terrain and turn AP of the path (000). 000 is silent on forgoing
-    defence, so 001's price is used as printed. Until the round ends a shot at the
-    mover halves the range before the TN and a blow meets Defense 0 (TN 3) with no
-    advantage for them (see the combat model)."""
-    if paces < 1:
-        raise RulesError("A move needs at least one pace.")
-    if character.move < 1 and character.run < 1:
-        raise RulesError(f"{character.name} cannot move.")
-    if extra_ap < 0:
-        raise RulesError("Terrain AP cannot be negative.")
-    items = [
-        CostItem(
-            label=f"{paces} pace(s) forgoing defence at ½ AP a pace",
-            ap=math.ceil(paces / 2),
-            source=SOURCE_FORGO,
-        )
-    ]
-    if extra_ap:
-        items.append(CostItem(label="terrain and turns", ap=extra_ap, source=SOURCE_MOVE))
-    return _spec(
-        ActionKind.MOVE, items, Speed.NORMAL, SOURCE_FORGO, paces=paces, forgo_defence=True
-    )
-
-
-# -- Phases moves (004 Maneuver and Tactical Move; 003 Movement) --------------------
-
-#: 004 Maneuver: "Step is a special case of combining a Quick action with a movement".
-#: House: a Step is one pace (the page's distance table is missing).
-STEP_PACES = 1
-SOURCE_MANEUVER = "004 Maneuver"
-SOURCE_TACTICAL = "004 Tactical Move"
-#: the house reading of 004's missing move distances, for the log and the Rules reference
-PHASE_MOVE_READING = (
-    "004 Maneuver names Step, Quick, Half and Full moves and says a Full move goes further "
-    "than a Quick one; its distance table is missing, so (house) a Step is 1 pace, a Quick "
-    "move up to half the Move value, a Half move up to the Move value (003: walking) and a "
-    "Full move up to the Run value (003: running)"
-)
-
-
-def phase_move_speed(
-    character: Character, paces: int, *, run: bool = False
-) -> tuple[str, Speed, int]:
-    """The Phases move that covers ``paces`` (terrain included): its name, speed and
-    most paces (004 Maneuver, house distances: :data:`PHASE_MOVE_READING`). A run is a
-    Full move whatever its length. RulesError beyond the Run value."""
-    if paces < 1:
-        raise RulesError("A move needs at least one pace.")
-    if character.run < 1 and character.move < 1:
-        raise RulesError(f"{character.name} cannot move.")
-    quick = math.ceil(character.move / 2)
-    moves = (
-        ("Step", Speed.FAST, STEP_PACES),
-        ("Quick move", Speed.FAST, quick),
-        ("Half move", Speed.NORMAL, character.move),
-        ("Full move", Speed.SLOW, max(character.run, character.move)),
-    )
-    for name, speed, most in moves[3:] if run else moves:
-        if paces <= most:
-            return name, speed, most
-    raise RulesError(
-        f"{character.name} moves at most {max(character.run, character.move)} paces in a "
-        f"round (a Full move, Run {character.run}); {paces} is too far ({SOURCE_MANEUVER})."
-    )
-
-
-def phase_move(
-    character: Character, paces: int, extra_paces: int = 0, *, run: bool = False
-) -> ActionSpec:
-    """A move in the Phases edition: its speed from the paces it covers, terrain and
-    paid turns counted as extra paces (house: each AP 000 charges for them is a pace),
-    running when beyond the Move value (003 Movement) or a run (004 Maneuver; see
-    :func:`phase_move_speed`). The spec carries no AP (the Phases edition has none)."""
-    if extra_paces < 0:
-        raise RulesError("Terrain paces cannot be negative.")
-    total = paces + extra_paces
-    name, speed, most = phase_move_speed(character, total, run=run)
-    running = run or total > character.move
-    label = f"{name}: {paces} pace(s)"
-    if extra_paces:
-        label += f" + {extra_paces} for terrain and turns"
-    label += f", up to {most} ({speed_name(speed)})"
-    if running:
-        label += "; running (003 Movement)"
-    return _spec(
-        ActionKind.RUN if run else ActionKind.MOVE,
-        [CostItem(label=label, ap=0, source=SOURCE_MANEUVER)],
-        speed,
-        SOURCE_MANEUVER,
-        paces=paces,
-        running=running,
-        step=name == "Step",
-    )
-
-
-def tactical_of(weapon: Weapon | None, kind: ActionKind, aims: int) -> Tactical:
-    """What a shot allows as a tactical move (004 Tactical Move): "half" for a snap
-    shot without aim from a single or double action pistol ("The only tactical moves
-    that can be performed with a Half action"), "slow" for Slow gear ("Tactical actions
-    cannot be performed with gear that has the Slow attribute"), "full" otherwise
-    ("Most tactical moves are Full actions"); "" for what is not a shot."""
-    if weapon is None or kind not in SHOT_KINDS:
-        return ""
-    if Speed(weapon.speed) == Speed.SLOW:
-        return "slow"
-    if (
-        kind in (ActionKind.SNAP_SHOT, ActionKind.NORMAL_SHOT)
-        and aims == 0
-        and weapon.kind == "handgun"
-        and weapon.action in ("single", "double")
-    ):
-        return "half"
-    return "full"
-
-
-def _simple(kind: ActionKind, label: str, ap: int, speed: Speed, source: str) -> ActionSpec:
-    return _spec(kind, [CostItem(label=label, ap=ap, source=source)], speed, source)
-
-
-def drop_prone() -> ActionSpec:
-    """Drop prone: 1 AP (000)."""
-    return _simple(ActionKind.DROP_PRONE, "drop prone", DROP_PRONE_AP, Speed.FAST, SOURCE_MOVE)
-
-
-def stand_up() -> ActionSpec:
-    """Stand up: 2 AP (000)."""
-    return _simple(ActionKind.STAND_UP, "stand up", STAND_UP_AP, Speed.NORMAL, SOURCE_MOVE)
-
-
-def duck() -> ActionSpec:
-    """Duck behind cover: 1 AP (000)."""
-    return _simple(ActionKind.DUCK, "duck behind cover", DUCK_AP, Speed.FAST, SOURCE_MOVE)
-
-
-def emerge() -> ActionSpec:
-    """Emerge from cover: 1 AP (000)."""
-    return _simple(ActionKind.EMERGE, "emerge from cover", EMERGE_AP, Speed.FAST, SOURCE_MOVE)
-
-
-def change_facing(hexsides: int) -> ActionSpec:
-    """Turn in place: one hexside (60°) 1 AP, more 2 AP (000). ``hexsides`` is the
-    turn in either direction, 1–3."""
-    if not 1 <= hexsides <= 3:
-        raise RulesError("A facing change turns 1 to 3 hexsides (60° to 180°).")
-    ap = FACE_ONE_HEXSIDE_AP if hexsides == 1 else FACE_MORE_AP
-    return _simple(ActionKind.FACE, f"turn {60 * hexsides}° in place", ap, Speed.FAST, SOURCE_MOVE)
-
-
-def turn_during_move() -> ActionSpec:
-    """A 120° turn in the middle of a move: 1 AP (000)."""
-    return _simple(
-        ActionKind.TURN_IN_MOVE, "turn 120° while moving", TURN_IN_MOVE_AP, Speed.FAST, SOURCE_MOVE
-    )
 
 
 # -- skills, melee, defence -------------------------------------------------------
