@@ -52,11 +52,11 @@ from ...hexgrid import Hex
 from ...play.fog import SeenMemory
 from ..actions import make_action
 from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
+from .camera import CAMERA_MODES, CAMERA_TITLES
 from .displays import screen_id
 from .options import PlayersChoices
 from .settings import PlayersSettings
 from .tv_frame import TvHand
-from .view import CAMERA_MODES, CAMERA_TITLES
 from .window import PlayersWindow
 
 log = logging.getLogger(__name__)

@@ -14,10 +14,10 @@ from PySide6.QtGui import QAction, QGuiApplication
 from ...hexgrid import Hex, Orientation
 from ...play.fog import SeenMemory
 from ..scene.token_item import PLAYERS_LOOK
+from .camera import DEFAULT_CAMERA
 from .displays import PlayersDisplays
 from .miniature import SQRT3, display_ppi
 from .miniature_dialog import MiniatureDialog
-from .view import DEFAULT_CAMERA
 
 
 class PlayersChoices(PlayersDisplays):
