@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..rules.editions import edition_ids, load_edition
-from .players.controller import screen_id
+from .players.displays import screen_id
 from .scene import style
 from .settings import AUTOSAVE_MAX, SCALE_RANGE
 

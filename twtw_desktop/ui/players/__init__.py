@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from ...play.fog import FogOfWar
 from ...play.visibility import posse_viewers
+from .camera import CAMERA_MODES
 from .controller import PlayersController
 from .strip import PublicTrack, public_track
-from .view import CAMERA_MODES, PlayersView
+from .view import PlayersView
 from .window import PlayersWindow
 
 

@@ -33,6 +33,10 @@ Judge's pushes and view changes to it.
 * A push (card, cover line, scatter, "show this") is the document's signal
   (``playersShow``), heard by this window and by the players' devices alike: a card
   pushed with the players' screen closed still reaches the phones.
+
+Here: building the actions, menus and toolbar, following the document, opening and
+closing, and the pushes. Placing the window on a display is :mod:`.displays`; the
+options' and the TV's slots are :mod:`.options` (the controller's bases).
 """
 
 from __future__ import annotations
@@ -40,26 +44,23 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolBar
 
-from ...hexgrid import Hex, Orientation
+from ...hexgrid import Hex
 from ...play.fog import SeenMemory
 from ..actions import make_action
 from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
-from ..scene.token_item import PLAYERS_LOOK
-from .miniature import SQRT3, display_ppi
-from .miniature_dialog import MiniatureDialog
+from .camera import CAMERA_MODES, CAMERA_TITLES
+from .displays import screen_id
+from .options import PlayersChoices
 from .settings import PlayersSettings
 from .tv_frame import TvHand
-from .view import CAMERA_MODES, CAMERA_TITLES, DEFAULT_CAMERA
 from .window import PlayersWindow
 
 log = logging.getLogger(__name__)
 
-#: a windowed players' screen opens at this share of its display's free area
-WINDOWED_FRACTION = 0.6
 CONDITION_TITLES = {
     "none": "&Nobody's",
     "posse": "The &posse's only",
@@ -67,26 +68,11 @@ CONDITION_TITLES = {
 }
 
 
-def screen_id(screen) -> str:
-    """The name a display is remembered by: the system's name for it, or "display N"
-    when the system gives none."""
-    name = screen.name() if screen is not None else ""
-    if name:
-        return name
-    screens = QGuiApplication.screens()
-    return f"display {screens.index(screen) + 1}" if screen in screens else ""
-
-
-class PlayersController(QObject):
+class PlayersController(PlayersChoices):
     """Owns the players' window (``players_window``, None while closed)."""
 
-    #: the switches made by :meth:`_switch`
-    act_fullscreen: QAction
-    act_fog: QAction
-    act_remember: QAction
-    act_fog_dim: QAction
-    act_names: QAction
-    act_miniature: QAction
+    # the switches made by :meth:`_switch` (``act_fullscreen``, ``act_fog``…) are
+    # declared on the bases that read them
 
     def __init__(self, window) -> None:
         super().__init__(window)
@@ -569,316 +555,7 @@ class PlayersController(QObject):
                 pw.hide()
                 pw.deleteLater()
 
-    # -- displays ------------------------------------------------------------------------------
-
-    def chosen_screen(self):
-        """The remembered display if it is connected, else None."""
-        name = self.settings.screen_name
-        if not name:
-            return None
-        for sc in QGuiApplication.screens():
-            if screen_id(sc) == name:
-                return sc
-        return None
-
-    def other_display(self):
-        """The largest connected display that is not the Judge's (None with one)."""
-        judge = self.main.screen()
-        others = [sc for sc in QGuiApplication.screens() if sc is not judge]
-        if judge is not None:
-            others = [sc for sc in others if screen_id(sc) != screen_id(judge)]
-        if not others:
-            return None
-        return max(others, key=lambda sc: sc.geometry().width() * sc.geometry().height())
-
-    def place(self) -> None:
-        """Put the players' window on its display: full screen on the chosen display
-        when that is connected and full screen is on, else an ordinary window there;
-        with no chosen display connected, full screen on the largest display that is
-        not the Judge's (remembered when none was chosen yet), else an ordinary
-        window on the primary display."""
-        pw = self.players_window
-        if pw is None:
-            return
-        chosen = self.chosen_screen()
-        full = self.act_fullscreen.isChecked()
-        if chosen is None:
-            chosen = self.other_display()
-            if chosen is not None:
-                full = True
-                if not self.settings.screen_name:  # the first F12 at this table
-                    self.settings.screen_name = screen_id(chosen)
-                    self.settings.fullscreen = True
-                    self.act_fullscreen.blockSignals(True)
-                    self.act_fullscreen.setChecked(True)
-                    self.act_fullscreen.blockSignals(False)
-        target = chosen or QGuiApplication.primaryScreen()
-        if target is None:
-            pw.show()
-            return
-        if chosen is not None and full:
-            pw.setScreen(target)
-            pw.setGeometry(target.geometry())
-            # not showFullScreen(): it activates the window, which takes no focus
-            pw.setWindowState(
-                (pw.windowState() & ~Qt.WindowState.WindowMinimized)
-                | Qt.WindowState.WindowFullScreen
-            )
-            pw.show()
-            return
-        if pw.isFullScreen():
-            pw.showNormal()
-        pw.setScreen(target)
-        geo = self.settings.geometry
-        placed = False
-        if geo is not None and pw.restoreGeometry(geo):
-            placed = target.geometry().contains(pw.frameGeometry().center())
-        if not placed:
-            self._default_geometry(target)
-        pw.show()
-
-    def _default_geometry(self, screen) -> None:
-        pw = self.players_window
-        avail: QRect = screen.availableGeometry()
-        w = max(640, int(avail.width() * WINDOWED_FRACTION))
-        h = max(400, int(avail.height() * WINDOWED_FRACTION))
-        w, h = min(w, avail.width()), min(h, avail.height())
-        pw.setGeometry(
-            avail.x() + (avail.width() - w) // 2, avail.y() + (avail.height() - h) // 2, w, h
-        )
-
-    def choose_screen(self, name: str) -> None:
-        """Remember ``name`` as the players' display (full screen when it is not the
-        Judge's own display) and move the window there."""
-        self.settings.screen_name = name
-        judge = self.main.screen()
-        if judge is not None and screen_id(judge) != name and not self.act_fullscreen.isChecked():
-            self.act_fullscreen.setChecked(True)  # places the window via set_fullscreen
-            return
-        self.place()
-
-    def set_fullscreen(self, on: bool) -> None:
-        on = bool(on)
-        self.settings.fullscreen = on
-        if self.act_fullscreen.isChecked() != on:
-            self.act_fullscreen.blockSignals(True)
-            self.act_fullscreen.setChecked(on)
-            self.act_fullscreen.blockSignals(False)
-        pw = self.players_window
-        if pw is None:
-            return
-        if on and self.chosen_screen() is None:
-            # no display chosen yet: full screen where the window is now
-            sc = pw.screen()
-            if sc is not None:
-                self.settings.screen_name = screen_id(sc)
-        if not on and pw.isFullScreen():
-            pw.showNormal()
-        self.place()
-
-    def _on_screen_removed(self, screen) -> None:
-        pw = self.players_window
-        if pw is None:
-            return
-        name = screen.name() or self.settings.screen_name
-        here = pw.screen()
-        on_it = (
-            name == self.settings.screen_name
-            or here is screen
-            or (here is not None and here.name() and here.name() == screen.name())
-        )
-        if not on_it:
-            return
-        primary = QGuiApplication.primaryScreen()
-        if pw.isFullScreen():
-            pw.showNormal()
-        if primary is not None:
-            pw.setScreen(primary)
-            self._default_geometry(primary)
-        pw.show()
-        self._say(f"The display {name} went away: the players' screen is back on the main display.")
-
-    def _on_screen_added(self, screen) -> None:
-        if self.players_window is not None and screen_id(screen) == self.settings.screen_name:
-            self.place()
-
-    # -- options -------------------------------------------------------------------------------
-
-    def _look(self):
-        from dataclasses import replace
-
-        who = next((w for w, a in self.condition_actions.items() if a.isChecked()), "posse")
-        return replace(
-            PLAYERS_LOOK, conditions=who, ap_counters="posse", names=self.act_names.isChecked()
-        )
-
-    def _checked_camera(self) -> str:
-        return next((m for m, a in self.camera_actions.items() if a.isChecked()), DEFAULT_CAMERA)
-
-    @staticmethod
-    def _ticked(act: QAction, on: bool) -> bool:
-        """Whether ``act`` already shows ``on``; if not, tick it to match (its slot
-        runs again from the tick) and say False."""
-        if act.isChecked() != bool(on):
-            act.setChecked(bool(on))
-            return False
-        return True
-
-    def set_fog(self, on: bool) -> None:
-        self.settings.fog = bool(on)
-        if self._ticked(self.act_fog, on) and self.players_window is not None:
-            self.players_window.view.set_fog(on)
-
-    def set_fog_dim(self, on: bool) -> None:
-        self.settings.fog_dim = bool(on)
-        if self._ticked(self.act_fog_dim, on) and self.players_window is not None:
-            self.players_window.view.set_fog_dim(on)
-
-    def set_remember(self, on: bool) -> None:
-        self.settings.remember_seen = bool(on)
-        if self._ticked(self.act_remember, on) and self.players_window is not None:
-            self.players_window.view.set_remember(on)
-
-    def forget(self) -> None:
-        if self.players_window is not None:
-            self.players_window.view.forget()
-        else:
-            self.remembered.forget()
-
-    def set_names(self, on: bool) -> None:
-        self.settings.names = bool(on)
-        if self._ticked(self.act_names, on):
-            self._restyle()
-
-    def set_conditions(self, who: str) -> None:
-        self.settings.conditions = who
-        a = self.condition_actions[who]
-        if not a.isChecked():
-            a.setChecked(True)
-        self._restyle()
-
-    def _restyle(self) -> None:
-        if self.players_window is not None:
-            self.players_window.view.set_look(self._look())
-
-    def set_camera(self, mode: str) -> None:
-        """The Judge's camera choice (remembered)."""
-        self.settings.camera = mode
-        a = self.camera_actions[mode]
-        if not a.isChecked():
-            a.setChecked(True)
-        if self.players_window is not None:
-            self.players_window.view.set_camera(mode)
-
-    def _camera_changed(self, mode: str) -> None:
-        # the focus push locks the camera: show it in the menu (not remembered)
-        a = self.camera_actions.get(mode)
-        if a is not None and not a.isChecked():
-            a.setChecked(True)
-
-    # -- the TV on the table -------------------------------------------------------------------
-
-    def set_miniature(self, on: bool) -> None:
-        """Miniature scale on or off (remembered)."""
-        self.settings.miniature = bool(on)
-        if self._ticked(self.act_miniature, on):
-            self._apply_miniature()
-
-    def _apply_miniature(self, *_args) -> None:
-        pw = self.players_window
-        if pw is None:
-            return
-        if not self.act_miniature.isChecked():
-            pw.view.set_miniature(None)
-            return
-        ppi = display_ppi(pw.screen(), self.settings.diagonal)
-        if ppi is None:
-            pw.view.set_miniature(None)
-            self._say(
-                "The players' display does not report its size: type its diagonal in "
-                "Miniature scale settings."
-            )
-            return
-        pw.view.set_miniature(ppi, self.settings.hex_inches)
-
-    def edit_miniature(self) -> bool:
-        """The hex size and the display's diagonal (a dialog); True when changed."""
-        pw = self.players_window
-        screen = pw.screen() if pw is not None else (self.chosen_screen() or self.other_display())
-        dlg = MiniatureDialog(self.settings, screen or QGuiApplication.primaryScreen(), self.main)
-        if dlg.exec() != MiniatureDialog.DialogCode.Accepted:
-            return False
-        self._apply_miniature()
-        return True
-
-    def set_blackout(self, on: bool) -> None:
-        """Blank the players' screen (on) or show the table again (off)."""
-        if self._ticked(self.act_blackout, on) and self.players_window is not None:
-            self.players_window.set_blackout(bool(on))
-            self._say("Players' screen blacked out." if on else "Players' screen shows the table.")
-
-    def ping_heard(self) -> bool:
-        """Whether a ping reaches anyone: the players' screen is open or the
-        players' devices are served."""
-        devices = getattr(self.main, "devices", None)
-        return self.players_window is not None or bool(getattr(devices, "running", False))
-
-    def ping(self, h: Hex) -> bool:
-        """Ring the hex ``h`` on the players' screen for a moment (the Judge's
-        Alt+click)."""
-        doc = self.main.document
-        if not doc.map.contains(h):
-            return False
-        doc.show_players("ping", h)
-        return True
-
-    def move_tv_by(self, dx: float, dy: float) -> None:
-        """Move the TV's view by (dx, dy) scene units (the Judge drags the frame)."""
-        pw = self.players_window
-        if pw is None:
-            return
-        c = pw.view.hand_centre()
-        pw.view.pan_to(QPointF(c.x() + dx, c.y() + dy))
-
-    def move_tv_hexes(self, cols: int, rows: int) -> None:
-        """Move the TV's view by whole hexes: ``cols`` columns and ``rows`` rows
-        (Alt+arrow: one), and remember where it is."""
-        pw = self.players_window
-        if pw is None or pw.view.map_scene is None:
-            return
-        fr = pw.view.map_scene.frame
-        across, down = fr.hex_width, 1.5 * fr.unit  # pointy-top: columns and rows
-        if fr.orientation == Orientation.FLAT:
-            across, down = 1.5 * fr.unit, fr.unit * SQRT3
-        self.move_tv_by(cols * across, rows * down)
-        self.remember_tv_centre()
-
-    def remember_tv_centre(self) -> None:
-        """Keep where the Judge put the TV's view (map units), for the next opening."""
-        pw = self.players_window
-        if pw is None or pw.view.map_scene is None:
-            return
-        c, u = pw.view.hand_centre(), pw.view.map_scene.frame.unit
-        self.settings.tv_centre = (c.x() / u, c.y() / u)
-        self.settings.camera = "lock"  # put by hand: it stays there next time
-
-    def _restore_tv_centre(self) -> None:
-        """A locked camera goes back where the Judge last put it by hand (when that
-        is on this map)."""
-        pw = self.players_window
-        xy = self.settings.tv_centre
-        if pw is None or xy is None or pw.view.camera != "lock" or pw.view.map_scene is None:
-            return
-        fr = pw.view.map_scene.frame
-        p = QPointF(xy[0] * fr.unit, xy[1] * fr.unit)
-        if fr.bounds().contains(p):
-            pw.view.centerOn(p)
-
     # -- pushes --------------------------------------------------------------------------------
-
-    def _say(self, text: str) -> None:
-        with contextlib.suppress(RuntimeError):
-            self.main.statusBar().showMessage(text, 8000)
 
     def _need_window(self) -> bool:
         if self.players_window is None:

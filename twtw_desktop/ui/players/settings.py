@@ -127,7 +127,7 @@ class PlayersSettings:
 
     @property
     def camera(self) -> str:
-        from .view import CAMERA_MODES, DEFAULT_CAMERA
+        from .camera import CAMERA_MODES, DEFAULT_CAMERA
 
         v = str(self.q.value(KEY_CAMERA, DEFAULT_CAMERA) or DEFAULT_CAMERA)
         return v if v in CAMERA_MODES else DEFAULT_CAMERA

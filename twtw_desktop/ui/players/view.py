@@ -24,18 +24,8 @@ ever shows more:
   never point at a token the players do not see (one that becomes hidden takes them
   down).
 
-Camera modes (:data:`CAMERA_MODES`): ``fit_posse`` (the default) the posse's tokens
-with a margin (kept as they move), ``fit_map`` the whole map, ``lock`` stays put,
-``follow`` shows what the Judge's map view shows (scaled to this window, on the zoom
-steps the tiles are cached for) — only when the Judge chooses it. "Show this to the
-players" (a ``focus`` push) centres on a hex and switches the camera to ``lock``.
-
-Miniature scale (:meth:`PlayersView.set_miniature`): the scale is fixed so a hex
-measures the Judge's inches across its flats on this display (:mod:`.miniature`);
-every camera mode then only pans (``fit_*`` and ``follow`` centre on what they would
-show), nothing zooms. The Judge moves the view by hand (:meth:`PlayersView.pan_to`,
-the frame on the Judge's map), which locks the camera. :attr:`PlayersView.viewMoved`
-says where the view is after every pan, zoom or resize.
+The camera (modes, miniature scale, the Judge's hand) is the base class,
+:class:`.camera.PlayersCamera`; the pushed drawings are :mod:`.push_items`.
 
 A ``ping`` push rings a hex for :data:`PING_MS` (the Judge's Alt+click): a ring on a
 hex, never the token standing there if the rule hides it.
@@ -49,7 +39,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QTransform
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QFrame, QGraphicsItem, QGraphicsPathItem, QGraphicsView, QWidget
 
 from ...geometry.visibility import SightSnapshot
@@ -63,116 +53,28 @@ from ...play.visibility import (
     push_allowed,
 )
 from ..scene import style
-from ..scene.grid_painter import bucket_index, bucket_scale
-from ..scene.map_items import Z_TOOL
+from ..scene.grid_painter import bucket_scale
 from ..scene.map_scene import MapScene
-from ..scene.map_view import MAX_ZOOM_K, MIN_ZOOM_K, MapView
+from ..scene.map_view import MapView
 from ..scene.token_item import PLAYERS_LOOK, POSSE_SIDE, TokenLook
+from .camera import DEFAULT_CAMERA, PlayersCamera
 from .fog import FogItem, FogRunner
+from .push_items import (
+    CAPTION_FRACTION,
+    CAPTION_MIN_PX,
+    Caption,
+    FocusRing,
+    PingRing,
+    as_hex,
+    scatter_detail,
+)
 
 log = logging.getLogger(__name__)
 
-CAMERA_MODES = ("fit_posse", "fit_map", "lock", "follow")
-CAMERA_TITLES = {
-    "fit_posse": "Fit the posse (own camera)",
-    "fit_map": "Fit the map",
-    "lock": "Locked",
-    "follow": "Follow the Judge's view",
-}
-DEFAULT_CAMERA = "fit_posse"
-#: "fit the posse" leaves this many hexes round the posse's tokens
-FIT_POSSE_MARGIN_HEXES = 4
 #: the focus ring stays this long
 FOCUS_RING_MS = 5000
 #: a ping rings its hex this long
 PING_MS = 2000
-#: pushed captions are this fraction of the view's height tall per line
-CAPTION_FRACTION = 1 / 22
-CAPTION_MIN_PX = 20
-
-
-class Caption(QGraphicsItem):
-    """A few lines of large text in a box, the same size on screen at any zoom."""
-
-    def __init__(self, text: str, colour: QColor, px: int) -> None:
-        super().__init__()
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
-        self.setZValue(Z_TOOL + 2)
-        self.text = text
-        self._colour = colour
-        self._font = QFont()
-        self._font.setPixelSize(max(CAPTION_MIN_PX, px))
-        self._font.setBold(True)
-        fm = QFontMetricsF(self._font)
-        lines = text.split("\n")
-        pad = px * 0.4
-        w = max(fm.horizontalAdvance(x) for x in lines) + 2 * pad
-        h = fm.height() * len(lines) + 2 * pad
-        self._rect = QRectF(px * 0.8, px * 0.6, w, h)
-
-    def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-3, -3, 3, 3)
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setPen(QPen(self._colour, 3))
-        painter.setBrush(QColor(255, 252, 240, 240))
-        painter.drawRoundedRect(self._rect, 8, 8)
-        painter.setFont(self._font)
-        painter.setPen(QColor(30, 20, 10))
-        pad = self._font.pixelSize() * 0.4
-        painter.drawText(
-            self._rect.adjusted(pad, pad, -pad, -pad),
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
-            self.text,
-        )
-
-
-class FocusRing(QGraphicsItem):
-    """A bright ring round the hex the Judge points the players to."""
-
-    def __init__(self, frame, h: Hex) -> None:
-        super().__init__()
-        self.frame = frame
-        self.hex = h
-        self.setZValue(Z_TOOL + 1)
-        self.setPos(frame.center(h))
-
-    def boundingRect(self) -> QRectF:
-        u = self.frame.unit
-        return QRectF(-1.6 * u, -1.6 * u, 3.2 * u, 3.2 * u)
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        u = self.frame.unit
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(QPen(QColor(0, 0, 0, 140), 0.32 * u))
-        painter.drawEllipse(QPointF(0, 0), 1.25 * u, 1.25 * u)
-        painter.setPen(QPen(style.SELECTION, 0.18 * u))
-        painter.drawEllipse(QPointF(0, 0), 1.25 * u, 1.25 * u)
-
-
-PING_COLOUR = QColor(255, 70, 40)
-
-
-class PingRing(FocusRing):
-    """The Judge's ping: a double ring round a hex, in a colour of its own."""
-
-    def __init__(self, frame, h: Hex) -> None:
-        super().__init__(frame, h)
-        self.setZValue(Z_TOOL + 3)
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        u = self.frame.unit
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        for r, w, colour in (
-            (1.05, 0.34, QColor(0, 0, 0, 150)),
-            (1.05, 0.2, PING_COLOUR),
-            (1.45, 0.12, PING_COLOUR),
-        ):
-            painter.setPen(QPen(colour, w * u))
-            painter.drawEllipse(QPointF(0, 0), r * u, r * u)
 
 
 class _NoTips(QObject):
@@ -182,41 +84,11 @@ class _NoTips(QObject):
         return ev.type() in (QEvent.Type.ToolTip, QEvent.Type.WhatsThis)
 
 
-def as_hex(x) -> Hex:
-    return x if isinstance(x, Hex) else Hex(*x)
-
-
-def scatter_detail(document, payload) -> dict:
-    """The throw record to draw for a ``scatter`` push: the log's latest throw with
-    these hexes (it has the hour and the path), else the bare hexes."""
-    if isinstance(payload, dict):
-        return payload
-    thrower, target, landing = (as_hex(h) for h in payload)
-    want = ([thrower.q, thrower.r], [target.q, target.r], [landing.q, landing.r])
-    for e in reversed(document.encounter.log):
-        d = e.detail
-        if e.kind != "throw" or not d:
-            continue
-        got = (list(d.get("thrower", [])), list(d.get("target", [])), list(d.get("landing", [])))
-        if got == want:
-            return d
-    return {
-        "thrower": want[0],
-        "target": want[1],
-        "landing": want[2],
-        "hit": landing == target,
-    }
-
-
-class PlayersView(QGraphicsView):
+class PlayersView(PlayersCamera):
     """The map as the players see it."""
 
     #: the set of tokens on screen changed (fog, hiding): the strip re-reads it
     shownChanged = Signal()
-    #: the camera mode changed (the focus push locks it)
-    cameraChanged = Signal(str)
-    #: the part of the scene on screen changed (pan, zoom, resize): the visible rect
-    viewMoved = Signal(QRectF)
 
     def __init__(
         self,
@@ -531,144 +403,6 @@ class PlayersView(QGraphicsView):
         """Forget the remembered hexes (the Judge's "reset the fog")."""
         self.fog.forget()
         self._draw_fog()
-
-    # -- camera ---------------------------------------------------------------------
-
-    def set_camera(self, mode: str) -> None:
-        if mode not in CAMERA_MODES:
-            raise ValueError(f"unknown camera mode {mode!r}")
-        changed = mode != self.camera
-        self.camera = mode
-        self.apply_camera()
-        if changed:
-            self.cameraChanged.emit(mode)
-
-    def apply_camera(self) -> None:
-        if self.camera == "follow" and self.judge_rect is not None:
-            self.show_rect(self.judge_rect)
-        elif self.camera == "fit_map" or (self.camera == "follow" and self.judge_rect is None):
-            self.fit_map()
-        elif self.camera == "fit_posse":
-            self.fit_posse()
-
-    def follow(self, rect: QRectF) -> None:
-        """The Judge's view moved (``MapView.viewportChanged``)."""
-        self.judge_rect = QRectF(rect)
-        if self.camera == "follow":
-            self.show_rect(rect)
-
-    def show_rect(self, rect: QRectF) -> None:
-        """Show at least ``rect`` of the scene, as large as the zoom steps allow (at
-        miniature scale: centre on it, the scale fixed)."""
-        mini = self.miniature_scale()
-        if mini is not None:
-            self._set_scale(mini)
-            self.centerOn(rect.center())
-            return
-        vp = self.viewport().rect()
-        if rect.width() <= 0 or rect.height() <= 0 or vp.width() < 10 or vp.height() < 10:
-            return
-        fit = min(vp.width() / rect.width(), vp.height() / rect.height())
-        k = bucket_index(fit)
-        while k > MIN_ZOOM_K and bucket_scale(k) > fit * 1.0001:
-            k -= 1
-        k = max(MIN_ZOOM_K, min(MAX_ZOOM_K, k))
-        self._set_scale(bucket_scale(k))
-        self.centerOn(rect.center())
-
-    def _set_scale(self, s: float) -> None:
-        t = self.transform()
-        if t.m11() != s or t.m22() != s:
-            self.setTransform(QTransform.fromScale(s, s))
-            if self.map_scene is not None:
-                self.map_scene.set_plate_scale(s)
-            self._moved()
-
-    def _moved(self, *_args) -> None:
-        self.viewMoved.emit(self.visible_scene_rect())
-
-    # -- miniature scale and the Judge's hand ---------------------------------------
-
-    def set_miniature(self, ppi: float | None, hex_inches: float = 1.0) -> None:
-        """Fix the scale so a hex is ``hex_inches`` across its flats on a display of
-        ``ppi`` pixels per inch (None: the camera zooms again), keeping the centre."""
-        centre = self.centre()
-        self.miniature = None if ppi is None else (float(ppi), float(hex_inches))
-        mini = self.miniature_scale()
-        if mini is not None:
-            self._set_scale(mini)
-            self.centerOn(centre)
-        else:
-            self.apply_camera()
-
-    def miniature_scale(self) -> float | None:
-        """The fixed scale at miniature scale (None when the camera zooms)."""
-        if self.miniature is None or self.map_scene is None:
-            return None
-        from .miniature import miniature_scale
-
-        ppi, inches = self.miniature
-        return miniature_scale(ppi, inches, self.map_scene.frame.unit)
-
-    def centre(self) -> QPointF:
-        """The scene point in the middle of the view."""
-        return self.mapToScene(self.viewport().rect().center())
-
-    def pan_to(self, centre: QPointF) -> None:
-        """The Judge put the view here by hand: centre on ``centre`` (scene) and lock
-        the camera (no mode takes it elsewhere)."""
-        self.set_camera("lock")
-        self.centerOn(centre)
-        self._hand = QPointF(centre)
-        self._moved()
-
-    def hand_centre(self) -> QPointF:
-        """Where the Judge last put the view by hand while it is still there (the
-        view itself only stops on whole pixels: steps add up without drifting), else
-        :meth:`centre`."""
-        now = self.centre()
-        hand = self._hand
-        if hand is not None and self.camera == "lock":
-            px = 2.01 / max(self.transform().m11(), 1e-9)  # centerOn may stop 1-2 px short
-            if abs(hand.x() - now.x()) <= px and abs(hand.y() - now.y()) <= px:
-                return QPointF(hand)
-        return now
-
-    def visible_scene_rect(self) -> QRectF:
-        return self.mapToScene(self.viewport().rect()).boundingRect()
-
-    def fit_map(self) -> None:
-        if self.map_scene is not None:
-            self.show_rect(self.map_scene.frame.bounds())
-
-    def fit_posse(self) -> None:
-        sc, doc = self.map_scene, self.document
-        if sc is None:
-            return
-        rect = None
-        for tid in self._shown:
-            try:
-                t = doc.token(tid)
-                if doc.character(t.character_id).side != POSSE_SIDE:
-                    continue
-            except KeyError:
-                continue
-            r = sc.frame.hex_rect(t.at)
-            rect = r if rect is None else rect.united(r)
-        if rect is None:
-            self.fit_map()
-            return
-        m = sc.frame.hex_width * FIT_POSSE_MARGIN_HEXES
-        self.show_rect(rect.adjusted(-m, -m, m, m))
-
-    def center_on_hex(self, h: Hex) -> None:
-        if self.map_scene is not None:
-            self.centerOn(self.map_scene.frame.center(h))
-
-    def resizeEvent(self, ev) -> None:
-        super().resizeEvent(ev)
-        self.apply_camera()
-        self._moved()
 
     # -- pushes ---------------------------------------------------------------------
 
