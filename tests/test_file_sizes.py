@@ -19,10 +19,6 @@ TO_SPLIT = frozenset(
     {
         "play/actions.py",  # to split
         "play/attack.py",  # to split
-        "rules/action_track.py",  # to split
-        "rules/combat/melee.py",  # to split
-        "rules/combat/resolve.py",  # to split
-        "rules/phases.py",  # to split
     }
 )
 
