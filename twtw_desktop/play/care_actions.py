@@ -35,7 +35,8 @@ from ..rules.base import Pool, WoundLocation
 from ..rules.card import Card
 from ..rules.character import Character
 from ..rules.checks import CheckResult, check_pool
-from .actions import Action, Who, _log_event, register
+from .action_base import _log_event
+from .actions import Action, Who, register
 from .cards import CardNeeded, CardRef, TypedCards, card_of, scratch_deck
 from .table import TableEvent
 

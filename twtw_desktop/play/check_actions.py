@@ -42,7 +42,8 @@ from ..rules.checks import (
 from ..rules.combat.ancillary import apply_discharges, check_discharges, discharge_candidates
 from ..rules.deck import read_effect
 from ..rules.editions import victory_threshold
-from .actions import Action, Who, _log_event, register
+from .action_base import _log_event
+from .actions import Action, Who, register
 from .bonus_actions import SPENDS, CounterSpend, counter_refusal, spend_counter_on
 from .cards import CardNeeded, CardRef, TypedCards, card_of
 from .table import TableEvent

@@ -24,7 +24,8 @@ from ..rules.combat.aiming import (
     AimThreat,
 )
 from ..rules.phases import roman
-from .actions import HexRef, _log_event, hex_of
+from .action_base import _log_event
+from .actions import HexRef, hex_of
 from .combat_actions import AIM_REFUSALS
 from .table import AFTER_ACTION
 

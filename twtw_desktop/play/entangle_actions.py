@@ -32,7 +32,8 @@ from ..rules.character import Character
 from ..rules.checks import CheckResult, check_pool, wins_outright
 from ..rules.combat.ranged import attack_pool
 from ..rules.gear import Weapon
-from .actions import RuledAction, Who, _log_event, register
+from .action_base import _log_event
+from .actions import RuledAction, Who, register
 from .table import TableEvent
 
 if TYPE_CHECKING:

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.gear import Weapon
-from .actions import Who, _log_event, _WeaponAction, register
+from .action_base import _log_event
+from .actions import Who, register
 from .table import TableEvent
+from .weapon_actions import _WeaponAction
 
 if TYPE_CHECKING:
     from .table import Table

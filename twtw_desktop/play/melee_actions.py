@@ -39,7 +39,8 @@ from ..rules.combat.melee import (
     escape_requirement,
 )
 from ..rules.combat.ranged import attack_pool
-from .actions import Action, RuledAction, Who, _log_event, register
+from .action_base import _log_event
+from .actions import Action, RuledAction, Who, register
 from .attack import attacked_this_round, blocking_declared, dodging_this_round
 from .attack_base import SRC_MELEE, SRC_MULTI, GearId, _AttackAction
 from .cards import CardNeeded, CardRef, TypedCards, card_of

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.character import Posture
-from .actions import RuledAction, Who, _log_event, register
+from .action_base import _log_event
+from .actions import RuledAction, Who, register
 from .table import TableEvent
 
 if TYPE_CHECKING:

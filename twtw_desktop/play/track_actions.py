@@ -27,16 +27,14 @@ from ..rules.base import Speed
 from ..rules.card import Card
 from ..rules.timecommon import RowStatus
 from .actions import (
-    NOTHING_ON_THE_MAP,
     Action,
     Cost,
     Who,
-    moved_tokens,
-    new_round_tokens,
     parse_action,
     register,
 )
 from .catalogue import apply_action_effects, apply_bleeding, catalogue
+from .clock_actions import NOTHING_ON_THE_MAP, moved_tokens, new_round_tokens
 from .movement import riders
 from .speed_actions import direction_name, velocity_toward
 from .table import TableEvent
