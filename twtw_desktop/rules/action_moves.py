@@ -10,166 +10,26 @@ import math
 
 from ..errors import RulesError
 from .action_spec import (
-    _SPEED_ORDER as _SPEED_ORDER,
-)
-from .action_spec import (
-    BLOCK_AP as BLOCK_AP,
-)
-from .action_spec import (
-    CAREFUL_ATTACK_BONUS as CAREFUL_ATTACK_BONUS,
-)
-from .action_spec import (
-    CAREFUL_ATTACK_EXTRA_AP as CAREFUL_ATTACK_EXTRA_AP,
-)
-from .action_spec import (
-    CAREFUL_DISENGAGE_AP as CAREFUL_DISENGAGE_AP,
-)
-from .action_spec import (
-    CLIMB_WALL as CLIMB_WALL,
-)
-from .action_spec import (
-    COMBAT_KINDS as COMBAT_KINDS,
-)
-from .action_spec import (
-    DODGE_AP as DODGE_AP,
-)
-from .action_spec import (
-    DROP_PRONE_AP as DROP_PRONE_AP,
-)
-from .action_spec import (
-    DUCK_AP as DUCK_AP,
-)
-from .action_spec import (
-    EMERGE_AP as EMERGE_AP,
-)
-from .action_spec import (
-    FACE_MORE_AP as FACE_MORE_AP,
-)
-from .action_spec import (
-    FACE_ONE_HEXSIDE_AP as FACE_ONE_HEXSIDE_AP,
-)
-from .action_spec import (
-    FAN_SHOT_AP as FAN_SHOT_AP,
-)
-from .action_spec import (
-    GENTLE_GRADE as GENTLE_GRADE,
-)
-from .action_spec import (
-    HOUSE_SPEEDS as HOUSE_SPEEDS,
-)
-from .action_spec import (
-    LADDER as LADDER,
-)
-from .action_spec import (
-    MAX_AIMS as MAX_AIMS,
-)
-from .action_spec import (
-    MOST_AIMS as MOST_AIMS,
-)
-from .action_spec import (
-    OUTSIDE_FIELD_OF_FIRE_AP as OUTSIDE_FIELD_OF_FIRE_AP,
-)
-from .action_spec import (
-    SHOT_KINDS as SHOT_KINDS,
-)
-from .action_spec import (
-    SKILL_AP as SKILL_AP,
-)
-from .action_spec import (
-    SKILL_COSTS as SKILL_COSTS,
-)
-from .action_spec import (
-    SKILL_FULL_ATTENTION_AP as SKILL_FULL_ATTENTION_AP,
-)
-from .action_spec import (
-    SOURCE_COMBINE as SOURCE_COMBINE,
-)
-from .action_spec import (
-    SOURCE_DISENGAGE as SOURCE_DISENGAGE,
-)
-from .action_spec import (
-    SOURCE_FAN as SOURCE_FAN,
-)
-from .action_spec import (
-    SOURCE_GEAR as SOURCE_GEAR,
-)
-from .action_spec import (
-    SOURCE_MELEE as SOURCE_MELEE,
-)
-from .action_spec import (
-    SOURCE_MOVE as SOURCE_MOVE,
-)
-from .action_spec import (
-    SOURCE_MULTI as SOURCE_MULTI,
-)
-from .action_spec import (
-    SOURCE_READY as SOURCE_READY,
-)
-from .action_spec import (
-    SOURCE_SHOTS as SOURCE_SHOTS,
-)
-from .action_spec import (
-    SOURCE_SKILLS as SOURCE_SKILLS,
-)
-from .action_spec import (
-    SOURCE_SPEEDS as SOURCE_SPEEDS,
-)
-from .action_spec import (
-    SOURCE_STUN as SOURCE_STUN,
-)
-from .action_spec import (
-    SOURCE_TWO_WEAPONS as SOURCE_TWO_WEAPONS,
-)
-from .action_spec import (
-    STAIRS as STAIRS,
-)
-from .action_spec import (
-    STAND_UP_AP as STAND_UP_AP,
-)
-from .action_spec import (
-    STEEP_GRADE as STEEP_GRADE,
-)
-from .action_spec import (
-    TARGET_SWITCH_AP as TARGET_SWITCH_AP,
-)
-from .action_spec import (
-    TURN_IN_MOVE_AP as TURN_IN_MOVE_AP,
-)
-from .action_spec import (
-    ActionKind as ActionKind,
-)
-from .action_spec import (
-    ActionSpec as ActionSpec,
-)
-from .action_spec import (
-    CostItem as CostItem,
-)
-from .action_spec import (
-    SpeedCombination as SpeedCombination,
-)
-from .action_spec import (
-    Tactical as Tactical,
-)
-from .action_spec import (
-    _spec as _spec,
-)
-from .action_spec import (
-    combine_speeds as combine_speeds,
-)
-from .action_spec import (
-    faster as faster,
-)
-from .action_spec import (
-    simultaneous_speed as simultaneous_speed,
-)
-from .action_spec import (
-    slower as slower,
-)
-from .action_spec import (
-    speed_name as speed_name,
-)
-from .action_spec import (
-    speed_rank as speed_rank,
+    CLIMB_WALL,
+    DROP_PRONE_AP,
+    DUCK_AP,
+    EMERGE_AP,
+    FACE_MORE_AP,
+    FACE_ONE_HEXSIDE_AP,
+    GENTLE_GRADE,
+    LADDER,
+    SHOT_KINDS,
+    SOURCE_MOVE,
+    STAIRS,
+    STAND_UP_AP,
+    STEEP_GRADE,
+    TURN_IN_MOVE_AP,
+    ActionKind,
+    ActionSpec,
+    CostItem,
+    Tactical,
+    _spec,
+    speed_name,
 )
 from .base import Speed, Strict
 from .character import Character

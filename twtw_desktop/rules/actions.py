@@ -32,229 +32,81 @@ import re
 
 from ..errors import RulesError
 from .action_moves import (
-    PHASE_MOVE_READING as PHASE_MOVE_READING,
-)
-from .action_moves import (
-    SOURCE_FORGO as SOURCE_FORGO,
-)
-from .action_moves import (
-    SOURCE_MANEUVER as SOURCE_MANEUVER,
-)
-from .action_moves import (
-    SOURCE_TACTICAL as SOURCE_TACTICAL,
-)
-from .action_moves import (
-    STEP_PACES as STEP_PACES,
-)
-from .action_moves import (
-    TerrainExtra as TerrainExtra,
-)
-from .action_moves import (
-    _movement as _movement,
-)
-from .action_moves import (
-    _simple as _simple,
-)
-from .action_moves import (
-    change_facing as change_facing,
-)
-from .action_moves import (
-    drop_prone as drop_prone,
-)
-from .action_moves import (
-    duck as duck,
-)
-from .action_moves import (
-    emerge as emerge,
-)
-from .action_moves import (
-    forgo_move as forgo_move,
-)
-from .action_moves import (
-    move_action as move_action,
-)
-from .action_moves import (
-    phase_move as phase_move,
-)
-from .action_moves import (
-    phase_move_speed as phase_move_speed,
-)
-from .action_moves import (
-    run_action as run_action,
-)
-from .action_moves import (
-    stand_up as stand_up,
-)
-from .action_moves import (
-    tactical_of as tactical_of,
-)
-from .action_moves import (
-    terrain_extra_ap as terrain_extra_ap,
-)
-from .action_moves import (
-    turn_during_move as turn_during_move,
+    PHASE_MOVE_READING,
+    SOURCE_FORGO,
+    SOURCE_MANEUVER,
+    SOURCE_TACTICAL,
+    STEP_PACES,
+    TerrainExtra,
+    _simple,
+    change_facing,
+    drop_prone,
+    duck,
+    emerge,
+    forgo_move,
+    move_action,
+    phase_move,
+    phase_move_speed,
+    run_action,
+    stand_up,
+    tactical_of,
+    terrain_extra_ap,
+    turn_during_move,
 )
 from .action_spec import (
-    _SPEED_ORDER as _SPEED_ORDER,
-)
-from .action_spec import (
-    BLOCK_AP as BLOCK_AP,
-)
-from .action_spec import (
-    CAREFUL_ATTACK_BONUS as CAREFUL_ATTACK_BONUS,
-)
-from .action_spec import (
-    CAREFUL_ATTACK_EXTRA_AP as CAREFUL_ATTACK_EXTRA_AP,
-)
-from .action_spec import (
-    CAREFUL_DISENGAGE_AP as CAREFUL_DISENGAGE_AP,
-)
-from .action_spec import (
-    CLIMB_WALL as CLIMB_WALL,
-)
-from .action_spec import (
-    COMBAT_KINDS as COMBAT_KINDS,
-)
-from .action_spec import (
-    DODGE_AP as DODGE_AP,
-)
-from .action_spec import (
-    DROP_PRONE_AP as DROP_PRONE_AP,
-)
-from .action_spec import (
-    DUCK_AP as DUCK_AP,
-)
-from .action_spec import (
-    EMERGE_AP as EMERGE_AP,
-)
-from .action_spec import (
-    FACE_MORE_AP as FACE_MORE_AP,
-)
-from .action_spec import (
-    FACE_ONE_HEXSIDE_AP as FACE_ONE_HEXSIDE_AP,
-)
-from .action_spec import (
-    FAN_SHOT_AP as FAN_SHOT_AP,
-)
-from .action_spec import (
-    GENTLE_GRADE as GENTLE_GRADE,
-)
-from .action_spec import (
-    HOUSE_SPEEDS as HOUSE_SPEEDS,
-)
-from .action_spec import (
-    LADDER as LADDER,
-)
-from .action_spec import (
-    MAX_AIMS as MAX_AIMS,
-)
-from .action_spec import (
-    MOST_AIMS as MOST_AIMS,
-)
-from .action_spec import (
-    OUTSIDE_FIELD_OF_FIRE_AP as OUTSIDE_FIELD_OF_FIRE_AP,
-)
-from .action_spec import (
-    SHOT_KINDS as SHOT_KINDS,
-)
-from .action_spec import (
-    SKILL_AP as SKILL_AP,
-)
-from .action_spec import (
-    SKILL_COSTS as SKILL_COSTS,
-)
-from .action_spec import (
-    SKILL_FULL_ATTENTION_AP as SKILL_FULL_ATTENTION_AP,
-)
-from .action_spec import (
-    SOURCE_COMBINE as SOURCE_COMBINE,
-)
-from .action_spec import (
-    SOURCE_DISENGAGE as SOURCE_DISENGAGE,
-)
-from .action_spec import (
-    SOURCE_FAN as SOURCE_FAN,
-)
-from .action_spec import (
-    SOURCE_GEAR as SOURCE_GEAR,
-)
-from .action_spec import (
-    SOURCE_MELEE as SOURCE_MELEE,
-)
-from .action_spec import (
-    SOURCE_MOVE as SOURCE_MOVE,
-)
-from .action_spec import (
-    SOURCE_MULTI as SOURCE_MULTI,
-)
-from .action_spec import (
-    SOURCE_READY as SOURCE_READY,
-)
-from .action_spec import (
-    SOURCE_SHOTS as SOURCE_SHOTS,
-)
-from .action_spec import (
-    SOURCE_SKILLS as SOURCE_SKILLS,
-)
-from .action_spec import (
-    SOURCE_SPEEDS as SOURCE_SPEEDS,
-)
-from .action_spec import (
-    SOURCE_STUN as SOURCE_STUN,
-)
-from .action_spec import (
-    SOURCE_TWO_WEAPONS as SOURCE_TWO_WEAPONS,
-)
-from .action_spec import (
-    STAIRS as STAIRS,
-)
-from .action_spec import (
-    STAND_UP_AP as STAND_UP_AP,
-)
-from .action_spec import (
-    STEEP_GRADE as STEEP_GRADE,
-)
-from .action_spec import (
-    TARGET_SWITCH_AP as TARGET_SWITCH_AP,
-)
-from .action_spec import (
-    TURN_IN_MOVE_AP as TURN_IN_MOVE_AP,
-)
-from .action_spec import (
-    ActionKind as ActionKind,
-)
-from .action_spec import (
-    ActionSpec as ActionSpec,
-)
-from .action_spec import (
-    CostItem as CostItem,
-)
-from .action_spec import (
-    SpeedCombination as SpeedCombination,
-)
-from .action_spec import (
-    Tactical as Tactical,
-)
-from .action_spec import (
-    _spec as _spec,
-)
-from .action_spec import (
-    combine_speeds as combine_speeds,
-)
-from .action_spec import (
-    faster as faster,
-)
-from .action_spec import (
-    simultaneous_speed as simultaneous_speed,
-)
-from .action_spec import (
-    slower as slower,
-)
-from .action_spec import (
-    speed_name as speed_name,
-)
-from .action_spec import (
-    speed_rank as speed_rank,
+    BLOCK_AP,
+    CAREFUL_ATTACK_BONUS,
+    CAREFUL_ATTACK_EXTRA_AP,
+    CAREFUL_DISENGAGE_AP,
+    CLIMB_WALL,
+    COMBAT_KINDS,
+    DODGE_AP,
+    DROP_PRONE_AP,
+    DUCK_AP,
+    EMERGE_AP,
+    FACE_MORE_AP,
+    FACE_ONE_HEXSIDE_AP,
+    FAN_SHOT_AP,
+    GENTLE_GRADE,
+    HOUSE_SPEEDS,
+    LADDER,
+    MAX_AIMS,
+    MOST_AIMS,
+    OUTSIDE_FIELD_OF_FIRE_AP,
+    SHOT_KINDS,
+    SKILL_AP,
+    SKILL_COSTS,
+    SKILL_FULL_ATTENTION_AP,
+    SOURCE_COMBINE,
+    SOURCE_DISENGAGE,
+    SOURCE_FAN,
+    SOURCE_GEAR,
+    SOURCE_MELEE,
+    SOURCE_MOVE,
+    SOURCE_MULTI,
+    SOURCE_READY,
+    SOURCE_SHOTS,
+    SOURCE_SKILLS,
+    SOURCE_SPEEDS,
+    SOURCE_STUN,
+    SOURCE_TWO_WEAPONS,
+    STAIRS,
+    STAND_UP_AP,
+    STEEP_GRADE,
+    TARGET_SWITCH_AP,
+    TURN_IN_MOVE_AP,
+    ActionKind,
+    ActionSpec,
+    CostItem,
+    SpeedCombination,
+    Tactical,
+    _spec,
+    combine_speeds,
+    faster,
+    simultaneous_speed,
+    slower,
+    speed_name,
+    speed_rank,
 )
 from .base import Speed
 from .gear import Weapon
@@ -768,3 +620,111 @@ def other_action(
         note=label,
         noncombat=noncombat,
     )
+
+
+#: what the catalogue offers: its own constructors and, re-exported, its vocabulary
+#: (action_spec) and its moves (action_moves)
+__all__ = [
+    "BLOCK_AP",
+    "CAREFUL_ATTACK_BONUS",
+    "CAREFUL_ATTACK_EXTRA_AP",
+    "CAREFUL_DISENGAGE_AP",
+    "CLEAR_JAM_AP",
+    "CLIMB_WALL",
+    "COMBAT_KINDS",
+    "DISMOUNT_AP",
+    "DODGE_AP",
+    "DROP_PRONE_AP",
+    "DUCK_AP",
+    "EMERGE_AP",
+    "FACE_MORE_AP",
+    "FACE_ONE_HEXSIDE_AP",
+    "FAN_SHOT_AP",
+    "GENTLE_GRADE",
+    "HOUSE_SPEEDS",
+    "LADDER",
+    "MAX_AIMS",
+    "MOST_AIMS",
+    "MOUNT_AP",
+    "OUTSIDE_FIELD_OF_FIRE_AP",
+    "PHASE_MOVE_READING",
+    "SHOT_KINDS",
+    "SKILL_AP",
+    "SKILL_COSTS",
+    "SKILL_FULL_ATTENTION_AP",
+    "SOURCE_COMBINE",
+    "SOURCE_DISENGAGE",
+    "SOURCE_FAILURE",
+    "SOURCE_FAN",
+    "SOURCE_FORGO",
+    "SOURCE_GEAR",
+    "SOURCE_MANEUVER",
+    "SOURCE_MELEE",
+    "SOURCE_MOUNT",
+    "SOURCE_MOVE",
+    "SOURCE_MULTI",
+    "SOURCE_READY",
+    "SOURCE_SHOTS",
+    "SOURCE_SKILLS",
+    "SOURCE_SPEEDS",
+    "SOURCE_STUN",
+    "SOURCE_TACTICAL",
+    "SOURCE_TWO_WEAPONS",
+    "STAIRS",
+    "STAND_UP_AP",
+    "STEEP_GRADE",
+    "STEP_PACES",
+    "TARGET_SWITCH_AP",
+    "TURN_IN_MOVE_AP",
+    "ActionKind",
+    "ActionSpec",
+    "CostItem",
+    "SpeedCombination",
+    "Tactical",
+    "TerrainExtra",
+    "aim_action",
+    "aimed_shot",
+    "aimed_shot_speed",
+    "block",
+    "careful_disengage",
+    "change_facing",
+    "clear_jam",
+    "cock_action",
+    "combine_speeds",
+    "dismount",
+    "dodge",
+    "draw_action",
+    "drop_prone",
+    "duck",
+    "emerge",
+    "escape_hold",
+    "fan_fire",
+    "faster",
+    "forgo_move",
+    "has_single_action_trait",
+    "melee_attack",
+    "mount",
+    "move_action",
+    "normal_shot",
+    "other_action",
+    "phase_move",
+    "phase_move_speed",
+    "ready_action",
+    "recover",
+    "reload_action",
+    "run_action",
+    "shot_speed",
+    "simultaneous_speed",
+    "single_action_tie_key",
+    "skill_action",
+    "slower",
+    "snap_shot",
+    "speed_name",
+    "speed_rank",
+    "stand_up",
+    "switch_target",
+    "tactical_of",
+    "terrain_extra_ap",
+    "turn_during_move",
+    "with_aims",
+]
