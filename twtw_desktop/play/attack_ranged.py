@@ -347,6 +347,8 @@ def _plan_fan(table: Table, plan: AttackPlan, geometry: Geometry) -> None:
     plan.tn = plan.series[0].tn
     plan.ap = fan.ap
     plan.geometry += list(fan.reasons)
+    if fan.auto_miss:
+        plan.automatic_misses.append(fan.auto_miss)
     if fan.mode == "burst3":
         _plan_fan_secondary(table, plan, geometry)
     for i, s in enumerate(plan.series[1:], 2):
@@ -457,8 +459,10 @@ def _plan_series(table: Table, plan: AttackPlan, geometry: Geometry) -> None:
     plan.tn = plan.series[0].tn
     plan.ap = series_plan.ap
     plan.geometry += list(series_plan.reasons)
+    if series_plan.auto_miss:
+        plan.automatic_misses.append(series_plan.auto_miss)
     for i, sh in enumerate(plan.series[1:], 2):
-        plan.geometry.append(
+        line = (
             f"attack {i} ({kinds[i - 1]}) at {sh.target.name}: TN {sh.tn.tn}, "
             f"result {sh.tn.result_modifier:+d}, "
             + (
@@ -467,6 +471,9 @@ def _plan_series(table: Table, plan: AttackPlan, geometry: Geometry) -> None:
                 else "beyond the skill level: misses automatically (000 Multiple Attacks)"
             )
         )
+        plan.geometry.append(line)
+        if i > limit:
+            plan.automatic_misses.append(line)
     kind = ActionKind.SNAP_SHOT if req.shot_kind == "snap" else ActionKind.NORMAL_SHOT
     plan.spec = _action_spec(
         kind, plan.ap, weapon.speed, weapon, [sh.target.id for sh in plan.series]

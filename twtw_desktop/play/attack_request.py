@@ -222,6 +222,9 @@ class AttackPlan:
     shot: Any = None
     cover: Any = None
     geometry: list[str] = field(default_factory=list)
+    #: the lines among ``geometry`` for attacks past the skill level: they miss
+    #: automatically, paying their AP (000 Multiple Attacks)
+    automatic_misses: list[str] = field(default_factory=list)
     #: the burst fired (burst weapons), rounds used by the shot
     burst: int | None = None
     #: a fan-firing series (:class:`~twtw_desktop.rules.combat.ranged.FanPlan`)

@@ -722,6 +722,8 @@ class AttackPlan(Strict):
     limit: int
     ap: ApBreakdown
     reasons: tuple[str, ...] = ()
+    #: the reason among ``reasons`` why attacks past ``limit`` miss ("" when none do)
+    auto_miss: str = ""
 
 
 def plan_attacks(
@@ -746,10 +748,11 @@ def plan_attacks(
     c = _carried(shooter, weapon, carried)
     items: list[Modifier] = []
     reasons: list[str] = [f"at most {limit} attack(s) (skill level or trait rank)"]
-    if len(shots) > limit:
-        # 000 Multiple Attacks: "Attacks in excess of the level of the appropriate
-        # skill miss automatically (but may have other effects)."
-        reasons.append(auto_miss_note(limit, len(shots)))
+    # 000 Multiple Attacks: "Attacks in excess of the level of the appropriate skill
+    # miss automatically (but may have other effects)."
+    auto_miss = auto_miss_note(limit, len(shots)) if len(shots) > limit else ""
+    if auto_miss:
+        reasons.append(auto_miss)
     prev: str | None = None
     for i, p in enumerate(shots):
         check_shot(shooter, weapon, p.shot, edition, carried=c, options=options)
@@ -783,6 +786,7 @@ def plan_attacks(
         limit=limit,
         ap=ApBreakdown.build(items),
         reasons=tuple(reasons),
+        auto_miss=auto_miss,
     )
 
 
@@ -808,6 +812,8 @@ class FanPlan(Strict):
     tn_items: tuple[Modifier, ...] = ()
     rel: int | None = None
     reasons: tuple[str, ...] = ()
+    #: the reason among ``reasons`` why shots past the skill level miss ("" when none do)
+    auto_miss: str = ""
 
 
 def is_fan_capable(weapon: Weapon) -> bool:
@@ -879,9 +885,10 @@ def plan_fan_fire(
             )
         per_shot.append(tuple(shot_items))
     reasons = [f"{shots} shot(s) at {len(distinct)} target(s); always a snap shot; cocking ignored"]
-    if shots > level:
-        # 000 Multiple Attacks: each fan shot is an attack of the series
-        reasons.append(auto_miss_note(level, shots))
+    # 000 Multiple Attacks: each fan shot is an attack of the series
+    auto_miss = auto_miss_note(level, shots) if shots > level else ""
+    if auto_miss:
+        reasons.append(auto_miss)
     rel = weapon.rel
     if (options.pushing_the_limit or edition.pushing_the_limit_always) and rel is not None:
         # 000: "Revolvers are not designed for fan-firing. Increase the Rel of any
@@ -900,6 +907,7 @@ def plan_fan_fire(
             tn_items=tn_items,
             rel=rel,
             reasons=tuple(reasons),
+            auto_miss=auto_miss,
         )
     reasons.append("each shot takes the next best result of the pool and its own card (000)")
     return FanPlan(
@@ -910,6 +918,7 @@ def plan_fan_fire(
         per_shot_items=tuple(per_shot),
         rel=rel,
         reasons=tuple(reasons),
+        auto_miss=auto_miss,
     )
 
 

@@ -100,7 +100,7 @@ def tn_items(panel: AttackHost) -> list[str]:
 def automatic_misses(plan: AttackPlan) -> list[str]:
     """The plan's lines for the attacks of a series beyond the attacker's skill level:
     they miss automatically, paying their AP (000 Multiple Attacks)."""
-    return [n for n in plan.geometry if "beyond the skill level" in n]
+    return list(plan.automatic_misses)
 
 
 def _missing_choice(panel: AttackHost) -> str | None:
