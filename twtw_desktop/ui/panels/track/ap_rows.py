@@ -152,13 +152,18 @@ def _show_header(
     panel: TrackHost, table: QTableWidget, now_seg: int | None, last_seg: int | None
 ) -> None:
     """The current segment marked in the header and its column coloured."""
-    if panel._shown_header != now_seg:
+    shown = panel._shown_header
+    if shown != now_seg:
         panel._shown_header = now_seg
         bold = QFont()
         bold.setBold(True)
+        # the two heads that change (every one the first time): a head's font costs
+        every = shown == -1
         for col in range(3, 3 + SEGMENTS):
-            item = table.horizontalHeaderItem(col) or QTableWidgetItem()
             s = col - 2
+            if not every and s not in (shown, now_seg):
+                continue
+            item = table.horizontalHeaderItem(col) or QTableWidgetItem()
             item.setText(f"▶{s}" if s == now_seg else str(s))
             item.setFont(bold if s == now_seg else QFont())
             table.setHorizontalHeaderItem(col, item)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QLabel,
@@ -129,6 +129,17 @@ class _InfoLabel(QLabel):
         self.setMinimumHeight(self.fontMetrics().lineSpacing() * 2 + 4)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+
+    # the layout gives the label the height beside (or under) the table: it never asks
+    # the wrapped text's size, which would lay out a long text several times an update
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+    def sizeHint(self) -> QSize:
+        return self.minimumSizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(120, self.minimumHeight())
 
     def room(self) -> int:
         """About how many characters the label shows whole (at least two lines of a
