@@ -76,13 +76,21 @@ class TokenMarks:
     named: bool = True
 
 
+def token_named(character: Character | None, names: bool = True) -> bool:
+    """Whether a token whose character is ``character`` shows its initials and name
+    plate: always for the posse and for a token without a character, for the others
+    when the look names them (``names``). (:func:`token_marks`'s ``named``, on its own
+    for the name plates' layout, which asks it of every token on screen.)"""
+    return names or character is None or character.side == POSSE_SIDE
+
+
 def token_marks(character: Character | None, audience: Audience, names: bool = True) -> TokenMarks:
     """The condition marks of a token whose character is ``character`` (None: no
     character), as the badge setting ``audience`` lets them show."""
     if character is None:
         return TokenMarks(named=True)
     side = character.side
-    named = names or side == POSSE_SIDE
+    named = token_named(character, names)
     if not for_audience(audience, side):
         return TokenMarks(named=named)
     return TokenMarks(

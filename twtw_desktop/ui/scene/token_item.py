@@ -19,6 +19,7 @@ the players' one rule.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleT
 from ...hexgrid import Hex
 from ...model.encounter import Token
 from ...play.visibility import POSSE_SIDE as POSSE_SIDE  # the players' side, re-exported
-from ...play.visibility import Audience, TokenMarks, token_marks
+from ...play.visibility import Audience, TokenMarks, token_marks, token_named
 from ...play.visibility import for_audience as _for
 from ...rules.character import Character, Posture
 from . import style
@@ -90,6 +91,7 @@ def readable_scale(look: TokenLook, unit: float) -> float:
     return READABLE_NAME_PX / (max(look.name_size, NAME_MAX_SIZE) * unit)
 
 
+@functools.lru_cache(maxsize=1024)
 def initials(name: str) -> str:
     parts = [p for p in name.replace('"', " ").split() if p[:1].isalpha()]
     if not parts:
@@ -213,6 +215,7 @@ class TokenItem(QGraphicsItem):
         #: plate texts and rectangles already measured, by name or text, size and zoom
         self._plate_texts: dict[tuple, str] = {}
         self._plate_rects: dict[tuple, QRectF] = {}
+        self._plate_boxes: dict[tuple, tuple[float, float, float, float]] = {}
         self.setZValue(Z_TOKEN)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(False)
@@ -372,6 +375,17 @@ class TokenItem(QGraphicsItem):
             got = self._plate_rects[key] = QRectF(-w / 2, DISC * u + 0.02 * u, w, fm.height())
         return QRectF(got)
 
+    def plate_box(self, text: str, scale: float | None = None) -> tuple[float, float, float, float]:
+        """:meth:`plate_rect` as (left, top, right, bottom) numbers, for the layout."""
+        key = (text, self.look.name_size, scale)
+        got = self._plate_boxes.get(key)
+        if got is None:
+            r = self.plate_rect(text, scale)
+            if len(self._plate_boxes) > 64:  # many zoom steps went by: start afresh
+                self._plate_boxes.clear()
+            got = self._plate_boxes[key] = (r.left(), r.top(), r.right(), r.bottom())
+        return got
+
     def set_plate_text(self, text: str | None) -> None:
         if text != self.plate_text:
             self.plate_text = text
@@ -490,32 +504,44 @@ def layout_name_plates(items: list[TokenItem], scale: float | None = None) -> No
     """Lay the name plates of ``items`` (the tokens on screen, drawn at ``scale``)
     out so that no two overlap: the posse first, then top to bottom, each plate takes
     the full name where it is free, else the initials, else none (the disc still has
-    them)."""
+    them). It runs on every token's move over every token on screen, so it works on
+    plain numbers: each placed plate's box in a grid of cells two hexes wide, a new
+    plate compared with its cells' boxes only."""
     if not items:
         return
-    u = items[0].frame.unit
-    cell = 2.0 * u  # a grid of placed plates: only neighbours are compared
-    grid: dict[tuple[int, int], list[QRectF]] = {}
-
-    def cells(r: QRectF):
-        for cx in range(int(r.left() // cell), int(r.right() // cell) + 1):
-            for cy in range(int(r.top() // cell), int(r.bottom() // cell) + 1):
-                yield cx, cy
-
-    order = sorted(
-        items, key=lambda it: (it.side != POSSE_SIDE, it.pos().y(), it.pos().x(), it.token_id)
-    )
-    for it in order:
-        if not it.marks().named:
+    cell = 2.0 * items[0].frame.unit
+    grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    placed: list[tuple[bool, float, float, str, TokenItem]] = []
+    for it in items:
+        p = it.pos()
+        placed.append((it.side != POSSE_SIDE, p.y(), p.x(), it.token_id, it))
+    placed.sort(key=lambda e: e[:4])
+    for _other, y, x, _tid, it in placed:
+        if not token_named(it.character, it.look.names):
             it.set_plate_text(None)
             continue
         chosen: str | None = ""  # no room even for the initials: no plate
         # (what to draw, the plate's text): the full name, else the initials
         for draw, text in ((None, it.full_plate_text(scale)), (initials(it.name),) * 2):
-            rect = it.plate_rect(text, scale).translated(it.pos())
-            if not any(rect.intersects(p) for c in cells(rect) for p in grid.get(c, ())):
-                for c in cells(rect):
-                    grid.setdefault(c, []).append(rect)
+            left, top, right, bottom = it.plate_box(text, scale)
+            left += x
+            right += x
+            top += y
+            bottom += y
+            keys = [
+                (cx, cy)
+                for cx in range(int(left // cell), int(right // cell) + 1)
+                for cy in range(int(top // cell), int(bottom // cell) + 1)
+            ]
+            # (QRectF.intersects: overlapping with an area, touching is free)
+            if not any(
+                left < r and x0 < right and top < b and t < bottom
+                for k in keys
+                for (x0, t, r, b) in grid.get(k, ())
+            ):
+                box = (left, top, right, bottom)
+                for k in keys:
+                    grid.setdefault(k, []).append(box)
                 chosen = draw
                 break
         it.set_plate_text(chosen)
