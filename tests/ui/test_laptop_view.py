@@ -106,19 +106,16 @@ def _rows_out_of_view(table) -> list[int]:
 
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_every_row_of_the_track_shows_at_1366(window, qtbot, sample):
-    """Each sample's track shows its rows — all nine of a sample with nine figures;
-    a sample with more shows the first nine and scrolls (its rows and a readable map
-    do not both fit: see track/fit.py) — compact, the character column as wide as
-    the names (not the whole panel), the message line beside it."""
-    from twtw_desktop.ui.panels.track.fit import ROWS_AT_OPEN
-
+    """Each sample's track shows every row — nine, or the Laroq hacienda's twelve
+    (the panel's buttons ride in the dock's title bar and the Log joins the side
+    column on a laptop, so twelve rows and a readable map fit) — compact, the
+    character column as wide as the names (not the whole panel), the message line
+    beside it."""
     assert window.open_path(maps_dir() / sample, ask=False)
     panel, table = _track(window, qtbot)
     assert table.rowCount() >= 9
-    shown = min(table.rowCount(), ROWS_AT_OPEN)
-    qtbot.waitUntil(lambda: not [r for r in _rows_out_of_view(table) if r < shown], timeout=2000)
-    if table.rowCount() <= ROWS_AT_OPEN:
-        assert table.verticalScrollBar().maximum() == 0
+    qtbot.waitUntil(lambda: not _rows_out_of_view(table), timeout=2000)
+    assert table.verticalScrollBar().maximum() == 0
     names = table.columnWidth(0)
     widest = max(
         table.fontMetrics().horizontalAdvance(table.item(r, 0).text())
@@ -173,3 +170,45 @@ def test_the_spent_column_says_what_its_numbers_are(window, qtbot):
     assert "spent this round" in head.toolTip() and "lost" in head.toolTip()
     width = table.fontMetrics().horizontalAdvance(SPENT)
     assert table.columnWidth(table.columnCount() - 1) >= width
+
+
+def test_the_track_buttons_ride_in_its_docks_title_bar(window, qtbot):
+    """The track panel's top row (status and buttons) is its dock's title bar, with the
+    float and close buttons; a newly opened encounter's panel brings its own."""
+    from twtw_desktop.ui.dock_title import DockTitle
+
+    assert window.open_path(maps_dir() / "main_street.encounter.json", ask=False)
+    dock = window.docks["dock_track"]
+    panel, _table = _track(window, qtbot)
+    bar = dock.titleBarWidget()
+    assert isinstance(bar, DockTitle) and bar.head is panel.head
+    assert panel.start_button.isVisible() and bar.isAncestorOf(panel.start_button)
+    assert bar.title.text() == dock.windowTitle() == "Action track"
+    assert panel.head.parentWidget() is bar  # not in the panel: its rows get the height
+    # the other docks keep Qt's own title bar
+    assert window.docks["dock_attack"].titleBarWidget() is None
+    assert window.open_path(maps_dir() / "legless_gulch.encounter.json", ask=False)
+    panel2, _t = _track(window, qtbot)
+    assert panel2 is not panel and dock.titleBarWidget().head is panel2.head
+    bar2 = dock.titleBarWidget()
+    bar2.float_button.click()
+    assert dock.isFloating()
+    bar2.float_button.click()
+    assert not dock.isFloating()
+    bar2.close_button.click()
+    assert not dock.isVisible()
+
+
+def test_on_a_laptop_the_log_is_a_tab_of_the_side_column(window):
+    """No tab bar under the track on a narrow screen: the Log joins the side column."""
+    from PySide6.QtCore import Qt
+
+    if window.screen().availableGeometry().width() >= 1600:
+        pytest.skip("the test screen is not a laptop's")
+    log = window.docks["dock_log"]
+    assert window.dockWidgetArea(log) == Qt.DockWidgetArea.RightDockWidgetArea
+    assert log in window.tabifiedDockWidgets(window.docks["dock_attack"])
+    assert window.dockWidgetArea(window.docks["dock_track"]) == (
+        Qt.DockWidgetArea.BottomDockWidgetArea
+    )
+    assert not window.tabifiedDockWidgets(window.docks["dock_track"])

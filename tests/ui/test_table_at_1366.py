@@ -1,6 +1,7 @@
 """Issue 27's "Done when", in the real window at 1366×768 with a 1920×1080 TV beside
 it (Qt's offscreen platform with two screens; a person can look at the PNGs kept in
 the test's temporary folder). Each sample: every token in view at a readable zoom,
+every row of the action track in view (the Laroq hacienda's twelve too),
 a one-hex drag is one pace, the map editor off after opening; then the first F12
 lands full screen on the TV and the Judge's window keeps the keyboard (F1 opens the
 shortcuts there)."""
@@ -111,6 +112,13 @@ def go():
                "name_px": name_px(TokenLook(), fr.unit, mv.zoom),
                "names_drawn": mv.zoom * fr.unit >= NAME_MIN_HEX_PX,
                "editor": win.editor.mode}
+        track = win.docks["dock_track"].widget().stack.currentWidget()
+        vp = track.viewport().rect()
+        rec["rows"] = track.rowCount()
+        rec["rows_out"] = [
+            r for r in range(track.rowCount())
+            if not vp.contains(track.visualRect(track.model().index(r, 0)))
+        ]
         win.grab().save(f"{out}/{path.name}.png")
         rec["drag"] = one_pace(win)
         found["samples"][path.name] = rec
@@ -156,6 +164,9 @@ def test_the_window_at_a_real_table(tmp_path: Path):
         assert rec["name_px"] >= 9.0, f"{name}: names {rec['name_px']:.1f} px"
         assert rec["names_drawn"], f"{name}: too far out for names"
         assert not rec["editor"], f"{name}: the map editor stayed on"
+        assert rec["rows"] >= 9 and not rec["rows_out"], (
+            f"{name}: rows {rec['rows_out']} out of view"
+        )
         d = rec["drag"]
         assert d["token"], f"{name}: no token could step"
         assert d["plan_paces"] == 1 and d["at"] and d["moved"] == 1, (name, d)

@@ -784,19 +784,33 @@ def test_a_shown_track_draws_the_rows_in_view_and_the_others_when_they_come_into
     assert _cells(panel) == _cells(fresh)
 
 
-def test_the_rows_in_view_grow_with_the_figures_added_in_play():
-    """Issue #27 (track/fit.py): room for nine rows when an encounter opens, one more
-    for each figure added since, up to twelve; the dock never jumps back."""
-    from twtw_desktop.ui.panels.track.fit import ROWS_AT_OPEN, ROWS_IN_VIEW, rows_to_show
+def test_the_track_keeps_twelve_rows_in_view_and_its_names_measured(qtbot):
+    """Issue #27 (track/fit.py): room for twelve rows whatever the cast (the longest
+    sample's twelve, or nine and three NPCs; the dock does not jump from one encounter
+    to the next); more scroll. The character column is as wide as the names, measured
+    again when a name changes (a status or ▶ mark), not on every cell's change."""
+    from twtw_desktop.ui.panels.track.fit import NAME_WIDTH_MAX, ROWS_IN_VIEW, rows_height
 
-    assert (ROWS_AT_OPEN, ROWS_IN_VIEW) == (9, 12)
-    assert rows_to_show(None, None, 9) == 9  # a sample opens: its nine rows
-    assert rows_to_show(None, None, 3) == 9  # a small scene keeps the room
-    assert rows_to_show(None, None, 12) == 9  # twelve figures: three scroll
-    assert rows_to_show(9, 9, 12) == 12  # three NPCs added: twelve
-    assert rows_to_show(9, 12, 13) == 10  # ...one to a twelve-figure scene
-    assert rows_to_show(12, 12, 15) == 12  # at most twelve: the rest scroll
-    assert rows_to_show(12, 12, 10) == 12  # a figure removed: the dock stays
+    assert ROWS_IN_VIEW == 12
+    _doc, panel = _panel(qtbot)
+    panel.show()
+    qtbot.waitExposed(panel)
+    t = panel.ap_table
+    assert panel.stack.minimumHeight() == rows_height(t, ROWS_IN_VIEW)
+
+    def widest() -> int:
+        fm = t.fontMetrics()
+        return max(fm.horizontalAdvance(t.item(r, 0).text()) for r in range(t.rowCount()))
+
+    assert widest() <= t.columnWidth(0) <= widest() + 40
+    before = t.columnWidth(0)
+    t.item(0, 0).setText(t.item(0, 0).text() + " (stunned) ⋯")
+    panel._fit()
+    assert t.columnWidth(0) > before
+    assert widest() <= t.columnWidth(0) <= min(NAME_WIDTH_MAX, widest() + 40)
+    t.item(0, 0).setText("A name far longer than the column may ever grow to be wide")
+    panel._fit()
+    assert t.columnWidth(0) == NAME_WIDTH_MAX  # (elided; the tooltip has it whole)
 
 
 def test_a_phases_row_offers_a_free_action_one_a_round(qtbot, monkeypatch):

@@ -80,11 +80,16 @@ def _menu_paths(window: MainWindow) -> dict[int, str]:
     return out
 
 
-def _panel_of(widget) -> str:
-    """The title of the dock a widget sits in ("panel" when none)."""
+def _dock_of(widget) -> QDockWidget | None:
     w = widget
     while w is not None and not isinstance(w, QDockWidget):
         w = w.parentWidget()
+    return w
+
+
+def _panel_of(widget) -> str:
+    """The title of the dock a widget sits in ("panel" when none)."""
+    w = _dock_of(widget)
     return f"{w.windowTitle()} panel" if w is not None else "panel"
 
 
@@ -112,7 +117,12 @@ def shortcut_rows(window: MainWindow) -> list[tuple[str, str, str]]:
             continue
         key = sc.key().toString()
         names = []
-        for b in owner.findChildren(QAbstractButton):
+        # (the panel's buttons may ride in its dock's title bar: ui/dock_title.py)
+        dock = _dock_of(owner)
+        bar = dock.titleBarWidget() if dock is not None else None
+        for b in owner.findChildren(QAbstractButton) + (
+            bar.findChildren(QAbstractButton) if bar is not None else []
+        ):
             name = _plain(b.text())
             if name and f"({key})" in b.toolTip() and name not in names:
                 names.append(name)

@@ -185,6 +185,8 @@ class MainWindow(WindowActions, WindowLayout):
         install_wheel_guard()
         if self.document is not None:
             self._recover_or_journal(self.document)
+        if state is None:  # the first run: the bottom row fitted to its panel
+            QTimer.singleShot(0, self.fit_bottom_row)
         # the panels took their room: the figures in view again, once laid out
         self.open_view()
         QTimer.singleShot(0, self.open_view)

@@ -9,14 +9,13 @@ import logging
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QLabel
 
+from .dock_title import install_head
 from .window_base import WindowBase
 
 log = logging.getLogger(__name__)
 
 #: first-run dock sizes (pixels): narrow side columns, a short bottom row
 DOCK_SIDE_WIDTH = 300
-
-DOCK_BOTTOM_HEIGHT = 232  # the first layout's guess: the track panel then fits the dock to its rows (panels/track/fit.py)
 
 #: below this available screen width the first-run layout keeps one side column
 LAPTOP_WIDTH = 1600
@@ -70,7 +69,8 @@ class WindowLayout(WindowBase):
                 log.exception("panel %s failed", name)
                 w = QLabel(f"This panel could not open:\n{e}")
                 w.setWordWrap(True)
-            dock.setWidget(w)
+            install_head(dock, w)  # the track's buttons ride in its title bar (first:
+            dock.setWidget(w)  # the dock never sees the panel with them, a row taller)
             if old is not None:
                 old.deleteLater()
 
@@ -122,8 +122,11 @@ class WindowLayout(WindowBase):
         rect = fr.hex_rect(tokens[0].at)
         for t in tokens[1:]:
             rect = rect.united(fr.hex_rect(t.at))
-        m = fr.hex_width  # a hex round them: the name plates, a step to every side
-        mv.fit_rect(rect.adjusted(-m, -m, m, m), max_k=OPEN_MAX_ZOOM_K)
+        # a hex round them (a step to every side, the name plates below), half a hex
+        # above, where a token draws nothing outside its hex: on a 1366×768 laptop a
+        # tall cast (the Laroq hacienda's) then opens at a readable zoom
+        m = fr.hex_width
+        mv.fit_rect(rect.adjusted(-m, -m / 2, m, m), max_k=OPEN_MAX_ZOOM_K)
 
     def _first_run_size(self) -> None:
         """Most of the screen, and side panels narrow enough to leave the map room."""
@@ -155,23 +158,35 @@ class WindowLayout(WindowBase):
         ]
         if side:
             self.resizeDocks(side, [DOCK_SIDE_WIDTH] * len(side), Qt.Orientation.Horizontal)
-        bottom = [d for a, d in by_area.items() if a == Qt.DockWidgetArea.BottomDockWidgetArea]
+        if not self.incomplete:  # (else complete() does, once the panels are built)
+            QTimer.singleShot(0, self.fit_bottom_row)
+
+    def fit_bottom_row(self) -> None:
+        """The first layout: the bottom row as short as its panel allows (the action
+        track with its rows in view, panels/track/fit.py); the map keeps the rest."""
+        bottom = [
+            d
+            for d in self.docks.values()
+            if self.dockWidgetArea(d) == Qt.DockWidgetArea.BottomDockWidgetArea
+            and not d.isFloating()
+        ]
         if bottom:
-            self.resizeDocks(bottom, [DOCK_BOTTOM_HEIGHT], Qt.Orientation.Vertical)
+            self.resizeDocks(
+                bottom[:1], [bottom[0].minimumSizeHint().height()], Qt.Orientation.Vertical
+            )
 
     def _one_side_column(self) -> None:
         """On a narrow screen the left-hand panels join the right-hand column as tabs,
-        so the map gets the width (a 1366-pixel laptop keeps a map ~1000 px wide)."""
-        right = [
-            d
-            for d in self.docks.values()
-            if self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea
-        ]
-        left = [
-            d
-            for d in self.docks.values()
-            if self.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea
-        ]
+        so the map gets the width (a 1366-pixel laptop keeps a map ~1000 px wide); so do
+        the bottom row's panels after its first (the action track), which then needs no
+        tab bar under it: those pixels are track rows (issue #27)."""
+
+        def area(a: Qt.DockWidgetArea) -> list[QDockWidget]:
+            return [d for d in self.docks.values() if self.dockWidgetArea(d) == a]
+
+        right = area(Qt.DockWidgetArea.RightDockWidgetArea)
+        left = area(Qt.DockWidgetArea.LeftDockWidgetArea)
+        left += area(Qt.DockWidgetArea.BottomDockWidgetArea)[1:]
         if not right or not left:
             return
         for d in left:

@@ -85,6 +85,7 @@ class TrackPanel(QWidget):
 
     # built by the parts (track/buttons.py: the top row and the keys; track/ap_rows.py
     # and track/phase_rows.py: the two tables)
+    head: QWidget
     status: QLabel
     button_bar: QToolBar
     action_button: QToolButton
@@ -99,9 +100,6 @@ class TrackPanel(QWidget):
     #: AP rows out of view at the last refresh, drawn when they come into view
     _stale_rows: set[int]
     _catch_up_filter: _OnResize
-    #: the rows kept in view, and the rows counted when they were (track/fit.py)
-    _rows_in_view: int | None = None
-    _rows_seen: int | None = None
     # the tool bar's buttons (track/buttons.py _BAR_BUTTONS): a click calls the panel
     start_button: QPushButton
     due_button: QPushButton
@@ -146,11 +144,12 @@ class TrackPanel(QWidget):
         self._shown_seg = 0
         self._shown_running = False
         self._shown_header: int | None = -1
+        self._names_seen: dict[int, tuple[str, ...]] = {}
         #: the colour :meth:`_mark_rows` gave each row's name cell, per table
         self._marks: dict[int, dict[int, QColor | None]] = {}
 
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setContentsMargins(4, 2, 4, 2)
         lay.setSpacing(3)
         self._build_bar(lay)
         self._bind_keys()
@@ -229,6 +228,11 @@ class TrackPanel(QWidget):
     _build_surprise_menu = menus._build_surprise_menu
     _build_movers_menu = menus._build_movers_menu
     _build_interrupt_menu = menus._build_interrupt_menu
+
+    def dock_head(self) -> QWidget:
+        """The top row, for the dock to carry as its title bar (ui/dock_title.py):
+        taken out of the panel, the rows get its height."""
+        return self.head
 
     # -- state -----------------------------------------------------------------------
     @property

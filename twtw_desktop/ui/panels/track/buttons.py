@@ -262,8 +262,11 @@ def _bind_keys(panel: TrackHost) -> None:
 
 
 def _build_bar(panel: TrackHost, lay: QVBoxLayout) -> None:
-    """The top row: the status, the tool bar's buttons and their drop-downs."""
-    top = QHBoxLayout()
+    """The top row (``panel.head``): the status, the tool bar's buttons and their
+    drop-downs. In the window it is the dock's title bar (ui/dock_title.py)."""
+    panel.head = QWidget()
+    top = QHBoxLayout(panel.head)
+    top.setContentsMargins(0, 0, 0, 0)
     top.setSpacing(3)
     panel.status = QLabel()
     panel.status.setStyleSheet("font-size: 14px; font-weight: bold;")
@@ -296,7 +299,7 @@ def _build_bar(panel: TrackHost, lay: QVBoxLayout) -> None:
         else:
             button = panel._button(text, tip, _caller(panel, target))
         setattr(panel, f"{name}_button", button)
-    lay.addLayout(top)
+    lay.addWidget(panel.head)
 
 
 def _caller(panel: TrackHost, target: str) -> Callable[[], Any]:

@@ -2,11 +2,12 @@
 character column as wide as the names, and the line under the track beside the table,
 where a long message wraps (under the table when the dock is too narrow for both).
 
-The rows in view: room for :data:`ROWS_AT_OPEN` when an encounter opens — a sample's
-nine, with the map still at a readable zoom on a 1366×768 laptop — and a row more for
-each figure added in play (NPCs), up to :data:`ROWS_IN_VIEW`; more rows scroll. (A
-sample with more figures than that opens with the rest scrolled: its twelve rows and a
-readable map do not both fit 768 pixels with the window's bars.)
+The rows in view: room for :data:`ROWS_IN_VIEW` — twelve: the longest sample's cast
+(the Laroq hacienda), or a nine-figure sample and three NPCs added in play — with the
+map still at a readable zoom on a 1366×768 laptop; more rows scroll. The pixels come
+from the chrome around the table: the panel's top row rides in the dock's title bar
+(ui/dock_title.py) and, on a laptop, the Log joins the side column, so the track's dock
+has no tab bar under it (window_layout.py).
 """
 
 from __future__ import annotations
@@ -22,10 +23,8 @@ from PySide6.QtWidgets import (
 
 from .host import TrackHost
 
-#: the rows in view when an encounter opens (with fewer figures too: the dock keeps its
-#: height from one encounter to the next, and the map its place)
-ROWS_AT_OPEN = 9
-#: ...and at most, with the figures added in play: a sample's nine and three NPCs
+#: the rows in view (more scroll); the dock keeps its height from one encounter to the
+#: next, and the map its place
 ROWS_IN_VIEW = 12
 #: the character column's widest (a longer name is elided; its tooltip has it whole)
 NAME_WIDTH_MAX = 280
@@ -49,11 +48,35 @@ def compact(table: QTableWidget) -> None:
     table.horizontalHeader().setFixedHeight(row + 2)
     table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
     table.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Expanding)
-    # the character column as wide as the names (Qt measures them once per layout
-    # pass), up to NAME_WIDTH_MAX (every other column is narrower)
+    # the character column as wide as the names, measured when they change (fit_names:
+    # Qt's ResizeToContents measures all of them whenever any cell of the table changes,
+    # a few milliseconds a segment with 200 rows), up to NAME_WIDTH_MAX
     hh = table.horizontalHeader()
-    hh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
     hh.setMaximumSectionSize(NAME_WIDTH_MAX)
+
+
+#: room beside a name in its cell (the cell's margins and focus frame)
+NAME_PAD = 12
+
+
+def fit_names(table: QTableWidget, seen: tuple[str, ...] | None) -> tuple[str, ...]:
+    """The character column as wide as the widest name (and its head), up to
+    :data:`NAME_WIDTH_MAX`, measured again only when the names differ from ``seen``;
+    returns the names now shown."""
+    names = tuple(
+        item.text() if (item := table.item(r, 0)) is not None else ""
+        for r in range(table.rowCount())
+    )
+    if names != seen:
+        fm = table.fontMetrics()
+        head = table.horizontalHeaderItem(0)
+        widest = max(
+            [fm.horizontalAdvance(n) for n in names]
+            + [fm.horizontalAdvance(head.text()) + 8 if head is not None else 0]
+        )
+        table.setColumnWidth(0, min(NAME_WIDTH_MAX, widest + NAME_PAD))
+    return names
 
 
 def rows_height(table: QTableWidget, rows: int) -> int:
@@ -66,26 +89,13 @@ def rows_height(table: QTableWidget, rows: int) -> int:
     return h
 
 
-def rows_to_show(in_view: int | None, seen: int | None, rows: int) -> int:
-    """The rows to keep in view: :data:`ROWS_AT_OPEN` at first (``in_view`` None), then
-    one more for each row added since the last count (``seen``), up to
-    :data:`ROWS_IN_VIEW`; never fewer than before (the dock does not jump back)."""
-    if in_view is None or seen is None:
-        return ROWS_AT_OPEN
-    if rows > seen:
-        return max(in_view, min(ROWS_IN_VIEW, in_view + rows - seen))
-    return in_view
-
-
 def _fit(panel: TrackHost) -> None:
     """After a refresh or a resize: the shown table's rows kept in view."""
     table = panel.stack.currentWidget()
     if not isinstance(table, QTableWidget):
         return
-    n = table.rowCount()
-    panel._rows_in_view = rows_to_show(panel._rows_in_view, panel._rows_seen, n)
-    panel._rows_seen = n
-    want = rows_height(table, panel._rows_in_view)
+    panel._names_seen[id(table)] = fit_names(table, panel._names_seen.get(id(table)))
+    want = rows_height(table, ROWS_IN_VIEW)
     if panel.stack.minimumHeight() != want:
         panel.stack.setMinimumHeight(want)  # the dock grows to it, the map gives way
     _arrange(panel)

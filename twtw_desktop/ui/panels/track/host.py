@@ -31,8 +31,8 @@ from .widgets import _CurrentSegment, _InfoLabel, _OnResize
 
 class TrackHost(Protocol):
     body: QBoxLayout
-    _rows_in_view: int | None
-    _rows_seen: int | None
+    #: each table's names when its character column was last measured (track/fit.py)
+    _names_seen: dict[int, tuple[str, ...]]
     _bar_actions: dict[QWidget, Any]
     _catch_up_filter: _OnResize
     _cells: dict[int, dict[tuple[int, int], tuple[Any, ...]]]
@@ -84,6 +84,7 @@ class TrackHost(Protocol):
     stack: QStackedWidget
     start_button: QPushButton
     status: QLabel
+    head: QWidget
     stop_button: QPushButton
     surprise_button: QToolButton
     surprise_menu: QMenu
