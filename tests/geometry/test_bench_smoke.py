@@ -65,6 +65,28 @@ def test_readme_table_is_generated_from_a_saved_run(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("| figure |")
 
 
+def test_the_table_compares_with_an_earlier_run_on_the_same_machine(tmp_path, capsys):
+    """--against EARLIER.json: a column with the earlier version's median and the
+    change, so a figure over its target on a slower machine shows whether the code
+    or the machine moved; a figure the earlier run lacks leaves the cell empty."""
+    now = [
+        bench.Figure("a_200", 6e-3, 5e-3, size="200×200", title="a thing"),
+        bench.Figure("new_one", 1e-3, 5e-3, size="sample", title="new"),
+    ]
+    earlier = [bench.Figure("a_200", 5e-3, 5e-3, size="200×200", title="a thing")]
+    saved, old = tmp_path / "run.json", tmp_path / "earlier.json"
+    saved.write_text(json.dumps(bench.to_json(now, bench.BenchConfig())), encoding="utf-8")
+    old.write_text(json.dumps(bench.to_json(earlier, bench.BenchConfig())), encoding="utf-8")
+    args = ["--from-json", str(saved), "--against", str(old), "--against-label", "abc1234"]
+    assert bench.main([*args, "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].endswith("| abc1234, same machine |")
+    assert "| SLOW |  | 5.00 ms (+20 %) |" in out
+    assert out.splitlines()[-1].endswith("|  |")  # nothing to compare with
+    assert bench.main(["--from-json", str(saved), "--against", str(tmp_path / "none")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
 def test_a_readme_without_the_markers_is_refused(tmp_path, capsys):
     saved = tmp_path / "run.json"
     saved.write_text(json.dumps(bench.to_json([], bench.BenchConfig())), encoding="utf-8")

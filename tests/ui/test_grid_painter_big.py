@@ -69,3 +69,27 @@ def test_hex_colours_are_each_hexes_own(qapp):
             want = style.terrain_colour(m.terrain_at(m.hex_at(c, r)), m.elevation[r][c])
             assert int(colours[r, c]) == want.rgba()
     assert colours.dtype == np.uint32
+
+
+def test_a_small_maps_image_is_fine_enough_for_every_far_zoom(qapp, monkeypatch):
+    """A sample-sized map opened just under LOD_HEX_PX (its figures fitted at a
+    readable zoom) draws the image scaled: no tile samples its own ground pixel by
+    pixel (that cost ~100 ms at start-up)."""
+    m = Map.blank(40, 30)
+    fr = MapFrame(m)
+    gp = GridPainter(fr)
+    gp._ground_image()
+    step = gp._sample[4]
+    assert step < grid_painter.GROUND_SAMPLE
+    assert step * grid_painter.LOD_HEX_PX <= grid_painter.GROUND_COARSE_PX
+    calls = []
+    monkeypatch.setattr(gp, "_hex_index", lambda xs, ys: calls.append(len(xs)))
+    k = bucket_index(11.5 / fr.unit)  # just under LOD_HEX_PX
+    b = bucket_scale(k)
+    assert fr.unit * b < grid_painter.LOD_HEX_PX
+    img = QImage(300, 300, QImage.Format.Format_ARGB32_Premultiplied)
+    p = QPainter(img)
+    p.setWorldTransform(QTransform(b, 0, 0, b, 0, 0))
+    gp.paint(p, QRectF(0, 0, 300 / b, 300 / b))
+    p.end()
+    assert not calls

@@ -6,7 +6,10 @@ baseline and the ratio between the two. ``--json OUT.json`` writes every figure 
 ``{"name", "median_s", "target_s", "baseline_s", "ratio", "size"}`` (plus
 ``target_ratio``, ``ratio_kind``, ``title`` and ``note``) so that versions can be
 compared; ``--markdown`` prints the README's table and ``--readme`` rewrites it in
-README.md (``--from-json OUT.json`` renders a saved run instead of measuring).
+README.md (``--from-json OUT.json`` renders a saved run instead of measuring;
+``--against EARLIER.json`` adds a column with an earlier version's medians measured on
+the same machine, and the change: a figure over its target on a slower machine shows
+whether the code or the machine moved).
 
 Adding a figure is one function and one registration line::
 
@@ -454,12 +457,27 @@ def from_json(path: Path) -> list[Figure]:
     return [Figure.from_json(d) for d in data["figures"]]
 
 
-def markdown_table(figures: Iterable[Figure]) -> str:
-    """The README's table of a run: one row per figure."""
-    rows = [
-        "| figure | size | median | target | baseline (same run) | ratio | verdict | notes |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+def against_cell(f: Figure, earlier: Figure | None) -> str:
+    """An earlier version's median of the same figure (measured on the same machine,
+    close in time) and how this run's compares: "6.95 ms (+4 %)"."""
+    if earlier is None or earlier.error or f.error or not earlier.median_s:
+        return ""
+    change = f.median_s / earlier.median_s - 1
+    return f"{format_seconds(earlier.median_s)} ({change * 100:+.0f} %)"
+
+
+def markdown_table(
+    figures: Iterable[Figure], against: dict[str, Figure] | None = None, label: str = ""
+) -> str:
+    """The README's table of a run: one row per figure; with ``against`` (an earlier
+    version's run on the same machine, by figure name), a column with its median and
+    the change, headed by ``label``."""
+    head = "| figure | size | median | target | baseline (same run) | ratio | verdict | notes |"
+    rule = "|---|---|---|---|---|---|---|---|"
+    if against is not None:
+        head += f" {label or 'earlier version'}, same machine |"
+        rule += "---|"
+    rows = [head, rule]
     for f in figures:
         target = f"≤ {format_seconds(f.target_s)}" if f.target_s is not None else ""
         r = f.ratio
@@ -471,21 +489,24 @@ def markdown_table(figures: Iterable[Figure]) -> str:
         base = format_seconds(f.baseline_s) if f.baseline_s is not None else ""
         median = "error" if f.error else format_seconds(f.median_s)
         notes = "; ".join(x for x in (f.note, f.failed, f.error) if x).replace("|", "/")
-        rows.append(
+        row = (
             f"| {title} | {f.size} | {median} | {target} | {base} | {ratio} | {f.verdict()} "
             f"| {notes} |"
         )
+        if against is not None:
+            row += f" {against_cell(f, against.get(f.name))} |"
+        rows.append(row)
     return "\n".join(rows) + "\n"
 
 
-def update_readme(readme: Path, figures: list[Figure]) -> None:
+def update_readme(readme: Path, table: str) -> None:
     """Replace the generated table between :data:`README_BEGIN` and
-    :data:`README_END` in ``readme``."""
+    :data:`README_END` in ``readme`` with ``table`` (:func:`markdown_table`)."""
     text = readme.read_text(encoding="utf-8")
     start, end = text.find(README_BEGIN), text.find(README_END)
     if start < 0 or end < start:
         raise ValueError(f"{readme}: no generated bench table (the marker lines are missing)")
-    new = text[: start + len(README_BEGIN)] + "\n" + markdown_table(figures) + text[end:]
+    new = text[: start + len(README_BEGIN)] + "\n" + table + text[end:]
     readme.write_text(new, encoding="utf-8")
 
 
@@ -509,7 +530,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--from-json", type=Path, default=None, help="render a saved run instead of measuring"
     )
+    parser.add_argument(
+        "--against", type=Path, default=None,
+        help="a saved run (--json) of an earlier version on the same machine: the tables "
+        "get a column with its medians and the change",
+    )  # fmt: skip
+    parser.add_argument(
+        "--against-label", default="", help="the --against column's name (e.g. a commit)"
+    )
     args = parser.parse_args(argv)
+    against: dict[str, Figure] | None = None
+    if args.against is not None:
+        try:
+            against = {f.name: f for f in from_json(args.against)}
+        except (OSError, ValueError, KeyError) as e:
+            print(f"error: cannot read {args.against}: {e}", file=sys.stderr)
+            return 1
 
     if args.from_json is not None:
         try:
@@ -554,11 +590,12 @@ def main(argv: list[str] | None = None) -> int:
             )
         if errors:
             return 1
+    table = markdown_table(figures, against, args.against_label)
     if args.markdown:
-        print(markdown_table(figures), end="")
+        print(table, end="")
     if args.readme is not None:
         try:
-            update_readme(args.readme, figures)
+            update_readme(args.readme, table)
         except (OSError, ValueError) as e:
             print(f"error: {e}", file=sys.stderr)
             return 1

@@ -61,6 +61,11 @@ GROUND_SAMPLE = 0.3
 #: … in at most this many samples (8 MB): a bigger map is sampled more coarsely, and
 #: a tile zoomed in past the image's resolution samples its own ground instead
 MAX_GROUND_SAMPLES = 2_000_000
+#: a map whose whole image, sampled finely enough for every far zoom (no tile then
+#: samples its own ground: a sample map opened just under LOD_HEX_PX spent ~100 ms at
+#: start-up sampling four tiles pixel by pixel), takes at most this many samples is
+#: sampled that finely
+SMALL_MAP_SAMPLES = 400_000
 #: a tile samples its own ground when the image's samples would be wider than this
 #: many device pixels; it then samples every GROUND_TILE_PX pixels
 GROUND_COARSE_PX = 2.0
@@ -524,7 +529,11 @@ class GridPainter(TiledLayer):
         b = fr.bounds()
         x0, y0 = b.left() / u, b.top() / u
         w, h = b.width() / u, b.height() / u
-        step = max(GROUND_SAMPLE, math.sqrt(w * h / MAX_GROUND_SAMPLES))
+        fine = GROUND_COARSE_PX / LOD_HEX_PX  # fine enough for every far zoom
+        if w * h / fine**2 <= min(SMALL_MAP_SAMPLES, MAX_GROUND_SAMPLES):
+            step = fine  # a small map: no tile ever samples its own ground
+        else:
+            step = max(GROUND_SAMPLE, math.sqrt(w * h / MAX_GROUND_SAMPLES))
         nx = max(1, int(np.ceil(w / step)))
         ny = max(1, int(np.ceil(h / step)))
         xs = x0 + (np.arange(nx) + 0.5) * step
