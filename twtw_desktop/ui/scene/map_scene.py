@@ -42,7 +42,8 @@ from .frame import MapFrame
 from .grid_painter import GridPainter
 from .map_items import FeatureItem, LabelItem, MarkerItem
 from .picture import PictureLoader
-from .token_item import PLAYERS_LOOK, TokenItem, TokenLook, layout_name_plates
+from .plates import PlateLayout
+from .token_item import PLAYERS_LOOK, TokenItem, TokenLook
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ class MapScene(QGraphicsScene):
         self.token_look: TokenLook | None = token_look or (PLAYERS_LOOK if public else None)
         #: the zoom the name plates are laid out for (the view's; None: the look's size)
         self.plate_scale: float | None = None
+        self.plates = PlateLayout()
         #: token id → may it show now (None: every token the scene has an item for)
         self.token_filter = token_filter
         self._visible = dict.fromkeys(LAYERS, True)
@@ -212,8 +214,11 @@ class MapScene(QGraphicsScene):
 
     def layout_plates(self) -> None:
         """Lay the shown tokens' name plates out, none over another (initials where
-        they would collide, :func:`layout_name_plates`)."""
-        layout_name_plates([it for it in self.tokens.values() if it.isVisible()], self.plate_scale)
+        they would collide, :class:`.plates.PlateLayout`)."""
+        self.plates.lay_out(self._shown_items(), self.plate_scale)
+
+    def _shown_items(self) -> list[TokenItem]:
+        return [it for it in self.tokens.values() if it.isVisible()]
 
     def set_plate_scale(self, scale: float | None) -> None:
         """The view's zoom changed: the plates' sizes (made up to a readable size when
@@ -443,7 +448,8 @@ class MapScene(QGraphicsScene):
             self.sync_tokens()
             return
         it.refresh(t, _char(self.document, t.character_id))
-        self.layout_plates()  # it may have moved next to another
+        # it may have moved next to another: the plates it can reach laid out again
+        self.plates.moved(self._shown_items(), [tid], self.plate_scale)
 
     def _on_character(self, cid: str) -> None:
         if self.public:

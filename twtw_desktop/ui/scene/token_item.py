@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsSimpleT
 from ...hexgrid import Hex
 from ...model.encounter import Token
 from ...play.visibility import POSSE_SIDE as POSSE_SIDE  # the players' side, re-exported
-from ...play.visibility import Audience, TokenMarks, token_marks, token_named
+from ...play.visibility import Audience, TokenMarks, token_marks
 from ...play.visibility import for_audience as _for
 from ...rules.character import Character, Posture
 from . import style
@@ -41,7 +41,7 @@ DISC = 0.70
 #: the name plate is drawn from this on-screen hex radius up
 NAME_MIN_HEX_PX = 12.0
 #: a name longer than this many hex radii is cut short with "…" (the plates are laid
-#: out not to collide, :func:`layout_name_plates`, so whole names have room)
+#: out not to collide, :mod:`.plates`, so whole names have room)
 NAME_MAX_WIDTH = 5.0
 #: a name plate is never drawn smaller than this on screen (pixels)...
 READABLE_NAME_PX = 9.0
@@ -210,7 +210,7 @@ class TokenItem(QGraphicsItem):
         self.highlighted = False
         self.ap_text: str | None = None  # counters out on the track, shown in action time
         #: the name plate's text when a layout shortened it (initials) or left it out
-        #: (""); None draws the name (see :func:`layout_name_plates`)
+        #: (""); None draws the name (see :mod:`.plates`)
         self.plate_text: str | None = None
         #: plate texts and rectangles already measured, by name or text, size and zoom
         self._plate_texts: dict[tuple, str] = {}
@@ -498,50 +498,3 @@ class TokenItem(QGraphicsItem):
             painter.drawRoundedRect(plate, 0.1 * u, 0.1 * u)
             painter.setPen(QColor(20, 20, 20))
             painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, text)
-
-
-def layout_name_plates(items: list[TokenItem], scale: float | None = None) -> None:
-    """Lay the name plates of ``items`` (the tokens on screen, drawn at ``scale``)
-    out so that no two overlap: the posse first, then top to bottom, each plate takes
-    the full name where it is free, else the initials, else none (the disc still has
-    them). It runs on every token's move over every token on screen, so it works on
-    plain numbers: each placed plate's box in a grid of cells two hexes wide, a new
-    plate compared with its cells' boxes only."""
-    if not items:
-        return
-    cell = 2.0 * items[0].frame.unit
-    grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
-    placed: list[tuple[bool, float, float, str, TokenItem]] = []
-    for it in items:
-        p = it.pos()
-        placed.append((it.side != POSSE_SIDE, p.y(), p.x(), it.token_id, it))
-    placed.sort(key=lambda e: e[:4])
-    for _other, y, x, _tid, it in placed:
-        if not token_named(it.character, it.look.names):
-            it.set_plate_text(None)
-            continue
-        chosen: str | None = ""  # no room even for the initials: no plate
-        # (what to draw, the plate's text): the full name, else the initials
-        for draw, text in ((None, it.full_plate_text(scale)), (initials(it.name),) * 2):
-            left, top, right, bottom = it.plate_box(text, scale)
-            left += x
-            right += x
-            top += y
-            bottom += y
-            keys = [
-                (cx, cy)
-                for cx in range(int(left // cell), int(right // cell) + 1)
-                for cy in range(int(top // cell), int(bottom // cell) + 1)
-            ]
-            # (QRectF.intersects: overlapping with an area, touching is free)
-            if not any(
-                left < r and x0 < right and top < b and t < bottom
-                for k in keys
-                for (x0, t, r, b) in grid.get(k, ())
-            ):
-                box = (left, top, right, bottom)
-                for k in keys:
-                    grid.setdefault(k, []).append(box)
-                chosen = draw
-                break
-        it.set_plate_text(chosen)
