@@ -6,11 +6,11 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.ui.app import make_app
-from twtw_desktop.ui.dialog_titles import title_width
+from twtw_desktop.ui.dialog_titles import _filters, install_title_fit, title_width
 
 
 def test_a_short_message_box_is_as_wide_as_its_title(qtbot):
-    make_app([])  # installs the filter
+    install_title_fit()  # (the window installs it with its add-ons)
     box = QMessageBox(QMessageBox.Icon.Information, "Session journal", "Recovered 5 of 5 steps.")
     qtbot.addWidget(box)
     need = title_width(box)
@@ -19,3 +19,18 @@ def test_a_short_message_box_is_as_wide_as_its_title(qtbot):
     qtbot.waitExposed(box)
     assert box.width() >= need
     box.close()
+
+
+def test_the_window_installs_the_filter_with_its_add_ons(qtbot, tmp_path, monkeypatch):
+    """Not make_app: an application-wide filter sees every event of the start-up's
+    first frame; the window installs it with its add-ons, just after."""
+    from PySide6.QtWidgets import QApplication
+
+    from .conftest import fresh_window
+
+    app = make_app([])
+    old = _filters.pop(id(QApplication.instance()), None)
+    if old is not None:  # (an earlier test's window installed it)
+        app.removeEventFilter(old)
+    fresh_window(qtbot, tmp_path, monkeypatch)
+    assert id(app) in _filters

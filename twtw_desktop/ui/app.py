@@ -105,9 +105,9 @@ def make_app(argv: list[str] | None = None) -> QApplication:
         icon.addFile(str(png))
     app.setWindowIcon(icon)
     app.setDesktopFileName("twtw-desktop")
-    from .dialog_titles import install_title_fit
-
-    install_title_fit()  # every dialog as wide as its title
+    # (every dialog as wide as its title: installed with the window's add-ons, after
+    # the first frame, main_window.py; an application-wide filter in Python sees every
+    # event, and the start-up's first frame is made of thousands)
     return app
 
 

@@ -111,6 +111,7 @@ class MainWindow(WindowActions, WindowLayout):
         from .check_dialog import install_check_dialog
         from .cover_overlay import install_cover_fire
         from .devices_dialog import install_devices
+        from .dialog_titles import install_title_fit
         from .dock_rail import install_dock_rail
         from .editor import install_editor
         from .export_dialog import install_export
@@ -127,6 +128,7 @@ class MainWindow(WindowActions, WindowLayout):
         from .speed_dialog import install_speed_dialog
         from .uvtt_dialog import install_uvtt
 
+        install_title_fit()  # every dialog as wide as its title (the app's, once)
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
         self.devices = install_devices(self)  # after the players' screen: its options

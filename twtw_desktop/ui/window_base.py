@@ -64,6 +64,9 @@ class WindowBase(QMainWindow):
         self.setWindowModified(doc.is_dirty())
 
     def show_error(self, title: str, text: str) -> None:
+        from .dialog_titles import install_title_fit  # lazy: start-up (before add-ons)
+
+        install_title_fit()  # (an error at start-up comes before the add-ons)
         QMessageBox.critical(self, title, text)
 
     def _show_message(self, text: str) -> None:
