@@ -804,11 +804,12 @@ def test_the_track_keeps_twelve_rows_in_view_and_its_names_measured(qtbot):
 
     assert widest() <= t.columnWidth(0) <= widest() + 40
     before = t.columnWidth(0)
-    t.item(0, 0).setText(t.item(0, 0).text() + " (stunned) ⋯")
+    # a name drawn anew (a status, ⋯ or ▶): its width is noted as it is drawn
+    panel._put(t, 0, 0, t.item(0, 0).text() + " (stunned) ⋯", center=False)
     panel._fit()
     assert t.columnWidth(0) > before
     assert widest() <= t.columnWidth(0) <= min(NAME_WIDTH_MAX, widest() + 40)
-    t.item(0, 0).setText("A name far longer than the column may ever grow to be wide")
+    panel._put(t, 0, 0, "A name far longer than the column may ever grow to be", center=False)
     panel._fit()
     assert t.columnWidth(0) == NAME_WIDTH_MAX  # (elided; the tooltip has it whole)
 

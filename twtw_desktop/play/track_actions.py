@@ -661,7 +661,8 @@ def skip_reason(table: Table, character_id: str) -> str | None:
         return row.status_reason or row.status.value
     c = table.character(character_id)
     tok = table.token_for(character_id)
-    if _cheapest_attack(table, character_id) is None and tok is None:
+    if tok is None and _cheapest_attack(table, character_id) is None:  # (the token first:
+        # the cheapest attack builds the character's whole action catalogue)
         return f"{c.name} carries no weapon and has no token to move"
     if t.state.standing.get(character_id):
         return "has a standing declaration: the run declares it"

@@ -144,7 +144,7 @@ class TrackPanel(QWidget):
         self._shown_seg = 0
         self._shown_running = False
         self._shown_header: int | None = -1
-        self._names_seen: dict[int, tuple[str, ...]] = {}
+        self._name_widths: dict[int, dict[int, int]] = {}
         #: the colour :meth:`_mark_rows` gave each row's name cell, per table
         self._marks: dict[int, dict[int, QColor | None]] = {}
 

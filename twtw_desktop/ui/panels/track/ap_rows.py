@@ -17,6 +17,7 @@ from ....play.track_actions import (
     skip_reason,
 )
 from ....rules.character import Character
+from .fit import note_name
 from .host import TrackHost
 from .widgets import (
     _CODES,
@@ -422,6 +423,8 @@ def _put(
         old = (None, None, False, None, None)
     if text != old[0]:
         item.setText(text)
+        if c == 0:
+            note_name(panel, table, r, text)
     if tip != old[1]:
         item.setToolTip(tip)
     if center != old[3] and center:

@@ -48,7 +48,7 @@ def compact(table: QTableWidget) -> None:
     table.horizontalHeader().setFixedHeight(row + 2)
     table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
     table.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Expanding)
-    # the character column as wide as the names, measured when they change (fit_names:
+    # the character column as wide as the names, noted as they are drawn (fit_names:
     # Qt's ResizeToContents measures all of them whenever any cell of the table changes,
     # a few milliseconds a segment with 200 rows), up to NAME_WIDTH_MAX
     hh = table.horizontalHeader()
@@ -60,23 +60,29 @@ def compact(table: QTableWidget) -> None:
 NAME_PAD = 12
 
 
-def fit_names(table: QTableWidget, seen: tuple[str, ...] | None) -> tuple[str, ...]:
+def note_name(panel: TrackHost, table: QTableWidget, row: int, text: str) -> None:
+    """A name cell drawn anew (the AP table's :func:`.ap_rows._put`): its width noted,
+    so the character column is fitted without measuring every name again."""
+    panel._name_widths.setdefault(id(table), {})[row] = table.fontMetrics().horizontalAdvance(text)
+
+
+def fit_names(table: QTableWidget, widths: dict[int, int] | None) -> dict[int, int]:
     """The character column as wide as the widest name (and its head), up to
-    :data:`NAME_WIDTH_MAX`, measured again only when the names differ from ``seen``;
-    returns the names now shown."""
-    names = tuple(
-        item.text() if (item := table.item(r, 0)) is not None else ""
-        for r in range(table.rowCount())
-    )
-    if names != seen:
+    :data:`NAME_WIDTH_MAX`. ``widths``: each row's name width as noted when drawn (a
+    table whose rows are not all noted — the Phases table, rebuilt on each refresh,
+    or rows not drawn yet — is measured whole); returns the widths used."""
+    if widths is None or len(widths) != table.rowCount():
         fm = table.fontMetrics()
-        head = table.horizontalHeaderItem(0)
-        widest = max(
-            [fm.horizontalAdvance(n) for n in names]
-            + [fm.horizontalAdvance(head.text()) + 8 if head is not None else 0]
-        )
-        table.setColumnWidth(0, min(NAME_WIDTH_MAX, widest + NAME_PAD))
-    return names
+        widths = {
+            r: fm.horizontalAdvance(item.text()) if (item := table.item(r, 0)) else 0
+            for r in range(table.rowCount())
+        }
+    head = table.horizontalHeaderItem(0)
+    head_w = table.fontMetrics().horizontalAdvance(head.text()) + 8 if head is not None else 0
+    want = min(NAME_WIDTH_MAX, max([head_w, *widths.values()]) + NAME_PAD)
+    if table.columnWidth(0) != want:
+        table.setColumnWidth(0, want)
+    return widths
 
 
 def rows_height(table: QTableWidget, rows: int) -> int:
@@ -94,7 +100,8 @@ def _fit(panel: TrackHost) -> None:
     table = panel.stack.currentWidget()
     if not isinstance(table, QTableWidget):
         return
-    panel._names_seen[id(table)] = fit_names(table, panel._names_seen.get(id(table)))
+    noted = panel._name_widths.get(id(table)) if table is panel.ap_table else None
+    panel._name_widths[id(table)] = fit_names(table, noted)
     want = rows_height(table, ROWS_IN_VIEW)
     if panel.stack.minimumHeight() != want:
         panel.stack.setMinimumHeight(want)  # the dock grows to it, the map gives way

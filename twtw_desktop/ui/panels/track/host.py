@@ -31,8 +31,8 @@ from .widgets import _CurrentSegment, _InfoLabel, _OnResize
 
 class TrackHost(Protocol):
     body: QBoxLayout
-    #: each table's names when its character column was last measured (track/fit.py)
-    _names_seen: dict[int, tuple[str, ...]]
+    #: each table's name widths by row, noted as they are drawn (track/fit.py)
+    _name_widths: dict[int, dict[int, int]]
     _bar_actions: dict[QWidget, Any]
     _catch_up_filter: _OnResize
     _cells: dict[int, dict[tuple[int, int], tuple[Any, ...]]]
