@@ -81,10 +81,39 @@ def test_the_table_compares_with_an_earlier_run_on_the_same_machine(tmp_path, ca
     assert bench.main([*args, "--markdown"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].endswith("| abc1234, same machine |")
-    assert "| SLOW |  | 5.00 ms (+20 %) |" in out
+    assert "| SLOW |  | 5.00 ms (+20 %) OK |" in out  # the earlier one met its target
     assert out.splitlines()[-1].endswith("|  |")  # nothing to compare with
     assert bench.main(["--from-json", str(saved), "--against", str(tmp_path / "none")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_repeated_runs_render_each_figure_from_its_fastest_run(tmp_path, capsys):
+    """--from-json (and --against) repeated: a shared machine slows a run, never
+    speeds it up, so each figure comes from the run where it was fastest; a figure
+    that failed in one run comes from another."""
+    one = [
+        bench.Figure("a", 6e-3, 5e-3, size="s", title="a"),
+        bench.Figure("b", 1e-3, 5e-3, size="s", title="b"),
+        bench.Figure("c", float("nan"), error="boom"),
+    ]
+    two = [
+        bench.Figure("a", 4e-3, 5e-3, size="s", title="a"),
+        bench.Figure("b", 2e-3, 5e-3, size="s", title="b"),
+        bench.Figure("c", 3e-3, size="s", title="c"),
+        bench.Figure("d", 1e-3, size="s", title="d"),
+    ]
+    best = bench.best_of([one, two])
+    assert [(f.name, f.median_s) for f in best] == [
+        ("a", 4e-3), ("b", 1e-3), ("c", 3e-3), ("d", 1e-3)
+    ]  # fmt: skip
+    paths = []
+    for i, run in enumerate((one, two)):
+        paths.append(tmp_path / f"run{i}.json")
+        paths[-1].write_text(json.dumps(bench.to_json(run, bench.BenchConfig())))
+    args = ["--markdown", "--from-json", str(paths[0]), "--from-json", str(paths[1])]
+    assert bench.main([*args, "--against", str(paths[0]), "--against", str(paths[1])]) == 0
+    out = capsys.readouterr().out
+    assert "| `a` a | s | 4.00 ms | ≤ 5.00 ms |" in out and "4.00 ms (+0 %) OK |" in out
 
 
 def test_a_readme_without_the_markers_is_refused(tmp_path, capsys):

@@ -6,7 +6,8 @@ baseline and the ratio between the two. ``--json OUT.json`` writes every figure 
 ``{"name", "median_s", "target_s", "baseline_s", "ratio", "size"}`` (plus
 ``target_ratio``, ``ratio_kind``, ``title`` and ``note``) so that versions can be
 compared; ``--markdown`` prints the README's table and ``--readme`` rewrites it in
-README.md (``--from-json OUT.json`` renders a saved run instead of measuring;
+README.md (``--from-json OUT.json`` renders a saved run instead of measuring, the
+best of several when repeated;
 ``--against EARLIER.json`` adds a column with an earlier version's medians measured on
 the same machine, and the change: a figure over its target on a slower machine shows
 whether the code or the machine moved).
@@ -457,13 +458,40 @@ def from_json(path: Path) -> list[Figure]:
     return [Figure.from_json(d) for d in data["figures"]]
 
 
+def best_of(runs: list[list[Figure]]) -> list[Figure]:
+    """Several saved runs of one version as one: each figure from the run where its
+    median is lowest (a run that failed it counts last), in the first run's order
+    and then any figure only later runs have. On a shared machine a run can be slowed
+    by its neighbours, never sped up: the best of a few runs is the steadier figure."""
+    names: list[str] = []
+    by_name: dict[str, list[Figure]] = {}
+    for run in runs:
+        for f in run:
+            if f.name not in by_name:
+                names.append(f.name)
+            by_name.setdefault(f.name, []).append(f)
+    return [
+        min(
+            by_name[n], key=lambda f: (bool(f.error), f.median_s if f.median_s == f.median_s else 0)
+        )
+        for n in names
+    ]
+
+
+def read_runs(paths: list[Path]) -> list[Figure]:
+    """:func:`from_json` of each path, as one run (:func:`best_of`)."""
+    return best_of([from_json(p) for p in paths])
+
+
 def against_cell(f: Figure, earlier: Figure | None) -> str:
     """An earlier version's median of the same figure (measured on the same machine,
-    close in time) and how this run's compares: "6.95 ms (+4 %)"."""
+    close in time), how this run's compares, and the earlier verdict: "6.95 ms (+4 %)
+    SLOW" says the machine, not the change, puts the figure over its target."""
     if earlier is None or earlier.error or f.error or not earlier.median_s:
         return ""
     change = f.median_s / earlier.median_s - 1
-    return f"{format_seconds(earlier.median_s)} ({change * 100:+.0f} %)"
+    verdict = "" if earlier.ok is None else f" {earlier.verdict()}"
+    return f"{format_seconds(earlier.median_s)} ({change * 100:+.0f} %){verdict}"
 
 
 def markdown_table(
@@ -528,12 +556,14 @@ def main(argv: list[str] | None = None) -> int:
         help="rewrite the generated table in this README (default README.md)",
     )  # fmt: skip
     parser.add_argument(
-        "--from-json", type=Path, default=None, help="render a saved run instead of measuring"
-    )
+        "--from-json", type=Path, action="append", default=None,
+        help="render a saved run instead of measuring (repeated: each figure from the "
+        "run where it was fastest)",
+    )  # fmt: skip
     parser.add_argument(
-        "--against", type=Path, default=None,
+        "--against", type=Path, action="append", default=None,
         help="a saved run (--json) of an earlier version on the same machine: the tables "
-        "get a column with its medians and the change",
+        "get a column with its medians and the change (repeated: the best of the runs)",
     )  # fmt: skip
     parser.add_argument(
         "--against-label", default="", help="the --against column's name (e.g. a commit)"
@@ -542,16 +572,16 @@ def main(argv: list[str] | None = None) -> int:
     against: dict[str, Figure] | None = None
     if args.against is not None:
         try:
-            against = {f.name: f for f in from_json(args.against)}
+            against = {f.name: f for f in read_runs(args.against)}
         except (OSError, ValueError, KeyError) as e:
-            print(f"error: cannot read {args.against}: {e}", file=sys.stderr)
+            print(f"error: cannot read a run of --against: {e}", file=sys.stderr)
             return 1
 
     if args.from_json is not None:
         try:
-            figures = from_json(args.from_json)
+            figures = read_runs(args.from_json)
         except (OSError, ValueError, KeyError) as e:
-            print(f"error: cannot read {args.from_json}: {e}", file=sys.stderr)
+            print(f"error: cannot read a run of --from-json: {e}", file=sys.stderr)
             return 1
     else:
         known = set(SECTION_MODULES)
