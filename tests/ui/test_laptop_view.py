@@ -123,6 +123,11 @@ def test_every_row_of_the_track_shows_at_1366(window, qtbot, sample):
     )
     assert widest <= names <= widest + 40, (widest, names)
     assert table.width() < panel.width() * 0.7
+    # ...and no wider than its own columns (the Phases table is not as wide as the AP
+    # table's 24 columns that share its place)
+    cols = sum(table.columnWidth(c) for c in range(table.columnCount()))
+    slack = 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width() + 2
+    assert table.width() <= cols + slack, (table.width(), cols)
     info = panel.info.mapTo(panel, panel.info.rect().topLeft())
     assert info.x() >= table.width(), "the message line sits beside the table"
 

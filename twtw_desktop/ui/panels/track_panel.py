@@ -303,7 +303,14 @@ class TrackPanel(QWidget):
             self.refresh()
 
     def refresh(self) -> None:
-        self.stack.setCurrentWidget(self.ph_table if self.phases else self.ap_table)
+        shown = self.ph_table if self.phases else self.ap_table
+        if self.stack.currentWidget() is not shown:
+            self.stack.setCurrentWidget(shown)
+            # the stack as wide as the table shown (a stacked layout leaves out an
+            # Ignored widget): the Phases table's width, not the AP table's 24 columns
+            for t in (self.ap_table, self.ph_table):
+                h = QSizePolicy.Policy.Maximum if t is shown else QSizePolicy.Policy.Ignored
+                t.setSizePolicy(h, QSizePolicy.Policy.Expanding)
         t = self.track
         in_action = t is not None
         self.action_button.setChecked(in_action)
