@@ -470,12 +470,7 @@ def best_of(runs: list[list[Figure]]) -> list[Figure]:
             if f.name not in by_name:
                 names.append(f.name)
             by_name.setdefault(f.name, []).append(f)
-    return [
-        min(
-            by_name[n], key=lambda f: (bool(f.error), f.median_s if f.median_s == f.median_s else 0)
-        )
-        for n in names
-    ]
+    return [min(by_name[n], key=lambda f: math.inf if f.error else f.median_s) for n in names]
 
 
 def read_runs(paths: list[Path]) -> list[Figure]:

@@ -161,14 +161,15 @@ class WindowLayout(WindowBase):
         if not self.incomplete:  # (else complete() does, once the panels are built)
             QTimer.singleShot(0, self.fit_bottom_row)
 
+    def _docks_in(self, area: Qt.DockWidgetArea) -> list[QDockWidget]:
+        """The docks in ``area``, in the panels' order."""
+        return [d for d in self.docks.values() if self.dockWidgetArea(d) == area]
+
     def fit_bottom_row(self) -> None:
         """The first layout: the bottom row as short as its panel allows (the action
         track with its rows in view, panels/track/fit.py); the map keeps the rest."""
         bottom = [
-            d
-            for d in self.docks.values()
-            if self.dockWidgetArea(d) == Qt.DockWidgetArea.BottomDockWidgetArea
-            and not d.isFloating()
+            d for d in self._docks_in(Qt.DockWidgetArea.BottomDockWidgetArea) if not d.isFloating()
         ]
         if bottom:
             self.resizeDocks(
@@ -180,13 +181,9 @@ class WindowLayout(WindowBase):
         so the map gets the width (a 1366-pixel laptop keeps a map ~1000 px wide); so do
         the bottom row's panels after its first (the action track), which then needs no
         tab bar under it: those pixels are track rows (issue #27)."""
-
-        def area(a: Qt.DockWidgetArea) -> list[QDockWidget]:
-            return [d for d in self.docks.values() if self.dockWidgetArea(d) == a]
-
-        right = area(Qt.DockWidgetArea.RightDockWidgetArea)
-        left = area(Qt.DockWidgetArea.LeftDockWidgetArea)
-        left += area(Qt.DockWidgetArea.BottomDockWidgetArea)[1:]
+        right = self._docks_in(Qt.DockWidgetArea.RightDockWidgetArea)
+        left = self._docks_in(Qt.DockWidgetArea.LeftDockWidgetArea)
+        left += self._docks_in(Qt.DockWidgetArea.BottomDockWidgetArea)[1:]
         if not right or not left:
             return
         for d in left:

@@ -68,10 +68,11 @@ class PlateLayout:
         """Only the plates ``token_ids`` (moved, renamed) can reach laid out again,
         when ``items`` are the same tokens as last time at the same ``scale``; else
         every plate."""
-        if scale != self._scale or len(items) != len(self._items):
-            self.lay_out(items, scale)
-            return
-        if any(self._items.get(it.token_id) is not it for it in items):
+        if (
+            scale != self._scale
+            or len(items) != len(self._items)
+            or any(self._items.get(it.token_id) is not it for it in items)
+        ):
             self.lay_out(items, scale)
             return
         changed = [t for t in token_ids if t in self._items]
