@@ -140,54 +140,45 @@ class CardSpendsBox(QWidget):
         for r, (key, text) in enumerate(
             (("penetration", "Penetration"), ("damage", "Damage"), ("extra_hits", "Extra hits")), 2
         ):
-            minus = _button("−")
-            plus = _button("+")
-            minus.setFixedWidth(28)
-            plus.setFixedWidth(28)
-            val = QLabel("0")
-            minus.clicked.connect(lambda _=False, k=key: panel.change_spend(k, -1))
-            plus.clicked.connect(lambda _=False, k=key: panel.change_spend(k, 1))
-            name = QLabel(text)
-            sp.addWidget(name, r, 0)
-            sp.addWidget(minus, r, 1)
-            sp.addWidget(plus, r, 2)
-            sp.addWidget(val, r, 3)
-            self.spin_rows[key] = (minus, plus, val)
+            widgets = self._spend_row(panel, sp, key, text, r)
             if key == "extra_hits":
-                self.extra_hits_widgets = [name, minus, plus, val]
-                for w in self.extra_hits_widgets:
+                self.extra_hits_widgets = widgets
+                for w in widgets:
                     w.setToolTip("003 Fan Firing: a bump buys one more hit, up to the shots fired")
                     w.hide()
-        # hand to hand: bumps toward dominance (000 Asserting Dominance)
-        minus, plus, val = _button("−"), _button("+"), QLabel("0")
-        minus.setFixedWidth(28)
-        plus.setFixedWidth(28)
-        minus.clicked.connect(lambda: panel.change_spend("dominance", -1))
-        plus.clicked.connect(lambda: panel.change_spend("dominance", 1))
-        self.spin_rows["dominance"] = (minus, plus, val)
         # a burst's (or fan's) extra-hit bumps: damage by default, penetration by choice
-        bminus, bplus, bval = _button("−"), _button("+"), QLabel("0")
-        bminus.setFixedWidth(28)
-        bplus.setFixedWidth(28)
-        bminus.clicked.connect(lambda: panel.change_spend("burst_pen", -1))
-        bplus.clicked.connect(lambda: panel.change_spend("burst_pen", 1))
-        self.spin_rows["burst_pen"] = (bminus, bplus, bval)
-        self.burst_pen_widgets = [QLabel("Burst → Pen"), bminus, bplus, bval]
-        for c, widget in enumerate(self.burst_pen_widgets):
-            widget.setToolTip(
+        self.burst_pen_widgets = self._spend_row(panel, sp, "burst_pen", "Burst → Pen", 9)
+        for w in self.burst_pen_widgets:
+            w.setToolTip(
                 "002 Bump Types: a burst bump (an extra hit of a burst or a fan) is a damage "
                 "or a penetration bump, the player's choice: here, how many go to penetration"
             )
-            sp.addWidget(widget, 9, c)
-            widget.hide()
-        self.dominance_widgets = [QLabel("Dominance"), minus, plus, val]
-        for c, widget in enumerate(self.dominance_widgets):
-            widget.setToolTip(
+            w.hide()
+        # hand to hand: bumps toward dominance (000 Asserting Dominance)
+        self.dominance_widgets = self._spend_row(panel, sp, "dominance", "Dominance", 8)
+        for w in self.dominance_widgets:
+            w.setToolTip(
                 "000 Asserting Dominance: each bump one level of hold on the defender "
                 "(or cancels one level of theirs); kept on the tokens"
             )
-            sp.addWidget(widget, 8, c)
-            widget.hide()
+            w.hide()
+
+    def _spend_row(
+        self, panel: AttackHost, sp: QGridLayout, key: str, text: str, row: int
+    ) -> list[QWidget]:
+        """One spend's row of the grid: its name, − and + (a bump each way) and the
+        count, kept in :attr:`spin_rows` under ``key``; returns the four widgets."""
+        minus, plus = _button("−"), _button("+")
+        minus.setFixedWidth(28)
+        plus.setFixedWidth(28)
+        val = QLabel("0")
+        minus.clicked.connect(lambda _=False: panel.change_spend(key, -1))
+        plus.clicked.connect(lambda _=False: panel.change_spend(key, 1))
+        self.spin_rows[key] = (minus, plus, val)
+        widgets: list[QWidget] = [QLabel(text), minus, plus, val]
+        for c, w in enumerate(widgets):
+            sp.addWidget(w, row, c)
+        return widgets
 
 
 def _reset_spends(panel: AttackHost) -> None:
