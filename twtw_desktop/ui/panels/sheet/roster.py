@@ -44,24 +44,22 @@ def _free_hex(panel: SheetHost) -> Hex | None:
     return None
 
 
-def _unique_id(panel: SheetHost, base: str) -> str:
-    taken = {c.id for c in panel.document.encounter.characters}
+def _next_free(base: str, taken: set[str], sep: str) -> str:
+    """``base`` if it is not taken, else ``base`` with the first free number from 2."""
     if base not in taken:
         return base
     i = 2
-    while f"{base}-{i}" in taken:
+    while f"{base}{sep}{i}" in taken:
         i += 1
-    return f"{base}-{i}"
+    return f"{base}{sep}{i}"
+
+
+def _unique_id(panel: SheetHost, base: str) -> str:
+    return _next_free(base, {c.id for c in panel.document.encounter.characters}, "-")
 
 
 def _unique_name(panel: SheetHost, base: str) -> str:
-    taken = {c.name for c in panel.document.encounter.characters}
-    if base not in taken:
-        return base
-    i = 2
-    while f"{base} {i}" in taken:
-        i += 1
-    return f"{base} {i}"
+    return _next_free(base, {c.name for c in panel.document.encounter.characters}, " ")
 
 
 def _insert(panel: SheetHost, c: Character, text: str) -> bool:
