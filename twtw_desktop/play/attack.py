@@ -134,6 +134,7 @@ __all__ = [
     "highlights_for",
     "named_summary",
     "nearest_enemy",
+    "out_of_sight",
     "plan_attack",
     "preview",
     "resolution_card",
@@ -210,10 +211,31 @@ def default_weapon_index(
     return sorted(usable, key=score)[0][0]
 
 
+def out_of_sight(
+    shooter_token: Token, target_token: Token, geometry: Geometry | None
+) -> str | None:
+    """Why the shooter cannot see the target: "out of sight (wall back-room-west)" —
+    every sight line to the target's hex is blocked (000/001 Hit Location and Cover);
+    None when in sight, or with no map to tell."""
+    if geometry is None:
+        return None
+    try:
+        cl = geometry.cover_line(
+            shooter_token, target_token, target_token.posture, shooter_token.posture
+        )
+    except Exception:  # geometry is advisory here
+        return None
+    if cl.visibility != "not_visible":
+        return None
+    blockers = [c.feature_id for c in cl.crossings if c.lines_met and c.covers]
+    return f"out of sight ({', '.join(blockers[:2])})" if blockers else "out of sight"
+
+
 def nearest_enemy(
     table: Table, shooter_token: Token, geometry: Geometry | None = None
 ) -> str | None:
-    """The closest token of another side, preferring ones the shooter can see."""
+    """The closest token of another side in sight, else the closest out of sight
+    (the target list says why: :func:`out_of_sight`)."""
     try:
         me = table.character(shooter_token.character_id)
     except KeyError:
@@ -228,13 +250,7 @@ def nearest_enemy(
             continue
         if c.side == me.side or c.out_of_action:
             continue
-        hidden = 0
-        if geometry is not None:
-            try:
-                cl = geometry.cover_line(shooter_token, t, t.posture, shooter_token.posture)
-                hidden = 1 if cl.visibility == "not_visible" else 0
-            except Exception:  # geometry is advisory here
-                hidden = 0
+        hidden = 1 if out_of_sight(shooter_token, t, geometry) else 0
         best.append((hidden, shooter_token.at.distance(t.at), t.id))
     best.sort()
     return best[0][2] if best else None
