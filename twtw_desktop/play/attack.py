@@ -140,6 +140,7 @@ __all__ = [
     "resolution_card",
     "rushed_refusal",
     "stack_card",
+    "the_fight",
     "track_refusal",
     "usable_weapons",
     "write_attack",
@@ -229,6 +230,25 @@ def out_of_sight(
         return None
     blockers = [c.feature_id for c in cl.crossings if c.lines_met and c.covers]
     return f"out of sight ({', '.join(blockers[:2])})" if blockers else "out of sight"
+
+
+def the_fight(table: Table, posse_side: str = "posse", *, only_posse: bool = False) -> list[Token]:
+    """The figures a view opens on: the posse and every figure of another side one of
+    them can see (all the figures when there is no posse on the map); ``only_posse``:
+    the posse's alone."""
+    posse: list[Token] = []
+    others: list[Token] = []
+    for t in table.encounter.tokens:
+        try:
+            side = table.character(t.character_id).side
+        except KeyError:
+            side = None
+        (posse if side == posse_side else others).append(t)
+    if only_posse or not posse:
+        return posse if only_posse else list(table.encounter.tokens)
+    geometry = Geometry(table)
+    seen = [o for o in others if any(out_of_sight(p, o, geometry) is None for p in posse)]
+    return posse + seen
 
 
 def nearest_enemy(
