@@ -142,22 +142,31 @@ class ShortcutsDialog(QDialog):
         super().__init__(window)
         self.setObjectName("shortcuts_dialog")
         self.setWindowTitle("Keyboard shortcuts")
-        self.resize(620, 560)
         lay = QVBoxLayout(self)
         rows = shortcut_rows(window)
+        # sorted by where the action is, then by its name, the keys last; a click on
+        # a column's header sorts by that column
         self.table = QTableWidget(len(rows), 3)
-        self.table.setHorizontalHeaderLabels(["Keys", "Action", "Menu"])
+        self.table.setHorizontalHeaderLabels(["Menu / panel", "Action", "Keys"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        for i, row in enumerate(rows):
-            for j, v in enumerate(row):
+        for i, (keys, what, where) in enumerate(rows):
+            for j, v in enumerate((where, what, keys)):
                 self.table.setItem(i, j, QTableWidgetItem(v))
+        self.table.setSortingEnabled(True)
+        self.table.sortItems(0)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setStretchLastSection(True)
         lay.addWidget(self.table)
         bb = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         bb.rejected.connect(self.reject)
         lay.addWidget(bb)
+        # as wide as the three columns (no column cut), within the screen
+        width = sum(self.table.columnWidth(j) for j in range(3))
+        width += self.table.verticalScrollBar().sizeHint().width() + 4 * lay.spacing() + 24
+        screen = window.screen()
+        most = screen.availableGeometry().width() - 40 if screen is not None else width
+        self.resize(min(max(620, width), most), 560)
 
 
 class QuickStartDialog(QDialog):
