@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMenu
 from ..play.bonus_actions import SPENDS, GiveCounter, SpendCounter, TakeCounter, counters_free
 from ..play.entangle_actions import BreakFree, Entangle, entangling_weapon
 from .care_dialog import first_aid_action
-from .commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
+from .commands import HIDE_TOKEN_SHORTCUT, PING_KEY, toggle_token_hidden
 from .cover_menu import cover_menu_actions, risk_action
 from .judge_dialog import judge_override
 
@@ -37,8 +37,6 @@ def token_menu_action(parent: Any, document: Any, token_id: str) -> QAction:
 def ping_action(parent: Any, document: Any, token_id: str) -> QAction:
     """The "Ring this hex on the players' screen" entry (Shift+P on the hex under
     the mouse; Alt+click, where the window manager leaves it to the app)."""
-    from .players.options import PING_KEY  # lazy: the players' add-on
-
     act = QAction("Ring this hex on the players' screen", parent)
     act.setShortcut(QKeySequence(PING_KEY))
     act.setObjectName("act_token_ping")

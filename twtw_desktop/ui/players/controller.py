@@ -53,10 +53,10 @@ from PySide6.QtWidgets import QMenu, QToolBar
 from ...hexgrid import Hex
 from ...play.fog import SeenMemory
 from ..actions import make_action
-from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
+from ..commands import HIDE_TOKEN_SHORTCUT, PING_KEY, toggle_token_hidden
 from .camera import CAMERA_MODES, CAMERA_TITLES
 from .displays import screen_id
-from .options import PING_KEY, PlayersChoices
+from .options import PlayersChoices
 from .settings import PlayersSettings
 from .tv_frame import TvHand
 from .window import PlayersWindow

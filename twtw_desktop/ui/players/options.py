@@ -13,16 +13,12 @@ from PySide6.QtGui import QAction, QGuiApplication
 
 from ...hexgrid import Hex, Orientation
 from ...play.fog import SeenMemory
+from ..commands import PING_KEY
 from ..scene.token_item import PLAYERS_LOOK
 from .camera import DEFAULT_CAMERA
 from .displays import PlayersDisplays, screen_id
 from .miniature import SQRT3, display_ppi
 from .miniature_dialog import MiniatureDialog
-
-#: rings the hex under the mouse on the players' screen: a key no window manager
-#: takes (Alt+click is Alt+drag, moving windows, on Openbox and most X11 desktops);
-#: Shift, because the cover line and throw tools keep a bare P (show it to the players)
-PING_KEY = "Shift+P"
 
 
 class PlayersChoices(PlayersDisplays):
