@@ -44,7 +44,8 @@ of fire.</li>
 <li><b>Start a round</b> (F5; it declares action time first). The characters get
 their AP and the track shows who may act.</li>
 <li><b>Say what each one will do.</b> Drag a token to where it goes; for a gunman,
-click Declare in the Attack panel (Snap and the nearest enemy are chosen). Whoever's
+click Declare in the Attack panel (Snap and the nearest enemy in sight are chosen; an
+enemy out of sight is listed greyed, saying why). Whoever's
 counters do not cover it yet keeps it as a standing declaration: the row's ⋯ shows it.</li>
 <li><b>Run on</b> (F6). The table counts the segments, declares each action on the
 segment its counters cover it and resolves simultaneous ones through the initiative
@@ -54,6 +55,10 @@ round is over — F9. The log keeps every result, and Ctrl+Z undoes any step exa
 card included. Return to narrative time (Ctrl+Shift+T) when the shooting stops; save with
 Ctrl+S; File ▸ Export party… carries the wounded posse into the next fight.</li>
 </ol>
+<p>A TV at the table: F12 puts the players' screen full screen on it with one-inch hexes
+(View ▸ Players' screen options ▸ Miniature scale turns that off); Shift+P rings the hex
+under the mouse on it. Launched again without a file, the app reopens the last fight and
+offers the steps a crash kept.</p>
 """
 
 
