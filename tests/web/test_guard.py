@@ -228,3 +228,26 @@ def test_a_long_url_prints_no_token_and_no_versions_on_the_wire():
     for tok in tokens:
         assert tok.encode() not in err and tok.encode() not in long_answer
     assert b"aaaaaaaa" not in err and b"Python/" not in long_answer + page
+
+
+def test_a_service_on_a_name_accepts_that_name_only(table):
+    from twtw_desktop.web.server import DeviceService
+    from twtw_desktop.web.state import FrameMaker
+
+    svc = DeviceService()
+    svc.start(FrameMaker()(table), "localhost", 0)
+    try:
+        url = svc.addresses()[0].url
+        assert url.startswith(f"http://localhost:{svc.port}/p/")
+
+        async def go():
+            async with aiohttp.ClientSession() as s:
+                out = []
+                for host in (f"localhost:{svc.port}", f"evil.example:{svc.port}"):
+                    async with s.get(url, headers={"Host": host}) as r:
+                        out.append(r.status)
+                return out
+
+        assert asyncio.run(go()) == [200, 403]
+    finally:
+        svc.stop()

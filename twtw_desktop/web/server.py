@@ -471,8 +471,8 @@ class DeviceService:
         if self.host in ("0.0.0.0", "::", ""):  # every interface: any address, no name
             if not _same_ip(name, name):
                 return False
-        elif not _same_ip(name, self.host):
-            return False
+        elif name != self.host.lower() and not _same_ip(name, self.host):
+            return False  # (a name is accepted only when it is the one served: --host)
         origin = request.headers.get("Origin")
         return origin is None or origin == f"http://{host}"
 
