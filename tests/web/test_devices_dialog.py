@@ -206,3 +206,47 @@ def test_one_code_at_a_time_and_one_page_revoked(qtbot, tmp_path, monkeypatch):
     assert dlg.findChild(QLabel, "devices_qr").pixmap().isNull()
     qtbot.mouseClick(button("devices_start"), L)  # Stop
     assert not win.devices.running
+
+
+def test_ask_to_join_lists_the_new_device_until_let_in(window, qtbot):
+    """With real clicks at 1366×768: "Ask to join" on, a device opening Miranda's page
+    is listed as asking and sent nothing; "Let in" on her row sends it her page."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton
+
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    L = Qt.MouseButton.LeftButton
+    window.findChild(type(window.act_undo), "act_players_devices").trigger()
+    dlg = window.devices.dialog
+    qtbot.waitExposed(dlg)
+    dlg.interface.setCurrentIndex(0)  # this computer only (clicked in the test above)
+    dlg.port.setValue(0)
+    qtbot.mouseClick(dlg.findChild(QPushButton, "devices_start"), L)
+    ask = dlg.findChild(QCheckBox, "devices_ask")
+    qtbot.mouseClick(ask, L, pos=ask.rect().center())
+    assert ask.isChecked() and window.devices.service.ask_to_join
+    url = next(a.url for a in dlg.shown if a.key == "miranda_valentine")
+    dev = Listener(url)
+    dev.start()
+    try:
+        qtbot.waitUntil(
+            lambda: (
+                "(asks to join)" in dlg.findChild(QLabel, "devices_now_miranda_valentine").text()
+            ),
+            timeout=WAIT * 1000,
+        )
+        assert dev.messages == []
+        let_in = dlg.findChild(QPushButton, "devices_let_in_miranda_valentine")
+        qtbot.waitUntil(let_in.isVisible, timeout=WAIT * 1000)
+        assert not dlg.findChild(QPushButton, "devices_let_in_hank_daggett").isVisible()
+        qtbot.mouseClick(let_in, L)
+        qtbot.waitUntil(lambda: len(dev.messages) >= 1, timeout=WAIT * 1000)
+        assert "full" in dev.messages[0]
+        qtbot.waitUntil(lambda: not let_in.isVisible(), timeout=WAIT * 1000)
+    finally:
+        dev.stop.set()
+        dev.join(WAIT)
+    qtbot.mouseClick(dlg.findChild(QPushButton, "devices_start"), L)  # Stop
+    assert not window.devices.running

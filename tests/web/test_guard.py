@@ -251,3 +251,34 @@ def test_a_service_on_a_name_accepts_that_name_only(table):
         assert asyncio.run(go()) == [200, 403]
     finally:
         svc.stop()
+
+
+def test_ask_to_join_a_new_device_sees_nothing_until_let_in(table):
+    with served(table) as (svc, _):
+        url = next(a.url for a in svc.addresses() if a.key == "jonah_benton")
+        svc.set_ask_to_join(True)
+
+        async def nothing(ws) -> bool:
+            try:
+                await asyncio.wait_for(ws.receive(), 0.5)
+            except TimeoutError:
+                return True
+            return False
+
+        async def go():
+            async with session_from("127.0.0.2") as phone, session_from("127.0.0.3") as other:
+                ws = await phone.ws_connect(url + "ws")
+                assert await nothing(ws)
+                waiting = [(d.page, d.address, d.waiting) for d in svc.devices()]
+                svc.let_in("jonah_benton")
+                assert "full" in await first_message(ws)
+                back = await phone.ws_connect(url + "ws")  # let in: straight back in
+                assert "full" in await first_message(back)
+                stranger = await other.ws_connect(url + "ws")  # another device waits
+                assert await nothing(stranger)
+                svc.revoke_page("jonah_benton")
+                for s in (ws, back, stranger):
+                    await closed_with(s)
+                return waiting
+
+        assert asyncio.run(go()) == [("jonah_benton", "127.0.0.2", True)]

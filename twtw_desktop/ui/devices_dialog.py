@@ -6,7 +6,8 @@ posse character's page and the table page with the devices that have it open now
 (address, since when). The Judge shows one page's QR code and address at a time
 (never every character's side by side for anyone to scan), and gives one page a new
 address (its old one stops working, its devices are closed) without touching the
-others. Stop, or "New addresses", revokes every address. Every table step, and every change of the
+others. With "Ask to join" on, a new device on a page is listed as waiting and sees
+nothing until the Judge lets it in. Stop, or "New addresses", revokes every address. Every table step, and every change of the
 players' screen options that decides what the players see (names, badges, fog), is
 copied into a frame here on the GUI thread (about a millisecond) and handed to the
 service; the pages are built and sent on the service's thread. The Judge's pushes
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPixmap
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -260,6 +262,10 @@ class DevicesController(QObject):
         self.service.new_addresses()
         self._say("Players' devices: new addresses; the old ones no longer work.")
 
+    def set_ask_to_join(self, on: bool) -> None:
+        """New devices wait to be let in (off: every waiting device is let in)."""
+        self.service.set_ask_to_join(on)
+
     def revoke_page(self, key: str) -> None:
         """A new address for one page; the others keep theirs."""
         name = next((a.name for a in self.service.addresses() if a.key == key), key)
@@ -347,9 +353,16 @@ class DevicesDialog(QDialog):
         self.new_button.setObjectName("devices_new")
         self.new_button.setToolTip("Revoke every page's address and make new ones")
         self.new_button.clicked.connect(self.ctl.new_addresses)
+        self.ask = QCheckBox("Ask to &join")
+        self.ask.setObjectName("devices_ask")
+        self.ask.setToolTip(
+            "A new device on a page sees nothing until you let it in (Let in on its page)"
+        )
+        self.ask.toggled.connect(self.ctl.set_ask_to_join)
         buttons.addWidget(self.start_button)
         buttons.addWidget(self.new_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.ask)
         lay.addLayout(buttons)
         self.status = QLabel()
         self.status.setObjectName("devices_status")
@@ -374,6 +387,7 @@ class DevicesDialog(QDialog):
         self.shown: list = []
         self.showing: str | None = None
         self._now: dict[str, QLabel] = {}
+        self._let_in: dict[str, QPushButton] = {}
         controller.devicesChanged.connect(self.show_devices)
 
     def _code_panel(self) -> QWidget:
@@ -425,7 +439,7 @@ class DevicesDialog(QDialog):
             if w is not None:
                 w.deleteLater()
         self.shown = self.ctl.service.addresses() if running else []
-        self._now = {}
+        self._now, self._let_in = {}, {}
         for i, a in enumerate(self.shown):
             self._page_row(i, a)
         self.show_devices()
@@ -451,18 +465,28 @@ class DevicesDialog(QDialog):
             "on it are closed; the other pages keep theirs"
         )
         revoke.clicked.connect(lambda _=False, k=a.key: self.ctl.revoke_page(k))
-        for col, w in enumerate((name, now, show, revoke)):
+        let_in = QPushButton("Let in")
+        let_in.setObjectName(f"devices_let_in_{a.key}")
+        let_in.setToolTip(f"Let the devices waiting on {a.name}'s page in")
+        let_in.clicked.connect(lambda _=False, k=a.key: self.ctl.service.let_in(k))
+        self._let_in[a.key] = let_in
+        for col, w in enumerate((name, now, show, revoke, let_in)):
             self.grid.addWidget(w, i, col)
 
     def show_devices(self) -> None:
         """Each page's devices now: address and since when (local time)."""
         by_page: dict[str, list[str]] = {}
+        waiting = set()
         if self.ctl.running:
             for d in self.ctl.service.devices():
                 since = datetime.datetime.fromtimestamp(d.since).strftime("%H:%M:%S")
-                by_page.setdefault(d.page, []).append(f"{d.address} since {since}")
+                asks = " (asks to join)" if d.waiting else ""
+                by_page.setdefault(d.page, []).append(f"{d.address} since {since}{asks}")
+                if d.waiting:
+                    waiting.add(d.page)
         for key, label in self._now.items():
             label.setText("\n".join(by_page.get(key, [])) or "no device")
+            self._let_in[key].setVisible(key in waiting)
 
     def show_code(self, key: str | None) -> None:
         """Show page ``key``'s code and address alone (None: none)."""

@@ -23,6 +23,7 @@ whom to let in and whom to close.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import threading
 import time
 from collections.abc import Hashable
@@ -123,12 +124,14 @@ class Connections(Generic[C]):
 
 @dataclass(frozen=True)
 class Device:
-    """A live page open now: the page, the device's address and since when (seconds
-    since the epoch)."""
+    """A live page open now: the page, the device's address, since when (seconds
+    since the epoch), and whether it waits for the Judge to let it in (it is sent
+    nothing meanwhile)."""
 
     page: str
     address: str
     since: float
+    waiting: bool = False
 
 
 class Sockets(Generic[C]):
@@ -142,7 +145,7 @@ class Sockets(Generic[C]):
     def __len__(self) -> int:
         return len(self._open)
 
-    def admit(self, page: str, address: str, ws: C) -> tuple[bool, list[C]]:
+    def admit(self, page: str, address: str, ws: C, waiting: bool = False) -> tuple[bool, list[C]]:
         """Whether ``ws`` may open, and the sockets it replaces (to close now)."""
         with self._lock:
             same_page = [w for w, d in self._open.items() if (d.page, d.address) == (page, address)]
@@ -162,8 +165,19 @@ class Sockets(Generic[C]):
                 victim = by_address[found[0]][found[1]]
             if victim is not None:
                 del self._open[victim]
-            self._open[ws] = Device(page, address, time.time())
+            self._open[ws] = Device(page, address, time.time(), waiting)
             return True, [] if victim is None else [victim]
+
+    def let_in(self, page: str | None) -> list[tuple[C, Device]]:
+        """The waiting sockets of ``page`` (None: of every page) let in, each with
+        its device."""
+        with self._lock:
+            out = []
+            for w, d in self._open.items():
+                if d.waiting and page in (None, d.page):
+                    self._open[w] = dataclasses.replace(d, waiting=False)
+                    out.append((w, d))
+            return out
 
     def remove(self, ws: C) -> None:
         with self._lock:

@@ -18,6 +18,10 @@ loop (never the GUI thread).
 * **No device can hurt the table**: timeouts and per-address bounds on connections and
   live pages, see :mod:`.guard`; :meth:`DeviceService.devices` lists the live pages
   open now (page, address, since when).
+* **Ask to join** (:attr:`DeviceService.ask_to_join`, off by default): a device not
+  yet let in on a page is listed as waiting and sent nothing (no state, no picture)
+  until the Judge lets it in (:meth:`DeviceService.let_in`); its address is then let
+  in on that page until the page's address is revoked.
 * **Every byte from the app**: the page, its script, style and icon are files of
   ``resources/web`` read at start; no outside server, no font or script from a CDN.
   The page's Content-Security-Policy allows only its own address.
@@ -218,6 +222,11 @@ class DeviceService:
         #: connections yet to send their first request's headers -> their deadline
         self._deadlines: dict[RequestHandler, asyncio.TimerHandle] = {}
         self._closing: set[asyncio.Future] = set()
+        #: "ask to join": the addresses let in on each page, and the waiting sockets'
+        #: gates (service's thread)
+        self.ask_to_join = False
+        self._allowed: dict[str, set[str]] = {}
+        self._gates: dict[web.WebSocketResponse, asyncio.Event] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.BaseRunner | None = None
@@ -246,6 +255,7 @@ class DeviceService:
             raise ServiceError("the players' devices service is already running")
         self._frame = frame
         self._new_tokens(frame)
+        self._allowed = {}
         ready = threading.Event()
         problem: list[str] = []
         t = threading.Thread(
@@ -320,6 +330,7 @@ class DeviceService:
             with contextlib.suppress(Exception):
                 await ws.close(code=WSCloseCode.GOING_AWAY)
         self._live.clear()
+        self._gates.clear()
         for h in self._deadlines.values():
             h.cancel()
         self._deadlines.clear()
@@ -358,9 +369,40 @@ class DeviceService:
             loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._revoke(key)))
 
     async def _revoke(self, key: str | None = None) -> None:
+        if key is None:
+            self._allowed.clear()
+        else:
+            self._allowed.pop(key, None)
         for ws in self._live.sockets(key):
             with contextlib.suppress(Exception):
                 await ws.close(code=CLOSE_REVOKED, message=b"revoked")
+
+    def set_ask_to_join(self, on: bool) -> None:
+        """Ask new devices to wait for the Judge (any thread); off lets every waiting
+        device in."""
+        self.ask_to_join = on
+        loop = self._loop
+        if not on and loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._let_in, None)
+
+    def let_in(self, key: str) -> None:
+        """Let page ``key``'s waiting devices in (any thread)."""
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._let_in, key)
+
+    def _let_in(self, key: str | None) -> None:
+        for ws, device in self._live.let_in(key):
+            self._allowed.setdefault(device.page, set()).add(device.address)
+            gate = self._gates.pop(ws, None)
+            if gate is not None:
+                gate.set()
+        self._devices_changed()
+
+    def _may_see(self, key: str, address: str) -> bool:
+        return not self.ask_to_join or address in self._allowed.get(key, ())
 
     def devices(self) -> list[Device]:
         """The live pages open now (page key, device address, since when), oldest
@@ -498,6 +540,8 @@ class DeviceService:
         if name == "ws":
             return await self._socket(request, key)
         if name == "background":
+            if not self._may_see(key, request.remote or "?"):  # waiting to join
+                return web.Response(status=404, headers=HEADERS)
             return self._background(key)
         if name not in ASSETS:
             return web.Response(status=404, headers=HEADERS)
@@ -530,7 +574,9 @@ class DeviceService:
             since = 0
         ws = web.WebSocketResponse(heartbeat=15, max_msg_size=4096)
         ws.headers["Server"] = SERVER_NAME
-        admitted, replaced = self._live.admit(key, request.remote or "?", ws)
+        address = request.remote or "?"
+        waiting = not self._may_see(key, address)
+        admitted, replaced = self._live.admit(key, address, ws, waiting)
         if not admitted:
             return web.Response(status=503, headers=HEADERS)
         for old in replaced:  # kept until done (the loop holds tasks weakly)
@@ -543,22 +589,40 @@ class DeviceService:
             self._live.remove(ws)
             return web.Response(status=e.status, headers=HEADERS)
         self._conns.carries_socket(request.protocol)
+        gate = None
+        if waiting:
+            gate = self._gates[ws] = asyncio.Event()
         self._devices_changed()
-        page = self._page(key)
         q: asyncio.Queue[str] = asyncio.Queue()
-        for m in page.catch_up(since):
-            q.put_nowait(m)
-        page.queues.add(q)
-        writer = asyncio.ensure_future(self._writer(ws, q))
+        writer = asyncio.ensure_future(self._serve_page(ws, key, since, q, gate))
         try:
             async for _ in ws:  # the page says nothing that matters; read to notice closing
                 pass
         finally:
-            page.queues.discard(q)
+            self._page(key).queues.discard(q)
+            self._gates.pop(ws, None)
             self._live.remove(ws)
             writer.cancel()
             self._devices_changed()
         return ws
+
+    async def _serve_page(
+        self,
+        ws: web.WebSocketResponse,
+        key: str,
+        since: int,
+        q: asyncio.Queue[str],
+        gate: asyncio.Event | None,
+    ) -> None:
+        """Once let in (at once unless the Judge asks devices to join): the state, or
+        what the page missed, then every update."""
+        if gate is not None:
+            await gate.wait()
+        page = self._page(key)
+        for m in page.catch_up(since):
+            q.put_nowait(m)
+        page.queues.add(q)
+        await self._writer(ws, q)
 
     async def _replace(self, ws: web.WebSocketResponse) -> None:
         with contextlib.suppress(Exception):
