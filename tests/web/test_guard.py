@@ -282,3 +282,18 @@ def test_ask_to_join_a_new_device_sees_nothing_until_let_in(table):
                 return waiting
 
         assert asyncio.run(go()) == [("jonah_benton", "127.0.0.2", True)]
+
+
+def test_connection_bounds_close_plain_connections_of_the_fullest_address():
+    conns = guard.Connections(per_address=2, bound=3)
+    assert conns.admit("A", "a1") == [] and conns.admit("A", "a2") == []
+    assert conns.admit("A", "a3") == ["a1"]  # the address's oldest makes room
+    conns.carries_socket("a2")
+    conns.carries_socket("a3")
+    assert conns.admit("A", "a4") == ["a4"]  # only live pages left: the new one goes
+    assert conns.admit("B", "b1") == []
+    assert conns.admit("C", "c1") == ["b1"]  # full: the oldest plain one goes
+    assert conns.admit("D", "d1") == ["c1"]
+    conns.lost("a2")
+    assert conns.admit("E", "e1") == [] and len(conns) == 3
+    assert 16 <= guard.connection_bound() <= guard.MAX_CONNECTIONS

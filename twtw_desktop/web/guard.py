@@ -7,9 +7,10 @@ whom to let in and whom to close.
   seconds to send a whole request's headers, or it is closed; an idle one is closed
   after :data:`IDLE_TIMEOUT`. No request body is ever read. One address holds at
   most :data:`PER_ADDRESS_CONNECTIONS` connections, and the service at most
-  :func:`connection_bound` (well under the process's open-file limit): past either
-  bound the oldest plain (non-WebSocket) connection of the fullest address makes
-  room, or the new one is closed at once.
+  :func:`connection_bound` (well under the process's open-file limit): past the first
+  bound the address's oldest plain (non-WebSocket) connection makes room, past the
+  second the oldest plain one of the address holding the most; with none, the new
+  connection is closed at once.
 * **Live pages** (:class:`Sockets`). One address holds at most
   :data:`PER_PAGE_SOCKETS` WebSockets on one page and :data:`PER_ADDRESS_SOCKETS`
   in all; the service at most :data:`MAX_SOCKETS`. A new socket never waits for an
@@ -63,12 +64,9 @@ def connection_bound() -> int:
     return max(16, min(MAX_CONNECTIONS, soft // 4))
 
 
-def _oldest_of_fullest(by_address: dict[str, list[C]]) -> tuple[str, int] | None:
-    """(address, index) of the oldest entry of the address holding the most."""
-    best = max(by_address.items(), key=lambda kv: len(kv[1]), default=None)
-    if best is None or not best[1]:
-        return None
-    return best[0], 0
+def _fullest(by_address: dict[str, list[C]]) -> list[C]:
+    """The entries of the address holding the most, oldest first."""
+    return max(by_address.values(), key=len, default=[])
 
 
 class Connections(Generic[C]):
@@ -95,8 +93,8 @@ class Connections(Generic[C]):
             plain = {
                 a: [c for c in cs if c not in self._sockets] for a, cs in self._by_address.items()
             }
-            found = _oldest_of_fullest(plain)
-            victim = plain[found[0]][found[1]] if found is not None else conn
+            fullest = _fullest(plain)
+            victim = fullest[0] if fullest else conn
         if victim is conn:
             return [conn]
         self._by_address[address].append(conn)
@@ -159,10 +157,10 @@ class Sockets(Generic[C]):
                 by_address: dict[str, list[C]] = collections.defaultdict(list)
                 for w, d in self._open.items():
                     by_address[d.address].append(w)
-                found = _oldest_of_fullest(by_address)
-                if found is None or len(by_address[found[0]]) <= 1:
+                fullest = _fullest(by_address)
+                if len(fullest) <= 1:
                     return False, []  # every address holds one: the service is full
-                victim = by_address[found[0]][found[1]]
+                victim = fullest[0]
             if victim is not None:
                 del self._open[victim]
             self._open[ws] = Device(page, address, time.time(), waiting)

@@ -96,6 +96,20 @@ CLOSE_REPLACED = 4409
 http_log = logging.getLogger(__name__ + ".http")
 
 
+class _NoRequestText(logging.Filter):
+    """aiohttp's own reports about a connection may quote the request (its line
+    carries the page's token): their tracebacks are dropped, the message kept."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True
+
+
+http_log.addFilter(_NoRequestText())
+
+
 class ServiceError(TwtwError):
     """The service could not start (the port is taken, the address is not this
     machine's…)."""
