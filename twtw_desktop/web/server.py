@@ -491,8 +491,6 @@ class DeviceService:
             if self.on_update is not None:
                 self.on_update(key, page.seq, len(msg.encode()))
 
-    # -- HTTP ----------------------------------------------------------------------------
-
     # -- connections ---------------------------------------------------------------------
 
     def _connected(self, handler: RequestHandler, transport: asyncio.Transport) -> None:
@@ -588,6 +586,8 @@ class DeviceService:
             since = 0
         ws = web.WebSocketResponse(heartbeat=15, max_msg_size=4096)
         ws.headers["Server"] = SERVER_NAME
+        if not ws.can_prepare(request).ok:  # not a WebSocket: it replaces none
+            return web.Response(status=400, headers=HEADERS)
         address = request.remote or "?"
         waiting = not self._may_see(key, address)
         admitted, replaced = self._live.admit(key, address, ws, waiting)
