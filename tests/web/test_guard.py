@@ -106,8 +106,23 @@ def test_a_full_service_makes_room_from_the_address_holding_the_most(table, monk
         assert asyncio.run(go()) == (CLOSE_REPLACED, 503)
 
 
+@pytest.fixture
+def files_for_the_flood():
+    """This process holds the 1,500 client sockets as well as the service: the soft
+    open-file limit is raised to 4,096 for the test if it is lower (and put back)."""
+    resource = pytest.importorskip("resource")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = 4096
+    if soft != resource.RLIM_INFINITY and soft < need:
+        if hard != resource.RLIM_INFINITY and hard < need:
+            pytest.skip(f"the hard open-file limit ({hard}) is under {need}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 @pytest.mark.slow(minutes=1)
-def test_half_open_requests_are_closed_and_a_real_page_still_loads(table):
+def test_half_open_requests_are_closed_and_a_real_page_still_loads(table, files_for_the_flood):
     with served(table) as (svc, _):
         url = svc.addresses()[0].url
         path = url.split(str(svc.port), 1)[1]
@@ -120,8 +135,8 @@ def test_half_open_requests_are_closed_and_a_real_page_still_loads(table):
                 )
                 w.write(partial)
                 await w.drain()
-            except OSError:
-                return None  # refused or reset at once: closed, as wanted
+            except ConnectionError:
+                return None  # reset at once: closed, as wanted (a lack of files fails)
             return r, w
 
         async def until_closed(pair) -> bool:
