@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from ....rules.base import Speed
 from .host import TrackHost
+from .speed_keys import SPEED_KEYS_TEXT, SpeedKeys
 from .widgets import (
     _CUR,
     _IN,
@@ -178,5 +179,9 @@ def _build_phase_table(panel: TrackHost) -> None:
     hh = panel.ph_table.horizontalHeader()
     for c in range(1, 9):
         hh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+    head = panel.ph_table.horizontalHeaderItem(2)
+    if head is not None:
+        head.setToolTip(f"The speed each declares (004 Declaration). Keys on the row: {SPEED_KEYS_TEXT}")
+    panel.ph_table.installEventFilter(SpeedKeys(panel))
     panel.ph_table.cellClicked.connect(panel._phase_cell_clicked)
     panel.stack.addWidget(panel.ph_table)
