@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -71,6 +71,23 @@ def _refresh_phases(panel: TrackHost, t) -> None:
     if t is not None and st is not None and stage == "acting":
         order = [st.rows[i].name for i in t.acting_order()]
         panel.info.setText(f"Phase {_PHASES[st.phase - 1]}: " + (", ".join(order) or "nobody acts"))
+    _follow_the_turn(panel, st, nxt)
+
+
+def _follow_the_turn(panel: TrackHost, st: Any, nxt: str | None) -> None:
+    """Preferences ▸ Action track: when a phase opens, and whenever a turn is taken,
+    the character whose turn it is now (004 Taking Actions) is selected — once for
+    each turn, so the Judge may select someone else meanwhile."""
+    key = (st.round, st.phase, nxt) if st is not None and nxt is not None else None
+    if key == panel._followed:
+        return
+    panel._followed = key
+    doc = panel.document
+    if key is None or not getattr(doc, "follow_track", False):
+        return
+    tok = doc.token_for(nxt)
+    if tok is not None and tok.id != doc.selected_token_id:
+        QTimer.singleShot(0, lambda: doc.select(tok.id) if panel.track is not None else None)
 
 
 def _show_phase_status(panel: TrackHost, t, st, stage: str) -> None:
@@ -92,6 +109,7 @@ def _show_phase_status(panel: TrackHost, t, st, stage: str) -> None:
     panel.flip_button.setEnabled(stage == "declare")
     panel.phase_button.setEnabled(stage in ("resolved", "acting"))
     panel.act_button.setEnabled(stage == "acting")
+    panel.end_button.setEnabled(stage == "acting")
     panel.delay_button.setEnabled(stage == "acting")
     panel.interrupt_button.setEnabled(stage == "acting")
     waiting = stage == "declare" and any(r.waiting_for for r in st.rows.values())
