@@ -199,7 +199,9 @@ def _build_phase_table(panel: TrackHost) -> None:
         hh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
     head = panel.ph_table.horizontalHeaderItem(2)
     if head is not None:
-        head.setToolTip(f"The speed each declares (004 Declaration). Keys on the row: {SPEED_KEYS_TEXT}")
+        head.setToolTip(
+            f"The speed each declares (004 Declaration). Keys on the row: {SPEED_KEYS_TEXT}"
+        )
     panel.ph_table.installEventFilter(SpeedKeys(panel))
     panel.ph_table.cellClicked.connect(panel._phase_cell_clicked)
     panel.stack.addWidget(panel.ph_table)

@@ -28,8 +28,8 @@ from ....play.track_actions import (
 from ....rules import actions as A
 from ....rules.base import Speed
 from .._common import USER_ERRORS, attempt, error_text
-from .dialogs import ContinuousDialog
 from . import speed_keys
+from .dialogs import ContinuousDialog
 from .host import TrackHost
 from .menus import _short
 
