@@ -50,6 +50,15 @@ SHOOTER = "hank_daggett"
 PISTOL = "Colt Thunderer"
 
 
+def _free_hex(doc, at):
+    """A neighbouring hex on the map with nobody in it."""
+    for i in range(6):
+        n = at.neighbor(i)
+        if doc.map.contains(n) and doc.encounter.token_at(n) is None:
+            return n
+    raise AssertionError(f"no free hex beside {at}")
+
+
 def _in_view_whole(widget) -> bool:
     """The widget's whole height shows (not scrolled out of its scroll area)."""
     region = widget.visibleRegion().boundingRect()
@@ -185,3 +194,46 @@ def test_a_phases_round_of_the_sample_in_at_most_30_judge_actions(
     assert actions <= TARGET, actions
     if len(set(range(1, 5)) - {t.row(c).phase for c in acting}) > 0:
         assert "nobody acts — skipped" in log
+
+
+def test_a_refused_move_is_read_whole_on_the_track(qtbot, qapp, tmp_path, monkeypatch):
+    """A move the table refuses (001 Order of Actions: the moves go from the last to
+    act to the first) says why on the track's message line, whole and wrapped — the
+    page and the quoted sentence included — where the status bar cut it."""
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.apply(SetRules(edition="phases", options=doc.encounter.options))
+    doc.apply(DeckSeed(seed=SEED))
+    win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
+    qtbot.wait(10)
+    track = win.findChild(TrackPanel)
+    vp = win.map_view.viewport()
+    win.map_view.setFocus()
+    qtbot.keyClick(win.map_view, Qt.Key.Key_F5)
+    qtbot.wait(5)
+    for _ in track._row_ids:
+        qtbot.keyClick(track.ph_table, Qt.Key.Key_1)
+    qtbot.keyClick(win.map_view, Qt.Key.Key_F8)
+    t = doc.track
+    assert t.state.stage.value == "resolved"
+    for _ in range(4):
+        qtbot.keyClick(win.map_view, Qt.Key.Key_F6)
+        qtbot.wait(5)
+        if len(t.acting_order()) >= 2:
+            break
+    first, later = t.acting_order()[0], t.acting_order()[1]
+    for cid in (first, later):  # the first to act moves first: the later one is refused
+        tid = doc.token_for(cid).id
+        at = doc.token(tid).at
+        to = _step_hex(doc, tid, win) if cid == first else _free_hex(doc, at)
+        a, b = _viewport_point(win, at), _viewport_point(win, to)
+        qtbot.mousePress(vp, L, Qt.KeyboardModifier.NoModifier, a)
+        qtbot.mouseMove(vp, b)
+        qtbot.mouseRelease(vp, L, Qt.KeyboardModifier.NoModifier, b)
+        qtbot.wait(5)
+    assert doc.token_for(later).moved == 0
+    said = track.message.text()
+    assert "reverse order" in said and said.endswith(").")
+    assert said == win.statusBar().currentMessage()  # the same words, whole
+    qtbot.wait(10)
+    msg = track.message
+    assert msg.isVisible() and msg.heightForWidth(msg.width()) <= msg.height() + 1
