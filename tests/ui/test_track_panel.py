@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from twtw_desktop.play.catalogue import catalogue
+from twtw_desktop.play.declarations import RunOn
 from twtw_desktop.play.track_actions import Resolve
 from twtw_desktop.rules import actions as A
 from twtw_desktop.rules.base import Speed, WoundLocation
@@ -850,3 +851,20 @@ def test_a_phases_row_offers_a_free_action_one_a_round(qtbot, monkeypatch):
     acts[0].trigger()
     assert any("a shout" in e.text for e in doc.encounter.log)
     assert doc.character(cid).name in doc.encounter.log[-1].text
+
+
+def test_the_line_under_the_track_says_why_the_run_stopped(qtbot):
+    """#37: after a step taken elsewhere (an Apply in the attack panel, a recovery…)
+    the line under the track still says why the run stopped — the table's own words,
+    as ``play`` prints them — not the list of everyone declaring."""
+    doc, panel = _panel(qtbot)
+    _scripted(panel, ON_IN)
+    assert panel.press("F5") and panel.press("F6")
+    stop = next(
+        e.detail["stop"] for e in reversed(doc.encounter.log) if e.detail and "stop" in e.detail
+    )
+    panel.refresh()  # what any other step's change does
+    assert panel.info.full.startswith("Stopped: ")
+    assert not panel.info.full.startswith("Declaring")
+    why = doc.table.why_not(RunOn())
+    assert panel.info.full in (f"Stopped: {why}", f"Stopped: {stop} — F6 runs on")
