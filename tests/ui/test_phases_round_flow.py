@@ -237,3 +237,29 @@ def test_a_refused_move_is_read_whole_on_the_track(qtbot, qapp, tmp_path, monkey
     qtbot.wait(10)
     msg = track.message
     assert msg.isVisible() and msg.heightForWidth(msg.width()) <= msg.height() + 1
+
+
+def test_draw_stands_in_one_place_whoever_shoots_and_whatever_is_said(
+    qtbot, qapp, tmp_path, monkeypatch
+):
+    """#37: Declare / Draw / Apply stay at the Attack panel's foot — the same place for
+    every shooter clicked on the map, with or without a wrapped message above them."""
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
+    qtbot.wait(10)
+    attack = win.findChild(AttackPanel)
+    vp = win.map_view.viewport()
+    spots = set()
+    for i, tok in enumerate(doc.encounter.tokens):
+        p = _viewport_point(win, tok.at)
+        if not vp.rect().contains(p):
+            continue
+        qtbot.mouseClick(vp, L, Qt.KeyboardModifier.NoModifier, p)
+        qtbot.wait(5)
+        assert doc.selected_token_id == tok.id
+        if i % 2:  # what the panel says wraps over lines above the buttons
+            attack.message.note("A long note the panel gives the Judge. " * 6)
+            qtbot.wait(5)
+        b = attack.draw_button
+        spots.add(b.mapTo(win, b.rect().topLeft()).y())
+    assert len(spots) == 1, spots
