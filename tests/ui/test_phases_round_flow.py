@@ -263,3 +263,25 @@ def test_draw_stands_in_one_place_whoever_shoots_and_whatever_is_said(
         b = attack.draw_button
         spots.add(b.mapTo(win, b.rect().topLeft()).y())
     assert len(spots) == 1, spots
+
+
+def test_each_track_key_means_one_thing_in_both_editions_and_help_says_it(
+    qtbot, tmp_path, monkeypatch
+):
+    """#37: F9 ends the round in both editions (it opened Delay in Phases); Delay has
+    its own key, Alt+D; Help names them and the speed keys of the Phases rows."""
+    from twtw_desktop.ui.help_menu import shortcut_rows
+
+    from .conftest import fresh_window
+
+    win = fresh_window(qtbot, tmp_path, monkeypatch, show=False)
+    rows = {keys: (what, where) for keys, what, where in shortcut_rows(win)}
+    assert rows["F9"] == ("End round", "Action track panel")
+    assert rows["Alt+D"] == ("Delay", "Action track panel")
+    # the speed keys of the Phases rows (not window shortcuts: the digits are the map
+    # editor's brush sizes) are in Help ▸ Quick start and on the Speed column
+    text = win.help_menu.quick_start().text.toPlainText()
+    assert "1 or F" in text and "Alt+D" in text and "F9 ends the round" in text
+    track = win.findChild(TrackPanel)
+    assert "(F9)" in track.end_button.toolTip() and "(Alt+D)" in track.delay_button.toolTip()
+    assert "(F9)" not in track.delay_button.toolTip()

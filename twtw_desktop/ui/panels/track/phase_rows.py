@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from ....rules.base import Speed
 from .host import TrackHost
-from .speed_keys import SPEED_KEYS_TEXT, SpeedKeys
+from .speed_keys import SPEED_KEYS_TEXT, install_speed_keys
 from .widgets import (
     _CUR,
     _IN,
@@ -202,6 +202,6 @@ def _build_phase_table(panel: TrackHost) -> None:
         head.setToolTip(
             f"The speed each declares (004 Declaration). Keys on the row: {SPEED_KEYS_TEXT}"
         )
-    panel.ph_table.installEventFilter(SpeedKeys(panel))
+    install_speed_keys(panel)
     panel.ph_table.cellClicked.connect(panel._phase_cell_clicked)
     panel.stack.addWidget(panel.ph_table)

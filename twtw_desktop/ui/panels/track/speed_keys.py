@@ -89,6 +89,13 @@ def declare_by_key(panel: TrackHost, speed: Speed) -> bool:
     return True
 
 
+def install_speed_keys(panel: TrackHost) -> None:
+    """The key filter on the Phases table. (Not window shortcuts: the digits are the
+    map editor's brush sizes; these keys belong to the track's rows while speeds are
+    declared. Help ▸ Quick start and the Speed column's tooltip name them.)"""
+    panel.ph_table.installEventFilter(SpeedKeys(panel))
+
+
 class SpeedKeys(QObject):
     """The Phases table's key filter: a speed key declares (and the window's
     one-letter keys, F for the field of fire, wait while speeds are declared)."""
