@@ -184,6 +184,8 @@ def test_a_phases_round_of_the_sample_in_at_most_30_judge_actions(
             click(attack.apply_button)
             shots.append(cid)
             qtbot.wait(10)
+            # the line under the track says what the round waits for (both editions)
+            assert "turn" in track.info.full and "Phase " in track.info.full, track.info.full
     assert t.state.stage.value == "ended", t.state.stage
     moved = {cid for cid in cast if doc.token_for(cid).moved > 0}
     assert moved == acting, (moved, acting)

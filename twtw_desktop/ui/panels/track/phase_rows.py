@@ -68,10 +68,31 @@ def _refresh_phases(panel: TrackHost, t) -> None:
                 "(Alt+W) before the card is flipped (004 Delaying an Action)"
             )
         table.setItem(r, 8, status_item)
-    if t is not None and st is not None and stage == "acting":
-        order = [st.rows[i].name for i in t.acting_order()]
-        panel.info.setText(f"Phase {_PHASES[st.phase - 1]}: " + (", ".join(order) or "nobody acts"))
+    waiting = _waiting_for(t, st, stage, nxt)
+    if waiting:
+        panel.info.setText(waiting)
     _follow_the_turn(panel, st, nxt)
+
+
+def _waiting_for(t, st, stage: str, nxt: str | None) -> str:
+    """The line under the track: what the round waits for now (the engine's state),
+    "" where the last step's own words stay (the card's results)."""
+    if t is None or st is None:
+        return ""
+    if stage == "declare":
+        todo = [r.name for r in st.rows.values() if r.status.value == "waiting"]
+        if not todo:
+            return "Everyone has declared: F8 flips the initiative card (004 Resolution)."
+        return f"Waiting for speeds (004 Declaration): {', '.join(todo)} — {SPEED_KEYS_TEXT}"
+    if stage == "acting":
+        order = [st.rows[i].name for i in t.acting_order()]
+        head = f"Phase {_PHASES[st.phase - 1]}: " + (", ".join(order) or "nobody acts")
+        if nxt is not None:
+            return f"{head} — {st.rows[nxt].name}'s turn (004 Taking Actions)"
+        return f"{head} — every turn in it is taken: F6 goes on (004 Taking Actions)"
+    if stage == "ended":
+        return f"Round {st.round} is over: F5 starts the next (004 Taking Actions)."
+    return ""
 
 
 def _follow_the_turn(panel: TrackHost, st: Any, nxt: str | None) -> None:
