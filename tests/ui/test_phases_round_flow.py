@@ -156,6 +156,8 @@ def test_a_phases_round_of_the_sample_in_at_most_30_judge_actions(
             break
         order = t.acting_order()
         assert order, "an empty phase was not skipped"
+        # the phase opened on the one whose turn it is: selected for the Judge
+        assert doc.selected_token_id == doc.token_for(order[0]).id
         for cid in reversed(order):  # 001: the moves go from the last to act to the first
             drag(cid)
         qtbot.wait(10)

@@ -108,7 +108,10 @@ def _follow_the_turn(panel: TrackHost, st: Any, nxt: str | None) -> None:
         return
     tok = doc.token_for(nxt)
     if tok is not None and tok.id != doc.selected_token_id:
-        QTimer.singleShot(0, lambda: doc.select(tok.id) if panel.track is not None else None)
+        # after the step that changed the turn is done (the panel's own: dropped with it)
+        QTimer.singleShot(
+            0, panel.widget, lambda: doc.select(tok.id) if panel.track is not None else None
+        )
 
 
 def _show_phase_status(panel: TrackHost, t, st, stage: str) -> None:
