@@ -29,7 +29,14 @@ import threading
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Generic, TypeVar
+
+resource: ModuleType | None
+try:
+    import resource
+except ImportError:  # not POSIX: the open-file limit is not read
+    resource = None
 
 #: a connection or a socket, as the server knows it
 C = TypeVar("C", bound=Hashable)
@@ -54,9 +61,7 @@ def connection_bound() -> int:
     """Open connections the service allows: :data:`MAX_CONNECTIONS`, and never more
     than a quarter of the process's soft open-file limit (the window, its files and
     the sockets the service must still accept need the rest)."""
-    try:
-        import resource  # lazy: POSIX only
-    except ImportError:
+    if resource is None:
         return MAX_CONNECTIONS
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY or soft <= 0:
