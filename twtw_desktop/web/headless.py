@@ -38,7 +38,11 @@ def parser() -> argparse.ArgumentParser:
         help='leave the names of tokens outside the posse off ("Name the hombres" off)',
     )
     p.add_argument(
-        "--fog", action="store_true", help="the table page shows the posse's line-of-sight fog"
+        "--fog",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the table page shows the posse's line-of-sight fog, as the players' screen "
+        "does (the default); --no-fog shows the whole public map and every NPC not hidden",
     )
     return p
 

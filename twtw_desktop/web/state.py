@@ -26,27 +26,27 @@ machine through the players' visibility rule (:mod:`twtw_desktop.play.visibility
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..geometry.visibility import SightSnapshot
+from ..geometry.hexcut import clip_polyline, point_in, region
 from ..hexgrid import Hex
 from ..model import Encounter
 from ..model.map import TERRAIN_CODES, Map, Terrain
-from ..play.fog import FogOfWar, SeenMemory
+from ..play.fog import REMEMBERED, SEEN
 from ..play.public_clock import public_clock
+from ..play.seen import POSSE, STATEFUL, Seen
 from ..play.visibility import (
     POSSE_SIDE,
     FogKnowledge,
     PlayersOptions,
     PlayersSight,
     character_sight,
-    character_viewers,
     players_sight,
-    posse_viewers,
     push_allowed,
 )
 from ..rules.base import WoundLocation
@@ -89,7 +89,9 @@ class Frame:
     map: Map
     #: bumps when the map (walls, labels, markers, terrain) changed
     map_version: int
-    walls: SightSnapshot
+    #: what each posse character (and the posse, key ``""``) has seen: the table's
+    #: record (:class:`~twtw_desktop.play.seen.SightRecord`), copied
+    seen: dict[str, Seen]
     edition: Any
     gear: Any
     options: PlayersOptions
@@ -116,7 +118,6 @@ class FrameMaker:
     def __init__(self) -> None:
         self._map: Map | None = None
         self._map_src: tuple | None = None
-        self._walls: SightSnapshot | None = None
         self.map_version = 0
 
     def __call__(
@@ -132,6 +133,7 @@ class FrameMaker:
         """A frame of ``table``; ``map_path`` is the map's file (or the encounter's
         when the map is inside it), which the background picture is relative to."""
         m = table.map
+        table.sight.look(table)  # a change made outside a step (the editor) counts now
         walls = table.walls()
         # a door opened or a wall moved gives a new wall index or bumps its version; the
         # window also says ``map_changed`` for edits the index does not see (a label
@@ -150,16 +152,16 @@ class FrameMaker:
         ):
             self._map = m.model_copy(deep=True)
             self._map_src = (m, walls, key)
-            self._walls = SightSnapshot.of(m, walls)
             self.map_version += 1
         enc = table.encounter.model_copy(update={"map": None, "log": []}).model_copy(deep=True)
         head, rows = public_clock(table)
-        assert self._walls is not None
+        shape = (m.rows, m.cols)
+        seen = {who: table.sight.seen(who, shape) for who in table.sight.now}
         return Frame(
             encounter=enc,
             map=self._map,
             map_version=self.map_version,
-            walls=self._walls,
+            seen=seen,
             edition=table.edition,
             gear=table.gear,
             options=options or PlayersOptions(),
@@ -174,53 +176,91 @@ class FrameMaker:
 # -- the states --------------------------------------------------------------------------
 
 
-def map_state(m: Map, sight: PlayersSight, version: int = 0) -> dict[str, Any]:
+def map_state(m: Map, sight: PlayersSight, cut: Seen | None = None) -> dict[str, Any]:
     """The public part of the map: terrain, the walls and labels and markers the
     rule shows (no ids, no notes), and where the background picture lies when the
     players may see it (the picture itself is a file of the page, ``background``;
-    ``v`` changes with the map so a browser asks for it again)."""
+    ``v`` changes with the picture's placement so a browser asks for it again).
+
+    ``cut`` (a character's page, or the table page with the fog on) keeps only the
+    hexes seen this session (``cut.ever``): the terrain of the others is a blank
+    (``" "``), walls are clipped to the seen hexes, a door or window shows its state
+    as last seen (one never seen in sight is left out), a label or marker shows only
+    on a seen hex, and the background picture is not sent (it is not cut)."""
     codes = {code: TERRAIN_COLOURS[t] for t, code in TERRAIN_CODES.items()}
-    walls = [
-        [
-            f.kind,
-            int(f.is_open),
-            _value(f.height),
-            [[round(x, 4), round(y, 4)] for x, y in f.points],
-        ]
-        for f in m.features
-        if f.id in sight.features
-    ]
+    area = None if cut is None else region(m, cut.ever)
+    walls: list[list[Any]] = []
+    for f in m.features:
+        if f.id not in sight.features:
+            continue
+        is_open = bool(f.is_open)
+        if cut is None:
+            pieces = [[(float(x), float(y)) for x, y in f.points]]
+        else:
+            if f.kind in STATEFUL:
+                if f.id not in cut.doors:
+                    continue
+                is_open = cut.doors[f.id]
+            pieces = clip_polyline(area, f.points)
+        for pts in pieces:
+            walls.append(
+                [
+                    f.kind,
+                    int(is_open),
+                    _value(f.height),
+                    [[round(x, 4), round(y, 4)] for x, y in pts],
+                ]
+            )
     labels = [
         [round(lab.at[0], 4), round(lab.at[1], 4), lab.text, lab.size]
         for lab in m.labels
-        if lab.id in sight.labels
+        if lab.id in sight.labels and (cut is None or point_in(m, cut.ever, *lab.at))
     ]
     markers = [
         [int(mk.hex[0]), int(mk.hex[1]), mk.kind, mk.text]
         for mk in m.markers
-        if mk.id in sight.markers
+        if mk.id in sight.markers and (cut is None or _on(m, cut.ever, mk.hex))
     ]
+    terrain = list(m.terrain)
+    if cut is not None:
+        grid = np.array([list(row) for row in terrain], dtype="<U1").reshape(m.rows, m.cols)
+        grid[~cut.ever] = " "
+        terrain = ["".join(row) for row in grid.tolist()]
     out: dict[str, Any] = {
         "cols": m.cols,
         "rows": m.rows,
         "orient": m.orientation.value,
-        "terrain": list(m.terrain),
+        "terrain": terrain,
         "colours": codes,
         "walls": walls,
         "labels": labels,
         "markers": markers,
     }
     bg = m.background
-    if bg is not None and sight.background:
-        out["bg"] = {
+    if bg is not None and sight.background and cut is None:
+        place = {
             "x": bg.x,
             "y": bg.y,
             "w": bg.width * bg.scale,
             "h": bg.height * bg.scale,
             "rot": bg.rotation,
             "op": bg.opacity,
-            "v": version,
         }
+        digest = hashlib.blake2b(repr((bg.path, sorted(place.items()))).encode(), digest_size=6)
+        out["bg"] = {**place, "v": digest.hexdigest()}
+    return out
+
+
+def _on(m: Map, mask: np.ndarray, h: Any) -> bool:
+    col, row = m.offset(Hex(int(h[0]), int(h[1])))
+    return 0 <= row < mask.shape[0] and 0 <= col < mask.shape[1] and bool(mask[row, col])
+
+
+def fog_states(cut: Seen) -> np.ndarray:
+    """Every hex as 0 never seen, 1 remembered, 2 seen now (``(rows, cols)``)."""
+    out = np.zeros(cut.ever.shape, dtype=np.uint8)
+    out[cut.ever] = REMEMBERED
+    out[cut.now] = SEEN
     return out
 
 
@@ -286,50 +326,71 @@ def sheet_state(frame: Frame, ch: Character) -> dict[str, Any]:
 
 
 class PageBuilder:
-    """Builds the states of one page, frame after frame, keeping its own fog (and
-    what it remembers) and its own token aliases."""
+    """Builds the states of one page, frame after frame, from the table's record of
+    what its character has seen (:class:`~twtw_desktop.play.seen.SightRecord`), with
+    its own token aliases.
+
+    With names hidden, a token outside the posse that leaves this page's sight and
+    comes back gets a new alias: the page cannot tell it is the same figure."""
 
     def __init__(self, page: str) -> None:
         #: a posse character's id, or :data:`TABLE_PAGE`
         self.page = page
-        self.fog = FogOfWar(SeenMemory())
         self._aliases: dict[str, str] = {}
+        self._made = 0
+        self._shown: frozenset[str] = frozenset()
         self._map_key: tuple | None = None
         self._map: dict[str, Any] = {}
 
     def alias(self, token_id: str) -> str:
         a = self._aliases.get(token_id)
         if a is None:
-            a = f"t{len(self._aliases) + 1}"
-            self._aliases[token_id] = a
+            self._made += 1
+            a = self._aliases[token_id] = f"t{self._made}"
         return a
+
+    def _cut(self, frame: Frame) -> Seen | None:
+        """What this page's map is cut to (None: the whole public map)."""
+        m = frame.map
+        shape = (m.rows, m.cols)
+        if self.page == TABLE_PAGE:
+            if not frame.options.fog:
+                return None
+            who = POSSE
+        else:
+            who = self.page
+        got = frame.seen.get(who)
+        if got is None or got.now.shape != shape:
+            none = np.zeros(shape, dtype=bool)
+            got = Seen(none, none, {})
+        return got
 
     def state(self, frame: Frame) -> dict[str, Any]:
         enc, m, opts = frame.encounter, frame.map, frame.options
         shape = (m.rows, m.cols)
-        self.fog.memory.follow(enc, m)
         out: dict[str, Any] = {"clock": frame.clock}
+        cut = self._cut(frame)
+        know = None if cut is None else FogKnowledge(shape, seen=cut.now)
+        if cut is not None:
+            out["fog"] = fog_runs(fog_states(cut))
         if self.page == TABLE_PAGE:
-            know: FogKnowledge | None = None
-            if opts.fog:
-                self.fog.compute_now(frame.walls, posse_viewers(enc, m))
-                know = self.fog.knowledge()
-                out["fog"] = fog_runs(self.fog.states(shape))
             sight = players_sight(enc, m, opts, know)
             out["kind"] = "table"
             out["title"] = "Table"  # not the encounter's name: the Judge may name it a spoiler
             me = None
         else:
-            self.fog.compute_now(frame.walls, character_viewers(enc, m, self.page))
-            sight = character_sight(enc, m, opts, self.fog.knowledge())
-            out["fog"] = fog_runs(self.fog.states(shape))
+            sight = character_sight(enc, m, opts, know)
             me = enc.character(self.page)
             out["kind"] = "character"
             out["title"] = me.name
             out["sheet"] = sheet_state(frame, me)
-        key = (frame.map_version, sight.features, sight.labels, sight.markers, sight.background)
+        key: tuple = (
+            frame.map_version, sight.features, sight.labels, sight.markers, sight.background
+        )  # fmt: skip
+        if cut is not None:
+            key += (cut.ever.tobytes(), tuple(sorted(cut.doors.items())))
         if key != self._map_key:  # the same map: the same object (the patch skips it)
-            self._map_key, self._map = key, map_state(m, sight, frame.map_version)
+            self._map_key, self._map = key, map_state(m, sight, cut)
         out["map"] = self._map
         out["tokens"] = self._tokens(frame, sight, me)
         if self.page == TABLE_PAGE:
@@ -349,6 +410,9 @@ class PageBuilder:
             if t.id not in sight.tokens:
                 continue
             marks = sight.marks.get(t.id)
+            if marks is not None and not marks.named and t.id not in self._shown:
+                self._aliases.pop(t.id, None)  # back in sight, unnamed: a new figure
+
             try:
                 ch = enc.character(t.character_id)
             except KeyError:
@@ -375,6 +439,7 @@ class PageBuilder:
                 if marks.wound_level:
                     tok["wl"] = int(marks.wound_level)
             out[self.alias(t.id)] = tok
+        self._shown = sight.tokens
         return out
 
     def _strip(self, frame: Frame, sight: PlayersSight) -> list[list[str]]:
