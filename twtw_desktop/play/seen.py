@@ -21,13 +21,17 @@ session recovered from its journal agree.
   seen at the next frame rather than at a step; such a change is not in the journal
   either. The record is not saved in the encounter: like the fog's memory, it lasts
   as long as the session.
-* **Cost on the Judge's thread**: one visibility polygon per character whose hex or
-  walls changed (a cache per viewer hex and walls), about 1–2 ms; nothing when only
-  NPCs move.
+* **Cost on the Judge's thread**: a look only notes the hexes the posse looks from
+  and the doors' states (well under a millisecond; the walls are frozen again only
+  when they changed). The visibility polygons (1–9 ms each) are worked out when the
+  record is read — for the pages, on the devices service's thread — in the order
+  of the looks, so the result does not depend on when it is read. A frame holds a
+  :data:`Mark`: the looks up to it, and the last one (what is seen *now*).
 """
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Protocol
@@ -39,7 +43,7 @@ from ..geometry.visibility import SightSnapshot, visible_mask
 from ..geometry.walls import WallIndex
 from ..hexgrid import Hex
 from ..model import Encounter, Map
-from .fog import SIGHT_CACHE_SIZE, SeenMemory
+from .fog import SIGHT_CACHE_SIZE, SeenMemory, anchors
 from .visibility import POSSE_SIDE, character_viewers
 
 
@@ -71,20 +75,49 @@ class Seen:
     doors: dict[str, bool]
 
 
+@dataclass
+class Look:
+    """Where the posse looked from, on which walls: taken on the Judge's thread (no
+    sight worked out); looks on the same walls and doors are one look with more
+    viewer hexes until a frame seals it."""
+
+    snap: SightSnapshot
+    shape: tuple[int, int]
+    #: door or window id, the hexes it touches (flat), open or not
+    doors: tuple[tuple[str, np.ndarray, bool], ...]
+    #: character id -> the hexes it looked from
+    viewers: dict[str, set[Hex]]
+    key: tuple = ()
+    sealed: bool = False
+
+
+#: a frame's hold on the record: how many looks it includes, and the last one
+Mark = tuple[int, Look | None]
+
+
 class SightRecord:
-    """The session's record of what each posse character has seen (module docstring)."""
+    """The session's record of what each posse character has seen (module docstring).
+
+    :meth:`look` runs on the table's thread and only notes where the posse looks
+    from; the sight polygons are worked out when the record is read
+    (:meth:`seen`, on the devices service's thread for the pages), in the order of
+    the looks, so the answer is the same whenever it is read."""
 
     def __init__(self) -> None:
         self.memory: dict[str, SeenMemory] = {}
-        self.now: dict[str, np.ndarray] = {}
         self.doors: dict[str, dict[str, bool]] = {}
         self.snapshot: SightSnapshot | None = None
         self._walls: object | None = None
-        self._cache: OrderedDict[Hex, np.ndarray] = OrderedDict()
-        self._key: tuple | None = None
-        self._looked: tuple | None = None
+        self._cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
         #: door id -> ((points, map shape), flat hex indices it touches)
         self._door_hexes: dict[str, tuple[tuple, np.ndarray]] = {}
+        self._latest: Look | None = None
+        self._viewers: tuple | None = None
+        #: looks not worked out yet, and how many were before them
+        self._pending: list[Look] = []
+        self._done = 0
+        self._lock = threading.Lock()  # the looks, the memory, the doors
+        self._work = threading.Lock()  # one reader works sights out at a time
 
     def sight_snapshot(self, table: Table) -> SightSnapshot:
         """The frozen walls of the table now (shared with the frames)."""
@@ -94,77 +127,130 @@ class SightRecord:
             self._walls = walls
         return self.snapshot
 
+    @property
+    def started(self) -> bool:
+        return self._latest is not None
+
+    # -- the table's thread ---------------------------------------------------------------
+
+    def look(self, table: Table) -> None:
+        """Note where the posse looks from now (module docstring)."""
+        enc, m = table.encounter, table.map
+        shape = (m.rows, m.cols)
+        posse = [c.id for c in enc.characters if c.side == POSSE_SIDE]
+        last = self._latest
+        if last is not None and last.shape != shape:
+            self.resolve()  # what was seen on the old grid, before it moves with the map
+        where = anchors(enc, m)
+        with self._lock:
+            for cid in [*posse, POSSE]:
+                self.memory.setdefault(cid, SeenMemory()).follow(enc, m, where)
+        viewers = tuple((cid, tuple(character_viewers(enc, m, cid))) for cid in posse)
+        same_walls = table.walls_if_built() is self._walls
+        if last is not None and self._viewers == viewers and same_walls and last.shape == shape:
+            return  # nothing new to see
+        self._viewers = viewers
+        snap = self.sight_snapshot(table)
+        doors = self._doors(m, shape)
+        key = (snap.key, shape, m.orientation, tuple((d, o) for d, _h, o in doors))
+        with self._lock:
+            top = self._pending[-1] if self._pending else None
+            if top is not None and not top.sealed and top.key == key:
+                for cid, hexes in viewers:
+                    top.viewers.setdefault(cid, set()).update(hexes)
+                look = top
+            else:
+                look = Look(snap, shape, tuple(doors), {c: set(h) for c, h in viewers}, key)
+                self._pending.append(look)
+            self._latest = Look(snap, shape, look.doors, {c: set(h) for c, h in viewers}, key)
+
+    def mark(self) -> Mark:
+        """A frame's hold on the record as it is now (the looks so far are sealed)."""
+        with self._lock:
+            if self._pending:
+                self._pending[-1].sealed = True
+            return self._done + len(self._pending), self._latest
+
+    def _doors(self, m: Map, shape: tuple[int, int]) -> list[tuple[str, np.ndarray, bool]]:
+        """Each door and window: its id, the hexes it touches (flat), open or not."""
+        out = []
+        for f in m.features:
+            if f.kind not in STATEFUL:
+                continue
+            key = (tuple(map(tuple, f.points)), shape, m.orientation)
+            hit = self._door_hexes.get(f.id)
+            if hit is None or hit[0] != key:
+                hit = self._door_hexes[f.id] = (key, hexes_touching(m, f.points))
+            out.append((f.id, hit[1], bool(f.is_open)))
+        return out
+
+    # -- reading (any thread) -------------------------------------------------------------
+
     def _sight(self, snap: SightSnapshot, viewer: Hex) -> np.ndarray:
-        hit = self._cache.get(viewer)
+        k = (snap.key, viewer)
+        hit = self._cache.get(k)
         if hit is None:
-            hit = self._cache[viewer] = visible_mask(snap, [viewer])
+            hit = self._cache[k] = visible_mask(snap, [viewer])
             while len(self._cache) > SIGHT_CACHE_SIZE:
                 self._cache.popitem(last=False)
         else:
-            self._cache.move_to_end(viewer)
+            self._cache.move_to_end(k)
         return hit
 
-    @property
-    def started(self) -> bool:
-        return self._looked is not None
+    def _now(self, look: Look, who: str) -> np.ndarray:
+        now = np.zeros(look.shape, dtype=bool)
+        for cid, hexes in look.viewers.items():
+            if who in (cid, POSSE):
+                for v in sorted(hexes, key=lambda h: (h.q, h.r)):
+                    s = self._sight(look.snap, v)
+                    if s.shape == look.shape:
+                        now |= s
+        return now
 
-    def look(self, table: Table) -> None:
-        """Bring the record up to the table's state now (module docstring)."""
-        enc, m = table.encounter, table.map
-        posse = [c.id for c in enc.characters if c.side == POSSE_SIDE]
-        for cid in [*posse, POSSE]:
-            self.memory.setdefault(cid, SeenMemory()).follow(enc, m)
-        viewers = tuple((cid, tuple(character_viewers(enc, m, cid))) for cid in posse)
-        same_walls = table.walls_if_built() is self._walls or not posse
-        if self._looked is not None and self._looked[1] == viewers and same_walls:
-            return  # nothing new to see
-        snap = self.sight_snapshot(table)
-        looked = (snap.key, viewers)
-        if looked == self._looked:
+    def resolve(self, upto: int | None = None) -> None:
+        """Work out the sights of the looks before ``upto`` (None: all of them) and
+        add them to the memory, in order."""
+        with self._work:
+            with self._lock:
+                n = len(self._pending) if upto is None else max(0, upto - self._done)
+                batch = self._pending[:n]
+                for look in batch:
+                    look.sealed = True
+            if not batch:
+                return
+            seen = [{who: self._now(look, who) for who in [*look.viewers, POSSE]} for look in batch]
+            with self._lock:
+                for look, masks in zip(batch, seen, strict=True):
+                    for who, mask in masks.items():
+                        self._see(who, mask, look)
+                del self._pending[: len(batch)]
+                self._done += len(batch)
+
+    def _see(self, who: str, mask: np.ndarray, look: Look) -> None:
+        mem = self.memory.setdefault(who, SeenMemory())
+        if mem.mask is None or mem.mask.shape == mask.shape:
+            mem.add(mask)
+        if not mask.any():
             return
-        if snap.key != self._key:
-            self._cache.clear()
-            self._key = snap.key
-        self._looked = looked
-        shape = (m.rows, m.cols)
-        union = np.zeros(shape, dtype=bool)
-        for cid in posse:
-            now = np.zeros(shape, dtype=bool)
-            for v in dict(viewers)[cid]:
-                s = self._sight(snap, v)
-                if s.shape == shape:
-                    now |= s
-            self._see(cid, now, table)
-            union |= now
-        self._see(POSSE, union, table)
-        for gone in set(self.now) - {*posse, POSSE}:
-            del self.now[gone]  # a character no longer in the posse stops looking
+        known = self.doors.setdefault(who, {})
+        flat = mask.ravel()
+        for door, hexes, is_open in look.doors:
+            if flat[hexes].any():
+                known[door] = is_open
 
-    def _see(self, who: str, now: np.ndarray, table: Table) -> None:
-        self.now[who] = now
-        self.memory[who].add(now)
-        if not now.any():
-            return
-        doors = self.doors.setdefault(who, {})
-        flat = now.ravel()
-        for f in table.map.features:
-            if f.kind not in STATEFUL:
-                continue
-            pts = (tuple(map(tuple, f.points)), now.shape, table.map.orientation)
-            hit = self._door_hexes.get(f.id)
-            if hit is None or hit[0] != pts:
-                hit = self._door_hexes[f.id] = (pts, hexes_touching(table.map, f.points))
-            if flat[hit[1]].any():
-                doors[f.id] = bool(f.is_open)
-
-    def seen(self, who: str, shape: tuple[int, int]) -> Seen:
-        """A copy of ``who``'s record (a character id or :data:`POSSE`) on a map of
-        ``shape``; nothing seen when the record does not fit the map."""
-        now = self.now.get(who)
-        mem = self.memory.get(who)
-        ever = mem.mask if mem is not None else None
+    def seen(self, who: str, shape: tuple[int, int], mark: Mark | None = None) -> Seen:
+        """``who``'s record (a character id or :data:`POSSE`) as of ``mark`` (None:
+        now), copied, on a map of ``shape``; nothing seen when it does not fit."""
+        upto, latest = mark if mark is not None else (None, self._latest)
+        self.resolve(upto)
+        with self._work:
+            now = self._now(latest, who) if latest is not None else None
+        with self._lock:
+            mem = self.memory.get(who)
+            ever = mem.mask.copy() if mem is not None and mem.mask is not None else None
+            doors = dict(self.doors.get(who, {}))
         if now is None or now.shape != shape:
             now = np.zeros(shape, dtype=bool)
         if ever is None or ever.shape != shape:
             ever = now
-        return Seen(now.copy(), ever | now, dict(self.doors.get(who, {})))
+        return Seen(now, ever | now, doors)

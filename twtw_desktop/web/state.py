@@ -39,7 +39,7 @@ from ..model import Encounter
 from ..model.map import TERRAIN_CODES, Map, Terrain
 from ..play.fog import REMEMBERED, SEEN
 from ..play.public_clock import public_clock
-from ..play.seen import POSSE, STATEFUL, Seen
+from ..play.seen import POSSE, STATEFUL, Mark, Seen, SightRecord
 from ..play.visibility import (
     POSSE_SIDE,
     FogKnowledge,
@@ -89,9 +89,10 @@ class Frame:
     map: Map
     #: bumps when the map (walls, labels, markers, terrain) changed
     map_version: int
-    #: what each posse character (and the posse, key ``""``) has seen: the table's
-    #: record (:class:`~twtw_desktop.play.seen.SightRecord`), copied
-    seen: dict[str, Seen]
+    #: the table's record of what each posse character has seen
+    #: (:class:`~twtw_desktop.play.seen.SightRecord`) and this frame's mark in it
+    sight: SightRecord
+    mark: Mark
     edition: Any
     gear: Any
     options: PlayersOptions
@@ -105,6 +106,12 @@ class Frame:
     map_path: Path | None = None
     #: the hex the Judge rings now: (push kind "ping" or "focus", q, r), or None
     ring: tuple[str, int, int] | None = None
+
+
+def _frame_seen(frame: Frame, who: str) -> Seen:
+    """What ``who`` (a character id, or the posse) had seen at ``frame``'s moment."""
+    m = frame.map
+    return frame.sight.seen(who, (m.rows, m.cols), frame.mark)
 
 
 def _value(v: object) -> str:
@@ -155,13 +162,12 @@ class FrameMaker:
             self.map_version += 1
         enc = table.encounter.model_copy(update={"map": None, "log": []}).model_copy(deep=True)
         head, rows = public_clock(table)
-        shape = (m.rows, m.cols)
-        seen = {who: table.sight.seen(who, shape) for who in table.sight.now}
         return Frame(
             encounter=enc,
             map=self._map,
             map_version=self.map_version,
-            seen=seen,
+            sight=table.sight,
+            mark=table.sight.mark(),
             edition=table.edition,
             gear=table.gear,
             options=options or PlayersOptions(),
@@ -351,19 +357,13 @@ class PageBuilder:
 
     def _cut(self, frame: Frame) -> Seen | None:
         """What this page's map is cut to (None: the whole public map)."""
-        m = frame.map
-        shape = (m.rows, m.cols)
         if self.page == TABLE_PAGE:
             if not frame.options.fog:
                 return None
             who = POSSE
         else:
             who = self.page
-        got = frame.seen.get(who)
-        if got is None or got.now.shape != shape:
-            none = np.zeros(shape, dtype=bool)
-            got = Seen(none, none, {})
-        return got
+        return _frame_seen(frame, who)
 
     def state(self, frame: Frame) -> dict[str, Any]:
         enc, m, opts = frame.encounter, frame.map, frame.options
