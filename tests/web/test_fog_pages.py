@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,7 @@ from twtw_desktop.web.state import TABLE_PAGE, FrameMaker, PageBuilder, apply_pa
 
 from .conftest import WAIT, served
 from .test_background import png
+from .test_browser import CHROMIUM, FLAGS
 
 HACIENDA = "laroq_hacienda"
 JONAH = "jonah_benton"
@@ -412,3 +414,40 @@ def test_serve_s_table_page_has_the_fog_on_unless_told(tmp_path):
         shown = {(t["q"], t["r"]) for t in state["tokens"].values()}
         assert ("fog" in state) is fogged
         assert any((h.q, h.r) in shown for h in unseen_npcs) is not fogged
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
+def test_jonah_s_page_in_chromium_draws_only_what_he_has_seen(hacienda, tmp_path):
+    """Jonah has seen 29 of the hacienda's 1,200 hexes: his page, as Chromium draws
+    it, has no "guard room" to read through the fog, only the walls he has seen, and
+    his hexes drawn."""
+    table = hacienda
+    oracle = Oracle(table)
+    with served(table) as (svc, _):
+        url = next(a.url for a in svc.addresses() if a.key == JONAH)
+        state = asyncio.run(_first(url))
+        out = subprocess.run(
+            [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path}", "--virtual-time-budget=5000",
+             "--dump-dom", url],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    dom = out.stdout
+    assert '<svg id="map"' in dom, out.stderr[-2000:]
+    assert "<title>Jonah Benton — TWTW</title>" in dom
+    for lab in table.map.labels:
+        if lab.text not in {x[2] for x in state["map"]["labels"]}:
+            assert f">{lab.text}<" not in dom, lab.text
+    assert ">guard room<" not in dom
+    assert dom.count('class="wall"') == len(state["map"]["walls"]) < 30
+    hexes = re.search(r'<g id="ground">(.*?)</g>', dom, re.S)
+    assert hexes is not None
+    drawn = sum(d.count("M") for d in re.findall(r'd="([^"]*)"[^>]*class="hexes"', hexes.group(1)))
+    assert drawn == oracle.ever[JONAH].sum()
+    assert 'class="background"' not in dom
+    check_page(table, JONAH, state, oracle, dom.encode())
+
+
+async def _first(url: str) -> dict:
+    async with aiohttp.ClientSession() as s, s.ws_connect(url + "ws") as ws:
+        return json.loads((await asyncio.wait_for(ws.receive(), WAIT)).data)["full"]
