@@ -183,7 +183,6 @@ def check_page(
         assert in_area(area, x, y), text
     for q, r, _kind, text in sm["markers"]:
         assert in_area(area, *m.layout().hex_to_pixel(Hex(q, r))), text
-    assert "bg" not in sm, "the picture is sent whole"
     for lab in m.labels:
         if not in_area(area, *lab.at) and lab.text not in {x[2] for x in sm["labels"]}:
             assert lab.text.encode() not in raw, lab.text
@@ -232,6 +231,7 @@ def test_a_page_holds_nothing_of_a_hex_its_character_has_not_seen_over_a_fight(h
     assert 0 < oracle.ever[JONAH].sum() < oracle.ever[JONAH].size  # not all of it
     for cid, (states, raw) in got.items():
         assert len(states) > 3, cid
+        assert all("bg" not in st["map"] for st in states)  # no cutter: no picture at all
         assert picture not in raw
         for state in states:
             check_page(table, cid, state, oracle, raw, final=state is states[-1])
@@ -242,7 +242,7 @@ def test_a_page_holds_nothing_of_a_hex_its_character_has_not_seen_over_a_fight(h
 def builders(table, options=None) -> tuple[FrameMaker, dict[str, PageBuilder], dict[str, dict]]:
     maker = FrameMaker()
     keys = [*posse(table), TABLE_PAGE]
-    bs = {k: PageBuilder(k) for k in keys}
+    bs = {k: PageBuilder(k, pictures=True) for k in keys}  # the picture, cut, on every page
     frame = maker(table, options)
     return maker, bs, {k: b.state(frame) for k, b in bs.items()}
 
@@ -314,6 +314,7 @@ def test_a_judge_only_edit_sends_nothing_to_any_page(hacienda):
     table = hacienda
     for options in (PlayersOptions(), PlayersOptions(fog=True)):
         maker, bs, states = builders(table, options)
+        assert all("bg" in st["map"] for st in states.values())
         secret = next(x for x in table.map.labels if x.judge_only)
 
         def retype(lab=secret) -> None:
@@ -451,3 +452,64 @@ def test_jonah_s_page_in_chromium_draws_only_what_he_has_seen(hacienda, tmp_path
 async def _first(url: str) -> dict:
     async with aiohttp.ClientSession() as s, s.ws_connect(url + "ws") as ws:
         return json.loads((await asyncio.wait_for(ws.receive(), WAIT)).data)["full"]
+
+
+@pytest.mark.parametrize("rotation", [0, 60])
+def test_the_picture_a_page_gets_is_cut_to_the_hexes_its_character_has_seen(hacienda, rotation):
+    """With the window's cutter (Qt), Jonah's page gets the background picture as a
+    PNG transparent on every hex he has not seen, and the picture's own pixels on
+    the hexes he has; it changes (``v``) only when he sees more."""
+    from PySide6.QtGui import QImage
+
+    from twtw_desktop.ui.picture_cut import cut_picture
+    from twtw_desktop.web.server import DeviceService
+
+    table = hacienda
+    table.map.background = BackgroundImage(
+        path="plan.png", x=10.0, y=-20.0 if rotation else 0.0, scale=0.1, width=700,
+        height=450, rotation=rotation, visible_to_players=True,
+    )  # fmt: skip
+    (table.source.parent / "plan.png").write_bytes(png(700, 450))
+    oracle = Oracle(table)
+    maker = FrameMaker()
+    svc = DeviceService(cutter=cut_picture)
+    svc.start(maker(table), "127.0.0.1", 0)
+    try:
+        url = next(a.url for a in svc.addresses() if a.key == JONAH)
+
+        async def go() -> tuple[dict, bytes, str]:
+            async with aiohttp.ClientSession() as s:
+                async with s.ws_connect(url + "ws") as ws:
+                    state = json.loads((await asyncio.wait_for(ws.receive(), WAIT)).data)
+                async with s.get(url + "background") as r:
+                    assert r.status == 200
+                    return state["full"], await r.read(), r.headers["Content-Type"]
+
+        state, data, kind = asyncio.run(go())
+    finally:
+        svc.stop()
+    assert kind == "image/png"
+    assert data != (table.source.parent / "plan.png").read_bytes()
+    img = QImage.fromData(data)
+    assert (img.width(), img.height()) == (700, 450)
+    m = table.map
+    ever = oracle.ever[JONAH]
+    polys = hex_polygons(m)[ever.ravel()]
+    area = shapely.union_all(polys)
+    a = np.radians(rotation)
+    kept = cut = 0
+    for py in range(0, 450, 3):
+        for px in range(0, 700, 3):
+            u, v = (px + 0.5) * 0.1, (py + 0.5) * 0.1
+            x = 10.0 + u * np.cos(a) - v * np.sin(a)
+            y = (-20.0 if rotation else 0.0) + u * np.sin(a) + v * np.cos(a)
+            d = shapely.distance(area, shapely.Point(x, y))
+            alpha = img.pixelColor(px, py).alpha()
+            if d > 0.15:  # well outside every seen hex
+                assert alpha == 0, (px, py)
+                cut += 1
+            elif d == 0 and shapely.distance(area.boundary, shapely.Point(x, y)) > 0.15:
+                assert img.pixelColor(px, py).getRgb()[:3] == (0x80, 0x40, 0x20)
+                kept += 1
+    assert kept > 50 and cut > 1000
+    assert "bg" in state["map"]

@@ -83,3 +83,9 @@ def point_in(game_map: Map, mask: np.ndarray, x: float, y: float) -> bool:
     """Whether the point ``(x, y)`` (map units) lies in a hex of ``mask``."""
     col, row = hex_to_offset(game_map.layout().pixel_to_hex(x, y), game_map.orientation)
     return 0 <= row < mask.shape[0] and 0 <= col < mask.shape[1] and bool(mask[row, col])
+
+
+def hex_rings(game_map: Map, mask: np.ndarray) -> list[list[tuple[float, float]]]:
+    """The corners of each hex of ``mask``, in map units."""
+    polys = hex_polygons(game_map)[mask.ravel()]
+    return [[(float(x), float(y)) for x, y in shapely.get_coordinates(p)] for p in polys]

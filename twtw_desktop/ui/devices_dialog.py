@@ -119,8 +119,9 @@ class DevicesController(QObject):
         """The service (made on first use: aiohttp loads only then)."""
         if self._service is None:
             from ..web.server import DeviceService  # lazy: start-up (aiohttp)
+            from .picture_cut import cut_picture
 
-            self._service = DeviceService()
+            self._service = DeviceService(cutter=cut_picture)
         return self._service
 
     @property

@@ -27,6 +27,7 @@ machine through the players' visibility rule (:mod:`twtw_desktop.play.visibility
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,7 @@ import numpy as np
 from ..geometry.hexcut import clip_polyline, point_in, region
 from ..hexgrid import Hex
 from ..model import Encounter
-from ..model.map import TERRAIN_CODES, Map, Terrain
+from ..model.map import TERRAIN_CODES, BackgroundImage, Map, Terrain
 from ..play.fog import REMEMBERED, SEEN
 from ..play.public_clock import public_clock
 from ..play.seen import POSSE, STATEFUL, Mark, Seen, SightRecord
@@ -106,6 +107,11 @@ class Frame:
     map_path: Path | None = None
     #: the hex the Judge rings now: (push kind "ping" or "focus", q, r), or None
     ring: tuple[str, int, int] | None = None
+
+
+#: cuts the background picture (the file's bytes, its placement, the polygons of the
+#: hexes to keep, map units) to a PNG (the window's is Qt's: ui/picture_cut.py)
+PictureCutter = Callable[[bytes, BackgroundImage, list[list[tuple[float, float]]]], bytes]
 
 
 def _frame_seen(frame: Frame, who: str) -> Seen:
@@ -182,7 +188,9 @@ class FrameMaker:
 # -- the states --------------------------------------------------------------------------
 
 
-def map_state(m: Map, sight: PlayersSight, cut: Seen | None = None) -> dict[str, Any]:
+def map_state(
+    m: Map, sight: PlayersSight, cut: Seen | None = None, pictures: bool = False
+) -> dict[str, Any]:
     """The public part of the map: terrain, the walls and labels and markers the
     rule shows (no ids, no notes), and where the background picture lies when the
     players may see it (the picture itself is a file of the page, ``background``;
@@ -192,7 +200,8 @@ def map_state(m: Map, sight: PlayersSight, cut: Seen | None = None) -> dict[str,
     hexes seen this session (``cut.ever``): the terrain of the others is a blank
     (``" "``), walls are clipped to the seen hexes, a door or window shows its state
     as last seen (one never seen in sight is left out), a label or marker shows only
-    on a seen hex, and the background picture is not sent (it is not cut)."""
+    on a seen hex, and the background picture is described only when the service
+    can cut it to those hexes (``pictures``): ``v`` then changes as they grow."""
     codes = {code: TERRAIN_COLOURS[t] for t, code in TERRAIN_CODES.items()}
     area = None if cut is None else region(m, cut.ever)
     walls: list[list[Any]] = []
@@ -243,7 +252,7 @@ def map_state(m: Map, sight: PlayersSight, cut: Seen | None = None) -> dict[str,
         "markers": markers,
     }
     bg = m.background
-    if bg is not None and sight.background and cut is None:
+    if bg is not None and sight.background and (cut is None or (pictures and cut.ever.any())):
         place = {
             "x": bg.x,
             "y": bg.y,
@@ -253,6 +262,8 @@ def map_state(m: Map, sight: PlayersSight, cut: Seen | None = None) -> dict[str,
             "op": bg.opacity,
         }
         digest = hashlib.blake2b(repr((bg.path, sorted(place.items()))).encode(), digest_size=6)
+        if cut is not None:
+            digest.update(cut.ever.tobytes())
         out["bg"] = {**place, "v": digest.hexdigest()}
     return out
 
@@ -339,9 +350,13 @@ class PageBuilder:
     With names hidden, a token outside the posse that leaves this page's sight and
     comes back gets a new alias: the page cannot tell it is the same figure."""
 
-    def __init__(self, page: str) -> None:
+    def __init__(self, page: str, pictures: bool = False) -> None:
         #: a posse character's id, or :data:`TABLE_PAGE`
         self.page = page
+        #: whether the background picture can be cut to what this page has seen
+        self.pictures = pictures
+        #: the hexes the page's map was last cut to (None: not cut), for its picture
+        self.cut_mask: np.ndarray | None = None
         self._aliases: dict[str, str] = {}
         self._made = 0
         self._shown: frozenset[str] = frozenset()
@@ -390,7 +405,8 @@ class PageBuilder:
         if cut is not None:
             key += (cut.ever.tobytes(), tuple(sorted(cut.doors.items())))
         if key != self._map_key:  # the same map: the same object (the patch skips it)
-            self._map_key, self._map = key, map_state(m, sight, cut)
+            self._map_key, self._map = key, map_state(m, sight, cut, self.pictures)
+            self.cut_mask = None if cut is None else cut.ever
         out["map"] = self._map
         out["tokens"] = self._tokens(frame, sight, me)
         if self.page == TABLE_PAGE:
@@ -505,6 +521,7 @@ __all__ = [
     "Frame",
     "FrameMaker",
     "PageBuilder",
+    "PictureCutter",
     "apply_patch",
     "merge_patch",
     "posse_pages",
