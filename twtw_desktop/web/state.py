@@ -1,21 +1,29 @@
 """What each page of the players' devices shows, as plain JSON, built on the Judge's
 machine through the players' visibility rule (:mod:`twtw_desktop.play.visibility`).
 
-* :func:`frame_of` takes, on the thread that owns the table (the GUI thread, or the
+* :class:`FrameMaker` takes, on the thread that owns the table (the GUI thread, or the
   ``serve`` command's main thread), a frozen copy of what the pages need: the
   encounter's characters and tokens, the map (copied again only when it changed),
-  the walls as the fog sees them, the clock's public words, the last card pushed and
-  the hex the Judge rings (a ping, or "show this" on a hex).
+  a mark in the table's record of what each posse character has seen
+  (:class:`~twtw_desktop.play.seen.SightRecord`), the clock's public words, the last
+  card pushed and the hex the Judge rings (a ping, or "show this" on a hex).
   Everything after that runs on the service's own thread.
 * :class:`PageBuilder` turns a frame into one page's state: a **character page**
   shows the map as that character sees it (its own sight, not the posse's:
-  :func:`~twtw_desktop.play.visibility.character_sight`; hexes it saw before are
-  remembered and dimmed), its token marked, and its sheet; the **table page** shows
-  what the players' screen shows (:func:`~twtw_desktop.play.visibility.players_sight`).
+  :func:`~twtw_desktop.play.visibility.character_sight`), and **holds only the hexes
+  it has seen this session** (issue 36): their terrain, the walls clipped to them,
+  doors and windows in the state it last saw, their public labels and markers, and
+  the background picture cut to them (by the service's cutter; no cutter, no
+  picture); of the other hexes not a byte. Hexes seen before are dimmed. Its own
+  token is marked, and its sheet is there. The **table page** shows what the
+  players' screen shows (:func:`~twtw_desktop.play.visibility.players_sight`); with
+  the fog on it is cut the same way to what the posse has seen.
   Nothing the rule does not allow is put in a state: a hidden token, a Judge's note,
   a Judge-only label or marker, a name with "Name the hombres" off, an NPC's sheet.
   Tokens are named by per-page aliases (``t1``, ``t2``…), never by their ids, which
-  often carry a name.
+  often carry a name; with names hidden, a figure back in sight gets a new alias.
+  A change that alters nothing a page shows sends it nothing (the merge patch is
+  empty).
   The Judge's pushes that make sense on a phone show on every page: the last card
   (number and shield) and a ringed hex; a ring on a hex where a token this page does
   not see stands is dropped unless it is a ping (a ping rings a hex, never a token).
