@@ -49,12 +49,42 @@ def hacienda(tmp_path):
     """The hacienda with a background picture the players may see."""
     for f in maps_dir().glob(f"{HACIENDA}*"):
         shutil.copy(f, tmp_path / f.name)
-    (tmp_path / "plan.png").write_bytes(png(16, 12))
+    (tmp_path / "plan.png").write_bytes(png(700, 450))
     opened = open_table(tmp_path / f"{HACIENDA}.encounter.json")
     opened.table.map.background = BackgroundImage(
-        path="plan.png", x=0.0, y=0.0, scale=4.0, width=16, height=12, visible_to_players=True
+        path="plan.png", x=0.0, y=0.0, scale=0.1, width=700, height=450, visible_to_players=True
     )
     return opened.table
+
+
+def check_picture(table, ever: np.ndarray, data: bytes) -> None:
+    """``data`` (a page's picture) is the map's picture, transparent on every hex
+    outside ``ever`` and the picture's own colour inside (a pixel's centre 0.15 map
+    units or more from the edge of the seen hexes; the pixels are 0.1 wide)."""
+    from PySide6.QtGui import QImage
+
+    b = table.map.background
+    img = QImage.fromData(data)
+    assert (img.width(), img.height()) == (b.width, b.height)
+    area = shapely.union_all(hex_polygons(table.map)[ever.ravel()])
+    a = np.radians(b.rotation)
+    px, py = np.meshgrid(np.arange(0, b.width, 3), np.arange(0, b.height, 3))
+    u, v = (px.ravel() + 0.5) * b.scale, (py.ravel() + 0.5) * b.scale
+    x = b.x + u * np.cos(a) - v * np.sin(a)
+    y = b.y + u * np.sin(a) + v * np.cos(a)
+    pts = shapely.points(x, y)
+    d = shapely.distance(area, pts)
+    edge = shapely.distance(area.boundary, pts)
+    kept = cut = 0
+    for i, (i_x, i_y) in enumerate(zip(px.ravel(), py.ravel(), strict=True)):
+        c = img.pixelColor(int(i_x), int(i_y))
+        if d[i] > 0.15:  # well outside every seen hex
+            assert c.alpha() == 0, (i_x, i_y)
+            cut += 1
+        elif d[i] == 0 and edge[i] > 0.15:
+            assert c.getRgb() == (0x80, 0x40, 0x20, 255), (i_x, i_y)
+            kept += 1
+    assert kept > 50 and cut > 1000, (kept, cut)
 
 
 def posse(table) -> list[str]:
@@ -191,11 +221,23 @@ def check_page(
             assert mk.text.encode() not in raw, mk.text
 
 
-def test_a_page_holds_nothing_of_a_hex_its_character_has_not_seen_over_a_fight(hacienda):
+@pytest.mark.slow(minutes=1)
+@pytest.mark.parametrize("cut", [False, True], ids=["no-cutter", "qt-cutter"])
+def test_a_page_holds_nothing_of_a_hex_its_character_has_not_seen_over_a_fight(hacienda, cut):
+    """Every message to every character's page over the fight, applied in order: no
+    state holds anything of a hex its character had not seen by the end; the picture
+    is cut to the hexes seen (with the window's cutter) or not sent at all."""
+    from twtw_desktop.ui.picture_cut import cut_picture
+    from twtw_desktop.web.server import DeviceService
+
     table = hacienda
     oracle = Oracle(table)
     seqs: dict[str, int] = {}
-    with served(table) as (svc, maker):
+    maker = FrameMaker()
+    svc = DeviceService(cutter=cut_picture if cut else None)
+    svc.start(maker(table), "127.0.0.1", 0)
+    pictures: dict[str, bytes] = {}
+    try:
         svc.on_update = lambda key, seq, _n: seqs.__setitem__(key, seq)
         pages = {a.key: a.url for a in svc.addresses() if a.key != TABLE_PAGE}
 
@@ -221,17 +263,24 @@ def test_a_page_holds_nothing_of_a_hex_its_character_has_not_seen_over_a_fight(h
                         state = msg["full"] if "full" in msg else apply_patch(state, msg["patch"])
                         states.append(state)
                     async with s.get(pages[k] + "background") as r:
-                        assert r.status == 404, k  # no picture, whole or not
+                        assert r.status == (200 if cut else 404), k
+                        pictures[k] = await r.read()
                     got[k] = (states, raw)
                     await ws.close()
             return got
 
         got = asyncio.run(go())
+    finally:
+        svc.stop()
     picture = (table.source.parent / "plan.png").read_bytes()
     assert 0 < oracle.ever[JONAH].sum() < oracle.ever[JONAH].size  # not all of it
     for cid, (states, raw) in got.items():
         assert len(states) > 3, cid
-        assert all("bg" not in st["map"] for st in states)  # no cutter: no picture at all
+        assert picture not in pictures[cid]
+        if cut:
+            check_picture(table, oracle.ever[cid], pictures[cid])
+        else:
+            assert all("bg" not in st["map"] for st in states)  # no cutter: no picture at all
         assert picture not in raw
         for state in states:
             check_page(table, cid, state, oracle, raw, final=state is states[-1])
@@ -459,7 +508,6 @@ def test_the_picture_a_page_gets_is_cut_to_the_hexes_its_character_has_seen(haci
     """With the window's cutter (Qt), Jonah's page gets the background picture as a
     PNG transparent on every hex he has not seen, and the picture's own pixels on
     the hexes he has; it changes (``v``) only when he sees more."""
-    from PySide6.QtGui import QImage
 
     from twtw_desktop.ui.picture_cut import cut_picture
     from twtw_desktop.web.server import DeviceService
@@ -490,26 +538,5 @@ def test_the_picture_a_page_gets_is_cut_to_the_hexes_its_character_has_seen(haci
         svc.stop()
     assert kind == "image/png"
     assert data != (table.source.parent / "plan.png").read_bytes()
-    img = QImage.fromData(data)
-    assert (img.width(), img.height()) == (700, 450)
-    m = table.map
-    ever = oracle.ever[JONAH]
-    polys = hex_polygons(m)[ever.ravel()]
-    area = shapely.union_all(polys)
-    a = np.radians(rotation)
-    kept = cut = 0
-    for py in range(0, 450, 3):
-        for px in range(0, 700, 3):
-            u, v = (px + 0.5) * 0.1, (py + 0.5) * 0.1
-            x = 10.0 + u * np.cos(a) - v * np.sin(a)
-            y = (-20.0 if rotation else 0.0) + u * np.sin(a) + v * np.cos(a)
-            d = shapely.distance(area, shapely.Point(x, y))
-            alpha = img.pixelColor(px, py).alpha()
-            if d > 0.15:  # well outside every seen hex
-                assert alpha == 0, (px, py)
-                cut += 1
-            elif d == 0 and shapely.distance(area.boundary, shapely.Point(x, y)) > 0.15:
-                assert img.pixelColor(px, py).getRgb()[:3] == (0x80, 0x40, 0x20)
-                kept += 1
-    assert kept > 50 and cut > 1000
+    check_picture(table, oracle.ever[JONAH], data)
     assert "bg" in state["map"]
