@@ -268,6 +268,8 @@
     ws.onclose = function (ev) {
       setStatus(false);
       if (ev.code === 4403) { revoked = true; setStatus(false); return; }
+      // replaced by a newer page of this device: back when this one is shown again
+      if (ev.code === 4409) return;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 5000);
     };

@@ -468,6 +468,37 @@ class PhaseRound(PhaseActing):
         phase IV's continuous step the round ends."""
         return self._run(self._advance)
 
+    def skippable(self) -> bool:
+        """Whether the current phase may be skipped (004 Taking Actions: "If no
+        characters act in a phase it can be skipped"): nobody acts in it, nobody holds
+        a delayed action they could take in it (004 Delaying an Action), and no
+        controlled continuous mover could maneuver in its continuous step (002)."""
+        st = self._state
+        if st.stage != PhaseStage.ACTING or self._order_for(st, st.phase):
+            return False
+        if any(r.delayed and r.status == RowStatus.ACTIVE for r in st.rows.values()):
+            return False
+        return all(m.automated for m in st.movers)
+
+    def skip_phase(self) -> PhaseEvent:
+        """Close a phase nobody acts in (:meth:`skippable`) as :meth:`advance_phase`
+        does — its continuous step still runs (002) — saying it was skipped."""
+        return self._run(self._skip)
+
+    def _skip(self) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        if not self.skippable():
+            raise RulesError(
+                f"Phase {roman(st.phase)} cannot be skipped: someone may act in it "
+                f"({SOURCE_TAKING})."
+            )
+        new, event, touched = self._advance()
+        line = (
+            f"Phase {roman(st.phase)}: nobody acts — skipped ({SOURCE_TAKING}: "
+            '"If no characters act in a phase it can be skipped")'
+        )
+        return new, event.model_copy(update={"details": (line, *event.details)}), touched
+
     def _advance(self) -> tuple[PhaseState, PhaseEvent, bool]:
         st = self._state
         if st.stage == PhaseStage.RESOLVED:

@@ -54,6 +54,13 @@ round is over — F9. The log keeps every result, and Ctrl+Z undoes any step exa
 card included. Return to narrative time (Ctrl+Shift+T) when the shooting stops; save with
 Ctrl+S; File ▸ Export party… carries the wounded posse into the next fight.</li>
 </ol>
+<p><b>The Phases edition</b> (Encounter ▸ Rules and options). F5 starts the round and
+puts the keyboard on the track: one key declares the row's speed and moves on — 1 or F
+Fast (Quick), 2 or N Normal (Half), 3 or S Slow (Full). F8 flips the card; F6 opens the
+next phase anyone acts in (a phase where nobody acts is skipped, the log says so) and
+selects whoever's turn it is. Drag the tokens of those acting in the phase, the last to
+act first (the moves come first); Draw and Apply for the shooters. Alt+D delays the
+selected character; F9 ends the round, in both editions.</p>
 """
 
 
