@@ -358,9 +358,10 @@ def _play(argv: list[str]) -> int:
 
 
 def _serve(argv: list[str]) -> int:
+    from .ui.picture_cut import cut_picture  # lazy: start-up (Qt cuts the pages' picture)
     from .web.headless import main as serve_main  # lazy: start-up (aiohttp only when serving)
 
-    return serve_main(argv)
+    return serve_main(argv, cutter=cut_picture)
 
 
 def _rules(argv: list[str]) -> int:

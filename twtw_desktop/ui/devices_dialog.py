@@ -128,8 +128,9 @@ class DevicesController(QObject):
         """The service (made on first use: aiohttp loads only then)."""
         if self._service is None:
             from ..web.server import DeviceService  # lazy: start-up (aiohttp)
+            from .picture_cut import cut_picture
 
-            self._service = DeviceService()
+            self._service = DeviceService(cutter=cut_picture)
             self._service.on_devices = self._devices_changed
         return self._service
 

@@ -51,10 +51,11 @@ from aiohttp import WSCloseCode, web
 from aiohttp.web_protocol import RequestHandler
 
 from ..errors import TwtwError
+from ..geometry.hexcut import hex_rings
 from ..io import checked_picture
 from ..resources import resource_path
 from .guard import HEADER_TIMEOUT, IDLE_TIMEOUT, Connections, Device, Sockets
-from .state import TABLE_PAGE, Frame, PageBuilder, merge_patch, posse_pages
+from .state import TABLE_PAGE, Frame, PageBuilder, PictureCutter, merge_patch, posse_pages
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,8 @@ class _Page:
     seq: int = 0
     history: collections.deque = field(default_factory=lambda: collections.deque(maxlen=HISTORY))
     queues: set = field(default_factory=set)
+    #: the picture last served to this page: (its state's ``v``, bytes, type)
+    picture: tuple[str, bytes, str] | None = None
 
     def full(self) -> str:
         return _dumps({"seq": self.seq, "full": self.state})
@@ -225,7 +228,10 @@ def _same_ip(a: str, b: str) -> bool:
 class DeviceService:
     """The players' devices service (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cutter: PictureCutter | None = None) -> None:
+        #: cuts the background picture to what a character has seen (None: the
+        #: character pages get no picture)
+        self._cutter = cutter
         self._assets = load_assets()
         self._tokens: dict[str, str] = {}
         self._titles: dict[str, str] = {}
@@ -245,8 +251,8 @@ class DeviceService:
         self._thread: threading.Thread | None = None
         self._runner: web.BaseRunner | None = None
         self._frame: Frame | None = None
-        #: the background picture read for a map version: (version, bytes, type)
-        self._picture: tuple[int, bytes, str] | None = None
+        #: the background picture as read: (map file and placement, bytes, type)
+        self._picture: tuple[tuple, bytes, str] | None = None
         self.host = ""
         self.port = 0
         #: called on the service's thread after each update is queued:
@@ -458,7 +464,7 @@ class DeviceService:
     def _page(self, key: str) -> _Page:
         p = self._pages.get(key)
         if p is None:
-            p = self._pages[key] = _Page(key, PageBuilder(key))
+            p = self._pages[key] = _Page(key, PageBuilder(key, self._cutter is not None))
         return p
 
     def _accept(self, frame: Frame, t0: float) -> None:
@@ -554,29 +560,49 @@ class DeviceService:
         if name == "background":
             if not self._may_see(key, request.remote or "?"):  # waiting to join
                 return web.Response(status=404, headers=HEADERS)
-            return self._background(key)
+            return await self._background(key)
         if name not in ASSETS:
             return web.Response(status=404, headers=HEADERS)
         return web.Response(
             body=self._assets[name], headers={**HEADERS, "Content-Type": ASSETS[name]}
         )
 
-    def _background(self, key: str) -> web.Response:
+    async def _background(self, key: str) -> web.Response:
         """The map's background picture, only while this page's state shows it (the
-        players may see it), read through io's one safe picture path."""
+        players may see it), read through io's one safe picture path; a page whose
+        map is cut to what its character has seen gets the picture cut the same way
+        (transparent elsewhere), on the Judge's machine, never the whole file."""
         page = self._pages.get(key)
         frame = self._frame
         bg = (page.state or {}).get("map", {}).get("bg") if page is not None else None
-        if bg is None or frame is None or frame.map.background is None or frame.map_path is None:
+        if page is None or bg is None or frame is None or frame.map_path is None:
             return web.Response(status=404, headers=HEADERS)
-        if self._picture is None or self._picture[0] != bg["v"]:
-            try:
-                pic = checked_picture(frame.map_path, frame.map.background)
-            except TwtwError as e:
-                log.warning("the background picture is not served: %s", e)
-                return web.Response(status=404, headers=HEADERS)
-            self._picture = (bg["v"], pic.data, f"image/{pic.format}")
-        _v, data, kind = self._picture
+        placed = frame.map.background
+        mask = page.builder.cut_mask
+        if placed is None or (mask is not None and self._cutter is None):
+            return web.Response(status=404, headers=HEADERS)
+        if page.picture is None or page.picture[0] != bg["v"]:
+            whole = (str(frame.map_path), placed.model_dump_json())
+            if self._picture is None or self._picture[0] != whole:
+                try:
+                    pic = checked_picture(frame.map_path, placed)
+                except TwtwError as e:
+                    log.warning("the background picture is not served: %s", e)
+                    return web.Response(status=404, headers=HEADERS)
+                self._picture = (whole, pic.data, f"image/{pic.format}")
+            _w, data, kind = self._picture
+            if mask is not None and self._cutter is not None:
+                rings = hex_rings(frame.map, mask)
+                try:
+                    data = await asyncio.get_running_loop().run_in_executor(
+                        None, self._cutter, data, placed, rings
+                    )
+                except ValueError as e:
+                    log.warning("the background picture is not served: %s", e)
+                    return web.Response(status=404, headers=HEADERS)
+                kind = "image/png"
+            page.picture = (bg["v"], data, kind)
+        _v, data, kind = page.picture
         return web.Response(body=data, headers={**HEADERS, "Content-Type": kind})
 
     async def _socket(self, request: web.BaseRequest, key: str) -> web.StreamResponse:
