@@ -7,7 +7,22 @@ plays every shipped script with PySide6 blocked.
 
 from __future__ import annotations
 
-from .test_worked_examples import items, play, records
+import json
+from pathlib import Path
+
+from twtw_desktop.play.script import main as play_main
+
+from .test_worked_examples import EXAMPLES, SAMPLE, items, play, records
+
+TRIP_AGAIN = {"do": "entangle", "who": "octavio_vaquero", "target": "dave_perkins", "trip": True}
+
+
+def _extended(tmp_path: Path, name: str, *more: dict) -> Path:
+    """Script ``name`` with the steps ``more`` played after it."""
+    text = (EXAMPLES / f"{name}.jsonl").read_text(encoding="utf-8")
+    out = tmp_path / f"{name}.more.jsonl"
+    out.write_text(text + "".join(json.dumps(m) + "\n" for m in more), encoding="utf-8")
+    return out
 
 
 def _tn_items(rec: dict) -> dict[str, int]:
@@ -32,3 +47,20 @@ def test_000_a_disabled_arm_leaves_the_rifle_one_hand(tmp_path, capsys):
     assert items(shot)["two-handed weapon in one hand"] == -2
     attack = next(e for e in log if e["kind"] == "attack")
     assert any("the left arm is disabled" in g for g in attack["detail"]["situation"])
+
+
+def test_003_tripping_is_the_entangle_contest_and_leaves_the_figure_prone(tmp_path, capsys):
+    """003 Entanglement: "some weapons can be used to entangle and/or trip a target.
+    Doing either is an opposed contest of the attacker's appropriate fighting skill
+    versus the opponent's Dexterity." A won trip leaves Dave prone, not entangled
+    (house: the page names no other effect of a trip)."""
+    log = play("seed_003_tripping", tmp_path, capsys)
+    trip = next(e for e in log if "trips Dave Perkins" in e["text"])
+    assert trip["detail"]["tripped"] and not trip["detail"]["entangled"]
+    out = json.loads((tmp_path / "seed_003_tripping.encounter.json").read_text(encoding="utf-8"))
+    dave = next(t for t in out["tokens"] if t["id"] == "token-dave_perkins")
+    assert dave["posture"] == "prone" and dave.get("entangled_by") is None
+    code = play_main(
+        [str(SAMPLE), "--script", str(_extended(tmp_path, "seed_003_tripping", TRIP_AGAIN))]
+    )
+    assert code == 1 and "prone already" in capsys.readouterr().err

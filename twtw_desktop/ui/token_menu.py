@@ -77,8 +77,9 @@ def bonus_menu(parent: Any, document: Any, who: str) -> QMenu:
 
 
 def entangle_menu(parent: Any, document: Any, who: str) -> QMenu | None:
-    """003 Entanglement: "Entangle with the …" (targets within the weapon's reach) for
-    a figure with a lasso or net in hand, "Break free" for an entangled one."""
+    """003 Entanglement: "Entangle with the …" and "Trip with the …" (targets within
+    the weapon's reach) for a figure with a lasso or net in hand, "Break free" for an
+    entangled one."""
     table = document.table
     c, tok = table.actor(who)
     if tok is None:
@@ -92,11 +93,13 @@ def entangle_menu(parent: Any, document: Any, who: str) -> QMenu | None:
     if tok.entangled_by is not None:
         _table_entry(menu, document, "Break free", BreakFree(who=c.id))
     if found is not None:
-        sub = menu.addMenu(f"Entangle with the {found[1].name}")
-        for other in document.encounter.tokens:
-            if other.id != tok.id:
-                name = table.character_of(other.id).name
-                _table_entry(sub, document, name, Entangle(who=c.id, target=other.id))
+        for verb, trip in (("Entangle", False), ("Trip", True)):
+            sub = menu.addMenu(f"{verb} with the {found[1].name}")
+            for other in document.encounter.tokens:
+                if other.id != tok.id:
+                    name = table.character_of(other.id).name
+                    act = Entangle(who=c.id, target=other.id, trip=trip)
+                    _table_entry(sub, document, name, act)
     return menu
 
 
