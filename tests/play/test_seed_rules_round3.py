@@ -64,3 +64,19 @@ def test_003_tripping_is_the_entangle_contest_and_leaves_the_figure_prone(tmp_pa
         [str(SAMPLE), "--script", str(_extended(tmp_path, "seed_003_tripping", TRIP_AGAIN))]
     )
     assert code == 1 and "prone already" in capsys.readouterr().err
+
+
+def test_002_several_characters_on_one_task(tmp_path, capsys):
+    """002 Complex Checks: "multiple characters may collaborate to produce greater
+    effect (see cooperation XX) or more victories" — Jonah's victory counts toward
+    Hank's dynamite device: 2 + 1 = 3 of 3, done, kept on Hank's sheet."""
+    log = play("seed_002_several_on_one_task", tmp_path, capsys)
+    hank, jonah = (e["detail"] for e in log if e["kind"] == "check")
+    assert (hank["progress"], hank["needed"]) == (2, 3)
+    assert jonah["who"] == "jonah_benton" and jonah["helps"] == "hank_daggett"
+    assert (jonah["victories"], jonah["progress"], jonah["complete"]) == (1, 3, True)
+    alone = _extended(tmp_path, "seed_002_several_on_one_task")
+    lines = alone.read_text(encoding="utf-8").splitlines()
+    alone.write_text("\n".join(x for x in lines if '"hank_daggett", "trait"' not in x) + "\n")
+    assert play_main([str(SAMPLE), "--script", str(alone)]) == 1
+    assert "Hank Daggett has no 'dynamite device' under way" in capsys.readouterr().err
