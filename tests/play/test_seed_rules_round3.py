@@ -80,3 +80,13 @@ def test_002_several_characters_on_one_task(tmp_path, capsys):
     alone.write_text("\n".join(x for x in lines if '"hank_daggett", "trait"' not in x) + "\n")
     assert play_main([str(SAMPLE), "--script", str(alone)]) == 1
     assert "Hank Daggett has no 'dynamite device' under way" in capsys.readouterr().err
+
+
+def test_004_a_noncombat_skill_with_a_shot_is_flagged(tmp_path, capsys):
+    """004: "In general, non-combat skill use may not be combined with combat
+    actions." Miranda's snap shot then an Acuity check in the same Half action: the
+    check's record carries the flag (the Judge's call: "in general")."""
+    log = play("seed_004_noncombat_with_combat", tmp_path, capsys)
+    check = next(e["detail"] for e in log if e["kind"] == "check")
+    assert any("non-combat skill use may not be combined" in r for r in check["reasons"])
+    assert "Quick + Half: within the Half declared (004)" in check["reasons"]

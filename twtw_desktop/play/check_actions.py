@@ -400,9 +400,9 @@ class Check(Action):
         pool, pool_why = self.pool(table)
         tn, tn_why = self.tn()
         cx = self.complex_check(table)
-        _details, event = self.pay(table)
+        paid, event = self.pay(table)
         try:
-            return self._resolve(table, c, pool, pool_why, tn, tn_why, cx, event)
+            return self._resolve(table, c, pool, pool_why, tn, tn_why, cx, event, paid)
         except CardNeeded as need:
             raise RulesError(
                 f'Type in the card drawn for {need.purpose} first ("more_cards").'
@@ -418,6 +418,7 @@ class Check(Action):
         tn_why: str,
         cx: ComplexCheck | None,
         event: Any,
+        paid: list[str],
     ) -> TableEvent:
         card, more, taken = self._cards(table)
         mods = [("modifier", self.modifier, "002 Applying Bonuses and Penalties")]
@@ -431,7 +432,9 @@ class Check(Action):
                 self.rank(),
                 bump_every=self.bump_every(),
             )
-            reasons = [*pool_why, tn_why, *res.reasons]
+            # the track's word on the action (Phases: how it combines with the round's
+            # others, a non-combat skill with combat flagged, 004)
+            reasons = [*paid, *pool_why, tn_why, *res.reasons]
             if self.secondary:
                 reasons.insert(
                     0,
