@@ -90,3 +90,15 @@ def test_004_a_noncombat_skill_with_a_shot_is_flagged(tmp_path, capsys):
     check = next(e["detail"] for e in log if e["kind"] == "check")
     assert any("non-combat skill use may not be combined" in r for r in check["reasons"])
     assert "Quick + Half: within the Half declared (004)" in check["reasons"]
+
+
+def test_002_riding_maneuvers_are_the_rounds_free_action(tmp_path, capsys):
+    """002 Mounted and Vehicular Movement: a continuous action that only maneuvers in
+    its steps counts as Free; "characters are limited to a single Free action during
+    a turn" — Jonah's shout after steering in a continuous step is a Quick action."""
+    log = play("seed_002_riding_is_the_free_action", tmp_path, capsys)
+    steer = next(e for e in log if "maneuvers" in e["text"])
+    assert any("Free action this round" in d for d in steer["detail"]["details"])
+    shout = log[-1]
+    assert "a further free action: a Quick action" in shout["text"]
+    assert any("the riding" in d for d in shout["detail"]["details"])

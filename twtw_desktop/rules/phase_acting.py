@@ -270,11 +270,20 @@ class PhaseActing(PhaseBase):
         text = what.strip() or "a free action"
         if row.free_used:
             new, event, touched = self._act(character_id, Speed.FAST)
+            riding = (
+                [
+                    "the round's Free action is the riding (002 Mounted and Vehicular Movement: "
+                    "'the speed of the continuous actions is Free')"
+                ]
+                if row.free_by_riding
+                else []
+            )
             event = event.model_copy(
                 update={
                     "summary": f"{row.name}: {text}, a further free action: a Quick action",
                     "details": (
                         *event.details,
+                        *riding,
                         f"one free action a round; further ones count as Quick ({SOURCE_FREE})",
                     ),
                 }
