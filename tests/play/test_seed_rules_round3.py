@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from twtw_desktop.hexgrid import Hex
 from twtw_desktop.play.script import main as play_main
+from twtw_desktop.play.session import open_table
 
 from .test_worked_examples import EXAMPLES, SAMPLE, items, play, records
 
@@ -102,3 +104,33 @@ def test_002_riding_maneuvers_are_the_rounds_free_action(tmp_path, capsys):
     shout = log[-1]
     assert "a further free action: a Quick action" in shout["text"]
     assert any("the riding" in d for d in shout["detail"]["details"])
+
+
+def test_000_a_dominance_bump_carries_the_fight_two_paces(tmp_path, capsys):
+    """000 Asserting Dominance: "Each bump spent to increase dominance may include up
+    to 2 hexes (or paces) of movement in the direction of the winning combatants
+    choice." Hank's one bump carries the fight 2 paces east; a third pace, or a second
+    move on the same bump, is refused."""
+    play("seed_000_dominance_carries_the_fight", tmp_path, capsys)
+    name = "seed_000_dominance_carries_the_fight"
+    out = json.loads((tmp_path / f"{name}.encounter.json").read_text(encoding="utf-8"))
+    toks = {t["id"]: t for t in out["tokens"]}
+    dave, hank = toks["token-dave_perkins"], toks["token-hank_daggett"]
+    assert dave["engaged_with"] == ["token-hank_daggett"] and dave["held_at"] == 1
+    assert "dominance_paces" not in hank  # used up
+    table = open_table(SAMPLE).table
+    assert table.map.offset(Hex(*dave["hex"])) == (22, 15)  # [23, 16]
+    assert table.map.offset(Hex(*hank["hex"])) == (21, 15)  # [22, 16], beside him
+    again = {"do": "dominance_move", "who": "hank_daggett", "target": "dave_perkins"}
+    assert (
+        play_main(
+            [str(SAMPLE), "--script", str(_extended(tmp_path, name, {**again, "to": [24, 16]}))]
+        )
+        == 1
+    )
+    assert "no movement to carry the fight" in capsys.readouterr().err
+    lines = (EXAMPLES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    far = tmp_path / "far.jsonl"
+    far.write_text("\n".join([*lines[:-1], json.dumps({**again, "to": [24, 16]})]) + "\n")
+    assert play_main([str(SAMPLE), "--script", str(far)]) == 1
+    assert "3 paces is further than the 2" in capsys.readouterr().err

@@ -194,3 +194,19 @@ def test_ctrl_drag_walks_forgoing_defence(qtbot, qapp, tmp_path, monkeypatch):
     (entry,) = [e for e in doc.table.track.stack() if e.character_id == MIRANDA]
     assert entry.action.forgo_defence
     win.close()
+
+
+def test_carrying_the_fight_from_the_tokens_menu(qtbot, qapp, tmp_path, monkeypatch):
+    """000 Asserting Dominance: after Hank's bump spent on dominance, his menu carries
+    the fight — Dave to the hex two paces off, Hank beside him (dominance_move)."""
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    _replay(doc, "seed_000_dominance_carries_the_fight", do="dominance_move")
+    win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
+    dave = doc.token_for("dave_perkins")
+    seen = menu_pick(
+        qtbot, win, doc.token_for(HANK).id, ["Carry the fight", "Dave Perkins to 2316 (2 paces)"]
+    )
+    assert any("(1 pace)" in s for s in seen)
+    assert doc.table.map.offset(dave.at) == (22, 15)
+    assert "carries the fight 2 pace(s)" in doc.encounter.log[-1].text
+    win.close()

@@ -74,6 +74,10 @@ class Token(Mutable):
     #: weapon (a lasso, a net) — the figure cannot move until it breaks free
     entangled_by: TokenRef | None = None
     entangled_weapon: Annotated[str, Field(max_length=64)] | None = None
+    #: paces this fighter may carry the fight after their last blow's bumps spent on
+    #: dominance (000 Asserting Dominance: "Each bump spent to increase dominance may
+    #: include up to 2 hexes (or paces) of movement"); 0 once used or at a new round
+    dominance_paces: Annotated[int, Field(ge=0, le=MAX_PACES)] = 0
 
     @property
     def at(self) -> Hex:
@@ -104,6 +108,7 @@ _IDLE_FIELDS = (
     "riding",
     "entangled_by",
     "entangled_weapon",
+    "dominance_paces",
 )
 
 

@@ -134,6 +134,7 @@ def new_round_tokens(table: Table) -> None:
         if t.moved or t.running:
             t.moved = 0
             t.running = False
+        t.dominance_paces = 0  # a blow's dominance movement is taken with it
 
 
 class StartRound(_ClockStep):

@@ -1,7 +1,8 @@
 """The token's (and its track row's) menu entries for table steps a script could take
 and the window could not: putting a weapon away, giving up a skill paid in part, a
 Phases action done at once with the other hand, a Phases maneuver of a mount or
-vehicle. Each entry only builds the table action; the table says whether it may be
+vehicle, carrying a fight after bumps spent on dominance. Each entry only builds the
+table action; the table says whether it may be
 taken (a refused entry is greyed, its tooltip saying why) and does it.
 """
 
@@ -12,7 +13,8 @@ from typing import Any
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMenu
 
-from ..play.actions import Draw, Holster
+from ..play.actions import Draw, Holster, ref_of
+from ..play.melee_actions import DominanceMove
 from ..play.speed_actions import direction_name
 from ..play.track_actions import AbandonProgress, AtOnce, Maneuver
 
@@ -123,6 +125,29 @@ def maneuver_menu(parent: Any, document: Any, who: str) -> QMenu | None:
     return menu
 
 
+def carry_menu(parent: Any, document: Any, who: str) -> QMenu | None:
+    """ "Carry the fight" after a blow whose bumps went on dominance: the foe to each
+    hex up to the paces bought, in the six directions (000 Asserting Dominance)."""
+    table = document.table
+    c, tok = table.actor(who)
+    if tok is None or not tok.dominance_paces:
+        return None
+    menu = _menu(parent, f"Carry the fight (up to {tok.dominance_paces} paces)", "menu_carry")
+    for foe_id in tok.engaged_with:
+        foe = table.token(foe_id)
+        name = table.character_of(foe_id).name
+        for direction in range(6):
+            h = foe.at
+            for paces in range(1, tok.dominance_paces + 1):
+                h = h.neighbor(direction)
+                if not table.map.contains(h):
+                    break
+                act = DominanceMove(who=c.id, target=foe_id, to=ref_of(table, h))
+                text = f"{name} to {table.hex_label(h)} ({paces} pace{'s' if paces > 1 else ''})"
+                _entry(menu, document, text, act)
+    return menu
+
+
 def _ask_speed(parent: Any, document: Any, who: str, mover: str, now: int) -> None:
     paces, ok = QInputDialog.getInt(
         parent, "Change speed", "Paces a round (an Easy (3) check, 002):", now, 0, 1000
@@ -138,6 +163,7 @@ def rules_menu_actions(parent: Any, document: Any, who: str) -> list:
         put_away_menu(parent, document, who),
         at_once_menu(parent, document, who),
         maneuver_menu(parent, document, who),
+        carry_menu(parent, document, who),
     ):
         if menu is not None:
             act = menu.menuAction()
