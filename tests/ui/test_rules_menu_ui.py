@@ -210,3 +210,22 @@ def test_carrying_the_fight_from_the_tokens_menu(qtbot, qapp, tmp_path, monkeypa
     assert doc.table.map.offset(dave.at) == (22, 15)
     assert "carries the fight 2 pace(s)" in doc.encounter.log[-1].text
     win.close()
+
+
+def test_a_phases_snap_shot_at_once_with_the_other_hand(qtbot, qapp, tmp_path, monkeypatch):
+    """004 Simultaneous Actions ("draw a knife and fire a pistol"): Miranda draws her
+    second Peacemaker, and at the same time snap-shoots Angus with the first — from
+    the token's menu (at_once with a snap shot)."""
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    _replay(doc, "seed_004_free_and_simultaneous", do="snap_shot")
+    doc.apply(Draw(who=MIRANDA, slot=1))
+    win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
+    path = ["At once", "Snap shot with the Colt Peacemaker", "Angus Laroq"]
+    menu_pick(qtbot, win, doc.token_for(MIRANDA).id, path)
+    attack = doc.encounter.log[-1]
+    assert attack.kind == "attack" and "Miranda Valentine → Angus Laroq" in attack.text
+    assert "acts in phase II: snap shot" in attack.detail["track"]
+    # the hat (a further free action, Quick), then the draw and the shot as one Half:
+    # taken one after the other, Quick + Half + Quick would be refused
+    assert [str(x) for x in doc.table.track.row(MIRANDA).acted_speeds] == ["fast", "normal"]
+    win.close()

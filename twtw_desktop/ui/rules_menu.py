@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMenu
 
 from ..play.actions import Draw, Holster, ref_of
+from ..play.combat_actions import SnapShot
 from ..play.melee_actions import DominanceMove
 from ..play.speed_actions import direction_name
 from ..play.track_actions import AbandonProgress, AtOnce, Maneuver
@@ -81,20 +82,30 @@ def abandon_action(parent: Any, document: Any, who: str) -> QAction | None:
 
 
 def at_once_menu(parent: Any, document: Any, who: str) -> QMenu | None:
-    """Phases: "At once, with the other hand" — a draw done at the same time as the
-    character's last action (004 Simultaneous Actions: the two count as one action of
+    """Phases: "At once, with the other hand" — a draw, or a snap shot with a gun in
+    hand, done at the same time as the character's last action (004 Simultaneous Actions: the two count as one action of
     the slower speed when combining)."""
     table = document.table
     if table.time is None or table.time.kind != "phases":
         return None
-    c, _tok = table.actor(who)
+    c, tok = table.actor(who)
     menu = _menu(parent, "At once, with the other hand (004)", "menu_at_once")
+    others = [t for t in document.encounter.tokens if t.id != (tok.id if tok else None)]
     for i, cw in enumerate(c.weapons):
         w = table.gear.weapons.get(cw.weapon_id)
-        if w is None or cw.readied:
+        if w is None:
             continue
-        then = Draw(who=c.id, weapon=cw.weapon_id, slot=i).journal_form()
-        _entry(menu, document, f"Draw the {w.name}", AtOnce(who=c.id, then=then))
+        if not cw.readied:
+            then = Draw(who=c.id, weapon=cw.weapon_id, slot=i).journal_form()
+            _entry(menu, document, f"Draw the {w.name}", AtOnce(who=c.id, then=then))
+        elif w.snap_ap is not None:
+            # "draw a knife and fire a pistol" (004): a snap shot with the gun in hand
+            sub = menu.addMenu(f"Snap shot with the {w.name} at")
+            sub.setToolTipsVisible(True)
+            for t in others:
+                shot = SnapShot(who=c.id, target=t.id, weapon=cw.weapon_id, slot=i)
+                name = table.character_of(t.id).name
+                _entry(sub, document, name, AtOnce(who=c.id, then=shot.journal_form()))
     if not menu.actions():
         menu.addAction("Nothing else to take in hand").setEnabled(False)
     return menu
