@@ -104,6 +104,16 @@ def test_002_riding_maneuvers_are_the_rounds_free_action(tmp_path, capsys):
     shout = log[-1]
     assert "a further free action: a Quick action" in shout["text"]
     assert any("the riding" in d for d in shout["detail"]["details"])
+    # the free action taken first (a shout), the phase I maneuver is an action of
+    # Jonah's: not before his phase III
+    lines = (EXAMPLES / "seed_002_riding_is_the_free_action.jsonl").read_text().splitlines()
+    at = next(i for i, x in enumerate(lines) if '"maneuver"' in x)
+    shout_first = json.dumps({"do": "free_action", "who": "jonah_benton", "what": "shouts"})
+    first = tmp_path / "shout_first.jsonl"
+    first.write_text("\n".join([*lines[:at], shout_first, lines[at]]) + "\n", encoding="utf-8")
+    assert play_main([str(SAMPLE), "--script", str(first)]) == 1
+    err = capsys.readouterr().err
+    assert "one Free action this round is taken" in err and "before phase III" in err
 
 
 def test_000_a_dominance_bump_carries_the_fight_two_paces(tmp_path, capsys):

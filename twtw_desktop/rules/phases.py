@@ -636,7 +636,16 @@ class PhaseRound(PhaseActing):
                 else f"skill {mover.skill} / handling {mover.handling} allow none after phase "
                 f"{roman(phase)}"
             )
-            new_state, ev, _t = self._act(rider_id, Speed.FAST)
+            try:
+                new_state, ev, _t = self._act(rider_id, Speed.FAST)
+            except RulesError as e:
+                if not (in_step and free_taken):
+                    raise
+                raise RulesError(
+                    f"{rider.name}'s one Free action this round is taken, so a maneuver is an "
+                    "action of theirs (002: 'a character cannot attempt a fast draw while also "
+                    f"performing riding maneuvers'): {e}"
+                ) from None
             update["still_phase"] = phase
             details += [
                 *ev.details,
