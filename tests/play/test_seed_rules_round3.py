@@ -144,3 +144,25 @@ def test_000_a_dominance_bump_carries_the_fight_two_paces(tmp_path, capsys):
     far.write_text("\n".join([*lines[:-1], json.dumps({**again, "to": [24, 16]})]) + "\n")
     assert play_main([str(SAMPLE), "--script", str(far)]) == 1
     assert "3 paces is further than the 2" in capsys.readouterr().err
+
+
+def test_001_a_target_token_dropped_on_anothers_move(tmp_path, capsys):
+    """001 Declare Target: "any character that has yet to move [...] may drop their
+    target token on the field during the movement of another character. The token is
+    placed to indicate where during the movement that character will be targeted."
+    Angus's shot at Jonah reads sight and cover from [10, 21], on Jonah's way, not from
+    where Jonah stopped; a second token, or one off Jonah's way, is refused."""
+    log = play("seed_001_target_token_on_the_move", tmp_path, capsys)
+    situation = [e for e in log if e["kind"] == "attack"][-1]["detail"]["situation"]
+    assert "target token lies, 1021, on their move (001 Declare Target)" in situation[0]
+    assert any("cantina-north-3" in g for g in situation)  # from 1021; from 1221: -4
+    name = "seed_001_target_token_on_the_move"
+    twice = {"do": "target_token", "who": "angus_laroq", "target": "jonah_benton", "at": [11, 21]}
+    assert play_main([str(SAMPLE), "--script", str(_extended(tmp_path, name, twice))]) == 1
+    assert "cannot be withdrawn" in capsys.readouterr().err
+    lines = (EXAMPLES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    off = tmp_path / "off_the_way.jsonl"
+    wrong = json.dumps({**twice, "at": [11, 14]})
+    off.write_text("\n".join([*lines[:-2], wrong]) + "\n", encoding="utf-8")
+    assert play_main([str(SAMPLE), "--script", str(off)]) == 1
+    assert "did not pass" in capsys.readouterr().err

@@ -229,3 +229,16 @@ def test_a_phases_snap_shot_at_once_with_the_other_hand(qtbot, qapp, tmp_path, m
     # taken one after the other, Quick + Half + Quick would be refused
     assert [str(x) for x in doc.table.track.row(MIRANDA).acted_speeds] == ["fast", "normal"]
     win.close()
+
+
+def test_a_target_token_dropped_from_the_shooters_menu(qtbot, qapp, tmp_path, monkeypatch):
+    """001 Declare Target: Angus, yet to move, drops his target token on a hex of
+    Jonah's move — from his token's menu (target_token)."""
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    _replay(doc, "seed_001_target_token_on_the_move", do="target_token")
+    win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
+    angus = doc.token_for("angus_laroq")
+    menu_pick(qtbot, win, angus.id, ["Drop the target token", "Jonah Benton", "1021"])
+    assert angus.target_mark_on == doc.token_for(JONAH).id
+    assert "drops a target token on 1021" in doc.encounter.log[-1].text
+    win.close()

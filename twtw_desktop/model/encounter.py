@@ -78,6 +78,13 @@ class Token(Mutable):
     #: dominance (000 Asserting Dominance: "Each bump spent to increase dominance may
     #: include up to 2 hexes (or paces) of movement"); 0 once used or at a new round
     dominance_paces: Annotated[int, Field(ge=0, le=MAX_PACES)] = 0
+    #: the hexes this figure's moves went through this round, in order (001 Declare
+    #: Target: a target token is dropped "during the movement of another character")
+    trail: Annotated[list[HexPos], Field(max_length=MAX_PACES)] = []
+    #: this figure's target token, dropped on another's move this round: whom, and
+    #: where "during the movement that character will be targeted" (001)
+    target_mark_on: TokenRef | None = None
+    target_mark_at: HexPos | None = None
 
     @property
     def at(self) -> Hex:
@@ -109,6 +116,9 @@ _IDLE_FIELDS = (
     "entangled_by",
     "entangled_weapon",
     "dominance_paces",
+    "trail",
+    "target_mark_on",
+    "target_mark_at",
 )
 
 

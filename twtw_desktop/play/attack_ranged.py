@@ -98,6 +98,14 @@ def _situation(
     """The shot's situation read off the map, the cover line, and the reasons."""
     enc = table.encounter
     geo_lines: list[str] = []
+    if stok.target_mark_on == ttok.id and stok.target_mark_at is not None:
+        # 001 Declare Target: the target token marks "where during the movement that
+        # character will be targeted": range, cover and sight read from there
+        ttok = ttok.model_copy(update={"hex": stok.target_mark_at})
+        geo_lines.append(
+            f"{target.name} is shot where {display_name(table, stok.id)}'s target token "
+            f"lies, {table.hex_label(ttok.at)}, on their move (001 Declare Target)"
+        )
     cover = geometry.cover_line(stok, ttok, ttok.posture, stok.posture)
     visibility = cover.visibility
     covers = tuple(cover.to_covers())

@@ -135,6 +135,8 @@ def new_round_tokens(table: Table) -> None:
             t.moved = 0
             t.running = False
         t.dominance_paces = 0  # a blow's dominance movement is taken with it
+        t.trail = []  # this round's path (001 Declare Target)
+        t.target_mark_on = t.target_mark_at = None
 
 
 class StartRound(_ClockStep):

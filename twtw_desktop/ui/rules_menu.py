@@ -1,9 +1,9 @@
 """The token's (and its track row's) menu entries for table steps a script could take
 and the window could not: putting a weapon away, giving up a skill paid in part, a
 Phases action done at once with the other hand, a Phases maneuver of a mount or
-vehicle, carrying a fight after bumps spent on dominance. Each entry only builds the
-table action; the table says whether it may be
-taken (a refused entry is greyed, its tooltip saying why) and does it.
+vehicle, carrying a fight after bumps spent on dominance, a target token dropped on
+another's move. Each entry only builds the table action; the table says whether it
+may be taken (a refused entry is greyed, its tooltip saying why) and does it.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from typing import Any
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMenu
 
+from ..hexgrid import Hex
 from ..play.actions import Draw, Holster, ref_of
 from ..play.combat_actions import SnapShot
 from ..play.melee_actions import DominanceMove
 from ..play.speed_actions import direction_name
+from ..play.target_actions import TargetToken
 from ..play.track_actions import AbandonProgress, AtOnce, Maneuver
 
 
@@ -159,6 +161,27 @@ def carry_menu(parent: Any, document: Any, who: str) -> QMenu | None:
     return menu
 
 
+def target_token_menu(parent: Any, document: Any, who: str) -> QMenu | None:
+    """Phases: "Drop the target token on" each hex another figure's moves passed this
+    round (001 Declare Target)."""
+    table = document.table
+    if table.time is None or table.time.kind != "phases":
+        return None
+    c, tok = table.actor(who)
+    movers = [t for t in document.encounter.tokens if t.trail and (tok is None or t.id != tok.id)]
+    if tok is None or not movers:
+        return None
+    menu = _menu(parent, "Drop the target token on (001)", "menu_target_token")
+    for t in movers:
+        sub = menu.addMenu(table.character_of(t.id).name)
+        sub.setToolTipsVisible(True)
+        for q, r in t.trail:
+            h = Hex(q, r)
+            act = TargetToken(who=c.id, target=t.id, at=ref_of(table, h))
+            _entry(sub, document, table.hex_label(h), act)
+    return menu
+
+
 def _ask_speed(parent: Any, document: Any, who: str, mover: str, now: int) -> None:
     paces, ok = QInputDialog.getInt(
         parent, "Change speed", "Paces a round (an Easy (3) check, 002):", now, 0, 1000
@@ -175,6 +198,7 @@ def rules_menu_actions(parent: Any, document: Any, who: str) -> list:
         at_once_menu(parent, document, who),
         maneuver_menu(parent, document, who),
         carry_menu(parent, document, who),
+        target_token_menu(parent, document, who),
     ):
         if menu is not None:
             act = menu.menuAction()
