@@ -134,6 +134,9 @@ def new_round_tokens(table: Table) -> None:
         if t.moved or t.running:
             t.moved = 0
             t.running = False
+        t.dominance_paces = 0  # a blow's dominance movement is taken with it
+        t.trail = []  # this round's path (001 Declare Target)
+        t.target_mark_on = t.target_mark_at = None
 
 
 class StartRound(_ClockStep):

@@ -639,20 +639,44 @@ class PhaseRound(PhaseActing):
         touched = False
         cards: tuple[int, ...] = ()
         update: dict[str, object] = {}
-        if in_step and mover.maneuvered_phase != phase:
+        row = st.rows.get(rider_id)
+        # 002: the continuous action counts as the rider's Free action when it only
+        # maneuvers in its steps; "characters are limited to a single Free action during
+        # a turn, so that a character cannot attempt a fast draw while also performing
+        # riding maneuvers"
+        free_taken = row is not None and row.free_used and not row.free_by_riding
+        if in_step and mover.maneuvered_phase != phase and not free_taken:
             update["maneuvered_phase"] = phase
             details.append(
                 f"in the continuous step after phase {roman(phase)}: part of the continuous "
-                f"action, no speed spent ({SOURCE_HANDLING})"
+                f"action, no speed spent; the riding is {rider.name}'s Free action this round "
+                f"({SOURCE_HANDLING})"
             )
+            if row is not None:
+                rows = dict(st.rows)
+                rows[rider_id] = row.model_copy(update={"free_used": True, "free_by_riding": True})
+                new_state = st.model_copy(update={"rows": rows})
         else:
             why = (
-                "its continuous steps allow no more maneuvers"
+                f"{rider.name}'s one Free action this round is taken ('characters are limited "
+                "to a single Free action during a turn'), so the maneuver is declared as an "
+                "action"
+                if in_step and free_taken
+                else "its continuous steps allow no more maneuvers"
                 if in_step
                 else f"skill {mover.skill} / handling {mover.handling} allow none after phase "
                 f"{roman(phase)}"
             )
-            new_state, ev, _t = self._act(rider_id, Speed.FAST)
+            try:
+                new_state, ev, _t = self._act(rider_id, Speed.FAST)
+            except RulesError as e:
+                if not (in_step and free_taken):
+                    raise
+                raise RulesError(
+                    f"{rider.name}'s one Free action this round is taken, so a maneuver is an "
+                    "action of theirs (002: 'a character cannot attempt a fast draw while also "
+                    f"performing riding maneuvers'): {e}"
+                ) from None
             update["still_phase"] = phase
             details += [
                 *ev.details,
