@@ -160,6 +160,9 @@ class _Planner:
         self.c: Character = c
         self.tok = tok
         self.w: Weights = weights_of(c)
+        #: the token and the guns as they stand (what a declaration is asked with)
+        self._origin = (tok.hex, tok.facing, tok.moved) if tok is not None else ((0, 0), 0, 0)
+        self._origin_weapons = [w.model_copy() for w in c.weapons]
 
     # -- the plan ------------------------------------------------------------------
 
@@ -279,10 +282,10 @@ class _Planner:
             scored.append((score, dest.q, dest.r, dest, move, move_ap, attack, cover_words))
         scored.sort(key=lambda x: (-x[0], x[1], x[2]))
         for score, _q, _r, dest, move, move_ap, attack, cover_words in scored:
-            if move is not None and not self._legal(move, move_ap):
+            if move is not None and not self._legal(move, move_ap, first=True):
                 continue
             with self._placed(dest, move):
-                attack = self._checked(attack, budget - move_ap)
+                attack = self._checked(attack, budget - move_ap, first=move is None)
             words = self._words(dest, move, attack, cover_words, retreat)
             return score, dest, move, attack, words
         return None
@@ -370,17 +373,46 @@ class _Planner:
         except RulesError:
             return 10_000
 
-    def _legal(self, action: Action, ap: int, at: Hex | None = None) -> bool:
-        """Whether the table allows ``action`` where and with the AP it will have."""
+    def _legal(self, action: Action, ap: int, first: bool) -> bool:
+        """Whether the table allows ``action`` both when it is declared now (as the
+        first of the plan, or queued behind the others: ``when_able`` asks it of the
+        table as it stands) and when it is carried out — where the plan's move leaves
+        the token, with the AP it will have then."""
         try:
             if target_gone(self.t, action):
                 return False
+            if not self._declarable(action, first):
+                return False
             if not _segments(self.t):
-                return self.t.why_not(action) is None
+                return True
             with self.t.track.supposing(self.cid, ap):
                 return why_not_declaring(self.t, action) is None
-        except RulesError:
+        except (RulesError, ValueError):
             return False
+
+    def _declarable(self, action: Action, first: bool) -> bool:
+        """Whether the table takes the action's declaration now (the token and the
+        sheet as they stand, not as the plan will leave them)."""
+        tok = self.tok
+        assert tok is not None
+        placed = (tok.hex, tok.facing, tok.moved)
+        weapons = self.c.weapons
+        tok.hex, tok.facing, tok.moved = self._origin
+        self.c.weapons = [w.model_copy() for w in self._origin_weapons]
+        try:
+            if not _segments(self.t):
+                return self.t.why_not(action) is None
+            if first:
+                return self.t.why_not(WhenAble(who=self.cid, then=action.journal_form())) is None
+            ap = cost_of(self.t, action)
+            row = self.t.track.row(self.cid)
+            if row.counters + row.pool < ap:
+                return False
+            with self.t.track.supposing(self.cid, ap):
+                return why_not_declaring(self.t, action) is None
+        finally:
+            tok.hex, tok.facing, tok.moved = placed
+            self.c.weapons = weapons
 
     @contextmanager
     def _placed(self, dest: Hex, move: Move | None) -> Iterator[None]:
@@ -427,13 +459,13 @@ class _Planner:
                 return reload
         return best
 
-    def _checked(self, attack: _Attack, ap: int) -> _Attack:
+    def _checked(self, attack: _Attack, ap: int, first: bool) -> _Attack:
         """The attacks the table allows in turn, each with the AP it will have (the
         first refused ends the run)."""
         out = _Attack(target=attack.target, words=attack.words)
         for act in attack.actions:
             need = self._ap(act)
-            if out.ap + need > ap or not self._legal(act, need):
+            if out.ap + need > ap or not self._legal(act, need, first and not out.actions):
                 break
             out.actions.append(act)
             out.ap += need
@@ -575,7 +607,7 @@ class _Planner:
         except ValueError:
             return None
         need = self._ap(act)
-        if need > ap or not self._legal(act, need):
+        if need > ap or not self._legal(act, need, first=False):
             return None
         return _Attack([act], need, 0.05, f"reloads the {w.name}")
 
