@@ -69,6 +69,7 @@ SECTION_MODULES: dict[str, str] = {
     "ui": "twtw_desktop.bench.ui",
     "files": "twtw_desktop.bench.files",
     "web": "twtw_desktop.bench.web",
+    "tactics": "twtw_desktop.bench.tactics",
 }
 #: timed runs per figure in a full run (the median is reported)
 DEFAULT_REPEATS = 15

@@ -56,11 +56,11 @@ from .temperament import Weights, weights_of, withdrawing
 from .view import Memory, Sight, npc_sight, scratch_of, seeing_only
 
 #: destinations scored in full per NPC (besides staying put)
-FINALISTS = 14
+FINALISTS = 10
 #: hexes of the reach area pre-scored per NPC at most (a stride over a bigger one)
 PRESCORED = 500
 #: destinations scored with their attacks (the best by cover and distance)
-SCORED = 3
+SCORED = 2
 #: foes a plan considers shooting at (the nearest seen)
 TARGETS = 2
 
