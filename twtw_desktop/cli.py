@@ -374,6 +374,7 @@ def _serve(argv: list[str]) -> int:
 
 def _rules(argv: list[str]) -> int:
     from .play.rules_reference import main as rules_main  # lazy: start-up
+    from .tactics import autopilot  # noqa: F401  (registers the "autopilot" action)
 
     return rules_main(argv)
 
