@@ -355,7 +355,7 @@ def _bench(argv: list[str]) -> int:
 
 def _play(argv: list[str]) -> int:
     from .play.script import main as play_main  # lazy: start-up
-    from .tactics import autopilot  # noqa: F401  (registers the "autopilot" action)
+    from .tactics import autopilot  # noqa: F401 # lazy: start-up (registers "autopilot")
 
     return play_main(argv)
 
@@ -374,7 +374,7 @@ def _serve(argv: list[str]) -> int:
 
 def _rules(argv: list[str]) -> int:
     from .play.rules_reference import main as rules_main  # lazy: start-up
-    from .tactics import autopilot  # noqa: F401  (registers the "autopilot" action)
+    from .tactics import autopilot  # noqa: F401 # lazy: start-up (registers "autopilot")
 
     return rules_main(argv)
 

@@ -37,6 +37,7 @@ from ..geometry.sight import cover_line, visible
 from ..geometry.walls import hex_centres
 from ..hexgrid import Hex, facing_toward
 from ..play.actions import Action, Move, Reload
+from ..play.clock_actions import Declare
 from ..play.combat_actions import AimedShot, NormalShot, SnapShot
 from ..play.declarations import (
     ClearStanding,
@@ -214,8 +215,6 @@ class _Planner:
     def _plan_phases(self, sight: Sight) -> Plan:
         """Phases: declare a speed (004 Declaring Actions) while speeds are being
         declared; in the NPC's phase, the phase's move and shot."""
-        from ..play.clock_actions import Declare
-
         c = self.c
         declared = _phase_declared(self.t, c.id)
         if declared is None:
