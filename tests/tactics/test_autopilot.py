@@ -177,3 +177,32 @@ def test_plan_command_names_a_bad_id_and_lists_in_play_actions() -> None:
         [str(CLI), "play", "--actions"], capture_output=True, text=True, timeout=120, check=True
     )
     assert "autopilot" in listed.stdout
+
+
+@pytest.mark.slow(minutes=6)
+def test_bench_fights_play_to_the_end_without_a_refusal(tmp_path: Path) -> None:
+    out = tmp_path / "fights.json"
+    run = subprocess.run(
+        [str(CLI), "bench", "--fights", "1", "--json", str(out)],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = json.loads(out.read_text())
+    assert {r["pairing"] for r in rows} == {
+        "autopilot hombres v naive posse", "naive hombres v autopilot posse",
+        "autopilot v autopilot",
+    }  # fmt: skip
+    for r in rows:
+        assert r["fights"] == 1 and r["refusals"] == 0 and r["hung"] == 0
+        assert 1 <= r["rounds_per_fight"] <= 10 and r["plan_ms_per_npc"] > 0
+
+
+def test_the_naive_opponent_walks_straight_at_the_nearest_foe() -> None:
+    from twtw_desktop.tactics.naive import NaivePlanner
+
+    table = sample_in_round("main_street")
+    (plan,) = plan_round(table, ["dave_perkins"], planner=NaivePlanner)
+    assert plan.actions and "straight at" in plan.reasons[0]
+    for act in plan.actions:
+        assert table.why_not(act) is None
+        table.apply(act)

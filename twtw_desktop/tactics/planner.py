@@ -113,9 +113,11 @@ def plan_round(
     who: Sequence[str] | None = None,
     seed: int = 0,
     memory: Memory | None = None,
+    planner: type[Planner] | None = None,
 ) -> list[Plan]:
     """A plan for each NPC named (default: every NPC on the map), on a scratch copy
-    of the table. Raises :class:`RulesError` naming an unknown id."""
+    of the table, by ``planner`` (default :class:`Planner`; the bench's naive
+    opponent is another). Raises :class:`RulesError` naming an unknown id."""
     scratch = scratch_of(table)
     ids = []
     for w in who if who is not None else npc_ids(table):
@@ -126,7 +128,7 @@ def plan_round(
     claimed: set[Hex] = set()
     out = []
     for cid in ids:
-        plan = _Planner(scratch, cid, odds, rng, memory, claimed).plan()
+        plan = (planner or Planner)(scratch, cid, odds, rng, memory, claimed).plan()
         out.append(plan)
     return out
 
@@ -139,7 +141,7 @@ def _name(table: Table, token_id: str) -> str:
     return table.character_of(token_id).name
 
 
-class _Planner:
+class Planner:
     """The plan of one NPC (see the module docstring)."""
 
     def __init__(
@@ -305,21 +307,11 @@ class _Planner:
         assert tok is not None
         if self.c.move <= 0 or not threats:
             return [(start, 0)]
-        ap = min(budget, 6) if not phases else max(1, -(-self.c.run // max(self.c.move, 1)))
-        try:
-            area = reachable(
-                self.t.map,
-                self.t.walls(),
-                start,
-                tok.facing,
-                ap,
-                ap,
-                self.c.move,
-                [*occupied_hexes(self.t, tok.id), *sorted(self.claimed, key=lambda h: (h.q, h.r))],
-            )
-        except RulesError:
+        ap = min(budget, 6) if not phases else self._phase_ap()
+        reach = self._reach(start, ap)
+        if reach is None:
             return [(start, 0)]
-        hexes, cost = area.costs()
+        hexes, cost = reach
         order = sorted(range(len(hexes)), key=lambda i: (hexes[i].q, hexes[i].r))
         if len(order) > PRESCORED:
             order = order[:: -(-len(order) // PRESCORED)]
@@ -352,6 +344,31 @@ class _Planner:
         scored.sort(key=lambda x: (x[0], x[1], x[2]))
         del foes
         return [(start, 0), *[(s[3], s[4]) for s in scored[:FINALISTS]]]
+
+    def _phase_ap(self) -> int:
+        """Phases: how far a move may go, in walking AP (the Run value)."""
+        return max(1, -(-self.c.run // max(self.c.move, 1)))
+
+    def _reach(self, start: Hex, ap: int) -> tuple[list[Hex], Any] | None:
+        """Every hex the NPC can walk to for ``ap`` AP, and the AP of each (None: the
+        search refuses)."""
+        tok = self.tok
+        assert tok is not None
+        claimed = sorted(self.claimed, key=lambda h: (h.q, h.r))
+        try:
+            area = reachable(
+                self.t.map,
+                self.t.walls(),
+                start,
+                tok.facing,
+                ap,
+                ap,
+                self.c.move,
+                [*occupied_hexes(self.t, tok.id), *claimed],
+            )
+        except RulesError:
+            return None
+        return area.costs()
 
     def _move(self, dest: Hex, foes: list[Any]) -> Move | None:
         col, row = self.t.map.offset(dest)
@@ -701,4 +718,4 @@ def _and(names: list[str]) -> str:
     return uniq[0] if len(uniq) == 1 else ", ".join(uniq[:-1]) + " and " + uniq[-1]
 
 
-__all__ = ["Memory", "Plan", "npc_ids", "plan_round"]
+__all__ = ["Memory", "Plan", "Planner", "npc_ids", "plan_round"]
