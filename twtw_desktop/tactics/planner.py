@@ -118,9 +118,20 @@ def plan_round(
     """A plan for each NPC named (default: every NPC on the map), on a scratch copy
     of the table, by ``planner`` (default :class:`Planner`; the bench's naive
     opponent is another). Raises :class:`RulesError` naming an unknown id."""
-    scratch = scratch_of(table)
+    return plan_on(scratch_of(table), who, seed, memory, planner)
+
+
+def plan_on(
+    scratch: Table,
+    who: Sequence[str] | None = None,
+    seed: int = 0,
+    memory: Memory | None = None,
+    planner: type[Planner] | None = None,
+) -> list[Plan]:
+    """:func:`plan_round` on a scratch copy made already (:func:`.view.scratch_of`):
+    the window copies the table on its own thread and plans on a worker."""
     ids = []
-    for w in who if who is not None else npc_ids(table):
+    for w in who if who is not None else npc_ids(scratch):
         c, _tok = scratch.actor(w)  # RulesError naming an unknown id
         ids.append(c.id)
     odds = DeckOdds(scratch.deck.cards)
@@ -718,4 +729,4 @@ def _and(names: list[str]) -> str:
     return uniq[0] if len(uniq) == 1 else ", ".join(uniq[:-1]) + " and " + uniq[-1]
 
 
-__all__ = ["Memory", "Plan", "Planner", "npc_ids", "plan_round"]
+__all__ = ["Memory", "Plan", "Planner", "npc_ids", "plan_on", "plan_round"]
