@@ -8,7 +8,8 @@ and the planning time per NPC per round. Fight ``i`` of a sample uses deck seed
 ``i`` (the same cards for every pairing).
 
 The driver is the Judge's hand, and it decides only what the table leaves to the
-Judge: whoever can act with nothing declared gets their side's plan (and passes
+Judge: every figure is shown at the start (no Judge is there to reveal a hidden one
+when it is seen); whoever can act with nothing declared gets their side's plan (and passes
 when there is none); the offer of AP from the pool for the stack is declined; an
 attack waiting for its bumps spends them all on damage. A fight ends when one side
 has nobody standing, or after :data:`MAX_ROUNDS` rounds (a draw); a refusal from
@@ -161,6 +162,10 @@ def play_fight(
     enc = opened.table.encounter
     enc.deck_seed = seed
     enc.deck_state = None
+    # a fight in the open: the Judge shows every figure (a hidden token is hidden from
+    # the other side's eyes, and no Judge is here to reveal it when it is seen)
+    for tok in enc.tokens:
+        tok.hidden = False
     table = Table(enc, opened.table.map, source=opened.path, gear=opened.table.gear)
     before = _harm(table)
     d = _Driver(table, planners, seed)

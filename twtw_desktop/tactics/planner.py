@@ -94,6 +94,8 @@ class _Attack:
     hits: float = 0.0
     words: str = ""
     target: str | None = None
+    #: the words of the first attack alone
+    first: str = ""
 
 
 def npc_ids(table: Table) -> list[str]:
@@ -489,7 +491,7 @@ class Planner:
     def _checked(self, attack: _Attack, ap: int, first: bool) -> _Attack:
         """The attacks the table allows in turn, each with the AP it will have (the
         first refused ends the run)."""
-        out = _Attack(target=attack.target, words=attack.words)
+        out = _Attack(target=attack.target, words=attack.words, first=attack.first)
         for act in attack.actions:
             need = self._ap(act)
             if out.ap + need > ap or not self._legal(act, need, first and not out.actions):
@@ -501,7 +503,7 @@ class Planner:
             out.words = ""
             out.target = None
         elif len(out.actions) < len(attack.actions):
-            out.words = attack.words.split(" (")[0] + (
+            out.words = attack.first + (
                 f" ({len(out.actions)} times)" if len(out.actions) > 1 else ""
             )
         return out
@@ -598,6 +600,7 @@ class Planner:
         finally:
             self.c.weapons = weapons
         n = len(out.actions)
+        out.first = tn_words
         out.words = tn_words + (f" ({n} times)" if n > 1 else "")
         return out
 
