@@ -1,6 +1,6 @@
 """ "Is it any good": seeded fights of the samples, played to the end by script.
 
-``twtw-desktop bench --fights N`` plays N fights of each AP v2 sample for each
+``twtw-desktop bench --fights N`` plays N fights of each sample for each
 pairing — the hombres on the autopilot against a naive posse, the posse on the
 autopilot against naive hombres, and the autopilot on both sides — with no window,
 and reports side by side: wins, damage dealt per damage taken, rounds per fight,
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RulesError
-from ..play.actions import parse_action
+from ..play.actions import Move, parse_action
 from ..play.attack import bumps_left, preview
 from ..play.attack_base import SpendRef
 from ..play.declarations import decision_waiting
@@ -36,8 +36,8 @@ from ..tactics.naive import NaivePlanner
 from ..tactics.planner import Planner, plan_round
 from ..tactics.view import Memory
 
-#: the samples played (the Phases sample, Laroq Hacienda, is not: see the manual)
-FIGHT_SAMPLES = ("main_street", "legless_gulch", "longhorn_saloon")
+#: the samples played (Laroq Hacienda in the Phases edition)
+FIGHT_SAMPLES = ("main_street", "legless_gulch", "longhorn_saloon", "laroq_hacienda")
 MAX_ROUNDS = 10
 MAX_STEPS = 300
 SIDES = ("hombres", "posse")
@@ -90,7 +90,9 @@ class _Driver:
             self.fight.refusals.append(f"{data.get('do')}: {e}")
             return None
 
-    def give_plans(self, ids: list[str]) -> None:
+    def give_plans(self, ids: list[str], only: type | None = None) -> None:
+        """Each side's plans for ``ids`` given as the autopilot action gives them
+        (``only``: just the plans whose first action is of that kind)."""
         for side in SIDES:
             who = [c for c in ids if self.t.character(c).side == side]
             if not who:
@@ -100,6 +102,8 @@ class _Driver:
             self.fight.plan_s += time.perf_counter() - t0
             self.fight.plans += len(plans)
             for plan in plans:
+                if only is not None and not (plan.actions and isinstance(plan.actions[0], only)):
+                    continue
                 for act in plan.actions:
                     # as the autopilot action gives them: a declaration the table no
                     # longer takes (it carried out others' actions in between) ends
@@ -126,6 +130,9 @@ class _Driver:
         t = self.t
         if self.apply({"do": "start_round"}) is None:
             return
+        if t.time is not None and t.time.kind == "phases":
+            self.phases_round()
+            return
         self.give_plans(_standing(t, "hombres") + _standing(t, "posse"))
         for _ in range(MAX_STEPS):
             if self.over():
@@ -149,6 +156,36 @@ class _Driver:
         else:
             self.fight.hung = True
         self.apply({"do": "end_round"})
+
+    def phases_round(self) -> None:
+        """Phases: every side declares its speeds by its planner and the card is
+        flipped; each phase opens with its moves, slowest first (001 Movement
+        Actions, the table's house order), then whoever is next acts by its plan —
+        or, with nothing to do, takes a Quick action — and the phase ends when
+        nobody is left."""
+        t = self.t
+        self.give_plans(_standing(t, "hombres") + _standing(t, "posse"))
+        if self.apply({"do": "resolve"}) is None:
+            return
+        moved_in = 0
+        for _ in range(MAX_STEPS):
+            if self.over() or t.track.round_over:
+                return
+            if t.track.current_phase != moved_in:
+                moved_in = t.track.current_phase
+                for cid in reversed(t.track.acting_order()):
+                    self.give_plans([cid], only=Move)
+            nxt = t.track.next_to_act()
+            if nxt is None:
+                if self.apply({"do": "end_segment"}) is None:
+                    return
+                continue
+            before = len(t.steps)
+            self.give_plans([nxt])
+            idle = len(t.steps) == before and t.track.next_to_act() == nxt
+            if idle and self.apply({"do": "act", "who": nxt, "speed": "fast"}) is None:
+                return
+        self.fight.hung = True
 
     def over(self) -> bool:
         return not _standing(self.t, "hombres") or not _standing(self.t, "posse")

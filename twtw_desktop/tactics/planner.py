@@ -36,7 +36,7 @@ from ..geometry.movement import reachable
 from ..geometry.sight import cover_line, visible
 from ..geometry.walls import hex_centres
 from ..hexgrid import Hex, facing_toward
-from ..play.actions import Action, Move, Reload
+from ..play.actions import Action, Cock, Draw, Move, Reload, hex_of
 from ..play.clock_actions import Declare
 from ..play.combat_actions import AimedShot, NormalShot, SnapShot
 from ..play.declarations import (
@@ -49,6 +49,7 @@ from ..play.declarations import (
 from ..play.melee_actions import MeleeAttack
 from ..play.movement import occupied_hexes
 from ..play.table import Table
+from ..rules.action_moves import phase_move_speed
 from ..rules.character import Character
 from ..rules.gear import Weapon
 from ..rules.track_models import RowStatus
@@ -179,6 +180,8 @@ class Planner:
         #: the token and the guns as they stand (what a declaration is asked with)
         self._origin = (tok.hex, tok.facing, tok.moved) if tok is not None else ((0, 0), 0, 0)
         self._origin_weapons = [w.model_copy() for w in c.weapons]
+        #: Phases, while the round's speeds are declared (see :meth:`_plan_phases`)
+        self._declaring = False
 
     # -- the plan ------------------------------------------------------------------
 
@@ -228,33 +231,98 @@ class Planner:
     # -- Phases --------------------------------------------------------------------
 
     def _plan_phases(self, sight: Sight) -> Plan:
-        """Phases: declare a speed (004 Declaring Actions) while speeds are being
-        declared; in the NPC's phase, the phase's move and shot."""
+        """Phases: one action in the NPC's phase (004 Taking Actions) — an attack
+        from where it stands when it has one, else the best move. While the round's
+        speeds are declared (004 Declaring Actions) it declares the speed that action
+        needs; its turn is not come, so the action is priced, not asked ``why_not``."""
         c = self.c
-        declared = _phase_declared(self.t, c.id)
-        if declared is None:
-            best = self._best(sight, 6, phases=True)
-            speed = "fast"
-            why = "nothing to reach: a Quick action keeps it ready"
-            if best is not None:
-                _s, _d, move, attack, words = best
-                speed = "normal" if move is not None else "fast"
-                why = words
-            act = Declare(who=c.id, speed=speed)  # type: ignore[arg-type]
-            if self.t.why_not(act) is not None:
-                return Plan(c.id, (), (f"{c.name} cannot declare a speed now.",))
-            return Plan(c.id, (act,), (f"declares {speed}: {why}",))
-        best = self._best(sight, 6, phases=True)
-        if best is None:
+        declaring = _phase_declared(self.t, c.id) is None
+        # before its turn (speeds being declared, or someone else next) what it will
+        # do then is priced, not asked why_not: the turn is not come
+        self._declaring = declaring or self.t.track.next_to_act() != c.id
+        try:
+            choice = self._phase_choice(sight)
+        finally:
+            self._declaring = False
+        if choice is None:
+            if declaring:
+                return self._declare("fast", "nothing to reach: a Quick action keeps it ready")
             return Plan(c.id, (), ("Nothing worth doing this phase.",))
-        _s, dest, move, attack, words = best
-        acts: list[Action] = []
-        if move is not None and self.t.why_not(move) is None:
-            acts.append(move)
+        act, words, dest, path, target = choice
+        if declaring:
+            return self._declare(self._speed_of(act), words)
+        if dest is not None:
             self.claimed.add(dest)
-        elif attack.actions and self.t.why_not(attack.actions[0]) is None:
-            acts.append(attack.actions[0])
-        return Plan(c.id, tuple(acts), (words,), self._path_refs(move), attack.target)
+        return Plan(c.id, (act,), (words,), path, target)
+
+    def _phase_choice(
+        self, sight: Sight
+    ) -> tuple[Action, str, Hex | None, tuple[tuple[int, int], ...], str | None] | None:
+        tok = self.tok
+        assert tok is not None
+        foes = [self.t.token(t) for t in sight.seen]
+        foes = [f for f in foes if not self.t.character(f.character_id).out_of_action]
+        retreat = withdrawing(self.c, self.w, sight.allies) if foes else None
+        with self._placed(tok.at, None):
+            here = self._checked(self._attacks(foes, 99, retreat is not None, True), 99, True)
+        if here.actions and here.hits >= 0.05:
+            return here.actions[0], f"stays put; then {here.words}", None, (), here.target
+        ready = self._readying() if foes and retreat is None else None
+        if ready is not None:
+            return ready[0], ready[1], None, (), None
+        best = self._best(sight, 6, phases=True)
+        if best is None or best[2] is None:
+            return None
+        _s, dest, move, _attack, words = best
+        assert move is not None
+        return move, words.split("; then ")[0], dest, self._path_refs(move), None
+
+    def _readying(self) -> tuple[Action, str] | None:
+        """Phases: the gun drawn, or cocked, as this phase's action when the shot
+        cannot come with it in one declaration (004: at most three Quick actions)."""
+        slot = self._weapon()
+        if slot is None or not slot[1].is_ranged:
+            return None
+        i, w = slot
+        cw = self.c.weapons[i]
+        act: Action
+        if not cw.readied:
+            act, what = Draw(who=self.cid, weapon=w.id), f"draws the {w.name}"
+        elif w.cock_ap is not None and not cw.cocked:
+            act, what = Cock(who=self.cid, weapon=w.id), f"cocks the {w.name}"
+        else:
+            return None
+        if not self._legal(act, 0, first=True):
+            return None
+        return act, f"stays put; {what} (the shot in a later phase)"
+
+    def _speed_of(self, act: Action) -> str:
+        """The speed the action needs (the catalogue's, or a move's by its paces)."""
+        if isinstance(act, Move):
+            tok = self.tok
+            assert tok is not None
+            paces = max(1, tok.at.distance(hex_of(self.t, act.to)))
+            try:
+                return phase_move_speed(self.c, paces)[1].value
+            except RulesError:
+                return "slow"
+        try:
+            spec = act.spec(self.t)
+        except RulesError:
+            spec = None
+        if spec is None:
+            return "normal"
+        if isinstance(act, Draw | Cock):
+            return spec.speed.value
+        # a shot may need a cock or a draw with it (one declaration, 004): a Half
+        # action at the least, so the shot is not refused as too slow on its turn
+        return spec.speed.value if spec.speed.value == "slow" else "normal"
+
+    def _declare(self, speed: str, why: str) -> Plan:
+        act = Declare(who=self.cid, speed=speed)  # type: ignore[arg-type]
+        if self.t.why_not(act) is not None:
+            return Plan(self.cid, (), (f"{self.c.name} cannot declare a speed now.",))
+        return Plan(self.cid, (act,), (f"declares {speed}: {why}",))
 
     # -- scoring -------------------------------------------------------------------
 
@@ -271,6 +339,8 @@ class Planner:
         foes = [f for f in foes if not self.t.character(f.character_id).out_of_action]
         threats = [f.at for f in foes] + [h for _id, h in sight.remembered]
         retreat = withdrawing(self.c, self.w, sight.allies) if threats else None
+        if not threats:
+            return self._search(start, budget, phases)
         costs = self._destinations(start, budget, foes, threats, retreat is not None, phases)
         staged = []
         for rank, (dest, move_ap) in enumerate(costs):
@@ -303,6 +373,32 @@ class Planner:
             words = self._words(dest, move, attack, cover_words, retreat)
             return score, dest, move, attack, words
         return None
+
+    def _search(
+        self, start: Hex, budget: int, phases: bool
+    ) -> tuple[float, Hex, Move | None, _Attack, str] | None:
+        """Nobody seen or remembered: a reckless or steady NPC walks toward the middle
+        of the map (a house design: it looks for the fight; it knows nothing of where
+        the foes are), a cautious or cowardly one holds."""
+        if self.w.attack < 1.0 or self.c.move <= 0:
+            return None
+        middle = self.t.map.hex_at(self.t.map.cols // 2, self.t.map.rows // 2)
+        ap = min(budget, 3) if not phases else self._phase_ap()
+        reach = self._reach(start, ap)
+        if reach is None:
+            return None
+        hexes, cost = reach
+        best = (start.distance(middle), 0, start.q, start.r)
+        for h, c in zip(hexes, cost.tolist(), strict=True):
+            best = min(best, (h.distance(middle), int(c), h.q, h.r))
+        dest = Hex(best[2], best[3])
+        if dest == start:
+            return None
+        move = self._move(dest, [])
+        if move is None or not self._legal(move, best[1], first=True):
+            return None
+        words = f"sees nobody: walks toward the middle of the map, to {self.t.hex_label(dest)}"
+        return 0.0, dest, move, _Attack(), words
 
     def _destinations(
         self,
@@ -407,6 +503,8 @@ class Planner:
         first of the plan, or queued behind the others: ``when_able`` asks it of the
         table as it stands) and when it is carried out — where the plan's move leaves
         the token, with the AP it will have then."""
+        if self._declaring:
+            return True  # Phases, speeds still being declared: the turn is not come
         try:
             if target_gone(self.t, action):
                 return False
