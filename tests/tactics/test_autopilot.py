@@ -206,3 +206,20 @@ def test_the_naive_opponent_walks_straight_at_the_nearest_foe() -> None:
     for act in plan.actions:
         assert table.why_not(act) is None
         table.apply(act)
+
+
+def test_a_play_script_gives_the_npcs_their_plans(tmp_path: Path) -> None:
+    script = tmp_path / "round.jsonl"
+    script.write_text(
+        '{"do": "start_action_time"}\n{"do": "start_round"}\n{"do": "autopilot", "seed": 4}\n'
+    )
+    out = tmp_path / "after.encounter.json"
+    run = subprocess.run(
+        [str(CLI), "play", str(ROOT / "maps" / "main_street.encounter.json"),
+         "--script", str(script), "--out", str(out)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    saved = json.loads(out.read_text())
+    standing = saved["action_state"]["standing"]
+    assert {"angus_laroq", "felicia_laroq"} & set(standing), standing
