@@ -32,7 +32,7 @@ L = Qt.MouseButton.LeftButton
 #: declared once their declarations are done, an offer of AP from the pool for a
 #: stack, a result to apply, a fresh plan for a dropped declaration. This pins what
 #: the autopilot achieves today (the same round by hand: 29, test_round_flow.py).
-TARGET = 23
+TARGET = 22
 
 
 @pytest.mark.slow(minutes=3)
@@ -116,7 +116,8 @@ def test_a_round_with_the_hombres_on_autopilot(qtbot, qapp, tmp_path, monkeypatc
         last = doc.encounter.log[-1].text
         if doc.table.track.round_over or "another counter after segment 20" in last:
             break  # the round has run its segments
-        if decision_waiting(doc.table):
+        if decision_waiting(doc.table) or "for an attack" in last:
+            # a result with choices: its card is shown, Apply carries it out
             click(panel.apply_button)
             continue
         stop = doc.encounter.log[-1].text

@@ -182,6 +182,8 @@ class Planner:
         self._origin_weapons = [w.model_copy() for w in c.weapons]
         #: Phases, while the round's speeds are declared (see :meth:`_plan_phases`)
         self._declaring = False
+        #: the last reach area searched (the ghost path is read from it)
+        self._area: Any = None
 
     # -- the plan ------------------------------------------------------------------
 
@@ -421,7 +423,7 @@ class Planner:
         if reach is None:
             return [(start, 0)]
         hexes, cost = reach
-        order = sorted(range(len(hexes)), key=lambda i: (hexes[i].q, hexes[i].r))
+        order = list(range(len(hexes)))  # the reach area's own order: ascending cells
         if len(order) > PRESCORED:
             order = order[:: -(-len(order) // PRESCORED)]
         blade = self._blade()
@@ -433,12 +435,18 @@ class Planner:
         blocked_by = np.zeros(len(cand), dtype=np.int64)
         for x in near_foes:
             blocked_by += index.blocks_sight_many(np.asarray(index.centre(x)), xy)
+        q = np.fromiter((h.q for h in cand), dtype=np.int64, count=len(cand))
+        r = np.fromiter((h.r for h in cand), dtype=np.int64, count=len(cand))
+        nearest = np.full(len(cand), 1 << 30, dtype=np.int64)
+        for x in threats:  # axial distance, every candidate at once
+            dq, dr = q - x.q, r - x.r
+            nearest = np.minimum(nearest, (abs(dq) + abs(dr) + abs(dq + dr)) // 2)
         scored = []
         for j, i in enumerate(order):
             h = hexes[i]
             if h == start:
                 continue
-            near = min(h.distance(x) for x in threats)
+            near = int(nearest[j])
             if blade and not retreat and near == 1:
                 scored.append((-100.0 + int(cost[i]), h.q, h.r, h, int(cost[i])))
                 continue
@@ -477,6 +485,7 @@ class Planner:
             )
         except RulesError:
             return None
+        self._area = area
         return area.costs()
 
     def _move(self, dest: Hex, foes: list[Any]) -> Move | None:
@@ -510,7 +519,9 @@ class Planner:
                 return False
             if not self._declarable(action, first):
                 return False
-            if not _segments(self.t):
+            if first or not _segments(self.t):
+                # the first is declared where it stands: when_able asked it already
+                # with the counters it will have (why_not_when_paid)
                 return True
             with self.t.track.supposing(self.cid, ap):
                 return why_not_declaring(self.t, action) is None
@@ -693,7 +704,9 @@ class Planner:
                 out.ap += need
                 out.hits += p
                 self._fired(act)
-                if phases:
+                # one shot in a phase; and a shot that draws the gun is the last the
+                # table takes now: the next would be declared with the gun holstered
+                if phases or getattr(act, "draw_first", False):
                     break
         finally:
             self.c.weapons = weapons
@@ -796,12 +809,18 @@ class Planner:
     def _path_refs(self, move: Move | None) -> tuple[tuple[int, int], ...]:
         if move is None:
             return ()
+        dest = hex_of(self.t, move.to)
         try:
-            plan = move.plan(self.t)
-        except RulesError:
-            return (tuple(move.to),)  # type: ignore[return-value]
+            path = self._area.path_to(dest) if self._area is not None else []
+        except KeyError:
+            path = []
+        if not path:
+            try:
+                path = move.plan(self.t).path
+            except RulesError:
+                return (tuple(move.to),)  # type: ignore[return-value]
         refs = []
-        for h in plan.path:
+        for h in path:
             col, row = self.t.map.offset(h)
             refs.append((col + 1, row + 1))
         return tuple(refs)
