@@ -14,6 +14,8 @@
                                         Universal VTT battle maps (.dd2vtt, .df2vtt, .uvtt)
     twtw-desktop play ENCOUNTER --script ACTIONS.jsonl [--out RESULT.encounter.json]
                                         apply table actions headless; --actions lists them
+    twtw-desktop plan ENCOUNTER [--who ID,…] [--seed N] [--json]
+                                        each NPC's plan for the round (the autopilot), why
     twtw-desktop serve ENCOUNTER [--host 127.0.0.1] [--port N]
                                         each posse character's page for phones, until Ctrl+C
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
@@ -360,18 +362,27 @@ def _bench(argv: list[str]) -> int:
 
 def _play(argv: list[str]) -> int:
     from .play.script import main as play_main  # lazy: start-up
+    from .tactics import autopilot  # noqa: F401 # lazy: start-up (registers "autopilot")
 
     return play_main(argv)
 
 
+def _plan(argv: list[str]) -> int:
+    from .tactics.autopilot import main as plan_main  # lazy: start-up
+
+    return plan_main(argv)
+
+
 def _serve(argv: list[str]) -> int:
+    from .ui.picture_cut import cut_picture  # lazy: start-up (Qt cuts the pages' picture)
     from .web.headless import main as serve_main  # lazy: start-up (aiohttp only when serving)
 
-    return serve_main(argv)
+    return serve_main(argv, cutter=cut_picture)
 
 
 def _rules(argv: list[str]) -> int:
     from .play.rules_reference import main as rules_main  # lazy: start-up
+    from .tactics import autopilot  # noqa: F401 # lazy: start-up (registers "autopilot")
 
     return rules_main(argv)
 
@@ -434,6 +445,12 @@ COMMANDS: dict[str, Command] = {
             "ENCOUNTER --script A.jsonl",
             "apply table actions without a window (the journal's format)",
             _play,
+        ),
+        Command(
+            "plan",
+            "ENCOUNTER [--who ID,…] [--seed N] [--json]",
+            "print each NPC's plan for the round (the autopilot) and its reasons",
+            _plan,
         ),
         Command(
             "party", "export|import ...", "carry the posse's sheets from fight to fight", _party

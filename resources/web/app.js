@@ -69,7 +69,9 @@
     for (var row = 0; row < m.rows; row++) {
       var line = m.terrain[row];
       for (var col = 0; col < m.cols; col++) {
-        var code = line[col], a = axial(col, row);
+        var code = line[col];
+        if (code === " ") continue;  // a hex this character has never seen: nothing of it is sent
+        var a = axial(col, row);
         paths[code] = (paths[code] || "") + "M" + corners(a[0], a[1]).join("L") + "Z";
       }
     }
@@ -266,6 +268,8 @@
     ws.onclose = function (ev) {
       setStatus(false);
       if (ev.code === 4403) { revoked = true; setStatus(false); return; }
+      // replaced by a newer page of this device: back when this one is shown again
+      if (ev.code === 4409) return;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 5000);
     };

@@ -126,3 +126,69 @@ def test_a_delayed_character_acts_in_a_later_phase_and_interrupts_at_minus_two(t
     assert contest.interrupter_result == raw - 2  # 004: the interrupter at −2
     ev = t.apply(Act(who=MIRANDA, speed=Speed.FAST))
     assert "acting on a delay" in ev.text
+
+
+def _phases_of(t) -> set[int]:
+    return {r.phase for r in t.track.state.rows.values() if r.phase and not r.hesitated}
+
+
+def test_next_phase_skips_every_phase_nobody_acts_in_saying_so(table):
+    """004 Taking Actions: "If no characters act in a phase it can be skipped". The
+    journal's end_segment with skip_empty goes on to the next phase anyone acts in,
+    each skipped phase's continuous step run and a log line saying it was skipped;
+    plain end_segment keeps one phase a step (the seed scripts)."""
+    t = table
+    _declare_all(t)
+    for n in range(1, 55):  # a card on which nobody acts in phase I
+        t.apply(Resolve(cards={"all": card_of(t, n)}))
+        if _phases_of(t) and min(_phases_of(t)) > 1:
+            break
+        t.undo()
+    else:
+        raise AssertionError("no such card in the deck")
+    used = _phases_of(t)
+    first = min(used)
+    log = len(t.encounter.log)
+    ev = t.apply(EndSegment(skip_empty=True))
+    assert t.track.state.phase == first
+    lines = " ".join(e.text + str(e.detail or "") for e in t.encounter.log[log:])
+    for p in range(1, first):
+        roman = "I" * p if p < 4 else "IV"
+        assert f"Phase {roman}: nobody acts — skipped" in lines
+        assert "If no characters act in a phase it can be skipped" in lines
+    assert "skipped" in ev.text
+    # one undo step takes it all back
+    t.undo()
+    assert t.track.state.stage.value == "resolved"
+    # the plain step opens phase I whoever acts in it
+    t.apply(EndSegment())
+    assert t.track.state.phase == 1
+    # and the round ends through skip_empty steps with a step per phase acted in
+    t.undo()
+    steps = 0
+    while t.track.state.stage.value != "ended":
+        t.apply(EndSegment(skip_empty=True))
+        steps += 1
+    assert steps == len(used) + 1
+
+
+def test_a_phase_with_a_delayed_character_is_not_skipped(table):
+    """A character who delayed may act at any later moment (004 Delaying an Action):
+    a phase nobody else acts in is kept for them."""
+    t = table
+    _declare_all(t)
+    n = _card_where(t, lambda r: r.phase == 1)
+    t.apply(Resolve(cards={"all": card_of(t, n)}))
+    t.apply(EndSegment(skip_empty=True))
+    assert t.track.state.phase == 1
+    while t.track.next_to_act() not in (None, MIRANDA):
+        t.apply(Act(who=t.track.next_to_act(), speed=Speed.FAST))
+    if t.track.next_to_act() != MIRANDA:
+        pytest.skip("Miranda has had her turn on this card")
+    t.apply(Delay(who=MIRANDA))
+    later = _phases_of(t) - {1}
+    t.apply(EndSegment(skip_empty=True))
+    assert t.track.state.phase == 2  # kept for Miranda's delayed action
+    assert t.track.skippable() is False
+    if 2 not in later:
+        assert t.track.acting_order() == []

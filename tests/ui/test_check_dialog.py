@@ -169,3 +169,31 @@ def test_the_dialog_marks_a_check_that_involves_movement(qtbot, tmp_path):
     assert not dlg.action().moving
     dlg.moving.setChecked(True)
     assert dlg.action().moving and dlg.make.isEnabled()
+
+
+def test_the_dialog_helps_another_characters_task(qtbot, tmp_path):
+    """002 Complex Checks: "multiple characters may collaborate to produce [...] more
+    victories" — Jonah's check, helping with Hank's dynamite device, adds its
+    victories to Hank's task."""
+    doc = _doc(tmp_path)
+    dlg = CheckDialog(doc, HANK)
+    qtbot.addWidget(dlg)
+    dlg.skill.setCurrentText("demolitions")
+    dlg.difficulty.setCurrentIndex(dlg.difficulty.findData("challenging"))
+    dlg.complex.setChecked(True)
+    dlg.victories.setValue(3)
+    dlg.task.setText("dynamite device")
+    dlg.card.setText("50")
+    dlg.make.click()
+    assert doc.character(HANK).checks[0].check.progress == 2
+    help_dlg = CheckDialog(doc, "jonah_benton")
+    qtbot.addWidget(help_dlg)
+    help_dlg.difficulty.setCurrentIndex(help_dlg.difficulty.findData("challenging"))
+    help_dlg.complex.setChecked(True)
+    help_dlg.victories.setValue(3)
+    help_dlg.task.setText("dynamite device")
+    help_dlg.helps.setCurrentIndex(help_dlg.helps.findData(HANK))
+    assert help_dlg.action().helps == HANK
+    help_dlg.make.click()
+    assert help_dlg.event.record["helps"] == HANK
+    assert "on Hank Daggett's task" in doc.encounter.log[-1].text

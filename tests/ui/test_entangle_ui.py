@@ -35,3 +35,14 @@ def test_the_lasso_is_on_the_figures_menu(qtbot):
     assert "Dave Perkins" in doc.encounter.log[-1].text and "003 Entanglement" in (
         doc.encounter.log[-1].text
     )
+
+
+def test_trip_is_on_the_lasso_menu(qtbot):
+    """003 Entanglement: "entangle and/or trip a target" — the lasso's menu offers a
+    trip beside the entangle, each target greyed with the table's reason."""
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.apply(Draw(who=OCTAVIO, weapon="lasso"))
+    menu = _submenu(token_menu_actions(None, doc, OCTAVIO, OCTAVIO), "Entanglement")
+    sub = _submenu(menu.actions(), "Trip with the Lasso")
+    far = next(a for a in sub.actions() if a.text() == "Miranda Valentine")
+    assert not far.isEnabled() and "reaches" in far.toolTip()

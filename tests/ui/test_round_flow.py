@@ -87,10 +87,13 @@ def test_a_round_of_the_sample_in_at_most_29_judge_actions(qtbot, qapp, tmp_path
         kinds.append(str(k).split(".")[-1])
         qtbot.wait(5)  # the event loop runs between the Judge's actions
 
+    where: set[tuple[int, int]] = set()  # Draw / Declare and Apply: where they stand
+
     def click(button) -> None:
         nonlocal actions
         assert _in_view(button), f"{button.text()} is out of view at 1366×768"
         assert button.isEnabled(), button.toolTip()
+        where.add((button.mapTo(win, button.rect().topLeft()).y(), button.height()))
         qtbot.mouseClick(button, L)
         actions += 1
         kinds.append(button.text())
@@ -147,12 +150,18 @@ def test_a_round_of_the_sample_in_at_most_29_judge_actions(qtbot, qapp, tmp_path
             click(panel.draw_button)
             assert len(doc.table.track.state.standing[cid]) == 2
 
+    # the Judge had the Log in front: a stop that waits for Apply brings the Attack
+    # panel's tab forward by itself (#37)
+    win.docks["dock_log"].raise_()
+    qtbot.wait(5)
     key(Qt.Key.Key_F6)  # run on
     for _ in range(40):
         if all(shot(c) or not able(c) for c in armed):
             break
         if decision_waiting(doc.table):
             assert panel.current is not None, panel.message.text()  # its card is shown
+            assert _in_view(panel), "the stop did not bring the Attack panel forward"
+            assert _in_view(panel.result_label)  # the result, not the card's foot
             click(panel.apply_button)  # the run goes on by itself
             continue
         stop = doc.encounter.log[-1].text
@@ -171,6 +180,8 @@ def test_a_round_of_the_sample_in_at_most_29_judge_actions(qtbot, qapp, tmp_path
     print(" ".join(kinds))
     print(f"{actions} Judge actions: {len(chars) - len(unmoved)} moved, {len(shooters)} shot")
     assert actions <= TARGET, actions
+    # Declare, Draw and Apply stood in one place for every shooter (#37)
+    assert len(where) == 1, where
     # every shot went through the track: declared, and two or more on one segment
     # through the initiative stack (000 Simultaneous Actions)
     texts = [e.text for e in doc.encounter.log]

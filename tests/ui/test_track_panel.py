@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from twtw_desktop.play.catalogue import catalogue
+from twtw_desktop.play.declarations import RunOn
 from twtw_desktop.play.track_actions import Resolve
 from twtw_desktop.rules import actions as A
 from twtw_desktop.rules.base import Speed, WoundLocation
@@ -485,7 +486,7 @@ def test_bleeding_is_applied_logged_and_undone(qtbot, edition):
         for cid in panel._row_ids:
             assert panel.declare_speed(cid, Speed.FAST)
         assert panel.flip_card()
-        for _ in range(5):
+        while not doc.track.round_over:  # phases nobody acts in are skipped (004)
             assert panel.next_phase(), panel.message.text()
     assert doc.track.round_over
     assert doc.character("angus_laroq") is angus  # applied in place
@@ -592,8 +593,13 @@ def _to_phase_three(qtbot) -> tuple[EncounterDocument, TrackPanel]:
     for cid in panel._row_ids:
         assert panel.declare_speed(cid, Speed.FAST)
     assert panel._do(Resolve(cards={"all": ALL3}))
-    for _ in range(3):
-        assert panel.next_phase(), panel.message.text()
+    # everyone reads phase III: one Next phase skips I and II, where nobody acts
+    # (004 Taking Actions: "If no characters act in a phase it can be skipped")
+    log = len(doc.encounter.log)
+    assert panel.next_phase(), panel.message.text()
+    assert doc.track.state.phase == 3
+    texts = " ".join(e.text + str(e.detail) for e in doc.encounter.log[log:])
+    assert "Phase I: nobody acts — skipped" in texts and "Phase II: nobody acts" in texts
     return doc, panel
 
 
@@ -655,7 +661,7 @@ def test_keep_and_stop_waiting_into_the_next_round(qtbot):
     QInputDialog.getText = staticmethod(lambda *a, **k: ("the stage arrives", True))
     try:
         doc.select("t_miranda_valentine")
-        assert panel.press("F9")
+        assert panel.press("Alt+D")  # Delay's own key (F9 ends the round in both editions)
     finally:
         QInputDialog.getText = orig
     assert track.row("miranda_valentine").waiting_for == "the stage arrives"
@@ -845,3 +851,20 @@ def test_a_phases_row_offers_a_free_action_one_a_round(qtbot, monkeypatch):
     acts[0].trigger()
     assert any("a shout" in e.text for e in doc.encounter.log)
     assert doc.character(cid).name in doc.encounter.log[-1].text
+
+
+def test_the_line_under_the_track_says_why_the_run_stopped(qtbot):
+    """#37: after a step taken elsewhere (an Apply in the attack panel, a recovery…)
+    the line under the track still says why the run stopped — the table's own words,
+    as ``play`` prints them — not the list of everyone declaring."""
+    doc, panel = _panel(qtbot)
+    _scripted(panel, ON_IN)
+    assert panel.press("F5") and panel.press("F6")
+    stop = next(
+        e.detail["stop"] for e in reversed(doc.encounter.log) if e.detail and "stop" in e.detail
+    )
+    panel.refresh()  # what any other step's change does
+    assert panel.info.full.startswith("Stopped: ")
+    assert not panel.info.full.startswith("Declaring")
+    why = doc.table.why_not(RunOn())
+    assert panel.info.full in (f"Stopped: {why}", f"Stopped: {stop} — F6 runs on")

@@ -257,25 +257,3 @@ def test_a_door_opened_reaches_the_pages_map(table):
         opened = [w for w in patch["map"]["walls"] if w[0] == "door" and w[1] == 1]
         assert len(opened) == 1 + sum(1 for w in walls if w[0] == "door" and w[1] == 1)
         assert set(patch) == {"map"}  # nothing else changed
-
-
-def test_open_pages_are_capped(table, monkeypatch):
-    from twtw_desktop.web import server
-
-    monkeypatch.setattr(server, "MAX_SOCKETS", 2)
-    with served(table) as (svc, _):
-        url = svc.addresses()[0].url
-
-        async def go():
-            async with aiohttp.ClientSession() as s:
-                a = await s.ws_connect(url + "ws")
-                b = await s.ws_connect(url + "ws")
-                for ws in (a, b):
-                    await asyncio.wait_for(ws.receive(), WAIT)
-                with pytest.raises(aiohttp.WSServerHandshakeError) as e:
-                    await s.ws_connect(url + "ws")
-                await a.close()
-                await b.close()
-                return e.value.status
-
-        assert asyncio.run(go()) == 503

@@ -4,9 +4,17 @@ loopback run the load test shares.
 * ``devices_step_to_page``: the Judge's step (an action applied to the table, its
   frame handed to the service) until the page's update has arrived at each of six
   devices over loopback — the 95th percentile; the bytes per update ride along.
-* ``devices_frame_cost``: the only work a step adds on the Judge's thread with the
-  service running — copying the table into a frame (the pages are built, and the
+  ``devices_step_to_page_hacienda``: the same on the Laroq hacienda (1,200 hexes,
+  92 walls), where the pages are cut to what each character has seen, Jonah put on
+  a new hex across the map every step (his sight worked out and his page's map cut
+  again each time: the worst case).
+* ``devices_frame_cost``: copying the table into a frame (the pages are built, and the
   messages sent, on the service's thread); its baseline is the step itself.
+* ``devices_judge_thread`` (Main Street) and ``devices_judge_thread_hacienda``: all
+  the work a step adds on the Judge's thread for the pages — the table's record of
+  what each character has seen (a posse member walks to a new hex every step, so its
+  sight is worked out each time) and the frame — as the step with both, less the
+  step with neither (the record switched off).
 """
 
 from __future__ import annotations
@@ -16,10 +24,14 @@ import json
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiohttp
 
+from ..play.action_base import ref_of
 from ..play.actions import Place
+from ..play.fog import SIGHT_CACHE_SIZE
+from ..play.seen import SightRecord
 from ..play.session import open_table
 from ..play.table import Table
 from ..resources import maps_dir
@@ -29,6 +41,8 @@ from . import BenchContext, Measured, figure
 
 SAMPLE = "main_street.encounter.json"
 MOVER = "token-hank_daggett"
+HACIENDA = "laroq_hacienda.encounter.json"
+HACIENDA_MOVER = "token-jonah_benton"
 #: seconds a device waits for one update before counting it lost
 UPDATE_WAIT = 10.0
 
@@ -51,30 +65,47 @@ class LoopbackRun:
         return xs[min(len(xs) - 1, int(0.95 * len(xs)))] if xs else float("nan")
 
 
-def loopback_run(steps: int, devices: int = 6) -> LoopbackRun:
+def loopback_run(
+    steps: int, devices: int = 6, sample: str = SAMPLE, mover: str = MOVER, walk: bool = False
+) -> LoopbackRun:
     """The sample served on loopback with ``devices`` pages open (each posse
-    character's, then the table page for the rest), ``steps`` Place actions applied
-    one after another, each update awaited on every device (bounded waits)."""
-    table = open_table(maps_dir() / SAMPLE).table
+    character's, then the table page for the rest), ``steps`` Place actions of
+    ``mover`` applied one after another, each update awaited on every device
+    (bounded waits). ``mover`` steps back and forth between two hexes, or with
+    ``walk`` to a new hex across the map every step (its sight worked out anew and
+    its page's map cut again each time)."""
+    table = open_table(maps_dir() / sample).table
     maker = FrameMaker()
     svc = DeviceService()
     svc.start(maker(table), "127.0.0.1", 0)
     out = LoopbackRun()
     try:
-        asyncio.run(_run(svc, maker, table, steps, devices, out))
+        asyncio.run(_run(svc, maker, table, steps, devices, out, mover, walk))
     finally:
         svc.stop()
     return out
 
 
 async def _run(
-    svc: DeviceService, maker: FrameMaker, table: Table, steps: int, devices: int, out: LoopbackRun
+    svc: DeviceService,
+    maker: FrameMaker,
+    table: Table,
+    steps: int,
+    devices: int,
+    out: LoopbackRun,
+    mover: str = MOVER,
+    walk: bool = False,
 ) -> None:
     addrs = svc.addresses()
     posse = [a.url for a in addrs if a.key != TABLE_PAGE]
     table_url = next(a.url for a in addrs if a.key == TABLE_PAGE)
     urls = (posse + [table_url] * devices)[:devices]
-    start = table.token(MOVER).at
+    m = table.map
+    start = table.token(mover).at
+    near = next(
+        h for h in start.neighbors() if m.contains(h) and table.encounter.token_at(h) is None
+    )
+    flip = _walk(table, mover, steps) if walk else [ref_of(table, start), ref_of(table, near)]
     async with aiohttp.ClientSession() as session:
         sockets = [await session.ws_connect(u + "ws") for u in urls]
         states, seqs = [], []
@@ -84,7 +115,7 @@ async def _run(
             seqs.append(first["seq"])
         for i in range(steps):
             t0 = time.perf_counter()
-            table.apply(Place(who=MOVER, to=(start.q + (i + 1) % 2, start.r)))
+            table.apply(Place(who=mover, to=flip[(i + 1) % len(flip)]))
             svc.publish(maker(table))
             for k, ws in enumerate(sockets):
                 try:
@@ -118,8 +149,21 @@ async def _run(
     section="web", target_s=0.150, size="6 pages",
 )  # fmt: skip
 def devices_step_to_page(ctx: BenchContext) -> Measured:
+    return _step_to_page(ctx, SAMPLE, MOVER)
+
+
+@figure(
+    "devices_step_to_page_hacienda",
+    "a step until its update reached 6 devices over loopback, Laroq hacienda (p95)",
+    section="web", target_s=0.150, size="6 pages",
+)  # fmt: skip
+def devices_step_to_page_hacienda(ctx: BenchContext) -> Measured:
+    return _step_to_page(ctx, HACIENDA, HACIENDA_MOVER, walk=True)
+
+
+def _step_to_page(ctx: BenchContext, sample: str, mover: str, walk: bool = False) -> Measured:
     steps = 30 if ctx.quick else 200
-    run = loopback_run(steps)
+    run = loopback_run(steps, sample=sample, mover=mover, walk=walk)
     failed = ""
     if run.lost or run.out_of_order or not run.final_ok:
         failed = f"{run.lost} lost, {run.out_of_order} out of order, final state ok={run.final_ok}"
@@ -154,3 +198,69 @@ def devices_frame_cost(ctx: BenchContext) -> Measured:
     frame = ctx.measure(lambda: maker(table))
     base = ctx.measure(step)
     return Measured(frame, baseline_s=base, note="frame copy; baseline: the step itself")
+
+
+class _NoRecord(SightRecord):
+    """The table's sight record switched off (the baseline of the Judge-thread
+    figures)."""
+
+    def look(self, table: Any) -> None:
+        return None
+
+
+def _walk(table: Table, mover: str, hexes: int) -> list[tuple[int, int]]:
+    """``hexes`` free hexes (as the map labels them) for ``mover`` to walk through,
+    more than the record's sight cache keeps, so every step's sight is worked out."""
+    m = table.map
+    out = []
+    for row in range(m.rows):
+        for col in range(m.cols):
+            h = m.hex_at(col, row)
+            t = table.encounter.token_at(h)
+            if t is None or t.id == mover:
+                out.append((col + 1, row + 1))
+    step = max(1, len(out) // hexes)
+    return out[::step][:hexes]
+
+
+def _judge_thread(ctx: BenchContext, sample: str, mover: str) -> Measured:
+    table = open_table(maps_dir() / sample).table
+    maker = FrameMaker()
+    maker(table)
+    walk = _walk(table, mover, SIGHT_CACHE_SIZE * 2)
+    at = [0]
+
+    def step() -> None:
+        at[0] = (at[0] + 1) % len(walk)
+        table.apply(Place(who=mover, to=walk[at[0]]))
+
+    def step_and_frame() -> None:
+        step()
+        maker(table)
+
+    both = ctx.measure(step_and_frame)
+    table.sight = _NoRecord()
+    bare = ctx.measure(step)
+    return Measured(
+        max(0.0, both - bare),
+        note=f"sight record + frame per step (a posse member to a new hex); "
+        f"the bare step: {bare * 1e3:.2f} ms",
+        extra={"bare_step_s": bare},
+    )
+
+
+@figure(
+    "devices_judge_thread", "a step's added work on the Judge's thread for the pages",
+    section="web", target_s=0.010, size="Main Street",
+)  # fmt: skip
+def devices_judge_thread(ctx: BenchContext) -> Measured:
+    return _judge_thread(ctx, SAMPLE, MOVER)
+
+
+@figure(
+    "devices_judge_thread_hacienda",
+    "a step's added work on the Judge's thread for the pages, Laroq hacienda",
+    section="web", target_s=0.010, size="Laroq hacienda",
+)  # fmt: skip
+def devices_judge_thread_hacienda(ctx: BenchContext) -> Measured:
+    return _judge_thread(ctx, HACIENDA, HACIENDA_MOVER)

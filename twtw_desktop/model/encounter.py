@@ -74,6 +74,17 @@ class Token(Mutable):
     #: weapon (a lasso, a net) — the figure cannot move until it breaks free
     entangled_by: TokenRef | None = None
     entangled_weapon: Annotated[str, Field(max_length=64)] | None = None
+    #: paces this fighter may carry the fight after their last blow's bumps spent on
+    #: dominance (000 Asserting Dominance: "Each bump spent to increase dominance may
+    #: include up to 2 hexes (or paces) of movement"); 0 once used or at a new round
+    dominance_paces: Annotated[int, Field(ge=0, le=MAX_PACES)] = 0
+    #: the hexes this figure's moves went through this round, in order (001 Declare
+    #: Target: a target token is dropped "during the movement of another character")
+    trail: Annotated[list[HexPos], Field(max_length=MAX_PACES)] = []
+    #: this figure's target token, dropped on another's move this round: whom, and
+    #: where "during the movement that character will be targeted" (001)
+    target_mark_on: TokenRef | None = None
+    target_mark_at: HexPos | None = None
 
     @property
     def at(self) -> Hex:
@@ -104,6 +115,10 @@ _IDLE_FIELDS = (
     "riding",
     "entangled_by",
     "entangled_weapon",
+    "dominance_paces",
+    "trail",
+    "target_mark_on",
+    "target_mark_at",
 )
 
 

@@ -27,7 +27,7 @@ live — an action is found by its ``do`` name in the module of its family:
   (the bonus counters), :mod:`.deck_actions` (the deck's own steps),
   :mod:`.entangle_actions`, :mod:`.mount_actions`, :mod:`.speed_actions`
   (``set_speed``), :mod:`.gear_actions` (``clear_jam``), :mod:`.risk_actions`
-  (``risk_death``);
+  (``risk_death``), :mod:`.target_actions` (``target_token``);
 * what the actions and the panels ask — :mod:`.attack` (plan, preview and write an
   attack: the TN breakdown off the map), :mod:`.throw` (throws and blasts),
   :mod:`.engagement` (hand-to-hand state), :mod:`.movement` (a drag's path, AP and
@@ -57,5 +57,6 @@ from . import (  # noqa: F401
     mount_actions,
     risk_actions,
     speed_actions,
+    target_actions,
     track_actions,
 )

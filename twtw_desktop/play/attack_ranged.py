@@ -23,7 +23,7 @@ from ..rules.combat.ranged import (
     ShotSpec,
     attack_limit,
     fan_shot_tn,
-    other_hand_holds,
+    one_hand_only,
     plan_attacks,
     plan_fan_fire,
     ranged_tn,
@@ -98,6 +98,14 @@ def _situation(
     """The shot's situation read off the map, the cover line, and the reasons."""
     enc = table.encounter
     geo_lines: list[str] = []
+    if stok.target_mark_on == ttok.id and stok.target_mark_at is not None:
+        # 001 Declare Target: the target token marks "where during the movement that
+        # character will be targeted": range, cover and sight read from there
+        ttok = ttok.model_copy(update={"hex": stok.target_mark_at})
+        geo_lines.append(
+            f"{target.name} is shot where {display_name(table, stok.id)}'s target token "
+            f"lies, {table.hex_label(ttok.at)}, on their move (001 Declare Target)"
+        )
     cover = geometry.cover_line(stok, ttok, ttok.posture, stok.posture)
     visibility = cover.visibility
     covers = tuple(cover.to_covers())
@@ -201,13 +209,13 @@ def _plan_ranged(table: Table, plan: AttackPlan, geometry: Geometry) -> None:
     )
     plan.geometry += geo
     if weapon.two_handed and not thrown:
-        # 000 Two handed ranged weapons: 2 downgrades with one hand (what else is in hand)
-        busy = other_hand_holds(shooter, req.weapon_index, table.gear, two_weapons=req.two_weapons)
-        if busy is not None:
+        # 000 Two handed ranged weapons: 2 downgrades with one hand (a disabled arm, or
+        # what else is in hand)
+        why = one_hand_only(shooter, req.weapon_index, table.gear, two_weapons=req.two_weapons)
+        if why is not None:
             plan.situation = plan.situation.model_copy(update={"two_handed_in_one_hand": True})
             plan.geometry.append(
-                f"the {weapon.name} is fired with one hand: the other holds {busy} "
-                "(000 Two handed ranged weapons)"
+                f"the {weapon.name} is fired with one hand: {why} (000 Two handed ranged weapons)"
             )
     if req.shot_kind == "fan":
         _plan_fan(table, plan, geometry)

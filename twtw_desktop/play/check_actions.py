@@ -154,6 +154,12 @@ class Check(Action):
     #: the check involves movement (a climb, a ride): a fully loaded, stowed gun may go
     #: off on its card (000 Carrying Loaded Weapons)
     moving: bool = False
+    #: several characters on one task (002 Complex Checks: "multiple characters may
+    #: collaborate to produce greater effect (see cooperation XX) or more victories"):
+    #: this check works on ``helps``'s complex check of that name, its victories kept
+    #: on their sheet. The page's cooperation section (XX) is missing, so only the
+    #: victories are shared; the helper pays and draws with their own pool.
+    helps: Who | None = None
     page: ClassVar[str] = "002 Simple Checks / Complex Checks / Setting Difficulty"
     summary: ClassVar[str] = (
         "any check: trait + skill vs a difficulty; complex checks collect victories"
@@ -178,10 +184,15 @@ class Check(Action):
         c, _ = self.actor(table)
         return check_pool_for(c, self.trait, self.skill, self.rows)
 
+    def owner(self, table: Table) -> Character:
+        """Whose sheet keeps the task: the helped character's, else the actor's."""
+        if self.helps is not None:
+            return table.actor(self.helps)[0]
+        return self.actor(table)[0]
+
     def under_way(self, table: Table) -> CheckInProgress | None:
-        c, _ = self.actor(table)
         name = self.task_name()
-        return next((p for p in c.checks if p.task == name), None)
+        return next((p for p in self.owner(table).checks if p.task == name), None)
 
     def complex_check(self, table: Table) -> ComplexCheck | None:
         """The complex check this action works on (None for a simple check)."""
@@ -236,6 +247,10 @@ class Check(Action):
             why = self.card_refusal(table)
         except RulesError as e:
             return str(e)
+        if self.helps is not None:
+            refused = self._help_refusal(table)
+            if refused:
+                return refused
         if self.counter is not None:
             why = counter_refusal(table, self.who, self.counter)
             if why:
@@ -253,6 +268,20 @@ class Check(Action):
         if self.card is None and table.deck.physical and not self.secondary:
             return 'The deck is in physical-card mode: type in the card drawn ("card").'
         return why or super().why_not(table)
+
+    def _help_refusal(self, table: Table) -> str | None:
+        """Why this check cannot help ``helps`` (None: it can)."""
+        c, other = self.actor(table)[0], self.owner(table)
+        if other.id == c.id:
+            return f"{c.name} cannot help themselves: name another character (helps)."
+        if self.under_way(table) is None:
+            return (
+                f"{other.name} has no {self.task_name()!r} under way: they start the complex "
+                "check, then others add their victories to it (002 Complex Checks; a simple "
+                "check has no victories to share, and the page's cooperation section, XX, "
+                "is missing)."
+            )
+        return None
 
     def primary_card(self, table: Table) -> Card:
         """The card of the character's last action, which a secondary action reads
@@ -371,9 +400,9 @@ class Check(Action):
         pool, pool_why = self.pool(table)
         tn, tn_why = self.tn()
         cx = self.complex_check(table)
-        _details, event = self.pay(table)
+        paid, event = self.pay(table)
         try:
-            return self._resolve(table, c, pool, pool_why, tn, tn_why, cx, event)
+            return self._resolve(table, c, pool, pool_why, tn, tn_why, cx, event, paid)
         except CardNeeded as need:
             raise RulesError(
                 f'Type in the card drawn for {need.purpose} first ("more_cards").'
@@ -389,6 +418,7 @@ class Check(Action):
         tn_why: str,
         cx: ComplexCheck | None,
         event: Any,
+        paid: list[str],
     ) -> TableEvent:
         card, more, taken = self._cards(table)
         mods = [("modifier", self.modifier, "002 Applying Bonuses and Penalties")]
@@ -402,7 +432,9 @@ class Check(Action):
                 self.rank(),
                 bump_every=self.bump_every(),
             )
-            reasons = [*pool_why, tn_why, *res.reasons]
+            # the track's word on the action (Phases: how it combines with the round's
+            # others, a non-combat skill with combat flagged, 004)
+            reasons = [*paid, *pool_why, tn_why, *res.reasons]
             if self.secondary:
                 reasons.insert(
                     0,
@@ -454,9 +486,18 @@ class Check(Action):
                     threshold=cx.threshold,
                     complete=step.complete,
                 )
-                self._keep(c, new)
+                owner = self.owner(table)
+                self._keep(owner, new)
+                if owner.id != c.id:
+                    record["helps"] = owner.id
+                    reasons.append(
+                        f"{c.name} helps {owner.name}: the victories count toward "
+                        f"{owner.name}'s task (002 Complex Checks: \"multiple characters may "
+                        'collaborate to produce [...] more victories")'
+                    )
                 text += (
                     f"; {step.victories_gained} victory(ies), {step.progress} of {step.needed}"
+                    + (f" on {owner.name}'s task" if owner.id != c.id else "")
                     + (" — done" if step.complete else "")
                 )
         finally:

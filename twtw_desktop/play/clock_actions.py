@@ -134,6 +134,9 @@ def new_round_tokens(table: Table) -> None:
         if t.moved or t.running:
             t.moved = 0
             t.running = False
+        t.dominance_paces = 0  # a blow's dominance movement is taken with it
+        t.trail = []  # this round's path (001 Declare Target)
+        t.target_mark_on = t.target_mark_at = None
 
 
 class StartRound(_ClockStep):
@@ -171,8 +174,15 @@ class StartRound(_ClockStep):
 
 class EndSegment(_ClockStep):
     do: Literal["end_segment"] = "end_segment"
+    #: Phases: past every phase nobody acts in as well, each closed with a line saying
+    #: it was skipped (004 Taking Actions: "If no characters act in a phase it can be
+    #: skipped"; :meth:`~twtw_desktop.rules.phases.PhaseRound.skippable`)
+    skip_empty: bool = False
     page: ClassVar[str] = "000 Action Time / 004 Taking Actions"
-    summary: ClassVar[str] = "count the next segment (AP v2) or close the phase (Phases)"
+    summary: ClassVar[str] = (
+        "count the next segment (AP v2) or close the phase (Phases; skip_empty: and "
+        "every phase after it where nobody acts)"
+    )
 
     def label(self, table: Table) -> str:
         return "Next segment" if table.time and table.time.kind == "segments" else "Next phase"
@@ -195,7 +205,13 @@ class EndSegment(_ClockStep):
 
     def engine_step(self, table: Table) -> Any:
         assert table.time is not None
-        return table.time.advance()
+        first = table.time.advance()
+        if not self.skip_empty or table.time.kind != "phases":
+            return first
+        events = [first]
+        while table.track.skippable():
+            events.append(table.track.skip_phase())
+        return events
 
 
 class EndRound(_ClockStep):

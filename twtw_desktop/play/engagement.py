@@ -49,6 +49,7 @@ from ..model.encounter import Token
 from ..rules.base import HitLocation
 from ..rules.character import Character
 from ..rules.combat.melee import (
+    DOMINANCE_PACES_PER_BUMP,
     DOMINATED_ROW_SHIFT,
     ENGAGED_MANEUVER_MAX_PACES,
     ENGAGEMENT_PACES,
@@ -360,10 +361,11 @@ def spend_on_dominance(table: Table, atok: Token, dtok: Token, bumps: int) -> st
         current = dtok.held_at if dtok.held_by == atok.id else 0
         change = assert_dominance(current, left)
         set_hold(table, atok, dtok, int(change.level))
-        lines.append(
-            f"{a_name} holds {d_name} at {level_name(int(change.level))} "
-            f"(may move them up to {change.movement_paces} paces)"
-        )
+        lines.append(f"{a_name} holds {d_name} at {level_name(int(change.level))}")
+    lines.append(
+        f"{a_name} may carry the fight up to {DOMINANCE_PACES_PER_BUMP * bumps} paces "
+        "in a direction of their choice (dominance_move)"
+    )
     return "; ".join(lines) + f" ({SRC_DOMINANCE})"
 
 
@@ -387,6 +389,9 @@ def after_blow(
     if atok.free_attack_on == dtok.id:
         atok.free_attack_on = atok.free_attack_round = None
     line = spend_on_dominance(table, atok, dtok, record.dominance_bumps)
+    # 000 Asserting Dominance: each bump spent (on a hold, or cancelling the foe's: "They
+    # may also include up to 2 hexes (or paces) movement as well") carries the fight
+    atok.dominance_paces = DOMINANCE_PACES_PER_BUMP * max(0, record.dominance_bumps)
     if line:
         notes.append(line)
     hit = record.hit.success and not record.blocked

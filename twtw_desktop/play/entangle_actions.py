@@ -4,7 +4,11 @@ A lasso or a net entangles or trips instead of doing damage: an opposed contest 
 the attacker's fighting skill with the weapon against the target's Dexterity
 (Coordination in this app), both read on one card. The attacker must win; a tie
 fails (house: the page says "if the attacker wins"). An entangled figure cannot
-move (``why_not`` of its moves says so) until it breaks free:
+move (``why_not`` of its moves says so) until it breaks free. The same contest trips
+instead with ``trip`` (003: "some weapons can be used to entangle and/or trip a
+target. Doing either is an opposed contest"); the page does not say what a trip does,
+so (house) a tripped figure falls prone, as if it had dropped prone, and must stand
+up (000 Movement AP Cost: stand up 2 AP). Ways out of an entanglement:
 
 * from a *fragile* weapon (a lariat, a simple net) with a Strength check against the
   weapon's entangle TN — a success frees it and breaks the weapon on its owner's
@@ -28,12 +32,13 @@ from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.base import Pool, Speed
 from ..rules.card import Card
-from ..rules.character import Character
+from ..rules.character import Character, Posture
 from ..rules.checks import CheckResult, check_pool, wins_outright
 from ..rules.combat.ranged import attack_pool
 from ..rules.gear import Weapon
 from .action_base import _log_event
 from .actions import RuledAction, Who, register
+from .catalogue import set_posture
 from .table import TableEvent
 
 if TYPE_CHECKING:
@@ -107,13 +112,17 @@ class Entangle(_EntangleBase):
 
     do: Literal["entangle"] = "entangle"
     target: Who
+    #: trip instead of entangling (003: "entangle and/or trip a target"): a won
+    #: contest leaves the target prone (house: the page names no other effect)
+    trip: bool = False
     page: ClassVar[str] = SRC_ENTANGLE
     summary: ClassVar[str] = (
-        "entangle a figure with a lasso or net: fighting skill vs Dexterity on one card"
+        "entangle (or trip: prone) a figure with a lasso or net: fighting skill vs "
+        "Dexterity on one card"
     )
 
     def label(self, table: Table) -> str:
-        return f"{self.actor(table)[0].name} throws to entangle"
+        return f"{self.actor(table)[0].name} throws to {'trip' if self.trip else 'entangle'}"
 
     def _parts(self, table: Table) -> tuple[Character, Token, Character, Token, Weapon]:
         c, tok = self.actor(table)
@@ -135,7 +144,9 @@ class Entangle(_EntangleBase):
                 f"{other.name} is {distance} paces off; the {w.name} reaches {reach} "
                 f"(house: {REACH_INCREMENTS} range increments)."
             )
-        if otok.entangled_by is not None:
+        if self.trip and other.posture is Posture.PRONE:
+            raise RulesError(f"{other.name} is prone already: there is nothing to trip.")
+        if not self.trip and otok.entangled_by is not None:
             raise RulesError(f"{other.name} is entangled already.")
         return c, tok, other, otok, w
 
@@ -151,7 +162,7 @@ class Entangle(_EntangleBase):
             speed=w.speed,
             breakdown=(
                 A.CostItem(
-                    label=f"entangle with the {w.name}",
+                    label=f"{'trip' if self.trip else 'entangle'} with the {w.name}",
                     ap=ap,
                     source=f"{SRC_ENTANGLE} (the weapon's attack AP, house)",
                 ),
@@ -186,19 +197,27 @@ class Entangle(_EntangleBase):
         finally:
             for n in drawn:
                 table.deck.discard(n)
-        if wins:
+        verb = "trip" if self.trip else "entangle"
+        if wins and self.trip:
+            set_posture(table, other.id, Posture.PRONE)
+            text = (
+                f"{c.name} trips {other.name} with the {w.name}: {other.name} is now prone "
+                f"({why}; {SRC_ENTANGLE}; prone is the house reading of a trip)"
+            )
+        elif wins:
             otok.entangled_by = tok.id
             otok.entangled_weapon = w.id
             text = f"{c.name} entangles {other.name} with the {w.name} ({why}; {SRC_ENTANGLE})"
         else:
-            text = f"{c.name} fails to entangle {other.name} ({why}; {SRC_ENTANGLE})"
+            text = f"{c.name} fails to {verb} {other.name} ({why}; {SRC_ENTANGLE})"
         record = {
             "card": card.number,
             "cards": drawn,
             "attacker_pool": str(mine),
             "defender_pool": str(other.trait_pool("coordination")),
             "reasons": [*pool_why, *a.reasons, *b.reasons, why],
-            "entangled": wins,
+            "entangled": wins and not self.trip,
+            "tripped": wins and self.trip,
         }
         _log_event(table, text, "check", event, record)
         return TableEvent(text, record, tuple(drawn))

@@ -150,11 +150,13 @@ class SeenMemory:
             if keep is not None and keep.shape == self.mask.shape:
                 self.mask |= keep
 
-    def follow(self, encounter: Encounter, game_map: Map) -> bool:
+    def follow(self, encounter: Encounter, game_map: Map, new: _Anchors | None = None) -> bool:
         """Keep the memory on the map's content after a change: shifted with a
         resize (or its undo), forgotten when the shift cannot be told. True when the
-        memory moved or was dropped."""
-        new = anchors(encounter, game_map)
+        memory moved or was dropped. ``new``: the map's :func:`anchors` now, when
+        the caller has them already."""
+        if new is None:
+            new = anchors(encounter, game_map)
         old, self._anchors = self._anchors, new
         if old is None or self.mask is None:
             return False

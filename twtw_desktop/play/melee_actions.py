@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 from pydantic import Field
 
 from ..errors import RulesError
+from ..hexgrid import Hex
 from ..rules import actions as A
 from ..rules.checks import check_pool
 from ..rules.combat.melee import (
@@ -39,17 +40,19 @@ from ..rules.combat.melee import (
     escape_requirement,
 )
 from ..rules.combat.ranged import attack_pool
-from .action_base import _log_event
+from .action_base import HexRef, _log_event, hex_of
 from .actions import Action, RuledAction, Who, register
 from .attack import attacked_this_round, blocking_declared, dodging_this_round
 from .attack_base import SRC_MELEE, SRC_MULTI, GearId, _AttackAction
 from .cards import CardNeeded, CardRef, TypedCards, card_of
 from .engagement import (
     SRC_BREAK,
+    SRC_DOMINANCE,
     SRC_ENGAGE,
     SRC_ESCAPE,
     SRC_POSITION,
     after_blow,
+    after_move,
     engage,
     foes,
     held_level,
@@ -59,6 +62,7 @@ from .engagement import (
     part,
     set_hold,
 )
+from .movement import carry_riders
 from .table import TableEvent
 
 if TYPE_CHECKING:
@@ -205,6 +209,75 @@ class Hold(_MeleeStateAction):
             text = f"{self.name(table, a)} lets {self.name(table, b)} go"
         table.log(text, "action")
         return TableEvent(text)
+
+
+@register
+class DominanceMove(_MeleeStateAction):
+    """Carry the fight after a blow whose bumps went on dominance (000 Asserting
+    Dominance: "Each bump spent to increase dominance may include up to 2 hexes (or
+    paces) of movement in the direction of the winning combatants choice"): the foe
+    goes to ``to``, at most the paces the bumps bought, and the fighter keeps their
+    place beside them — both move by the same step (house: the page names the
+    direction, not who moves; Hank "is maneuvering Dave toward the piano")."""
+
+    do: Literal["dominance_move"] = "dominance_move"
+    who: Who
+    target: Who
+    to: HexRef
+    page: ClassVar[str] = SRC_DOMINANCE
+    summary: ClassVar[str] = "carry the fight 2 paces a bump spent on dominance (000)"
+
+    def label(self, table: Table) -> str:
+        return f"{self.actor(table)[0].name} carries the fight"
+
+    def _plan(self, table: Table) -> tuple[Token, Token, Hex, Hex]:
+        a, b = self.token(table), self.other(table, self.target)
+        if not a.dominance_paces:
+            raise RulesError(
+                f"{self.name(table, a)} spent no bump on dominance in their last blow: "
+                f"no movement to carry the fight ({SRC_DOMINANCE})."
+            )
+        if b.id not in a.engaged_with:
+            raise RulesError(f"{self.name(table, a)} and {self.name(table, b)} are not engaged.")
+        to_b = hex_of(table, self.to)
+        paces = b.at.distance(to_b)
+        if paces == 0:
+            raise RulesError(f"{self.name(table, b)} already stands there.")
+        if paces > a.dominance_paces:
+            raise RulesError(
+                f"{paces} paces is further than the {a.dominance_paces} the bumps spent on "
+                f"dominance carry the fight (2 a bump, {SRC_DOMINANCE})."
+            )
+        to_a = a.at + Hex(to_b.q - b.at.q, to_b.r - b.at.r)
+        pair = {a.id, b.id}
+        for tok, dest in ((a, to_a), (b, to_b)):
+            if not table.map.contains(dest):
+                raise RulesError(f"{self.name(table, tok)} would be carried off the map.")
+            other = table.encounter.token_at(dest)
+            if other is not None and other.id not in pair and other.riding not in pair:
+                raise RulesError(
+                    f"{self.name(table, other)} stands in the way, on {table.hex_label(dest)}."
+                )
+        return a, b, to_a, to_b
+
+    def refusal(self, table: Table) -> str | None:
+        self._plan(table)
+        return None
+
+    def apply(self, table: Table) -> TableEvent:
+        a, b, to_a, to_b = self._plan(table)
+        paces = b.at.distance(to_b)
+        a.hex, b.hex = (to_a.q, to_a.r), (to_b.q, to_b.r)
+        a.dominance_paces = 0
+        moved = [a, b, *carry_riders(table, a), *carry_riders(table, b)]
+        notes = after_move(table, moved, paces=paces, free_blow=False)
+        text = (
+            f"{self.name(table, a)} carries the fight {paces} pace(s): "
+            f"{self.name(table, b)} to {table.hex_label(to_b)}, {self.name(table, a)} to "
+            f"{table.hex_label(to_a)} ({SRC_DOMINANCE})"
+        )
+        table.log("; ".join([text, *notes]), "action")
+        return TableEvent(text, {"to": list(self.to), "paces": paces})
 
 
 @register

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from ..errors import RulesError
 from ..hexgrid import facing_turn
+from ..model.encounter import MAX_PACES
 from ..rules import actions as A
 from ..rules.character import Posture
 from .action_base import SRC_MOVE, Action, HexRef, Who, _log_event, hex_of, ref_of
@@ -123,6 +124,8 @@ class Move(Action):
         if facing is not None:
             tok.facing = facing % 6
         tok.moved = tok.moved + plan.paces
+        # the hexes passed this round (001 Declare Target: a target token on the way)
+        tok.trail = [*tok.trail, *((h.q, h.r) for h in plan.path[1:])][-MAX_PACES:]
         spec = plan.action
         tok.running = tok.running or self.running or bool(spec is not None and spec.running)
         carried = carry_riders(table, tok, plan.paces)

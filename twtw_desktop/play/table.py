@@ -32,6 +32,7 @@ from ..rules.character import Character
 from ..rules.deck import Deck, DeckState
 from ..rules.editions import Edition, load_edition
 from ..rules.gear import GearCatalog, default_gear
+from .seen import SightRecord
 from .snapshot import ALL_AREAS, Snapshot, diff_ids, patch_between
 from .time import Clock, make_clock
 
@@ -183,6 +184,8 @@ class Table:
         self._running: Step | None = None
         self._walls: WallIndex | None = None
         self.listeners: list[Listener] = []
+        #: what each posse character has seen this session (the players' pages)
+        self.sight = SightRecord()
         self._tokens_follow_sheets()
 
     # -- reading ------------------------------------------------------------------------
@@ -226,6 +229,11 @@ class Table:
         """The map's wall index, built on first use and after any map change."""
         if self._walls is None:
             self._walls = WallIndex(self.map, self.cover_av())
+        return self._walls
+
+    def walls_if_built(self) -> WallIndex | None:
+        """The wall index when it is built and current (None: the next :meth:`walls`
+        builds it)."""
         return self._walls
 
     def map_changed(self) -> None:
@@ -287,6 +295,8 @@ class Table:
         if self._running is not None:  # a step inside a step is part of it
             mutate()
             return self._running
+        if not self.sight.started:  # what the posse saw before the session's first step
+            self.sight.look(self)
         capture = set(capture) | {"log"}
         before = Snapshot(self, capture, only)
         step = Step(self._next_seq, label, before, before, action=action, merge_key=merge_key)
@@ -370,6 +380,7 @@ class Table:
         return step
 
     def _tell(self, what: str, step: Step) -> None:
+        self.sight.look(self)
         for listener in list(self.listeners):
             listener(what, step)
 
@@ -419,6 +430,9 @@ class Table:
         reason = self.why_not(action)
         if reason:
             raise RulesError(reason)
+        expand = getattr(action, "expand", None)
+        if callable(expand):
+            return self._apply_expanded(expand(self))
         holder: list[TableEvent] = []
 
         def go() -> TableEvent:
@@ -439,6 +453,22 @@ class Table:
             only=action.touches(self),
         )
         return holder[0]
+
+    def _apply_expanded(self, actions: Iterable[Any]) -> TableEvent:
+        """An action that stands for others (the NPC autopilot's ``autopilot``): each
+        applied as the ordinary step it is, so the journal holds them and a replay
+        never needs what produced them. One refused puts back the ones before it."""
+        done = 0
+        texts = []
+        try:
+            for a in actions:
+                texts.append(self.apply(a).line())
+                done += 1
+        except RulesError:
+            for _ in range(done):
+                self.undo()
+            raise
+        return TableEvent(" · ".join(t for t in texts if t) or "nothing to do")
 
     # -- action time ------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import json
 from functools import cache
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 
 from ..errors import LoadError
 from ..resources import resource_path
@@ -93,11 +93,13 @@ class Throwing(Strict):
 
 
 class ProneTarget(Strict):
-    """AP v2: prone adds ``tn`` to the TN. Phases (003): a hit must show the prone
-    attribute on the card's hit location or it misses, unless within ``ignore_within``."""
+    """AP v2: prone adds ``result`` to the result (000 Modifiers: "Target is prone | +1",
+    in the column with "Firer is moving | -1/-4" and "Firer is mounted | -2"). Phases
+    (003): a hit must show the prone attribute on the card's hit location or it
+    misses, unless within ``ignore_within``."""
 
-    rule: Literal["tn", "hit_location_attribute"]
-    tn: int = 0
+    rule: Literal["result", "hit_location_attribute"]
+    result: int = 0
     ignore_within: int = 0
 
 
@@ -263,13 +265,19 @@ class OptionalRules(Strict):
     # dodge in Hand to Hand Combat; read narrowly by default)
     dodge_vs_ranged: bool = False
     phases_card_per: Literal["all", "side", "character"] = "all"  # 004 optional resolution
-    #: AP v2's "Target is prone +1" (000 Modifiers) is ambiguous: "tn" (house, default)
-    #: adds 1 to the TN — harder to hit, as 003 says a prone hero is; "result" reads the
-    #: signed entry as a result modifier, as RULES.md reads the table — easier to hit
-    prone_reading: Literal["tn", "result"] = "tn"
     #: 002 The Bonus Counter: the counters the Judge puts in the group's shared pool
     #: for the session (generally one less than the number of players; 0: not used)
     bonus_pool: Annotated[int, Field(ge=0, le=20)] = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_prone_reading(cls, data: object) -> object:
+        """Files saved before issue 35 carry ``prone_reading`` (a switch that read 000's
+        "Target is prone | +1" as +1 to the TN). The table's sign is the rule now: the
+        old switch is dropped on load, whatever it said."""
+        if isinstance(data, dict) and "prone_reading" in data:
+            return {k: v for k, v in data.items() if k != "prone_reading"}
+        return data
 
 
 def victory_threshold(edition: Edition, options: OptionalRules | None = None) -> int:

@@ -10,6 +10,8 @@ from contextlib import contextmanager
 
 from ..errors import RulesError
 from .actions import (
+    COMBAT_KINDS,
+    ActionKind,
     ActionSpec,
     speed_name,
     speed_rank,
@@ -38,6 +40,18 @@ from .phase_models import (
 from .timecommon import (
     RowStatus,
 )
+
+#: 004 Freestyle Action Speeds, read as the declaration reads it (flagged, not refused)
+SOURCE_NONCOMBAT = (
+    "a non-combat skill with combat actions this round: 'In general, non-combat skill use "
+    "may not be combined with combat actions' (004) — the Judge's call"
+)
+_COMBAT_KIND_NAMES = frozenset(k.value for k in COMBAT_KINDS)
+
+
+def mixes_noncombat(kinds: tuple[str, ...]) -> bool:
+    """Whether a round's actions (their kinds) combine a skill with combat (004)."""
+    return ActionKind.SKILL.value in kinds and any(k in _COMBAT_KIND_NAMES for k in kinds)
 
 
 class PhaseActing(PhaseBase):
@@ -109,6 +123,9 @@ class PhaseActing(PhaseBase):
         combo = self._combined(row, speeds, step_taken, kinds, tactical, allowed)
         if combo:
             details.append(combo)
+        mixed = mixes_noncombat(kinds)
+        if mixed and not row.mixed_noncombat:
+            details.append(SOURCE_NONCOMBAT)
         rows = dict(st.rows)
         update: dict[str, object] = {
             "acted": True,
@@ -117,6 +134,7 @@ class PhaseActing(PhaseBase):
             "acted_kinds": kinds,
             "step_taken": step_taken,
             "shots_tactical": tactical,
+            "mixed_noncombat": row.mixed_noncombat or mixed,
             "acted_phase": row.acted_phase if row.acted else st.phase,
             "delayed": False,
             "preempting": False,
@@ -252,11 +270,20 @@ class PhaseActing(PhaseBase):
         text = what.strip() or "a free action"
         if row.free_used:
             new, event, touched = self._act(character_id, Speed.FAST)
+            riding = (
+                [
+                    "the round's Free action is the riding (002 Mounted and Vehicular Movement: "
+                    "'the speed of the continuous actions is Free')"
+                ]
+                if row.free_by_riding
+                else []
+            )
             event = event.model_copy(
                 update={
                     "summary": f"{row.name}: {text}, a further free action: a Quick action",
                     "details": (
                         *event.details,
+                        *riding,
                         f"one free action a round; further ones count as Quick ({SOURCE_FREE})",
                     ),
                 }

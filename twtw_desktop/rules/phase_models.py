@@ -179,6 +179,9 @@ class PhaseRow(Strict):
     shots_tactical: tuple[Name, ...] = ()
     #: the round's one free action is taken (004 Free Actions)
     free_used: bool = False
+    #: … by riding: a maneuver in a continuous step (002: "For declaration purposes, the
+    #: continuous action is considered to be either a Fast or Free action")
+    free_by_riding: bool = False
     passed: bool = False
     delayed: bool = False
     waiting_for: Text | None = None

@@ -468,6 +468,37 @@ class PhaseRound(PhaseActing):
         phase IV's continuous step the round ends."""
         return self._run(self._advance)
 
+    def skippable(self) -> bool:
+        """Whether the current phase may be skipped (004 Taking Actions: "If no
+        characters act in a phase it can be skipped"): nobody acts in it, nobody holds
+        a delayed action they could take in it (004 Delaying an Action), and no
+        controlled continuous mover could maneuver in its continuous step (002)."""
+        st = self._state
+        if st.stage != PhaseStage.ACTING or self._order_for(st, st.phase):
+            return False
+        if any(r.delayed and r.status == RowStatus.ACTIVE for r in st.rows.values()):
+            return False
+        return all(m.automated for m in st.movers)
+
+    def skip_phase(self) -> PhaseEvent:
+        """Close a phase nobody acts in (:meth:`skippable`) as :meth:`advance_phase`
+        does — its continuous step still runs (002) — saying it was skipped."""
+        return self._run(self._skip)
+
+    def _skip(self) -> tuple[PhaseState, PhaseEvent, bool]:
+        st = self._state
+        if not self.skippable():
+            raise RulesError(
+                f"Phase {roman(st.phase)} cannot be skipped: someone may act in it "
+                f"({SOURCE_TAKING})."
+            )
+        new, event, touched = self._advance()
+        line = (
+            f"Phase {roman(st.phase)}: nobody acts — skipped ({SOURCE_TAKING}: "
+            '"If no characters act in a phase it can be skipped")'
+        )
+        return new, event.model_copy(update={"details": (line, *event.details)}), touched
+
     def _advance(self) -> tuple[PhaseState, PhaseEvent, bool]:
         st = self._state
         if st.stage == PhaseStage.RESOLVED:
@@ -608,20 +639,44 @@ class PhaseRound(PhaseActing):
         touched = False
         cards: tuple[int, ...] = ()
         update: dict[str, object] = {}
-        if in_step and mover.maneuvered_phase != phase:
+        row = st.rows.get(rider_id)
+        # 002: the continuous action counts as the rider's Free action when it only
+        # maneuvers in its steps; "characters are limited to a single Free action during
+        # a turn, so that a character cannot attempt a fast draw while also performing
+        # riding maneuvers"
+        free_taken = row is not None and row.free_used and not row.free_by_riding
+        if in_step and mover.maneuvered_phase != phase and not free_taken:
             update["maneuvered_phase"] = phase
             details.append(
                 f"in the continuous step after phase {roman(phase)}: part of the continuous "
-                f"action, no speed spent ({SOURCE_HANDLING})"
+                f"action, no speed spent; the riding is {rider.name}'s Free action this round "
+                f"({SOURCE_HANDLING})"
             )
+            if row is not None:
+                rows = dict(st.rows)
+                rows[rider_id] = row.model_copy(update={"free_used": True, "free_by_riding": True})
+                new_state = st.model_copy(update={"rows": rows})
         else:
             why = (
-                "its continuous steps allow no more maneuvers"
+                f"{rider.name}'s one Free action this round is taken ('characters are limited "
+                "to a single Free action during a turn'), so the maneuver is declared as an "
+                "action"
+                if in_step and free_taken
+                else "its continuous steps allow no more maneuvers"
                 if in_step
                 else f"skill {mover.skill} / handling {mover.handling} allow none after phase "
                 f"{roman(phase)}"
             )
-            new_state, ev, _t = self._act(rider_id, Speed.FAST)
+            try:
+                new_state, ev, _t = self._act(rider_id, Speed.FAST)
+            except RulesError as e:
+                if not (in_step and free_taken):
+                    raise
+                raise RulesError(
+                    f"{rider.name}'s one Free action this round is taken, so a maneuver is an "
+                    "action of theirs (002: 'a character cannot attempt a fast draw while also "
+                    f"performing riding maneuvers'): {e}"
+                ) from None
             update["still_phase"] = phase
             details += [
                 *ev.details,

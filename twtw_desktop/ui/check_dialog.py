@@ -135,6 +135,15 @@ class CheckDialog(ActionDialog):
         self.task.setPlaceholderText("the skill's name")
         self.task.setToolTip("The check's name on the sheet: the same name goes on with it")
         cform.addRow("Task", self.task)
+        self.helps = QComboBox()
+        self.helps.addItem("their own task", None)
+        for other in document.encounter.characters:
+            self.helps.addItem(other.name, other.id)
+        self.helps.setToolTip(
+            "002 Complex Checks: 'multiple characters may collaborate to produce [...] "
+            "more victories' — this check's victories count on that character's task"
+        )
+        cform.addRow("Helping with", self.helps)
         lay.addWidget(self.complex)
 
         card_form = QFormLayout()
@@ -171,6 +180,7 @@ class CheckDialog(ActionDialog):
             self.victories.valueChanged,
             self.threshold.valueChanged,
             self.task.textChanged,
+            self.helps.currentIndexChanged,
             self.card.textChanged,
             self.more_cards.textChanged,
         ):
@@ -233,6 +243,8 @@ class CheckDialog(ActionDialog):
                 fields["threshold"] = self.threshold.value()
             if self.task.text().strip():
                 fields["task"] = self.task.text().strip()
+            if self.helps.currentData() is not None:
+                fields["helps"] = self.helps.currentData()
         card = self.card.text().strip()
         if card:
             if not card.isdigit():

@@ -1,9 +1,13 @@
 """View ▸ Players' devices…: each posse character's page on the players' phones.
 
 Off until the Judge presses Start. Then the service (:mod:`twtw_desktop.web`, its own
-thread and asyncio loop) listens on the chosen interface and the dialog shows, for
-each posse character and for the table page, a QR code and the short address. Stop,
-or "New addresses", revokes every address. Every table step, and every change of the
+thread and asyncio loop) listens on the chosen interface and the dialog lists each
+posse character's page and the table page with the devices that have it open now
+(address, since when). The Judge shows one page's QR code and address at a time
+(never every character's side by side for anyone to scan), and gives one page a new
+address (its old one stops working, its devices are closed) without touching the
+others. With "Ask to join" on, a new device on a page is listed as waiting and sees
+nothing until the Judge lets it in. Stop, or "New addresses", revokes every address. Every table step, and every change of the
 players' screen options that decides what the players see (names, badges, fog), is
 copied into a frame here on the GUI thread (about a millisecond) and handed to the
 service; the pages are built and sent on the service's thread. The Judge's pushes
@@ -16,12 +20,14 @@ leaves the service running; closing the window stops it.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPixmap
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -74,6 +80,9 @@ def qr_pixmap(text: str, scale: int = QR_SCALE) -> QPixmap:
 class DevicesController(QObject):
     """Owns the service for the window; the dialog only shows and drives it."""
 
+    #: a live page opened or closed (emitted from the service's thread, queued here)
+    devicesChanged = Signal()
+
     def __init__(self, window) -> None:
         super().__init__(window)
         self.setObjectName("players_devices")
@@ -119,9 +128,16 @@ class DevicesController(QObject):
         """The service (made on first use: aiohttp loads only then)."""
         if self._service is None:
             from ..web.server import DeviceService  # lazy: start-up (aiohttp)
+            from .picture_cut import cut_picture
 
-            self._service = DeviceService()
+            self._service = DeviceService(cutter=cut_picture)
+            self._service.on_devices = self._devices_changed
         return self._service
+
+    def _devices_changed(self) -> None:
+        """On the service's thread: the signal is queued to the window's thread."""
+        with contextlib.suppress(RuntimeError):  # the window is gone
+            self.devicesChanged.emit()
 
     @property
     def running(self) -> bool:
@@ -247,6 +263,19 @@ class DevicesController(QObject):
         self.service.new_addresses()
         self._say("Players' devices: new addresses; the old ones no longer work.")
 
+    def set_ask_to_join(self, on: bool) -> None:
+        """New devices wait to be let in (off: every waiting device is let in)."""
+        self.service.set_ask_to_join(on)
+
+    def revoke_page(self, key: str) -> None:
+        """A new address for one page; the others keep theirs."""
+        name = next((a.name for a in self.service.addresses() if a.key == key), key)
+        self.service.revoke_page(key)
+        self._say(
+            f"Players' devices: a new address for {name}'s page; its old one no longer "
+            "works and its devices are closed."
+        )
+
     def _say(self, text: str) -> None:
         with contextlib.suppress(RuntimeError):
             self.main.statusBar().showMessage(text, 8000)
@@ -281,8 +310,9 @@ class DevicesController(QObject):
 
 
 class DevicesDialog(QDialog):
-    """Start/Stop, the interface and port, and a QR code with the short address for
-    each page."""
+    """Start/Stop, the interface and port; each page with the devices that have it
+    open now, its "Show code" and "New address"; and the one QR code and address the
+    Judge chose to show."""
 
     def __init__(self, controller: DevicesController, parent=None) -> None:
         super().__init__(parent)
@@ -292,8 +322,9 @@ class DevicesDialog(QDialog):
         lay = QVBoxLayout(self)
         intro = QLabel(
             "Each player scans their character's code with a phone on the same network "
-            "and sees their own map, sight and sheet. Nothing is served until you start; "
-            "Stop or New addresses makes every address stop working."
+            "and sees their own map, sight and sheet. Nothing is served until you start. "
+            "The pages are plain HTTP: use a network you trust. Show one code at a time; "
+            "New address on a page makes its old address stop working."
         )
         intro.setWordWrap(True)
         lay.addWidget(intro)
@@ -321,29 +352,68 @@ class DevicesDialog(QDialog):
         self.start_button.clicked.connect(self.toggle)
         self.new_button = QPushButton("&New addresses")
         self.new_button.setObjectName("devices_new")
-        self.new_button.setToolTip("Revoke every address and make new ones")
+        self.new_button.setToolTip("Revoke every page's address and make new ones")
         self.new_button.clicked.connect(self.ctl.new_addresses)
+        self.ask = QCheckBox("Ask to &join")
+        self.ask.setObjectName("devices_ask")
+        self.ask.setToolTip(
+            "A new device on a page sees nothing until you let it in (Let in on its page)"
+        )
+        self.ask.toggled.connect(self.ctl.set_ask_to_join)
         buttons.addWidget(self.start_button)
         buttons.addWidget(self.new_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.ask)
         lay.addLayout(buttons)
         self.status = QLabel()
         self.status.setObjectName("devices_status")
         self.status.setWordWrap(True)
         lay.addWidget(self.status)
-        self.cards = QWidget()
-        self.grid = QGridLayout(self.cards)
+        body = QHBoxLayout()
+        self.pages = QWidget()
+        self.grid = QGridLayout(self.pages)
+        self.grid.setColumnStretch(1, 1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
-        scroll.setWidget(self.cards)
-        scroll.setMinimumSize(560, 360)
-        self.resize(840, 700)
-        lay.addWidget(scroll, 1)
+        scroll.setWidget(self.pages)
+        scroll.setMinimumSize(420, 300)
+        body.addWidget(scroll, 1)
+        body.addWidget(self._code_panel())
+        lay.addLayout(body, 1)
+        self.resize(900, 620)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.hide)
         lay.addWidget(close)
-        #: the addresses shown now (tests read them)
+        #: the addresses listed now, and the page whose code is shown (tests read them)
         self.shown: list = []
+        self.showing: str | None = None
+        self._now: dict[str, QLabel] = {}
+        self._let_in: dict[str, QPushButton] = {}
+        controller.devicesChanged.connect(self.show_devices)
+
+    def _code_panel(self) -> QWidget:
+        """The one code shown: the page's name, its QR code and address, and Hide."""
+        panel = QWidget()
+        panel.setObjectName("devices_code_panel")
+        v = QVBoxLayout(panel)
+        self.code_name = QLabel()
+        self.code_name.setObjectName("devices_code_name")
+        self.code = QLabel()
+        self.code.setObjectName("devices_qr")
+        self.code.setMinimumSize(QR_SCALE * 45, QR_SCALE * 45)
+        self.code.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.url = QLabel()
+        self.url.setObjectName("devices_url")
+        self.url.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.url.setWordWrap(True)
+        self.url.setMaximumWidth(QR_SCALE * 75)
+        self.hide_button = QPushButton("&Hide code")
+        self.hide_button.setObjectName("devices_hide")
+        self.hide_button.clicked.connect(lambda: self.show_code(None))
+        for w in (self.code_name, self.code, self.url, self.hide_button):
+            v.addWidget(w)
+        v.addStretch(1)
+        return panel
 
     def toggle(self) -> None:
         if self.ctl.running:
@@ -370,21 +440,66 @@ class DevicesDialog(QDialog):
             if w is not None:
                 w.deleteLater()
         self.shown = self.ctl.service.addresses() if running else []
+        self._now, self._let_in = {}, {}
         for i, a in enumerate(self.shown):
-            box = QWidget()
-            v = QVBoxLayout(box)
-            name = QLabel(f"<b>{a.name}</b>")
-            name.setTextFormat(Qt.TextFormat.RichText)
-            code = QLabel()
-            code.setObjectName(f"devices_qr_{a.key}")
-            code.setPixmap(qr_pixmap(a.url))
-            url = QLabel(a.url)
-            url.setObjectName(f"devices_url_{a.key}")
-            url.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            v.addWidget(name)
-            v.addWidget(code)
-            v.addWidget(url)
-            self.grid.addWidget(box, i // 2, i % 2)
+            self._page_row(i, a)
+        self.show_devices()
+        keys = {a.key for a in self.shown}
+        self.show_code(self.showing if self.showing in keys else None)
+
+    def _page_row(self, i: int, a) -> None:
+        """One page: its name, the devices on it now, Show code and New address."""
+        name = QLabel(f"<b>{a.name}</b>")
+        name.setTextFormat(Qt.TextFormat.RichText)
+        now = QLabel()
+        now.setObjectName(f"devices_now_{a.key}")
+        now.setWordWrap(True)
+        self._now[a.key] = now
+        show = QPushButton("Show code")
+        show.setObjectName(f"devices_show_{a.key}")
+        show.setToolTip(f"Show the code and address of {a.name}'s page (and no other)")
+        show.clicked.connect(lambda _=False, k=a.key: self.show_code(k))
+        revoke = QPushButton("New address")
+        revoke.setObjectName(f"devices_revoke_{a.key}")
+        revoke.setToolTip(
+            f"Give {a.name}'s page a new address: the old one stops working and the devices "
+            "on it are closed; the other pages keep theirs"
+        )
+        revoke.clicked.connect(lambda _=False, k=a.key: self.ctl.revoke_page(k))
+        let_in = QPushButton("Let in")
+        let_in.setObjectName(f"devices_let_in_{a.key}")
+        let_in.setToolTip(f"Let the devices waiting on {a.name}'s page in")
+        let_in.clicked.connect(lambda _=False, k=a.key: self.ctl.service.let_in(k))
+        self._let_in[a.key] = let_in
+        for col, w in enumerate((name, now, show, revoke, let_in)):
+            self.grid.addWidget(w, i, col)
+
+    def show_devices(self) -> None:
+        """Each page's devices now: address and since when (local time)."""
+        by_page: dict[str, list[str]] = {}
+        waiting = set()
+        if self.ctl.running:
+            for d in self.ctl.service.devices():
+                since = datetime.datetime.fromtimestamp(d.since).strftime("%H:%M:%S")
+                asks = " (asks to join)" if d.waiting else ""
+                by_page.setdefault(d.page, []).append(f"{d.address} since {since}{asks}")
+                if d.waiting:
+                    waiting.add(d.page)
+        for key, label in self._now.items():
+            label.setText("\n".join(by_page.get(key, [])) or "no device")
+            self._let_in[key].setVisible(key in waiting)
+
+    def show_code(self, key: str | None) -> None:
+        """Show page ``key``'s code and address alone (None: none)."""
+        a = next((a for a in self.shown if a.key == key), None)
+        self.showing = a.key if a is not None else None
+        self.code_name.setText(f"<b>{a.name}</b>" if a is not None else "No code shown")
+        if a is not None:
+            self.code.setPixmap(qr_pixmap(a.url))
+        else:
+            self.code.clear()
+        self.url.setText(a.url if a is not None else "")
+        self.hide_button.setEnabled(a is not None)
 
 
 def install_devices(window) -> DevicesController:

@@ -55,6 +55,13 @@ round is over — F9. The log keeps every result, and Ctrl+Z undoes any step exa
 card included. Return to narrative time (Ctrl+Shift+T) when the shooting stops; save with
 Ctrl+S; File ▸ Export party… carries the wounded posse into the next fight.</li>
 </ol>
+<p><b>The Phases edition</b> (Encounter ▸ Rules and options). F5 starts the round and
+puts the keyboard on the track: one key declares the row's speed and moves on — 1 or F
+Fast (Quick), 2 or N Normal (Half), 3 or S Slow (Full). F8 flips the card; F6 opens the
+next phase anyone acts in (a phase where nobody acts is skipped, the log says so) and
+selects whoever's turn it is. Drag the tokens of those acting in the phase, the last to
+act first (the moves come first); Draw and Apply for the shooters. Alt+D delays the
+selected character; F9 ends the round, in both editions.</p>
 <p>A TV at the table: F12 puts the players' screen full screen on it with one-inch hexes
 (View ▸ Players' screen options ▸ Miniature scale turns that off); Shift+P rings the hex
 under the mouse on it. Launched again without a file, the app reopens the last fight and

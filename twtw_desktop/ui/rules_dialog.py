@@ -82,11 +82,6 @@ SWITCHES: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
-PRONE_READINGS = {
-    "tn": "+1 to the TN: harder to hit (house)",
-    "result": "+1 to the result: easier to hit (RULES.md)",
-}
-
 PHASES_CARD_PER = {
     "all": "One card for everyone",
     "side": "One card per side",
@@ -139,16 +134,6 @@ class RulesDialog(QDialog):
         self.card_per.setCurrentIndex(self.card_per.findData(enc.options.phases_card_per))
         self.card_per.setToolTip("004 optional resolution: who shares an initiative card")
         more.addRow("Phases initiative", self.card_per)
-        self.prone = QComboBox()
-        for key, text in PRONE_READINGS.items():
-            self.prone.addItem(text, key)
-        self.prone.setCurrentIndex(self.prone.findData(enc.options.prone_reading))
-        self.prone.setToolTip(
-            "000 Modifiers lists 'Target is prone +1' without saying TN or result: the "
-            "house reading makes a prone figure harder to hit (003 says a prone hero is "
-            "'much harder to hit'); RULES.md reads signed entries as result modifiers"
-        )
-        more.addRow("Prone target (AP v2)", self.prone)
         self.bonus_pool = QSpinBox()
         self.bonus_pool.setRange(0, 20)
         self.bonus_pool.setSpecialValueText("none")
@@ -178,7 +163,6 @@ class RulesDialog(QDialog):
         v = self.victory.value()
         values["victory_threshold"] = None if v == self.victory.minimum() else v
         values["phases_card_per"] = self.card_per.currentData()
-        values["prone_reading"] = self.prone.currentData()
         values["bonus_pool"] = self.bonus_pool.value()
         options = self.document.encounter.options.model_copy(update=values)
         return self.edition.currentData(), OptionalRules.model_validate(options.model_dump())

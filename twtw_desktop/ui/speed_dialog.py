@@ -100,7 +100,7 @@ class SpeedDialog(QDialog):
         try:
             self.event = self.document.apply(self.action())
         except (RulesError, ValueError) as e:
-            self.message.setText(str(e).splitlines()[0])
+            self.message.setText(str(e))  # whole: the label wraps
             return
         self.accept()
 

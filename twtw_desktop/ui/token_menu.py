@@ -5,7 +5,8 @@ ring its hex on the players' screen (a ping, as Shift+P does on the hex under th
 mouse),
 the Judge's override (counters given or taken, the token taken off the map, with a
 reason the log keeps), first aid for the character (001 Healing), the bonus
-counters (002). In action time, covering fire and the Bravery check under
+counters (002, the session's end losing them), putting a weapon away, and the
+steps of :mod:`.rules_menu` (a Phases action at once, a maneuver, giving up a skill). In action time, covering fire and the Bravery check under
 fire (:mod:`.cover_menu`); with the risk rule on, the Hero's risk of death.
 """
 
@@ -16,12 +17,20 @@ from typing import Any
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from ..play.bonus_actions import SPENDS, GiveCounter, SpendCounter, TakeCounter, counters_free
+from ..play.bonus_actions import (
+    SPENDS,
+    GiveCounter,
+    LoseCounters,
+    SpendCounter,
+    TakeCounter,
+    counters_free,
+)
 from ..play.entangle_actions import BreakFree, Entangle, entangling_weapon
 from .care_dialog import first_aid_action
 from .commands import HIDE_TOKEN_SHORTCUT, PING_KEY, toggle_token_hidden
 from .cover_menu import cover_menu_actions, risk_action
 from .judge_dialog import judge_override
+from .rules_menu import rules_menu_actions
 
 
 def token_menu_action(parent: Any, document: Any, token_id: str) -> QAction:
@@ -86,12 +95,17 @@ def bonus_menu(parent: Any, document: Any, who: str) -> QMenu:
     for other in document.encounter.characters:
         if other.id != c.id and other.side == c.side:
             _table_entry(give, document, other.name, GiveCounter(who=c.id, to=other.id))
+    menu.addSeparator()
+    _table_entry(
+        menu, document, "The session ends: unspent counters are lost", LoseCounters()
+    ).setObjectName("act_lose_counters")
     return menu
 
 
 def entangle_menu(parent: Any, document: Any, who: str) -> QMenu | None:
-    """003 Entanglement: "Entangle with the …" (targets within the weapon's reach) for
-    a figure with a lasso or net in hand, "Break free" for an entangled one."""
+    """003 Entanglement: "Entangle with the …" and "Trip with the …" (targets within
+    the weapon's reach) for a figure with a lasso or net in hand, "Break free" for an
+    entangled one."""
     table = document.table
     c, tok = table.actor(who)
     if tok is None:
@@ -105,11 +119,13 @@ def entangle_menu(parent: Any, document: Any, who: str) -> QMenu | None:
     if tok.entangled_by is not None:
         _table_entry(menu, document, "Break free", BreakFree(who=c.id))
     if found is not None:
-        sub = menu.addMenu(f"Entangle with the {found[1].name}")
-        for other in document.encounter.tokens:
-            if other.id != tok.id:
-                name = table.character_of(other.id).name
-                _table_entry(sub, document, name, Entangle(who=c.id, target=other.id))
+        for verb, trip in (("Entangle", False), ("Trip", True)):
+            sub = menu.addMenu(f"{verb} with the {found[1].name}")
+            for other in document.encounter.tokens:
+                if other.id != tok.id:
+                    name = table.character_of(other.id).name
+                    act = Entangle(who=c.id, target=other.id, trip=trip)
+                    _table_entry(sub, document, name, act)
     return menu
 
 
@@ -128,6 +144,7 @@ def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: st
             act = menu.menuAction()
             act.sub_menu = menu  # type: ignore[attr-defined]  # alive with its entry
             out.append(act)
+    out += rules_menu_actions(parent, document, token_id or who)
     out += cover_menu_actions(parent, document, token_id or who)
     risk = risk_action(parent, document, token_id or who)
     if risk is not None:

@@ -13,7 +13,7 @@ from ..play.session import open_table
 from ..play.visibility import PlayersOptions
 from .net import DEFAULT_PORT
 from .server import DeviceService, ServiceError
-from .state import FrameMaker
+from .state import FrameMaker, PictureCutter
 
 
 def parser() -> argparse.ArgumentParser:
@@ -38,13 +38,20 @@ def parser() -> argparse.ArgumentParser:
         help='leave the names of tokens outside the posse off ("Name the hombres" off)',
     )
     p.add_argument(
-        "--fog", action="store_true", help="the table page shows the posse's line-of-sight fog"
+        "--fog",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the table page shows the posse's line-of-sight fog, as the players' screen "
+        "does (the default); --no-fog shows the whole public map and every NPC not hidden",
     )
     return p
 
 
-def main(argv: list[str], stop: threading.Event | None = None) -> int:
-    """Run the service; ``stop`` (tests) ends it like Ctrl+C does."""
+def main(
+    argv: list[str], stop: threading.Event | None = None, cutter: PictureCutter | None = None
+) -> int:
+    """Run the service; ``stop`` (tests) ends it like Ctrl+C does; ``cutter`` cuts the
+    background picture to what each character has seen (the command passes Qt's)."""
     try:
         args = parser().parse_args(argv)
     except SystemExit as e:
@@ -59,7 +66,7 @@ def main(argv: list[str], stop: threading.Event | None = None) -> int:
         return 1
     options = PlayersOptions(names=not args.hide_names, fog=args.fog)
     frame = FrameMaker()(opened.table, options, map_path=opened.map_path or opened.path)
-    service = DeviceService()
+    service = DeviceService(cutter)
     try:
         service.start(frame, args.host, args.port)
     except ServiceError as e:

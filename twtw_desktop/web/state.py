@@ -1,21 +1,29 @@
 """What each page of the players' devices shows, as plain JSON, built on the Judge's
 machine through the players' visibility rule (:mod:`twtw_desktop.play.visibility`).
 
-* :func:`frame_of` takes, on the thread that owns the table (the GUI thread, or the
+* :class:`FrameMaker` takes, on the thread that owns the table (the GUI thread, or the
   ``serve`` command's main thread), a frozen copy of what the pages need: the
   encounter's characters and tokens, the map (copied again only when it changed),
-  the walls as the fog sees them, the clock's public words, the last card pushed and
-  the hex the Judge rings (a ping, or "show this" on a hex).
+  a mark in the table's record of what each posse character has seen
+  (:class:`~twtw_desktop.play.seen.SightRecord`), the clock's public words, the last
+  card pushed and the hex the Judge rings (a ping, or "show this" on a hex).
   Everything after that runs on the service's own thread.
 * :class:`PageBuilder` turns a frame into one page's state: a **character page**
   shows the map as that character sees it (its own sight, not the posse's:
-  :func:`~twtw_desktop.play.visibility.character_sight`; hexes it saw before are
-  remembered and dimmed), its token marked, and its sheet; the **table page** shows
-  what the players' screen shows (:func:`~twtw_desktop.play.visibility.players_sight`).
+  :func:`~twtw_desktop.play.visibility.character_sight`), and **holds only the hexes
+  it has seen this session** (issue 36): their terrain, the walls clipped to them,
+  doors and windows in the state it last saw, their public labels and markers, and
+  the background picture cut to them (by the service's cutter; no cutter, no
+  picture); of the other hexes not a byte. Hexes seen before are dimmed. Its own
+  token is marked, and its sheet is there. The **table page** shows what the
+  players' screen shows (:func:`~twtw_desktop.play.visibility.players_sight`); with
+  the fog on it is cut the same way to what the posse has seen.
   Nothing the rule does not allow is put in a state: a hidden token, a Judge's note,
   a Judge-only label or marker, a name with "Name the hombres" off, an NPC's sheet.
   Tokens are named by per-page aliases (``t1``, ``t2``…), never by their ids, which
-  often carry a name.
+  often carry a name; with names hidden, a figure back in sight gets a new alias.
+  A change that alters nothing a page shows sends it nothing (the merge patch is
+  empty).
   The Judge's pushes that make sense on a phone show on every page: the last card
   (number and shield) and a ringed hex; a ring on a hex where a token this page does
   not see stands is dropped unless it is a ping (a ping rings a hex, never a token).
@@ -26,27 +34,28 @@ machine through the players' visibility rule (:mod:`twtw_desktop.play.visibility
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..geometry.visibility import SightSnapshot
+from ..geometry.hexcut import clip_polyline, point_in, region
 from ..hexgrid import Hex
 from ..model import Encounter
-from ..model.map import TERRAIN_CODES, Map, Terrain
-from ..play.fog import FogOfWar, SeenMemory
+from ..model.map import TERRAIN_CODES, BackgroundImage, Map, Terrain
+from ..play.fog import REMEMBERED, SEEN
 from ..play.public_clock import public_clock
+from ..play.seen import POSSE, STATEFUL, Mark, Seen, SightRecord
 from ..play.visibility import (
     POSSE_SIDE,
     FogKnowledge,
     PlayersOptions,
     PlayersSight,
     character_sight,
-    character_viewers,
     players_sight,
-    posse_viewers,
     push_allowed,
 )
 from ..rules.base import WoundLocation
@@ -89,7 +98,10 @@ class Frame:
     map: Map
     #: bumps when the map (walls, labels, markers, terrain) changed
     map_version: int
-    walls: SightSnapshot
+    #: the table's record of what each posse character has seen
+    #: (:class:`~twtw_desktop.play.seen.SightRecord`) and this frame's mark in it
+    sight: SightRecord
+    mark: Mark
     edition: Any
     gear: Any
     options: PlayersOptions
@@ -105,6 +117,17 @@ class Frame:
     ring: tuple[str, int, int] | None = None
 
 
+#: cuts the background picture (the file's bytes, its placement, the polygons of the
+#: hexes to keep, map units) to a PNG (the window's is Qt's: ui/picture_cut.py)
+PictureCutter = Callable[[bytes, BackgroundImage, list[list[tuple[float, float]]]], bytes]
+
+
+def _frame_seen(frame: Frame, who: str) -> Seen:
+    """What ``who`` (a character id, or the posse) had seen at ``frame``'s moment."""
+    m = frame.map
+    return frame.sight.seen(who, (m.rows, m.cols), frame.mark)
+
+
 def _value(v: object) -> str:
     return str(getattr(v, "value", v))
 
@@ -116,7 +139,6 @@ class FrameMaker:
     def __init__(self) -> None:
         self._map: Map | None = None
         self._map_src: tuple | None = None
-        self._walls: SightSnapshot | None = None
         self.map_version = 0
 
     def __call__(
@@ -132,6 +154,7 @@ class FrameMaker:
         """A frame of ``table``; ``map_path`` is the map's file (or the encounter's
         when the map is inside it), which the background picture is relative to."""
         m = table.map
+        table.sight.look(table)  # a change made outside a step (the editor) counts now
         walls = table.walls()
         # a door opened or a wall moved gives a new wall index or bumps its version; the
         # window also says ``map_changed`` for edits the index does not see (a label
@@ -150,16 +173,15 @@ class FrameMaker:
         ):
             self._map = m.model_copy(deep=True)
             self._map_src = (m, walls, key)
-            self._walls = SightSnapshot.of(m, walls)
             self.map_version += 1
         enc = table.encounter.model_copy(update={"map": None, "log": []}).model_copy(deep=True)
         head, rows = public_clock(table)
-        assert self._walls is not None
         return Frame(
             encounter=enc,
             map=self._map,
             map_version=self.map_version,
-            walls=self._walls,
+            sight=table.sight,
+            mark=table.sight.mark(),
             edition=table.edition,
             gear=table.gear,
             options=options or PlayersOptions(),
@@ -174,53 +196,96 @@ class FrameMaker:
 # -- the states --------------------------------------------------------------------------
 
 
-def map_state(m: Map, sight: PlayersSight, version: int = 0) -> dict[str, Any]:
+def map_state(
+    m: Map, sight: PlayersSight, cut: Seen | None = None, pictures: bool = False
+) -> dict[str, Any]:
     """The public part of the map: terrain, the walls and labels and markers the
     rule shows (no ids, no notes), and where the background picture lies when the
     players may see it (the picture itself is a file of the page, ``background``;
-    ``v`` changes with the map so a browser asks for it again)."""
+    ``v`` changes with the picture's placement so a browser asks for it again).
+
+    ``cut`` (a character's page, or the table page with the fog on) keeps only the
+    hexes seen this session (``cut.ever``): the terrain of the others is a blank
+    (``" "``), walls are clipped to the seen hexes, a door or window shows its state
+    as last seen (one never seen in sight is left out), a label or marker shows only
+    on a seen hex, and the background picture is described only when the service
+    can cut it to those hexes (``pictures``): ``v`` then changes as they grow."""
     codes = {code: TERRAIN_COLOURS[t] for t, code in TERRAIN_CODES.items()}
-    walls = [
-        [
-            f.kind,
-            int(f.is_open),
-            _value(f.height),
-            [[round(x, 4), round(y, 4)] for x, y in f.points],
-        ]
-        for f in m.features
-        if f.id in sight.features
-    ]
+    area = None if cut is None else region(m, cut.ever)
+    walls: list[list[Any]] = []
+    for f in m.features:
+        if f.id not in sight.features:
+            continue
+        is_open = bool(f.is_open)
+        if cut is None:
+            pieces = [[(float(x), float(y)) for x, y in f.points]]
+        else:
+            if f.kind in STATEFUL:
+                if f.id not in cut.doors:
+                    continue
+                is_open = cut.doors[f.id]
+            pieces = clip_polyline(area, f.points)
+        for pts in pieces:
+            walls.append(
+                [
+                    f.kind,
+                    int(is_open),
+                    _value(f.height),
+                    [[round(x, 4), round(y, 4)] for x, y in pts],
+                ]
+            )
     labels = [
         [round(lab.at[0], 4), round(lab.at[1], 4), lab.text, lab.size]
         for lab in m.labels
-        if lab.id in sight.labels
+        if lab.id in sight.labels and (cut is None or point_in(m, cut.ever, *lab.at))
     ]
     markers = [
         [int(mk.hex[0]), int(mk.hex[1]), mk.kind, mk.text]
         for mk in m.markers
-        if mk.id in sight.markers
+        if mk.id in sight.markers and (cut is None or _on(m, cut.ever, mk.hex))
     ]
+    terrain = list(m.terrain)
+    if cut is not None:
+        grid = np.array([list(row) for row in terrain], dtype="<U1").reshape(m.rows, m.cols)
+        grid[~cut.ever] = " "
+        terrain = ["".join(row) for row in grid.tolist()]
     out: dict[str, Any] = {
         "cols": m.cols,
         "rows": m.rows,
         "orient": m.orientation.value,
-        "terrain": list(m.terrain),
+        "terrain": terrain,
         "colours": codes,
         "walls": walls,
         "labels": labels,
         "markers": markers,
     }
     bg = m.background
-    if bg is not None and sight.background:
-        out["bg"] = {
+    if bg is not None and sight.background and (cut is None or (pictures and cut.ever.any())):
+        place = {
             "x": bg.x,
             "y": bg.y,
             "w": bg.width * bg.scale,
             "h": bg.height * bg.scale,
             "rot": bg.rotation,
             "op": bg.opacity,
-            "v": version,
         }
+        digest = hashlib.blake2b(repr((bg.path, sorted(place.items()))).encode(), digest_size=6)
+        if cut is not None:
+            digest.update(cut.ever.tobytes())
+        out["bg"] = {**place, "v": digest.hexdigest()}
+    return out
+
+
+def _on(m: Map, mask: np.ndarray, h: Any) -> bool:
+    col, row = m.offset(Hex(int(h[0]), int(h[1])))
+    return 0 <= row < mask.shape[0] and 0 <= col < mask.shape[1] and bool(mask[row, col])
+
+
+def fog_states(cut: Seen) -> np.ndarray:
+    """Every hex as 0 never seen, 1 remembered, 2 seen now (``(rows, cols)``)."""
+    out = np.zeros(cut.ever.shape, dtype=np.uint8)
+    out[cut.ever] = REMEMBERED
+    out[cut.now] = SEEN
     return out
 
 
@@ -286,50 +351,70 @@ def sheet_state(frame: Frame, ch: Character) -> dict[str, Any]:
 
 
 class PageBuilder:
-    """Builds the states of one page, frame after frame, keeping its own fog (and
-    what it remembers) and its own token aliases."""
+    """Builds the states of one page, frame after frame, from the table's record of
+    what its character has seen (:class:`~twtw_desktop.play.seen.SightRecord`), with
+    its own token aliases.
 
-    def __init__(self, page: str) -> None:
+    With names hidden, a token outside the posse that leaves this page's sight and
+    comes back gets a new alias: the page cannot tell it is the same figure."""
+
+    def __init__(self, page: str, pictures: bool = False) -> None:
         #: a posse character's id, or :data:`TABLE_PAGE`
         self.page = page
-        self.fog = FogOfWar(SeenMemory())
+        #: whether the background picture can be cut to what this page has seen
+        self.pictures = pictures
+        #: the hexes the page's map was last cut to (None: not cut), for its picture
+        self.cut_mask: np.ndarray | None = None
         self._aliases: dict[str, str] = {}
+        self._made = 0
+        self._shown: frozenset[str] = frozenset()
         self._map_key: tuple | None = None
         self._map: dict[str, Any] = {}
 
     def alias(self, token_id: str) -> str:
         a = self._aliases.get(token_id)
         if a is None:
-            a = f"t{len(self._aliases) + 1}"
-            self._aliases[token_id] = a
+            self._made += 1
+            a = self._aliases[token_id] = f"t{self._made}"
         return a
+
+    def _cut(self, frame: Frame) -> Seen | None:
+        """What this page's map is cut to (None: the whole public map)."""
+        if self.page == TABLE_PAGE:
+            if not frame.options.fog:
+                return None
+            who = POSSE
+        else:
+            who = self.page
+        return _frame_seen(frame, who)
 
     def state(self, frame: Frame) -> dict[str, Any]:
         enc, m, opts = frame.encounter, frame.map, frame.options
         shape = (m.rows, m.cols)
-        self.fog.memory.follow(enc, m)
         out: dict[str, Any] = {"clock": frame.clock}
+        cut = self._cut(frame)
+        know = None if cut is None else FogKnowledge(shape, seen=cut.now)
+        if cut is not None:
+            out["fog"] = fog_runs(fog_states(cut))
         if self.page == TABLE_PAGE:
-            know: FogKnowledge | None = None
-            if opts.fog:
-                self.fog.compute_now(frame.walls, posse_viewers(enc, m))
-                know = self.fog.knowledge()
-                out["fog"] = fog_runs(self.fog.states(shape))
             sight = players_sight(enc, m, opts, know)
             out["kind"] = "table"
             out["title"] = "Table"  # not the encounter's name: the Judge may name it a spoiler
             me = None
         else:
-            self.fog.compute_now(frame.walls, character_viewers(enc, m, self.page))
-            sight = character_sight(enc, m, opts, self.fog.knowledge())
-            out["fog"] = fog_runs(self.fog.states(shape))
+            sight = character_sight(enc, m, opts, know)
             me = enc.character(self.page)
             out["kind"] = "character"
             out["title"] = me.name
             out["sheet"] = sheet_state(frame, me)
-        key = (frame.map_version, sight.features, sight.labels, sight.markers, sight.background)
+        key: tuple = (
+            frame.map_version, sight.features, sight.labels, sight.markers, sight.background
+        )  # fmt: skip
+        if cut is not None:
+            key += (cut.ever.tobytes(), tuple(sorted(cut.doors.items())))
         if key != self._map_key:  # the same map: the same object (the patch skips it)
-            self._map_key, self._map = key, map_state(m, sight, frame.map_version)
+            self._map_key, self._map = key, map_state(m, sight, cut, self.pictures)
+            self.cut_mask = None if cut is None else cut.ever
         out["map"] = self._map
         out["tokens"] = self._tokens(frame, sight, me)
         if self.page == TABLE_PAGE:
@@ -349,6 +434,9 @@ class PageBuilder:
             if t.id not in sight.tokens:
                 continue
             marks = sight.marks.get(t.id)
+            if marks is not None and not marks.named and t.id not in self._shown:
+                self._aliases.pop(t.id, None)  # back in sight, unnamed: a new figure
+
             try:
                 ch = enc.character(t.character_id)
             except KeyError:
@@ -375,6 +463,7 @@ class PageBuilder:
                 if marks.wound_level:
                     tok["wl"] = int(marks.wound_level)
             out[self.alias(t.id)] = tok
+        self._shown = sight.tokens
         return out
 
     def _strip(self, frame: Frame, sight: PlayersSight) -> list[list[str]]:
@@ -440,6 +529,7 @@ __all__ = [
     "Frame",
     "FrameMaker",
     "PageBuilder",
+    "PictureCutter",
     "apply_patch",
     "merge_patch",
     "posse_pages",

@@ -206,29 +206,20 @@ def test_appearing_and_not_visible(gear, ap_v2, phases):
 
 
 def test_prone_target_per_edition(gear, ap_v2, phases):
-    """000: prone +1 (read as TN); 003: no TN change, the hit location rule applies,
-    ignored within 2 paces."""
-    assert _tn(gear, ap_v2, "sw_schofield", target_prone=True).tn == 6
+    """000 Modifiers: "Target is prone | +1", a result modifier like "Firer is mounted
+    | -2" (the TN stays 5); 003: no TN change, the hit location rule applies, ignored
+    within 2 paces."""
+    prone = _tn(gear, ap_v2, "sw_schofield", target_prone=True)
+    assert prone.tn == 5 and _items(prone)["target is prone"] == 1
     far = _tn(gear, phases, "sw_schofield", target_prone=True, range_paces=5)
     assert far.tn == 5 and any("prone attribute" in n for n in far.notes)
     near = _tn(gear, phases, "sw_schofield", target_prone=True, range_paces=2)
     assert near.tn == 5 and any("ignored" in n for n in near.notes)
 
 
-def test_prone_reading_is_a_switch(gear, ap_v2):
-    """000's 'Target is prone +1' read both ways (the Rules dialog's switch): as +1 TN
-    (house, harder to hit) or as +1 to the result (RULES.md, easier to hit)."""
-    house = _tn(gear, ap_v2, "sw_schofield", target_prone=True)
-    assert house.tn == 6 and house.result_modifier == 0
-    assert any("house reading" in m.source for m in house.tn_items)
-    as_result = _tn(
-        gear,
-        ap_v2,
-        "sw_schofield",
-        target_prone=True,
-        options=OptionalRules(prone_reading="result"),
-    )
-    assert as_result.tn == 5 and _items(as_result)["target is prone"] == 1
+def test_an_old_prone_reading_switch_is_dropped_on_load():
+    """Files saved with the old ``prone_reading`` switch still open; the switch is gone."""
+    assert OptionalRules.model_validate({"prone_reading": "tn"}) == OptionalRules()
 
 
 def test_wounded_firer(gear, ap_v2):
@@ -327,8 +318,9 @@ def test_breakdown_sums_and_keeps_tn_and_result_apart(gear, ap_v2):
         target_relative_speed=12,
         firer_movement="walking",
     )
-    assert tn.tn == tn.base + sum(m.value for m in tn.tn_items) == 5 + 2 + 1 + 1
-    assert tn.result_modifier == sum(m.value for m in tn.result_items) == -2 - 1 + 1 + 2
+    # range 2, size 3: +1 TN; prone is +1 to the result (000 Modifiers)
+    assert tn.tn == tn.base + sum(m.value for m in tn.tn_items) == 5 + 2 + 1
+    assert tn.result_modifier == sum(m.value for m in tn.result_items) == -2 - 1 + 1 + 2 + 1
     assert all(m.source for m in (*tn.tn_items, *tn.result_items))
     assert len(tn.reasons()) == 1 + len(tn.tn_items) + len(tn.result_items) + len(tn.notes)
 

@@ -164,20 +164,30 @@ def shot_pool(
     return own, [*why, f"aimed: Acuity d{acuity.die} is no better ({SRC_AIM_ACUITY})"]
 
 
-def other_hand_holds(
+def one_hand_only(
     shooter: Character, weapon_index: int | None, gear: GearCatalog, *, two_weapons: bool = False
 ) -> str | None:
-    """What keeps a two-handed gun to one hand: another item in hand (a readied
-    weapon other than the one fired), or a second gun fired with it; None when both
-    hands are free for it (000 Two handed ranged weapons: "Apply a penalty of 2
-    downgrades to any two-handed ranged weapon being used with one hand")."""
+    """Why a two-handed gun is used with one hand: an arm disabled, another item in
+    hand (a readied weapon other than the one fired), or a second gun fired with it;
+    None when both hands are free for it (000 Two handed ranged weapons: "Apply a
+    penalty of 2 downgrades to any two-handed ranged weapon being used with one
+    hand"). 000 Hit Location and Damage: "Anytime a location takes a 5th wound it is
+    disabled. For a limb, such as arm or leg, the location is either severed or
+    otherwise rendered useless" — a disabled arm leaves one hand."""
+    arms = [loc for loc in shooter.disabled_locations if loc.value.endswith("_arm")]
+    if arms:
+        arm = arms[0].value.replace("_", " ")
+        return (
+            f"the {arm} is disabled, 'severed or otherwise rendered useless' "
+            "(000 Hit Location and Damage)"
+        )
     if two_weapons:
-        return "a second weapon fired with it"
+        return "the other hand holds a second weapon fired with it"
     for i, cw in enumerate(shooter.weapons):
         if i == weapon_index or not cw.readied:
             continue
         w = gear.weapons.get(cw.weapon_id)
-        return w.name if w is not None else cw.weapon_id
+        return f"the other holds {w.name if w is not None else cw.weapon_id}"
     return None
 
 
@@ -498,7 +508,7 @@ def ranged_tn(
     """The TN of a ranged or thrown attack and every modifier, with its page.
 
     Base Standard (5) + range steps, or the edition's point-blank TN. TN items: range,
-    small target, prone (AP v2). Result items: movement/mount, large target, speed,
+    small target. Result items: movement/mount, prone target (AP v2), large target, speed,
     secondary target, appearing/disappearing, not visible, wounded firer, two
     weapons, two-handed in one hand, called shot, snap penalty, aim and Accurate.
     Phases' prone-target rule (003) is noted here and applied at the hit location.
@@ -549,22 +559,10 @@ def ranged_tn(
     res += r_items
     if s.target_prone:
         pr = edition.prone_target
-        if pr.rule == "tn" and options is not None and options.prone_reading == "result":
-            res.append(
-                mod(
-                    "target is prone",
-                    pr.tn,
-                    "000 Modifiers (read as a result modifier, RULES.md; Rules dialog)",
-                )
-            )
-        elif pr.rule == "tn":
-            tn_items.append(
-                mod(
-                    "target is prone",
-                    pr.tn,
-                    "000 Modifiers (house reading: harder to hit, +1 TN; Rules dialog)",
-                )
-            )
+        if pr.rule == "result":
+            # 000 Modifiers: "Target is prone | +1" sits with "Firer is moving | -1/-4"
+            # and "Firer is mounted | -2": a modifier to the result (easier to hit)
+            res.append(mod("target is prone", pr.result, "000 Modifiers: 'Target is prone | +1'"))
         elif s.range_paces <= pr.ignore_within:
             notes.append(
                 f"prone target within {pr.ignore_within} paces: the prone rule is ignored (003)"
@@ -951,7 +949,7 @@ __all__ = [
     "fan_shot_tn",
     "is_fan_capable",
     "is_throwable",
-    "other_hand_holds",
+    "one_hand_only",
     "plan_attacks",
     "plan_fan_fire",
     "range_steps",

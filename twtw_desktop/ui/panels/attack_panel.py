@@ -38,6 +38,7 @@ import html
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QDockWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -134,14 +135,17 @@ class AttackPanel(QWidget):
         self.tn_box = TnBox(self)
         lay.addWidget(self.tn_box)
         self._adopt_tn_box()
+        # the message (wrapping over as many lines as it needs) sits above Draw, Apply
+        # and Put back: the buttons stay at the panel's foot, in one place whoever
+        # shoots and whatever was said (#37)
+        self.message = MessageLabel()
+        outer.addWidget(self.message)
         self.action_row = ActionRow(self)
         outer.addWidget(self.action_row)
         self._adopt_action_row()
         self.show_row = ShowPlayersRow(self)
         lay.addWidget(self.show_row)
         self._adopt_show_row()
-        self.message = MessageLabel()
-        outer.addWidget(self.message)
         self.card_spends = CardSpendsBox(self)
         lay.addWidget(self.card_spends)
         self._adopt_card_spends()
@@ -587,6 +591,7 @@ class AttackPanel(QWidget):
         selected already), with the target, weapon and shot declared."""
         if not isinstance(intent, dict):
             return
+        self._come_forward()
         kind = str(intent.get("do", ""))
         shots = {
             "snap_shot": "snap",
@@ -609,6 +614,15 @@ class AttackPanel(QWidget):
         self.message.note("The run waits for this attack: spend its bumps, then Apply.")
         if self.current is None and self.draw_button.isEnabled() and self.declare_mode == "now":
             self.draw()  # the card the stack flipped for it (or its own): read it now
+
+    def _come_forward(self) -> None:
+        """The run waits for Apply here: the panel's tab comes in front of the others
+        in its dock area (the Log, the sheet…), unless the Judge closed the panel."""
+        w = self.parentWidget()
+        while w is not None and not isinstance(w, QDockWidget):
+            w = w.parentWidget()
+        if isinstance(w, QDockWidget) and not w.isHidden():
+            w.raise_()
 
     _typed_card = typed_cards._typed_card
     needs_block_card = typed_cards.needs_block_card

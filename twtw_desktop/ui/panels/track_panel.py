@@ -14,11 +14,13 @@ costs; entries the counters cannot pay are shown disabled with the reason), Join
 for the stack and the Judge's modifiers, 000 Determine Bonus), Resolve stack (F8),
 End round (F9).
 
-Phases: the speed each character declares, the initiative card's bar, everyone's
-Reflex result and the phases it reaches (the chosen one marked), with Start round
-(F5), Flip card (F8), Next phase (F6), Act (F7), Delay (F9), Interrupt (Alt+I: a
-delaying character's Reflex contest at −2), Keep waiting (Alt+K) and Stop waiting
-(Alt+W) for a circumstance still unmet from last round (004 Delaying an Action).
+Phases: the speed each character declares (typed on the row: 1/F, 2/N, 3/S —
+track/speed_keys.py), the initiative card's bar, everyone's Reflex result and the
+phases it reaches (the chosen one marked), with Start round (F5), Flip card (F8),
+Next phase (F6: past every phase nobody acts in, 004 Taking Actions), Act (F7), Delay
+(Alt+D), Interrupt (Alt+I: a delaying character's Reflex contest at −2), Keep waiting
+(Alt+K) and Stop waiting (Alt+W) for a circumstance still unmet from last round (004
+Delaying an Action), End round (F9). Each key means one thing in both editions.
 
 Both: Surprise (Alt+S: one character, a whole side, or anyone, 001/003 Surprise) and
 Movers (Alt+C: continuous movers, 000 / 002). The keys work while the panel shows.
@@ -133,6 +135,7 @@ class TrackPanel(QWidget):
         self.document = document
         self.setObjectName("TrackPanel")
         self._row_ids: list[str] = []
+        self._followed: tuple[int, int, str] | None = None
         self._hover_row: int | None = None
         self._map_hover_cid: str | None = None
         self._hooked_view: Any = None
@@ -323,7 +326,6 @@ class TrackPanel(QWidget):
             self.rush_button,
             self.bonus_button,
             self.resolve_button,
-            self.end_button,
         ):
             self._show(b, ap)
         for b in (

@@ -7,7 +7,8 @@ legal path and its AP cost next to the cursor — saying when the counters do no
 it yet, red where they never will this round — and on release one step (``when_able``)
 moves the token and pays the AP as the segment's lone action, puts the move on the
 segment's stack while others may still declare, or keeps it as the character's standing
-declaration until the counters cover it (000 Action Timing; undo gives it back). Hold Shift while dropping to run (Run paces per AP; 000 Movement).
+declaration until the counters cover it (000 Action Timing; undo gives it back). Hold Shift while dropping to run (Run paces per AP; 000 Movement); hold Ctrl to
+walk forgoing defence (AP v2: ½ AP a pace, 001 Movement Actions).
 Dragging a mounted rider drags its mount, which carries the rider.
 """
 
@@ -37,7 +38,10 @@ class SelectTool(Tool):
     name = "select"
     title = "Select/Move"
     shortcut = "S"
-    tooltip = "Select and move tokens; [ ] turn; double-click a door or window to open it"
+    tooltip = (
+        "Select and move tokens (Shift: run; Ctrl: forgo defence); [ ] turn; "
+        "double-click a door or window to open it"
+    )
     cursor = Qt.CursorShape.ArrowCursor
 
     def __init__(self, view) -> None:
@@ -120,8 +124,8 @@ class SelectTool(Tool):
                 [fr.center(origin), fr.center(h)], pos, f"{d} pace{'s' if d != 1 else ''}", True
             )
             return True
-        run = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-        plan = plan_move(doc, self._drag_token, h, run=run)
+        run, forgo = _drop_keys(ev)
+        plan = plan_move(doc, self._drag_token, h, run=run, forgo=forgo)
         self._plan = plan
         pts = [fr.center(x) for x in (plan.path or [origin, h])]
         self._show(pts, pos, plan.label(), plan.allowed)
@@ -145,13 +149,13 @@ class SelectTool(Tool):
             return True
         if h == self._drag_origin:
             return True
-        run = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-        plan = plan_move(doc, tid, h, run=run)
+        run, forgo = _drop_keys(ev)
+        plan = plan_move(doc, tid, h, run=run, forgo=forgo)
         if not plan.allowed:
             self.say(plan.reason or "That move is not possible.")
             return True
         try:
-            text = push_move(doc, tid, plan)
+            text = push_move(doc, tid, plan, forgo=forgo)
         except (RulesError, ValueError) as e:
             self.say(str(e))
             return True
@@ -205,15 +209,25 @@ class SelectTool(Tool):
         return True
 
 
-def push_move(doc: EncounterDocument, token_id: str, plan: MovePlan) -> str:
+def _drop_keys(ev: QMouseEvent) -> tuple[bool, bool]:
+    """(run, forgo defence) from the keys held while dragging: Shift runs, Ctrl
+    walks forgoing defence (001 Movement Actions)."""
+    mods = ev.modifiers()
+    return (
+        bool(mods & Qt.KeyboardModifier.ShiftModifier),
+        bool(mods & Qt.KeyboardModifier.ControlModifier),
+    )
+
+
+def push_move(doc: EncounterDocument, token_id: str, plan: MovePlan, *, forgo: bool = False) -> str:
     """Push the move of a planned path as the table's ``move`` (or ``run``) action,
-    one undo step. AP v2 with a round running: through ``when_able`` — carried out
+    forgoing defence with ``forgo`` (001 Movement Actions), one undo step. AP v2 with a round running: through ``when_able`` — carried out
     now as the segment's lone action, put on the segment's stack while others act or
     may still declare, or kept as a standing declaration until the counters cover it
     (000 Action Timing)."""
     end = plan.path[-1]
     cls = Run if plan.run else Move
-    move = cls(who=token_id, to=ref_of(doc.table, end), facing=plan.facing)
+    move = cls(who=token_id, to=ref_of(doc.table, end), facing=plan.facing, forgo_defence=forgo)
     if segments(doc.table):
         ev = doc.apply(WhenAble(who=token_id, then=move.journal_form()))
         mode = (ev.record or {}).get("mode") if ev is not None else None

@@ -248,6 +248,7 @@ def set_shooter(panel: AttackHost, token_id: str | None) -> None:
     panel._held_key = None
     if token_id != panel._shooter:
         panel._series = []  # another shooter: a new declaration
+        panel.message.clear()  # "Declared: …" was the last shooter's, not this one's
     panel._shooter = token_id
     panel._target_by_hand = False
     doc = panel.document

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
+from ....play.declarations import RunOn
 from ....play.track_actions import (
     skip_reason,
 )
@@ -188,10 +189,30 @@ def _show_stack_line(panel: TrackHost, t, st, seg: int) -> None:
             parts.append(f"{pos}{who}: {e.action.describe()}")
         panel.info.setText(f"Segment {seg} stack — " + "; ".join(parts))
     else:
+        stop = _why_stopped(panel) if seg else None
         order = [st.rows[i].name for i in t.declaration_order()] if seg else []
-        panel.info.setText(
-            ("Declaring (slowest first): " + ", ".join(order)) if order else panel.info.full
-        )
+        if stop:
+            panel.info.setText(stop)
+        else:
+            panel.info.setText(
+                ("Declaring (slowest first): " + ", ".join(order)) if order else panel.info.full
+            )
+
+
+def _why_stopped(panel: TrackHost) -> str | None:
+    """Why the run stands where it does, in the table's words (what ``play`` prints
+    for the same steps): why it cannot run on now, else the reason the last run
+    stopped (F6 goes on). None before any run this round."""
+    table = panel.document.table
+    why = table.why_not(RunOn())
+    if why:
+        return f"Stopped: {why}"
+    for e in reversed(table.encounter.log[-200:]):
+        if e.kind == "round":  # the round's start (or end): no run since
+            return None
+        if isinstance(e.detail, dict) and e.detail.get("stop"):
+            return f"Stopped: {e.detail['stop']} — F6 runs on"
+    return None
 
 
 def _draw_ap_rows(

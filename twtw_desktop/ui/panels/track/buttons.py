@@ -87,12 +87,6 @@ _BAR_BUTTONS: tuple[tuple[str, str, str, str], ...] = (
         "Flip a card per action on this segment; order by fragment + bonus",
         "resolve_stack",
     ),
-    (
-        "end",
-        "End round",
-        "End the round: unused AP are lost (000 Ending the Round)",
-        "end_round",
-    ),
     # Phases
     (
         "flip",
@@ -142,6 +136,14 @@ _BAR_BUTTONS: tuple[tuple[str, str, str, str], ...] = (
         "stop_waiting",
     ),
     # both editions
+    (
+        "end",
+        "End round",
+        "End the round. AP v2: unused AP are lost (000 Ending the Round). Phases: the "
+        "phases left are closed in turn, their continuous steps run, and whoever has "
+        "not acted has passed (004 Taking Actions)",
+        "end_round",
+    ),
     (
         "surprise",
         "Surprise",
@@ -246,7 +248,8 @@ def _bind_keys(panel: TrackHost) -> None:
         ("Shift+F6", (panel.next_button,)),
         ("F7", (panel.declare_button, panel.act_button)),
         ("F8", (panel.resolve_button, panel.flip_button)),
-        ("F9", (panel.end_button, panel.delay_button)),
+        ("F9", (panel.end_button,)),
+        ("Alt+D", (panel.delay_button,)),
         ("Alt+J", (panel.join_button,)),
         ("Alt+R", (panel.rush_button,)),
         ("Alt+Q", (panel.bonus_button,)),

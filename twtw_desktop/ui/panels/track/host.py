@@ -43,6 +43,8 @@ class TrackHost(Protocol):
     _marks: dict[int, dict[int, QColor | None]]
     _movers_tip: str
     _row_ids: list[str]
+    #: (round, phase, whose turn) last selected for the Judge (track/phase_rows.py)
+    _followed: tuple[int, int, str] | None
     _row_sigs: dict[int, tuple[Any, ...]]
     _rush_tip: str
     _shortcut_buttons: dict[str, tuple[QAbstractButton, ...]]

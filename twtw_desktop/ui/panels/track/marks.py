@@ -44,6 +44,17 @@ def _hook_map(panel: TrackHost) -> None:
     sig = getattr(view, "hexHovered", None)
     if sig is not None:
         sig.connect(panel._map_hovered)
+    said = getattr(view, "statusMessage", None)
+    if said is not None:
+        said.connect(lambda text: _map_said(panel, text))
+
+
+def _map_said(panel: TrackHost, text: str) -> None:
+    """In action time what a step on the map said — a refused move's whole reason
+    with its page and quoted sentence — stays readable, wrapped, on the track's
+    message line (the status bar cuts a long one at the window's width)."""
+    if panel.track is not None and text:
+        panel.message.note(text)
 
 
 def _map_hovered(panel: TrackHost, h) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from ....rules.base import Speed
 from .host import TrackHost
+from .speed_keys import SPEED_KEYS_TEXT, install_speed_keys
 from .widgets import (
     _CUR,
     _IN,
@@ -67,9 +68,50 @@ def _refresh_phases(panel: TrackHost, t) -> None:
                 "(Alt+W) before the card is flipped (004 Delaying an Action)"
             )
         table.setItem(r, 8, status_item)
-    if t is not None and st is not None and stage == "acting":
+    waiting = _waiting_for(t, st, stage, nxt)
+    if waiting:
+        panel.info.setText(waiting)
+    _follow_the_turn(panel, st, nxt)
+
+
+def _waiting_for(t, st, stage: str, nxt: str | None) -> str:
+    """The line under the track: what the round waits for now (the engine's state),
+    "" where the last step's own words stay (the card's results)."""
+    if t is None or st is None:
+        return ""
+    if stage == "declare":
+        todo = [r.name for r in st.rows.values() if r.status.value == "waiting"]
+        if not todo:
+            return "Everyone has declared: F8 flips the initiative card (004 Resolution)."
+        return f"Waiting for speeds (004 Declaration): {', '.join(todo)} — {SPEED_KEYS_TEXT}"
+    if stage == "acting":
         order = [st.rows[i].name for i in t.acting_order()]
-        panel.info.setText(f"Phase {_PHASES[st.phase - 1]}: " + (", ".join(order) or "nobody acts"))
+        head = f"Phase {_PHASES[st.phase - 1]}: " + (", ".join(order) or "nobody acts")
+        if nxt is not None:
+            return f"{head} — {st.rows[nxt].name}'s turn (004 Taking Actions)"
+        return f"{head} — every turn in it is taken: F6 goes on (004 Taking Actions)"
+    if stage == "ended":
+        return f"Round {st.round} is over: F5 starts the next (004 Taking Actions)."
+    return ""
+
+
+def _follow_the_turn(panel: TrackHost, st: Any, nxt: str | None) -> None:
+    """Preferences ▸ Action track: when a phase opens, and whenever a turn is taken,
+    the character whose turn it is now (004 Taking Actions) is selected — once for
+    each turn, so the Judge may select someone else meanwhile."""
+    key = (st.round, st.phase, nxt) if st is not None and nxt is not None else None
+    if key == panel._followed:
+        return
+    panel._followed = key
+    doc = panel.document
+    if key is None or not getattr(doc, "follow_track", False):
+        return
+    tok = doc.token_for(nxt)
+    if tok is not None and tok.id != doc.selected_token_id:
+        # after the step that changed the turn is done (the panel's own: dropped with it)
+        QTimer.singleShot(
+            0, panel.widget, lambda: doc.select(tok.id) if panel.track is not None else None
+        )
 
 
 def _show_phase_status(panel: TrackHost, t, st, stage: str) -> None:
@@ -91,6 +133,7 @@ def _show_phase_status(panel: TrackHost, t, st, stage: str) -> None:
     panel.flip_button.setEnabled(stage == "declare")
     panel.phase_button.setEnabled(stage in ("resolved", "acting"))
     panel.act_button.setEnabled(stage == "acting")
+    panel.end_button.setEnabled(stage == "acting")
     panel.delay_button.setEnabled(stage == "acting")
     panel.interrupt_button.setEnabled(stage == "acting")
     waiting = stage == "declare" and any(r.waiting_for for r in st.rows.values())
@@ -178,5 +221,11 @@ def _build_phase_table(panel: TrackHost) -> None:
     hh = panel.ph_table.horizontalHeader()
     for c in range(1, 9):
         hh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+    head = panel.ph_table.horizontalHeaderItem(2)
+    if head is not None:
+        head.setToolTip(
+            f"The speed each declares (004 Declaration). Keys on the row: {SPEED_KEYS_TEXT}"
+        )
+    install_speed_keys(panel)
     panel.ph_table.cellClicked.connect(panel._phase_cell_clicked)
     panel.stack.addWidget(panel.ph_table)

@@ -48,7 +48,9 @@ def choose_phase(panel: TrackHost, cid: str, phase: int) -> bool:
 
 
 def next_phase(panel: TrackHost) -> bool:
-    return panel._do(EndSegment())
+    """Close the phase and open the next, past every phase nobody acts in (each
+    skipped with a line saying so: 004 Taking Actions)."""
+    return panel._do(EndSegment(skip_empty=True))
 
 
 def act(

@@ -28,6 +28,7 @@ from ....play.track_actions import (
 from ....rules import actions as A
 from ....rules.base import Speed
 from .._common import USER_ERRORS, attempt, error_text
+from . import speed_keys
 from .dialogs import ContinuousDialog
 from .host import TrackHost
 from .menus import _short
@@ -105,7 +106,10 @@ def start_round(panel: TrackHost) -> bool:
             card = typed.get(cid)
         if not panel._do(RecoveryCheck(who=cid, card=card)):
             return False
-    return panel._do(StartRoundWithCards(cards=cards) if cards else StartRound())
+    if not panel._do(StartRoundWithCards(cards=cards) if cards else StartRound()):
+        return False
+    speed_keys.focus_first_to_declare(panel)  # Phases: the Judge types the speeds
+    return True
 
 
 # AP v2 ----------------------------------------------------------------------------
