@@ -298,7 +298,12 @@ def _export_uvtt(path: Path, out: Path) -> int:
 
 def _file_parser(name: str, description: str) -> argparse.ArgumentParser:
     p = OneLineParser(prog=f"twtw-desktop {name}", description=description)
-    p.add_argument("file", nargs="?", help="encounter file (default: the bundled sample)")
+    default = (
+        "the last encounter, its recovery offered; the bundled sample on the first run"
+        if name == "open"
+        else "the bundled sample"
+    )
+    p.add_argument("file", nargs="?", help=f"encounter file (default: {default})")
     return p
 
 
@@ -309,19 +314,21 @@ def _simple_parser(name: str, args: str) -> argparse.ArgumentParser:
     )
 
 
-def _file_arg(name: str, argv: list[str]) -> Path | int:
-    """The optional FILE of ``open``/``summary`` (the sample when none), or an exit code."""
+def _file_arg(name: str, argv: list[str]) -> Path | int | None:
+    """The optional FILE of ``open``/``summary`` (None when none), or an exit code."""
     try:
         args = _file_parser(name, COMMANDS[name].summary).parse_args(argv)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else 2
-    return Path(args.file) if args.file else sample_encounter_path()
+    return Path(args.file) if args.file else None
 
 
 def _open(argv: list[str]) -> int:
     path = _file_arg("open", argv)
     if isinstance(path, int):
         return path
+    # no file: None, and the window reopens the last encounter (offering its recovery
+    # after a crash); the sample only when there is none (ui/app.py open_window)
     from .ui.display import display_problem  # lazy: start-up (standard library only)
 
     problem = display_problem()
@@ -330,7 +337,7 @@ def _open(argv: list[str]) -> int:
         return 1
     from .ui.app import run_app  # lazy: start-up (Qt only for the window)
 
-    return run_app(str(path))
+    return run_app(str(path) if path is not None else None)
 
 
 def _summary_cmd(argv: list[str]) -> int:
@@ -338,7 +345,7 @@ def _summary_cmd(argv: list[str]) -> int:
     if isinstance(path, int):
         return path
     try:
-        return _summary(path)
+        return _summary(path if path is not None else sample_encounter_path())
     except TwtwError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

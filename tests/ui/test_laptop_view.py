@@ -1,10 +1,13 @@
-"""A map opens with every figure in view (issue 27: it used to open on half of them,
-at 100 %); a map that fits readably opens whole. The docks collapse to a rail and come back."""
+"""A map opens with the fight in view (issue 27: it used to open on half of them, at
+100 %) at a zoom where names are readable (issue 37: the Longhorn Saloon opened whole
+at 35 % with 7-px initials): the posse and whom they can see; a map that fits
+readably opens whole. The docks collapse to a rail and come back."""
 
 from __future__ import annotations
 
 import pytest
 
+from twtw_desktop.play.attack import the_fight
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.ui.main_window import READABLE_NAME_PX, MainWindow
 from twtw_desktop.ui.scene.token_item import TokenLook, name_px
@@ -24,18 +27,29 @@ def _name_px(win) -> float:
 
 
 @pytest.mark.parametrize("sample", sorted(p.name for p in maps_dir().glob("*.encounter.json")))
-def test_a_map_opens_with_every_figure_in_view(window, sample):
+def test_a_map_opens_with_the_fight_in_view_and_names_readable(window, sample):
     assert window.open_path(maps_dir() / sample, ask=False)
     mv = window.map_view
-    # (readable too on a real 1366×768 screen: tests/ui/test_table_at_1366.py; the
-    # offscreen test screen may be smaller)
+    # (a real 1366×768 screen too: tests/ui/test_table_at_1366.py)
     assert mv.zoom <= 1.0
+    assert _name_px(window) >= READABLE_NAME_PX
     seen = mv.visible_scene_rect()
     frame = mv.map_scene.frame
-    out = [
-        t.id for t in window.document.encounter.tokens if not seen.contains(frame.hex_rect(t.at))
-    ]
+    fight = the_fight(window.document.table)
+    posse = [t for t in fight if window.document.character_of(t.id).side == "posse"]
+    out = [t.id for t in posse if not seen.contains(frame.hex_rect(t.at))]
     assert not out, f"{sample}: off screen {out}"
+    middle = seen.adjusted(seen.width() / 4, seen.height() / 4, -seen.width() / 4, 0)
+    centre = frame.hex_rect(fight[0].at)
+    for t in fight[1:]:
+        centre = centre.united(frame.hex_rect(t.at))
+    assert middle.contains(centre.center()), f"{sample}: not centred on the fight"
+    # no name of the fight cut to initials that 100 % shows whole
+    items = window.map_view.map_scene.tokens
+    cut = {t.id for t in fight if items[t.id].plate_text is not None}
+    mv.set_zoom_k(0)
+    assert mv.zoom == 1.0
+    assert cut <= {t.id for t in fight if items[t.id].plate_text is not None}, sample
 
 
 def test_a_small_map_opens_whole(window):

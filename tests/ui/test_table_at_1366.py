@@ -28,6 +28,7 @@ from twtw_desktop.ui.app import make_app, open_window
 from twtw_desktop.ui.commands import SnapshotCommand
 from twtw_desktop.ui.scene.token_item import NAME_MIN_HEX_PX, TokenLook, name_px
 from twtw_desktop.ui.players.controller import PlayersController
+from twtw_desktop.play.attack import the_fight
 
 out = sys.argv[1]
 app = make_app([])
@@ -106,7 +107,10 @@ def go():
         mv = win.map_view
         fr = mv.map_scene.frame
         seen = mv.visible_scene_rect()
-        toks = win.document.encounter.tokens
+        # the posse in view (issue 37: centred on the fight — the posse and whom they
+        # see — at a readable zoom; not every figure)
+        toks = [t for t in the_fight(win.document.table)
+                if win.document.character_of(t.id).side == "posse"]
         off = [t.id for t in toks if not seen.contains(fr.hex_rect(t.at))]
         rec = {"tokens": len(toks), "off": off, "zoom": mv.zoom,
                "name_px": name_px(TokenLook(), fr.unit, mv.zoom),

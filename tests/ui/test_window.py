@@ -79,7 +79,8 @@ def _view_pos(win, h: Hex) -> QPoint:
 
 def test_sample_opens_in_the_real_window(window):
     doc = window.document
-    assert window.windowTitle().startswith(SAMPLE)
+    # the encounter's title, then its file (issue 37: not the file name alone)
+    assert window.windowTitle().startswith(f"Showdown on Main Street ({SAMPLE})")
     assert not window.isWindowModified()
     assert len(window.map_view.map_scene.tokens) == 9
     assert len(window.map_view.map_scene.features) == len(doc.map.features)

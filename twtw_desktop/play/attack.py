@@ -134,11 +134,13 @@ __all__ = [
     "highlights_for",
     "named_summary",
     "nearest_enemy",
+    "out_of_sight",
     "plan_attack",
     "preview",
     "resolution_card",
     "rushed_refusal",
     "stack_card",
+    "the_fight",
     "track_refusal",
     "usable_weapons",
     "write_attack",
@@ -210,10 +212,50 @@ def default_weapon_index(
     return sorted(usable, key=score)[0][0]
 
 
+def out_of_sight(
+    shooter_token: Token, target_token: Token, geometry: Geometry | None
+) -> str | None:
+    """Why the shooter cannot see the target: "out of sight (wall back-room-west)" —
+    every sight line to the target's hex is blocked (000/001 Hit Location and Cover);
+    None when in sight, or with no map to tell."""
+    if geometry is None:
+        return None
+    try:
+        cl = geometry.cover_line(
+            shooter_token, target_token, target_token.posture, shooter_token.posture
+        )
+    except Exception:  # geometry is advisory here
+        return None
+    if cl.visibility != "not_visible":
+        return None
+    blockers = [c.feature_id for c in cl.crossings if c.lines_met and c.covers]
+    return f"out of sight ({', '.join(blockers[:2])})" if blockers else "out of sight"
+
+
+def the_fight(table: Table, posse_side: str = "posse", *, only_posse: bool = False) -> list[Token]:
+    """The figures a view opens on: the posse and every figure of another side one of
+    them can see (all the figures when there is no posse on the map); ``only_posse``:
+    the posse's alone."""
+    posse: list[Token] = []
+    others: list[Token] = []
+    for t in table.encounter.tokens:
+        try:
+            side = table.character(t.character_id).side
+        except KeyError:
+            side = None
+        (posse if side == posse_side else others).append(t)
+    if only_posse or not posse:
+        return posse if only_posse else list(table.encounter.tokens)
+    geometry = Geometry(table)
+    seen = [o for o in others if any(out_of_sight(p, o, geometry) is None for p in posse)]
+    return posse + seen
+
+
 def nearest_enemy(
     table: Table, shooter_token: Token, geometry: Geometry | None = None
 ) -> str | None:
-    """The closest token of another side, preferring ones the shooter can see."""
+    """The closest token of another side in sight, else the closest out of sight
+    (the target list says why: :func:`out_of_sight`)."""
     try:
         me = table.character(shooter_token.character_id)
     except KeyError:
@@ -228,13 +270,7 @@ def nearest_enemy(
             continue
         if c.side == me.side or c.out_of_action:
             continue
-        hidden = 0
-        if geometry is not None:
-            try:
-                cl = geometry.cover_line(shooter_token, t, t.posture, shooter_token.posture)
-                hidden = 1 if cl.visibility == "not_visible" else 0
-            except Exception:  # geometry is advisory here
-                hidden = 0
+        hidden = 1 if out_of_sight(shooter_token, t, geometry) else 0
         best.append((hidden, shooter_token.at.distance(t.at), t.id))
     best.sort()
     return best[0][2] if best else None

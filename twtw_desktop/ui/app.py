@@ -124,6 +124,8 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
     settings = app_settings.AppSettings()
     last = None if path else last_encounter(settings)
     target = Path(path) if path else last or sample_path()
+    why = "the file asked for" if path else "the last encounter" if last else "the first run"
+    log.info("opening %s (%s)", target, why)
     problem: tuple[str, str] | None = None
     try:
         doc = EncounterDocument.open(target)

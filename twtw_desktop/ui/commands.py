@@ -583,6 +583,10 @@ def _token_name(document: EncounterDocument, token_id: str) -> str:
 
 #: the Judge's shortcut for hiding or revealing the selected token (map and track)
 HIDE_TOKEN_SHORTCUT = "Ctrl+Shift+H"
+#: rings the hex under the mouse on the players' screen: a key no window manager
+#: takes (Alt+click is Alt+drag, moving windows, on Openbox and most X11 desktops);
+#: Shift, because the cover line and throw tools keep a bare P (show it to the players)
+PING_KEY = "Shift+P"
 
 
 class HideTokenCommand(SnapshotCommand):

@@ -623,7 +623,9 @@ class ExportController(QObject):
                 folder = str(Path(base).parent)
             else:
                 s = getattr(self.window, "settings", None)
-                folder = (s.last_dir() if s is not None else "") or str(Path.cwd())
+                from .window_files import documents_dir
+
+                folder = (s.last_dir() if s is not None else "") or str(documents_dir())
         name = _slug(doc.map.name if doc is not None else "map")
         return str(Path(folder) / f"{name}.{opts['format']}")
 

@@ -44,7 +44,8 @@ of fire.</li>
 <li><b>Start a round</b> (F5; it declares action time first). The characters get
 their AP and the track shows who may act.</li>
 <li><b>Say what each one will do.</b> Drag a token to where it goes; for a gunman,
-click Declare in the Attack panel (Snap and the nearest enemy are chosen). Whoever's
+click Declare in the Attack panel (Snap and the nearest enemy in sight are chosen; an
+enemy out of sight is listed greyed, saying why). Whoever's
 counters do not cover it yet keeps it as a standing declaration: the row's ⋯ shows it.</li>
 <li><b>Run on</b> (F6). The table counts the segments, declares each action on the
 segment its counters cover it and resolves simultaneous ones through the initiative
@@ -61,6 +62,10 @@ next phase anyone acts in (a phase where nobody acts is skipped, the log says so
 selects whoever's turn it is. Drag the tokens of those acting in the phase, the last to
 act first (the moves come first); Draw and Apply for the shooters. Alt+D delays the
 selected character; F9 ends the round, in both editions.</p>
+<p>A TV at the table: F12 puts the players' screen full screen on it with one-inch hexes
+(View ▸ Players' screen options ▸ Miniature scale turns that off); Shift+P rings the hex
+under the mouse on it. Launched again without a file, the app reopens the last fight and
+offers the steps a crash kept.</p>
 """
 
 
@@ -149,22 +154,31 @@ class ShortcutsDialog(QDialog):
         super().__init__(window)
         self.setObjectName("shortcuts_dialog")
         self.setWindowTitle("Keyboard shortcuts")
-        self.resize(620, 560)
         lay = QVBoxLayout(self)
         rows = shortcut_rows(window)
+        # sorted by where the action is, then by its name, the keys last; a click on
+        # a column's header sorts by that column
         self.table = QTableWidget(len(rows), 3)
-        self.table.setHorizontalHeaderLabels(["Keys", "Action", "Menu"])
+        self.table.setHorizontalHeaderLabels(["Menu / panel", "Action", "Keys"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        for i, row in enumerate(rows):
-            for j, v in enumerate(row):
+        for i, (keys, what, where) in enumerate(rows):
+            for j, v in enumerate((where, what, keys)):
                 self.table.setItem(i, j, QTableWidgetItem(v))
+        self.table.setSortingEnabled(True)
+        self.table.sortItems(0)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setStretchLastSection(True)
         lay.addWidget(self.table)
         bb = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         bb.rejected.connect(self.reject)
         lay.addWidget(bb)
+        # as wide as the three columns (no column cut), within the screen
+        width = sum(self.table.columnWidth(j) for j in range(3))
+        width += self.table.verticalScrollBar().sizeHint().width() + 4 * lay.spacing() + 24
+        screen = window.screen()
+        most = screen.availableGeometry().width() - 40 if screen is not None else width
+        self.resize(min(max(620, width), most), 560)
 
 
 class QuickStartDialog(QDialog):

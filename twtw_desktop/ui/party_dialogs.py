@@ -127,10 +127,20 @@ class PartyDialogs(QObject):
         window.file_menu.insertAction(window.file_menu_tail, self.act_import)
 
     def _start_dir(self) -> str:
+        """Where Export and Import party start: the folder of the last party exported
+        or imported, else the encounter's, else the last folder used, else Documents
+        (the home folder without one); never the process's working folder."""
+        from .window_files import documents_dir
+
+        settings = self.window.settings
+        remembered = settings.party_dir()
+        if remembered and Path(remembered).is_dir():
+            return remembered
         doc = document_of(self.window)
         if doc.path is not None:
             return str(doc.path.parent)
-        return self.window.settings.last_dir() or str(Path.cwd())
+        last = settings.last_dir()
+        return last if last and Path(last).is_dir() else str(documents_dir())
 
     def export_party(self, path: str | Path | None = None, who: list[str] | None = None) -> bool:
         """Write a party file; asks which characters and where when not given."""
@@ -158,6 +168,7 @@ class PartyDialogs(QObject):
         except (LoadError, KeyError, ValueError) as e:
             self.window.show_error("Cannot export the party", str(e.args[0] if e.args else e))
             return False
+        self.window.settings.set_party_dir(Path(path).parent)  # Import starts there
         self.window._show_message(f"Exported {len(who)} characters to {Path(path).name}")
         return True
 
@@ -206,6 +217,7 @@ class PartyDialogs(QObject):
         except LoadError as e:
             win.show_error("Cannot import the party", str(e))
             return False
+        win.settings.set_party_dir(Path(path).parent)
         diffs = party_differences(doc.encounter, party.characters)
         if diffs and confirm and not self._confirm(party.name, diffs):
             return False

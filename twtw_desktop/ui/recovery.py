@@ -43,6 +43,7 @@ def _question(parent: QWidget, target_name: str, pending: Pending) -> bool:
             "\n\nThe file was changed since the journal began; steps that no "
             "longer apply stop the recovery, and you are told which."
         )
+    log.info("recovery offered: %s", text.replace("\n", " "))
     answer = QMessageBox.question(
         parent,
         "Recover the last session?",
@@ -98,7 +99,8 @@ def recover_or_journal(parent: QWidget, doc: Any) -> None:
                 kept = set_aside(pending.path, "refused")
                 notes.append(f"It was kept aside as {kept.name}.")
             else:
-                recover = bool(pending.lines) and _question(parent, target.name, pending)
+                named = f"“{doc.encounter.name}” ({target.name})"
+                recover = bool(pending.lines) and _question(parent, named, pending)
                 kept = set_aside(pending.path, "recovered" if recover else "declined")
                 if recover:
                     doc.start_journal()
@@ -111,6 +113,7 @@ def recover_or_journal(parent: QWidget, doc: Any) -> None:
     if doc.journal is None:
         doc.start_journal()
     if notes:
+        log.info("session journal: %s", " ".join(notes))
         QMessageBox.information(parent, "Session journal", "\n".join(notes))
 
 

@@ -20,6 +20,8 @@ MAX_RECENT = 8
 
 KEY_RECENT = "files/recent"
 KEY_LAST_DIR = "files/last_dir"
+#: the folder a party was last exported to or imported from
+KEY_PARTY_DIR = "files/party_dir"
 KEY_GEOMETRY = "window/geometry"
 KEY_STATE = "window/state"
 KEY_OVERLAYS = "view/overlays"
@@ -79,6 +81,14 @@ class AppSettings:
 
     def last_dir(self) -> str:
         return str(self.q.value(KEY_LAST_DIR, "") or "")
+
+    def party_dir(self) -> str:
+        """The folder of the last party exported or imported ("" if none yet)."""
+        return str(self.q.value(KEY_PARTY_DIR, "") or "")
+
+    def set_party_dir(self, folder: str | os.PathLike) -> None:
+        self.q.setValue(KEY_PARTY_DIR, str(Path(folder).absolute()))
+        self.q.sync()
 
     # -- window --------------------------------------------------------------------
 

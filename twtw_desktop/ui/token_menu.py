@@ -1,6 +1,8 @@
 """The right-click menu of a token, on the map and on its track row.
 
 Hide it from the players or reveal it (one undoable, logged step; Ctrl+Shift+H),
+ring its hex on the players' screen (a ping, as Shift+P does on the hex under the
+mouse),
 the Judge's override (counters given or taken, the token taken off the map, with a
 reason the log keeps), first aid for the character (001 Healing), the bonus
 counters (002, the session's end losing them), putting a weapon away, and the
@@ -25,7 +27,7 @@ from ..play.bonus_actions import (
 )
 from ..play.entangle_actions import BreakFree, Entangle, entangling_weapon
 from .care_dialog import first_aid_action
-from .commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
+from .commands import HIDE_TOKEN_SHORTCUT, PING_KEY, toggle_token_hidden
 from .cover_menu import cover_menu_actions, risk_action
 from .judge_dialog import judge_override
 from .rules_menu import rules_menu_actions
@@ -38,6 +40,17 @@ def token_menu_action(parent: Any, document: Any, token_id: str) -> QAction:
     act.setShortcut(QKeySequence(HIDE_TOKEN_SHORTCUT))
     act.setObjectName("act_token_toggle_hidden")
     act.triggered.connect(lambda: toggle_token_hidden(document, token_id))
+    return act
+
+
+def ping_action(parent: Any, document: Any, token_id: str) -> QAction:
+    """The "Ring this hex on the players' screen" entry (Shift+P on the hex under
+    the mouse; Alt+click, where the window manager leaves it to the app)."""
+    act = QAction("Ring this hex on the players' screen", parent)
+    act.setShortcut(QKeySequence(PING_KEY))
+    act.setObjectName("act_token_ping")
+    act.setStatusTip("Ring the token's hex on the players' screen and devices for two seconds")
+    act.triggered.connect(lambda: document.show_players("ping", document.token(token_id).at))
     return act
 
 
@@ -120,6 +133,8 @@ def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: st
     """Every entry of a token's (or a token-less character's) menu."""
     out = [] if token_id is None else [token_menu_action(parent, document, token_id)]
     out.append(judge_action(parent, document, token_id or who))
+    if token_id is not None:
+        out.append(ping_action(parent, document, token_id))
     out.append(first_aid_action(parent, document, token_id or who))
     menus = [entangle_menu(parent, document, token_id or who)]
     if document.encounter.options.bonus_pool:

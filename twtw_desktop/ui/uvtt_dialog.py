@@ -420,7 +420,9 @@ class UvttController(QObject):
         base = getattr(doc, "map_path", None) or getattr(doc, "path", None)
         if base is not None:
             return str(Path(base).parent)
-        return self.window.settings.last_dir() or str(Path.cwd())
+        from .window_files import documents_dir
+
+        return self.window.settings.last_dir() or str(documents_dir())
 
     def _editor_material(self) -> Material:
         state = getattr(getattr(self.window, "editor", None), "palette", None)

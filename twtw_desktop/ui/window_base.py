@@ -60,7 +60,10 @@ class WindowBase(QMainWindow):
         doc = self.document
         if doc is None:
             return
-        self.setWindowTitle(f"{doc.title}[*] — {APP_TITLE}")
+        # the encounter's (or map's) own name first, then the file it is in
+        name = (doc.map.name if doc.kind == "map" else doc.encounter.name).strip()
+        caption = f"{name} ({doc.path.name})" if doc.path is not None and name else doc.title
+        self.setWindowTitle(f"{caption}[*] — {APP_TITLE}")
         self.setWindowModified(doc.is_dirty())
 
     def show_error(self, title: str, text: str) -> None:

@@ -37,11 +37,13 @@ def is_bundled(path: str | Path) -> bool:
 
 
 def documents_dir() -> Path:
-    """The Judge's Documents folder (the home folder where the system names none)."""
+    """The Judge's Documents folder; the home folder where the system names none or
+    it does not exist (Qt names ``~/Documents`` regardless, and a file dialog on a
+    missing folder opens in the process's working folder)."""
     from PySide6.QtCore import QStandardPaths
 
     loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(loc) if loc else Path.home()
+    return Path(loc) if loc and Path(loc).is_dir() else Path.home()
 
 
 def file_stem(name: str, fallback: str) -> str:

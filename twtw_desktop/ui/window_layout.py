@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QRectF, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QLabel
 
 from .dock_title import install_head
@@ -22,6 +22,19 @@ LAPTOP_WIDTH = 1600
 
 #: ...and no closer than this zoom step (100 %) on its figures
 OPEN_MAX_ZOOM_K = 0
+
+
+def _round(frame, hexes: list) -> QRectF | None:
+    """The scene rectangle round these hexes (None: none): a hex round them (a step
+    to every side, the name plates below), half a hex above, where a token draws
+    nothing outside its hex."""
+    if not hexes:
+        return None
+    rect = frame.hex_rect(hexes[0])
+    for h in hexes[1:]:
+        rect = rect.united(frame.hex_rect(h))
+    m = frame.hex_width
+    return rect.adjusted(-m, -m / 2, m, m)
 
 
 class WindowLayout(WindowBase):
@@ -96,10 +109,16 @@ class WindowLayout(WindowBase):
         self.dock_rail.sync()
 
     def open_view(self) -> None:
-        """The view a map opens with: every figure in view at a readable zoom. The
-        whole map when its token names can be read that way, else the largest zoom
-        step (100 % at most) that shows all the figures, centred on them."""
-        from .scene.grid_painter import bucket_scale
+        """The view a map opens with: the whole map when the fight's names can be read
+        that way — plates at least READABLE_NAME_PX tall, none cut to initials that
+        100 % shows whole (two figures side by side share the room for one name at
+        any zoom); else the fight (the posse and the figures they can see,
+        play/attack.py ``the_fight``) whole at the largest zoom step showing it,
+        100 % at most; where that is not readable, the first readable step (and a
+        step more while a name is cut short and the posse still fits), centred on
+        the fight — on the posse where the fight's centre would leave some of them
+        out (the fight's edges may then be off screen: names first)."""
+        from ..play.attack import the_fight
         from .scene.token_item import TokenLook, readable_scale
 
         mv = self.map_view
@@ -107,26 +126,39 @@ class WindowLayout(WindowBase):
         doc = self.document
         if sc is None or doc is None or mv.viewport().width() < 10:
             return
-        mv.zoom_fit()
         need = readable_scale(TokenLook(), sc.frame.unit)
-        if mv.zoom >= need:
+        fight_tokens = the_fight(doc.table)
+        fight = [t.id for t in fight_tokens]
+        posse = _round(sc.frame, [t.at for t in the_fight(doc.table, only_posse=True)])
+
+        def cut() -> set[str]:
+            """The fight's names shortened or left out at the zoom now."""
+            items = ((tid, sc.tokens.get(tid)) for tid in fight)
+            return {tid for tid, it in items if it is not None and it.plate_text is not None}
+
+        mv.set_zoom_k(OPEN_MAX_ZOOM_K)
+        cut_anyway = cut()
+
+        def readable() -> bool:
+            return mv.zoom >= need and cut() <= cut_anyway
+
+        mv.zoom_fit()
+        if readable():
             return
-        tokens = doc.encounter.tokens
-        if not tokens:
-            k = mv.zoom_k
-            while bucket_scale(k) < need:
-                k += 1
+        rect = _round(sc.frame, [t.at for t in fight_tokens]) or sc.frame.bounds()
+        mv.fit_rect(rect, max_k=OPEN_MAX_ZOOM_K)  # the fight whole, as large as it fits
+        # too small to read: up to the first readable step, centred on the fight; a
+        # name cut short is worth a step more only while the posse stays in view
+        posse_k = mv.fit_step(posse) if posse is not None else None
+        k = mv.zoom_k
+        while k < OPEN_MAX_ZOOM_K and (
+            mv.zoom < need or (not readable() and posse_k is not None and k < posse_k)
+        ):
+            k += 1
             mv.set_zoom_k(k)
-            return
-        fr = sc.frame
-        rect = fr.hex_rect(tokens[0].at)
-        for t in tokens[1:]:
-            rect = rect.united(fr.hex_rect(t.at))
-        # a hex round them (a step to every side, the name plates below), half a hex
-        # above, where a token draws nothing outside its hex: on a 1366×768 laptop a
-        # tall cast (the Laroq hacienda's) then opens at a readable zoom
-        m = fr.hex_width
-        mv.fit_rect(rect.adjusted(-m, -m / 2, m, m), max_k=OPEN_MAX_ZOOM_K)
+        mv.centerOn(rect.center())
+        if posse is not None and not mv.visible_scene_rect().contains(posse):
+            mv.centerOn(posse.center())  # the posse first
 
     def _first_run_size(self) -> None:
         """Most of the screen, and side panels narrow enough to leave the map room."""

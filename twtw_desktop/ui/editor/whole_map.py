@@ -114,7 +114,10 @@ class WholeMapEditing(EditorSelection):
             return False
         if path is None:
             start = doc.map_path or doc.path
-            folder = start.parent if start else Path(self.window.settings.last_dir() or Path.cwd())
+            from ..window_files import documents_dir
+
+            last = self.window.settings.last_dir()
+            folder = start.parent if start else Path(last) if last else documents_dir()
             stem = _slug(doc.map.name) or "map"
             path, _ = QFileDialog.getSaveFileName(
                 self.window, "Save map", str(folder / f"{stem}.map.json"), MAP_FILTER

@@ -176,6 +176,8 @@ class AttackPanel(QWidget):
         self.shot_index = 0
         self.last_outcome: Outcome | None = None
         self._strays_hit_shown = False
+        #: the Judge chose the target (else the nearest enemy in sight, re-read on moves)
+        self._target_by_hand = False
         self._typed: Card | None = None
         self._shooter: str | None = None
         self._busy = False
@@ -391,6 +393,7 @@ class AttackPanel(QWidget):
     _has_burst = who._has_burst
     set_shooter = who.set_shooter
     set_target = who.set_target
+    auto_target = who.auto_target
     set_mode = who.set_mode
     _weapon = who._weapon
     pick_on_map = who.pick_on_map
@@ -672,8 +675,9 @@ class AttackPanel(QWidget):
                 self.recompute()
 
     def _refill(self) -> None:
-        """Re-read the target list and the weapons, keeping the choices."""
-        keep = self.target_token()
+        """Re-read the target list and the weapons, keeping the Judge's choices (an
+        automatic target follows the figures: the nearest enemy in sight now)."""
+        keep = self.auto_target()
         wkeep = self.weapon_combo.currentData()
         if self._shooter is not None:
             try:

@@ -27,8 +27,10 @@ Judge's pushes and view changes to it.
 * The TV on the table (issue 29): Miniature scale fixes hexes of a physical size on
   the players' display (:mod:`.miniature`; the zoom locked, the camera only pans);
   the Judge's map shows a frame round the TV's view (:mod:`.tv_frame`): dragging its
-  edge, or Alt+arrow (one hex), moves the TV's view, which is remembered; Alt+click
-  rings a hex on the TV for two seconds (a ``ping`` push); Blackout (Ctrl+B) blanks
+  edge, or Alt+arrow (one hex), moves the TV's view, which is remembered; Shift+P
+  (the hex under the mouse), a token's menu or Alt+click rings a hex on the TV for
+  two seconds (a ``ping`` push; a key because many window managers take Alt+click
+  and Alt+drag for themselves); Blackout (Ctrl+B) blanks
   the TV while the Judge rearranges. All of it is view state: nothing is journaled.
 * A push (card, cover line, scatter, "show this") is the document's signal
   (``playersShow``), heard by this window and by the players' devices alike: a card
@@ -51,7 +53,7 @@ from PySide6.QtWidgets import QMenu, QToolBar
 from ...hexgrid import Hex
 from ...play.fog import SeenMemory
 from ..actions import make_action
-from ..commands import HIDE_TOKEN_SHORTCUT, toggle_token_hidden
+from ..commands import HIDE_TOKEN_SHORTCUT, PING_KEY, toggle_token_hidden
 from .camera import CAMERA_MODES, CAMERA_TITLES
 from .displays import screen_id
 from .options import PlayersChoices
@@ -139,7 +141,7 @@ class PlayersController(PlayersChoices):
         self.act_toggle = self._act(
             "&Players' screen",
             "Open or close the players' screen: a second window showing only what the posse "
-            "may see (while it is open, Alt+click on the map rings a hex on it)",
+            "may see (while it is open, Shift+P rings the hex under the mouse on it)",
             self._toggled,
             "F12",
             "act_players_screen",
@@ -231,6 +233,15 @@ class PlayersController(PlayersChoices):
             "Shift+F12",
             "act_players_show_this",
         )
+        self.act_ping = self._act(
+            "&Ring the hex under the mouse",
+            "Ring the hex under the mouse on the players' screen and devices for two "
+            "seconds (the same as Alt+click, which some window managers take for "
+            "themselves)",
+            self.ping_under_mouse,
+            PING_KEY,
+            "act_players_ping",
+        )
         self.act_show_card = self._act(
             "Show the last &card",
             "Show the last card drawn, large, on the players' screen",
@@ -258,10 +269,11 @@ class PlayersController(PlayersChoices):
             "act_miniature",
             "&Miniature scale",
             "Hexes of a set size on the players' display (one inch unless set otherwise), "
-            "the zoom locked",
+            "the zoom locked; on by itself when the players' screen is full screen on "
+            "another display, until you turn it off",
             self.set_miniature,
             "act_players_miniature",
-            s.miniature,
+            bool(s.miniature),
         )
         self.act_miniature_settings = self._act(
             "Miniature scale &settings…",
@@ -321,6 +333,7 @@ class PlayersController(PlayersChoices):
         for a in self.tv_moves.values():
             tv.addAction(a)
         m.addAction(self.act_blackout)
+        m.addAction(self.act_ping)
         m.addSeparator()
         m.addAction(self.act_fog)
         m.addAction(self.act_remember)

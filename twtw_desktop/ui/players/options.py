@@ -8,14 +8,15 @@ builds the menu actions these read.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication
 
 from ...hexgrid import Hex, Orientation
 from ...play.fog import SeenMemory
+from ..commands import PING_KEY
 from ..scene.token_item import PLAYERS_LOOK
 from .camera import DEFAULT_CAMERA
-from .displays import PlayersDisplays
+from .displays import PlayersDisplays, screen_id
 from .miniature import SQRT3, display_ppi
 from .miniature_dialog import MiniatureDialog
 
@@ -114,14 +115,39 @@ class PlayersChoices(PlayersDisplays):
         if self._ticked(self.act_miniature, on):
             self._apply_miniature()
 
+    def place(self) -> None:
+        """Put the window on its display (:class:`.displays.PlayersDisplays`), then
+        miniature scale as it comes out there (on by itself on a TV at the table)."""
+        super().place()
+        self._apply_miniature()
+
+    def on_a_tv(self) -> bool:
+        """Whether the players' screen is full screen on a display other than the
+        Judge's (a TV or projector at the table)."""
+        pw = self.players_window
+        if pw is None or not pw.windowState() & Qt.WindowState.WindowFullScreen:
+            return False
+        mine, theirs = self.main.screen(), pw.screen()
+        return theirs is not None and (mine is None or screen_id(mine) != screen_id(theirs))
+
     def _apply_miniature(self, *_args) -> None:
         pw = self.players_window
         if pw is None:
             return
+        if self.settings.miniature is None:  # never chosen: on for a TV at the table
+            on = self.on_a_tv()
+            if self.act_miniature.isChecked() != on:
+                self.act_miniature.blockSignals(True)
+                self.act_miniature.setChecked(on)
+                self.act_miniature.blockSignals(False)
         if not self.act_miniature.isChecked():
             pw.view.set_miniature(None)
             return
         ppi = display_ppi(pw.screen(), self.settings.diagonal)
+        if ppi is None and not self.settings.diagonal_asked:
+            # the display does not report its size: its diagonal, asked once
+            self.settings.diagonal_asked = True
+            QTimer.singleShot(0, self.edit_miniature)
         if ppi is None:
             pw.view.set_miniature(None)
             self._say(
@@ -152,6 +178,17 @@ class PlayersChoices(PlayersDisplays):
         players' devices are served."""
         devices = getattr(self.main, "devices", None)
         return self.players_window is not None or bool(getattr(devices, "running", False))
+
+    def ping_under_mouse(self) -> bool:
+        """Ring the hex under the mouse on the players' screen (P)."""
+        if not self.ping_heard():
+            self._say("Open the players' screen (F12) first: nobody would see the ring.")
+            return False
+        h = self.main.map_view.hovered_hex()
+        if h is None:
+            self._say(f"Point at a hex on the map, then press {PING_KEY} to ring it.")
+            return False
+        return self.ping(h)
 
     def ping(self, h: Hex) -> bool:
         """Ring the hex ``h`` on the players' screen for a moment (the Judge's

@@ -20,6 +20,7 @@ KEY_FOG_DIM = "players/fog_dim"
 KEY_MINIATURE = "players/miniature"
 KEY_HEX_INCHES = "players/hex_inches"
 KEY_DIAGONAL = "players/diagonal_inches"
+KEY_DIAGONAL_ASKED = "players/diagonal_asked"
 KEY_TV_CENTRE = "players/tv_centre"
 
 #: a hex on the TV at miniature scale: one inch unless the Judge says otherwise
@@ -137,7 +138,20 @@ class PlayersSettings:
         self._set(KEY_CAMERA, mode)
 
     #: hexes of a physical size on the TV, the zoom locked
-    miniature = _flag(KEY_MINIATURE, False)
+    @property
+    def miniature(self) -> bool | None:
+        """Miniature scale as the Judge chose it; None while never chosen: then it is
+        on when the players' screen is full screen on a display other than the
+        Judge's (a TV on the table), off otherwise."""
+        v = self.q.value(KEY_MINIATURE)
+        return None if v is None else _bool(v, False)
+
+    @miniature.setter
+    def miniature(self, on: bool) -> None:
+        self._set(KEY_MINIATURE, bool(on))
+
+    #: the display's diagonal was asked for once (typed or not): never asked again
+    diagonal_asked = _flag(KEY_DIAGONAL_ASKED, False)
 
     @property
     def hex_inches(self) -> float:

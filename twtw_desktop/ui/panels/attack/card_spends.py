@@ -221,6 +221,8 @@ def _shot_chosen(panel: AttackHost, value: int) -> None:
         return
     panel.shot_index = max(0, min(value - 1, len(panel.series_spends) - 1))
     panel._respend(panel.spends.copy())
+    if not panel._strays_hit_shown:
+        panel._flag_candidates(panel.plan)  # the rings of the shot on show
 
 
 def _show_preview(panel: AttackHost, p: Preview) -> None:

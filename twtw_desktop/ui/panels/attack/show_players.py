@@ -14,7 +14,7 @@ from ....play.attack import (
     AttackPlan,
     Outcome,
 )
-from ....rules.combat.situation import ShotSituation
+from ....play.attack_request import corridor
 from .._common import find_map_view
 from .host import AttackHost
 
@@ -71,36 +71,41 @@ def _token_ids(panel: AttackHost, keys) -> list[str]:
     return out
 
 
+def _near_selected_shot(panel: AttackHost, plan: AttackPlan | None) -> list[str]:
+    """The figures near the line of fire of the shot on show — the series' shot the
+    spends are for (the first before the draw), not every shot of the series — as
+    the figures stand now (a figure that walked off the line since the plan is not
+    ringed; 000 Ancillary Effects: within one pace of the path of the shot)."""
+    if plan is None or plan.mode not in ("ranged",):
+        return []
+    target = plan.target_token
+    if plan.series:
+        target = plan.series[min(panel.shot_index, len(plan.series) - 1)].target_token
+    doc = panel.document
+    try:
+        shooter, target = doc.token(plan.shooter_token.id), doc.token(target.id)
+    except KeyError:
+        return []
+    return list(corridor(doc.table, shooter, target)[0])
+
+
 def _flag_candidates(panel: AttackHost, plan: AttackPlan | None) -> None:
-    """Ring the possible unintended targets of the planned shot (000: the Judge
+    """Ring the possible unintended targets of the shot on show (000: the Judge
     tells the table before the shot)."""
     ov = panel._overlays()
     if ov is None or not hasattr(ov, "flag_stray_targets"):
         return
-    ids: list[str] = []
-    if plan is not None:
-        sits: list[ShotSituation | None] = [s.situation for s in plan.series] or [plan.situation]
-        for sit in sits:
-            if sit is not None:
-                ids += [t for t in sit.unintended_candidates if t not in ids]
-    ov.flag_stray_targets(panel._token_ids(ids))
+    ov.flag_stray_targets(panel._token_ids(_near_selected_shot(panel, plan)))
 
 
 def _flag_strays(panel: AttackHost, outcome: Outcome) -> None:
     """After Apply: the candidates a stray shot hit, ringed in red until the next
     attack starts."""
     hit: list[str] = []
-    cands: list[str] = []
     for rec in outcome.records:
         if rec.strays is not None:
             hit += list(rec.strays.candidates_hit)
-    if panel.plan is not None:
-        sits: list[ShotSituation | None] = [s.situation for s in panel.plan.series] or [
-            panel.plan.situation
-        ]
-        for sit in sits:
-            if sit is not None:
-                cands += list(sit.unintended_candidates)
+    cands = _near_selected_shot(panel, panel.plan)
     ov = panel._overlays()
     if ov is None or not hasattr(ov, "flag_stray_targets") or not (hit or cands):
         return

@@ -3,6 +3,8 @@ in the mode row below them)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
@@ -13,6 +15,7 @@ from ....play.attack import (
     cock_first_needed,
     default_weapon_index,
     nearest_enemy,
+    out_of_sight,
     usable_weapons,
 )
 from .._common import find_map_view
@@ -41,7 +44,7 @@ class WhoTargetBox(QWidget):
         g.addWidget(QLabel("Attacker"), 0, 0)
         g.addWidget(self.shooter_label, 0, 1, 1, 2)
         self.target_combo = _combo(10)
-        self.target_combo.activated.connect(lambda _i: panel._inputs_changed())
+        self.target_combo.activated.connect(lambda _i: target_chosen(panel))
         self.pick_button = _button("Pick…", "Click the target's token on the map")
         self.pick_button.clicked.connect(panel.pick_on_map)
         g.addWidget(QLabel("Target"), 1, 0)
@@ -61,6 +64,25 @@ def shooter_token(panel: AttackHost) -> str | None:
 
 def target_token(panel: AttackHost) -> str | None:
     return panel.target_combo.currentData()
+
+
+def target_chosen(panel: AttackHost) -> None:
+    """The Judge chose the target (the list, Pick…): it stays while figures move."""
+    panel._target_by_hand = True
+    panel._inputs_changed()
+
+
+def auto_target(panel: AttackHost) -> str | None:
+    """The target the list shows after a change: the Judge's choice, else the
+    nearest enemy in sight as the figures stand now (a shooter selected, then moved,
+    gets the enemy now nearest, never the one nearest where it stood)."""
+    if panel._target_by_hand or panel._shooter is None:
+        return panel.target_token()
+    try:
+        shooter = panel.document.token(panel._shooter)
+    except KeyError:
+        return None
+    return nearest_enemy(panel.document.table, shooter, panel.geometry_cache)
 
 
 def mode(panel: AttackHost) -> str:
@@ -83,6 +105,8 @@ def _fill_targets(panel: AttackHost, keep: str | None) -> None:
             me = None
     # enemies first, then the shooter's own side, each nearest first; sides marked
     here = doc.token(panel._shooter).at if me is not None and panel._shooter else None
+    shooter = doc.token(panel._shooter) if here is not None and panel._shooter else None
+    grey = QColor("#808080")
     listed = []
     for t in doc.encounter.tokens:
         if t.id == panel._shooter:
@@ -105,7 +129,15 @@ def _fill_targets(panel: AttackHost, keep: str | None) -> None:
             label += " †"
         elif c.out_of_action:
             label += " (down)"
+        # an enemy out of sight is listed greyed, saying why (the auto-target skips it)
+        hidden = out_of_sight(shooter, doc.token(tid), panel.geometry_cache) if shooter else None
+        if hidden is not None and not own:
+            label += f" — {hidden}"
         panel.target_combo.addItem(label, tid)
+        if hidden is not None and not own:
+            at = panel.target_combo.count() - 1
+            panel.target_combo.setItemData(at, grey, Qt.ItemDataRole.ForegroundRole)
+            panel.target_combo.setItemData(at, hidden, Qt.ItemDataRole.ToolTipRole)
     i = panel.target_combo.findData(keep) if keep else -1
     panel.target_combo.setCurrentIndex(max(i, 0))
     panel.target_combo.blockSignals(False)
@@ -218,6 +250,7 @@ def set_shooter(panel: AttackHost, token_id: str | None) -> None:
         panel._series = []  # another shooter: a new declaration
         panel.message.clear()  # "Declared: …" was the last shooter's, not this one's
     panel._shooter = token_id
+    panel._target_by_hand = False
     doc = panel.document
     name = "— select a token on the map —"
     if token_id is not None:
@@ -242,6 +275,7 @@ def set_shooter(panel: AttackHost, token_id: str | None) -> None:
 def set_target(panel: AttackHost, token_id: str | None) -> None:
     i = panel.target_combo.findData(token_id) if token_id else 0
     panel.target_combo.setCurrentIndex(max(i, 0))
+    panel._target_by_hand = token_id is not None
     panel._inputs_changed()
 
 
