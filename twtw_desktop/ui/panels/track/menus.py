@@ -82,7 +82,7 @@ def row_menu_actions(panel: TrackHost, table: QTableWidget, pos, parent) -> list
     tok = panel.document.token_for(cid)
     acts = token_menu_actions(parent, panel.document, tok.id if tok else None, cid)
     extra = [a for hook in ROW_MENU_EXTRAS for a in hook(panel.document, cid, parent)]
-    return panel._declaration_actions(cid, parent) + extra + acts
+    return panel._declaration_actions(cid, parent) + acts + extra
 
 
 def _declaration_actions(panel: TrackHost, cid: str, parent) -> list:
