@@ -32,7 +32,7 @@ The track's values and pure helpers are in :mod:`.track_models` (re-exported her
 its reading side in :mod:`.track_base`; declaring in :mod:`.track_declare`; the
 initiative stack in :mod:`.track_stack`. This module holds the round's steps.
 
-Decisions where 000 is vague (the lead lists these in the README):
+Decisions where 000 is vague (resources/manual/rules-decisions.md lists these):
 
 * **Joining the stack** (:meth:`join_stack`): 000 lets "any character" put an action
   onto a segment's stack for 1 AP from the pool, borrowed from next round when the
