@@ -29,14 +29,21 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QBrush, QPen
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 
 from ..model import Encounter
+from ..play.action_base import ref_of
+from ..play.clock_actions import StartRound
+from ..play.declarations import WhenAble
+from ..play.move_actions import Move
+from ..resources import maps_dir
 from ..rules.samples import sample_characters
 from ..ui.commands import MoveTokenCommand
 from ..ui.document import EncounterDocument
+from ..ui.main_window import MainWindow
 from ..ui.panels.track_panel import TrackPanel
 from ..ui.scene import style
 from ..ui.scene.frame import MapFrame
@@ -622,8 +629,6 @@ def p95(values: list[float]) -> float:
 def real_window(doc: EncounterDocument) -> Any:
     """The Judge's whole window on ``doc`` at a laptop's size, complete (add-ons and
     panels), shown offscreen."""
-    from ..ui.main_window import MainWindow  # lazy: only the frame figures need it
-
     app = _app()
     w = MainWindow(document=doc)
     w.resize(LAPTOP_W, LAPTOP_H)
@@ -644,9 +649,6 @@ def event_to_paint(app: QApplication, send: Any) -> float:
 def drag_frames(side: int, segments: int, tokens: int, moves: int) -> list[float]:
     """A token dragged across the map in view with the mouse, the players' screen open
     with its line-of-sight fog: event to paint of each mouse move."""
-    from PySide6.QtCore import QPoint
-    from PySide6.QtTest import QTest
-
     app = _app()
     doc = make_document(side, segments, tokens)
     w = real_window(doc)
@@ -678,14 +680,6 @@ def f6_frames(presses: int) -> list[float]:
     stack, 000 Simultaneous Actions), then F6 pressed until it does nothing more (the
     round waits for F9) or ``presses`` are done: event to paint of each F6 (each runs
     the round on to its next stop: the stack resolved, or those who may act passed)."""
-    from PySide6.QtTest import QTest
-
-    from ..play.action_base import ref_of
-    from ..play.clock_actions import StartRound
-    from ..play.declarations import WhenAble
-    from ..play.move_actions import Move
-    from ..resources import maps_dir
-
     app = _app()
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
     doc.make_untitled()
