@@ -880,3 +880,37 @@ def test_undo_everything_property(ops, seed):
         track.undo()
     assert track.state == start[0]
     assert deck.snapshot() == start[1]
+
+
+def test_the_step_a_refusal_check_built_is_taken_only_while_its_inputs_hold(monkeypatch):
+    """why_not then apply (the table's order) builds the next segment once, to the
+    same state as building it afresh; a sheet changed in between (a stun) makes the
+    step be built again from the sheets of now (000 Wound Effects: the stunned
+    character's counters go on Recover)."""
+
+    def table() -> tuple[ActionTrack, list[Character]]:
+        people = [person("a", "Ann", init=1), person("b", "Bo", init=1)]
+        track = ActionTrack(people, AP_V2, fresh_deck())
+        track.start_round(cards={"a": card(1, d8=[1, 1]), "b": card(2, d8=[1, 1])})
+        return track, people
+
+    track, people = table()
+    twin, twin_people = table()
+    builds = []
+    real = ActionTrack._advance
+    monkeypatch.setattr(ActionTrack, "_advance", lambda self: builds.append(1) or real(self))
+    for _ in range(3):
+        assert track.advance_refusal() is None
+        track.advance_segment()
+        twin.advance_segment()
+    assert len(builds) == 3 + 3 and track.state == twin.state
+    assert track.counters("b") > 0
+    assert track.advance_refusal() is None
+    for p in (people, twin_people):
+        p[1].stunned = True
+    track.update_characters(people)
+    twin.update_characters(twin_people)
+    track.advance_segment()
+    twin.advance_segment()
+    assert len(builds) == 6 + 3 and track.state == twin.state
+    assert track.row("b").status == RowStatus.STUNNED and track.counters("b") == 0

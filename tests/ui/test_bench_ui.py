@@ -5,6 +5,8 @@ gone)."""
 
 from __future__ import annotations
 
+import pytest
+
 from twtw_desktop import bench
 from twtw_desktop.bench import ui as bench_ui
 
@@ -58,3 +60,21 @@ def test_the_issue_figures_are_registered_with_their_targets():
         spec = bench.FIGURES[name]
         assert (spec.target_s, spec.target_ratio) == (target_s, target_ratio), name
     assert bench.FIGURES["startup_sample"].ratio_kind == "overhead"
+
+
+@pytest.mark.slow(minutes=1)
+def test_the_frame_budget_figures_run_in_the_real_window():
+    """Issue 40's frame budgets: a drag with the players' fog on, F6 through the
+    stack; each in a fresh interpreter's real window, p95 against its target."""
+    names = ["frame_drag_fog_200", "frame_f6_stack"]
+    cfg = bench.BenchConfig(quick=True, repeats=1, max_side=24)
+    figs = {f.name: f for f in bench.run_figures([bench.FIGURES[n] for n in names], cfg)}
+    assert all(not f.error for f in figs.values()), [f.error for f in figs.values()]
+    drag, f6 = figs["frame_drag_fog_200"], figs["frame_f6_stack"]
+    assert drag.target_s == bench_ui.TARGET_DRAG_FRAME and f6.target_s == bench_ui.TARGET_F6_FRAME
+    assert drag.median_s > 0 and "p95 of 20 moves" in drag.note
+    assert f6.median_s > 0 and "F6 presses" in f6.note
+
+
+def test_p95_is_the_nineteenth_of_twenty():
+    assert bench_ui.p95([float(i) for i in range(1, 21)]) == pytest.approx(19.05)

@@ -196,3 +196,16 @@ def test_phases_edition_runs_its_own_round_and_saves(qapp, tmp_path):
     again = EncounterDocument.open(path)
     assert type(again.track).__name__ == "PhaseRound"
     assert again.track.state == d.track.state
+
+
+def test_a_table_step_shown_as_all_keeps_the_wall_index_unless_a_feature_changed():
+    """The run on F6 (and every step shown as "all") told the document the map had
+    changed, which dropped the table's wall index and rebuilt it several times a
+    press; the table itself drops it when a step changes a map feature."""
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    walls = doc.table.walls()
+    doc.start_action_time()  # shown as "all", changes no feature
+    assert doc.table.walls() is walls
+    door = doc.map.feature("bank-door")
+    doc.push(ChangeValueCommand(doc, door, "is_open", not door.is_open, "map"))
+    assert doc.table.walls() is not walls

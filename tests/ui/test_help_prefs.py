@@ -36,6 +36,7 @@ def _titles(menu) -> list[str]:
 def test_help_menu_entries(window):
     assert _titles(window.help_menu.menu) == [
         "&Quick start",
+        "&Manual…",
         "&Keyboard shortcuts",
         "&Rules reference…",
         "&About TWTW Desktop",
@@ -44,7 +45,7 @@ def test_help_menu_entries(window):
     assert keys == ["F1", "?"]
     assert __version__ in window.help_menu.about_text()
     dlg = window.help_menu.quick_start()
-    assert dlg.text.toPlainText().count("\n") >= 5 and "five steps" in dlg.text.toPlainText()
+    assert dlg.page_text().count("\n") >= 5 and "five steps" in dlg.page_text()
     dlg.close()
 
 

@@ -287,7 +287,7 @@ def test_each_track_key_means_one_thing_in_both_editions_and_help_says_it(
     assert rows["Alt+D"] == ("Delay", "Action track panel")
     # the speed keys of the Phases rows (not window shortcuts: the digits are the map
     # editor's brush sizes) are in Help ▸ Quick start and on the Speed column
-    text = win.help_menu.quick_start().text.toPlainText()
+    text = win.help_menu.quick_start().view.toPlainText()
     assert "1 or F" in text and "Alt+D" in text and "F9 ends the round" in text
     track = win.findChild(TrackPanel)
     assert "(F9)" in track.end_button.toolTip() and "(Alt+D)" in track.delay_button.toolTip()

@@ -4,11 +4,13 @@ feature and token items, zoom anchoring."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QRectF
-from PySide6.QtGui import QImage, QPainter, QTransform
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QImage, QPainter, QTransform, QWheelEvent
+from PySide6.QtWidgets import QApplication
 
 from twtw_desktop.hexgrid import Orientation
 from twtw_desktop.model import Encounter, Feature, Map, Token
+from twtw_desktop.play.clock_actions import EndSegment, StartRound
 from twtw_desktop.rules.character import Posture
 from twtw_desktop.rules.samples import sample_characters
 from twtw_desktop.ui.commands import ChangeValueCommand
@@ -17,7 +19,7 @@ from twtw_desktop.ui.scene.frame import MapFrame
 from twtw_desktop.ui.scene.grid_painter import TILE, GridPainter, bucket_scale
 from twtw_desktop.ui.scene.map_items import FeatureItem
 from twtw_desktop.ui.scene.map_view import MapView
-from twtw_desktop.ui.scene.token_item import TokenItem, badges_for
+from twtw_desktop.ui.scene.token_item import BADGE_FONT, BADGE_MIN_PX, TokenItem, badges_for
 
 
 def _doc(orientation=Orientation.POINTY, cols=14, rows=10) -> EncounterDocument:
@@ -203,3 +205,47 @@ def test_background_image_notes_and_markers(qtbot, tmp_path):
     view.show()
     qtbot.waitExposed(view)
     assert not view.grab().isNull()
+
+
+def _wheel(widget, notches: int) -> None:
+    pos = QPointF(widget.rect().center())
+    ev = QWheelEvent(
+        pos,
+        QPointF(widget.mapToGlobal(pos.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120 * notches),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(widget, ev)
+
+
+def test_the_ap_badge_drops_its_figure_where_it_could_not_be_read(qtbot):
+    """Zoomed out until the figure would be under BADGE_MIN_PX on screen, the badge
+    shows without it (it is neither set nor drawn); zoomed back in it shows the
+    count of now, also one that changed meanwhile."""
+    doc = _doc()
+    view = MapView(doc)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    doc.start_action_time()
+    doc.apply(StartRound())
+    while doc.track.counters("hank_daggett") < 2:
+        doc.apply(EndSegment())
+    badge = view.map_scene.tokens["t1"].ap_badge
+    shown = str(doc.track.counters("hank_daggett"))
+    assert badge.isVisible() and badge.label.isVisible() and badge.label.text() == shown
+    unit = view.map_scene.frame.unit
+    while view.zoom * BADGE_FONT * unit >= BADGE_MIN_PX:
+        _wheel(view.viewport(), -1)
+    assert badge.isVisible() and not badge.label.isVisible()
+    doc.apply(EndSegment())
+    assert doc.track.counters("hank_daggett") != int(shown)
+    assert badge.label.text() == shown  # not set while it cannot be read
+    while view.zoom * BADGE_FONT * unit < BADGE_MIN_PX:
+        _wheel(view.viewport(), 1)
+    assert badge.label.isVisible()
+    assert badge.label.text() == str(doc.track.counters("hank_daggett"))

@@ -190,7 +190,7 @@ def test_help_names_the_ping_key(qtbot, win):
     assert any(k == "Shift+P" and "Ring the hex under the mouse" in t for k, t, _w in rows), rows
     win.help_menu.act_quick_start.trigger()  # Help ▸ Quick start says it too
     dlg = win.help_menu.dialog
-    text = " ".join(dlg.text.toPlainText().split())
+    text = " ".join(dlg.view.toPlainText().split())
     assert "Shift+P rings the hex under the mouse" in text
     assert "one-inch hexes" in text and "nearest enemy in sight" in text
     dlg.close()

@@ -29,14 +29,21 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QBrush, QPen
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 
 from ..model import Encounter
+from ..play.action_base import ref_of
+from ..play.clock_actions import StartRound
+from ..play.declarations import WhenAble
+from ..play.move_actions import Move
+from ..resources import maps_dir
 from ..rules.samples import sample_characters
 from ..ui.commands import MoveTokenCommand
 from ..ui.document import EncounterDocument
+from ..ui.main_window import MainWindow
 from ..ui.panels.track_panel import TrackPanel
 from ..ui.scene import style
 from ..ui.scene.frame import MapFrame
@@ -45,7 +52,7 @@ from ..ui.scene.map_items import FeatureItem
 from ..ui.scene.map_scene import MapScene
 from ..ui.scene.map_view import MapView
 from ..ui.scene.token_item import TokenItem
-from . import BenchContext, Measured, figure
+from . import BenchContext, Measured, figure, format_seconds
 from .geometry import (
     BIG_SIDE,
     BIG_TOKENS,
@@ -69,6 +76,12 @@ TARGET_STARTUP = 0.4
 TARGET_STARTUP_OVERHEAD = 3.0
 TARGET_MOVE_UNDO = 5e-3
 TARGET_NEXT_SEGMENT = 10e-3
+#: frame budgets in the real window, event to paint (issue 40): a frame while a token
+#: is dragged, and an F6 that runs a segment through the initiative stack (p95s)
+TARGET_DRAG_FRAME = 16e-3
+TARGET_F6_FRAME = 50e-3
+#: the Judge's window as the frame figures drive it: a laptop's screen
+LAPTOP_W, LAPTOP_H = 1366, 768
 PAN_STEP_PX = 7
 
 
@@ -252,11 +265,6 @@ def ready_seconds(env: dict[str, str] | None = None) -> float:
     """Seconds from a fresh interpreter's first import to the same window complete
     (add-ons installed, every panel built) and painted."""
     return float(subprocess_seconds(STARTUP_READY, env=env)[-1])
-
-
-def bare_window_seconds(env: dict[str, str] | None = None) -> float:
-    """The same for a bare PySide6 window with a graphics view."""
-    return float(subprocess_seconds(STARTUP_BARE, env=env)[-1])
 
 
 class ViewFixture:
@@ -516,10 +524,11 @@ def whole_map_warm_1000(ctx: BenchContext) -> float:
     return whole_map(ctx, BIG_SIDE, warm=True)
 
 
-def warm_against_bare(ctx: BenchContext, code: str) -> Measured:
-    """Seconds a fresh interpreter running ``code`` prints, against the bare window:
-    fresh interpreters, alternating, the first of each discarded (warm caches: the
-    disk's, and the bytecode both write to a cache folder of this run)."""
+def warm_against_floor(ctx: BenchContext, code: str, floor: str = STARTUP_BARE) -> Measured:
+    """Seconds a fresh interpreter running ``code`` prints, against ``floor`` (the bare
+    window unless told): fresh interpreters, alternating, the first of each discarded
+    (warm caches: the disk's, and the bytecode both write to a cache folder of this
+    run)."""
     pycache = tempfile.mkdtemp(prefix="twtw-bench-pycache-")
     ctx.on_close(lambda: shutil.rmtree(pycache, ignore_errors=True))
     env = warm_env(pycache)
@@ -527,7 +536,7 @@ def warm_against_bare(ctx: BenchContext, code: str) -> Measured:
     mine, bare = [], []
     for _ in range(runs):
         mine.append(float(subprocess_seconds(code, env=env)[-1]))
-        bare.append(bare_window_seconds(env))
+        bare.append(float(subprocess_seconds(floor, env=env)[-1]))
     return Measured(
         statistics.median(mine[1:]),
         statistics.median(bare[1:]),
@@ -536,12 +545,14 @@ def warm_against_bare(ctx: BenchContext, code: str) -> Measured:
 
 
 @figure(
-    "startup_sample", "start-up to a shown window, sample encounter (warm; baseline: a bare PySide6 window with a graphics view)",
+    "startup_sample", "start-up to a shown window, sample encounter (warm; baseline: the bare PySide6 window with numpy, pydantic and shapely imported, startup_libraries's run)",
     section="ui", target_s=TARGET_STARTUP, target_ratio=TARGET_STARTUP_OVERHEAD,
     ratio_kind="overhead", size="sample",
 )  # fmt: skip
 def startup_sample(ctx: BenchContext) -> Measured:
-    return warm_against_bare(ctx, STARTUP_APP)
+    # against the libraries the product names, not the bare window: what the ratio
+    # then counts is the app's own code (issue 40: at most 3x that floor)
+    return warm_against_floor(ctx, STARTUP_APP, floor=STARTUP_LIBRARIES)
 
 
 @figure(
@@ -549,7 +560,7 @@ def startup_sample(ctx: BenchContext) -> Measured:
     section="ui", ratio_kind="overhead", size="sample",
 )  # fmt: skip
 def startup_sample_ready(ctx: BenchContext) -> Measured:
-    return warm_against_bare(ctx, STARTUP_READY)
+    return warm_against_floor(ctx, STARTUP_READY)
 
 
 @figure(
@@ -557,9 +568,9 @@ def startup_sample_ready(ctx: BenchContext) -> Measured:
     section="ui", ratio_kind="overhead", size="sample",
 )  # fmt: skip
 def startup_libraries(ctx: BenchContext) -> Measured:
-    # what the libraries alone cost before the app's own code: startup_sample's
-    # target of 3x the bare window leaves (3 - this ratio) x bare for everything else
-    return warm_against_bare(ctx, STARTUP_LIBRARIES)
+    # what the libraries alone cost before the app's own code (startup_sample's
+    # baseline; this ratio says how much of the bare window's start-up they add)
+    return warm_against_floor(ctx, STARTUP_LIBRARIES)
 
 
 #: a fresh interpreter exports a benchmark map to a tiled PDF and prints, per page,
@@ -604,3 +615,144 @@ def pdf_page_1000(ctx: BenchContext) -> Measured:
         extra={"pages": len(marks), "rss_first_mib": first, "rss_last_mib": last},
         failed=f"memory grew {grew:.0f} MiB over the pages" if grew > 100 else "",
     )
+
+
+# --- frame budgets in the real window (issue 40) -------------------------------------
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile (the frame budget's figure: the slow frames are the ones
+    a Judge feels)."""
+    return statistics.quantiles(values, n=20, method="inclusive")[18]
+
+
+def real_window(doc: EncounterDocument) -> Any:
+    """The Judge's whole window on ``doc`` at a laptop's size, complete (add-ons and
+    panels), shown offscreen."""
+    app = _app()
+    w = MainWindow(document=doc)
+    w.resize(LAPTOP_W, LAPTOP_H)
+    w.show()
+    app.processEvents()
+    return w
+
+
+def event_to_paint(app: QApplication, send: Any) -> float:
+    """Seconds from sending an input event to the end of the paints it caused (the
+    posted updates of every window, the players' screen's too)."""
+    t0 = time.perf_counter()
+    send()
+    app.processEvents()
+    return time.perf_counter() - t0
+
+
+def drag_frames(side: int, segments: int, tokens: int, moves: int) -> list[float]:
+    """A token dragged across the map in view with the mouse, the players' screen open
+    with its line-of-sight fog: event to paint of each mouse move."""
+    app = _app()
+    doc = make_document(side, segments, tokens)
+    w = real_window(doc)
+    players = w.players_screen
+    players.set_fog(True)
+    players.open()
+    app.processEvents()
+    view = w.map_view
+    vp = view.viewport()
+    tok = min(doc.encounter.tokens, key=lambda t: (t.at.q + t.at.r, t.at.q))
+    view.center_on_hex(tok.at)
+    app.processEvents()
+    start = view.mapFromScene(view.map_scene.frame.center(tok.at))
+    left = Qt.MouseButton.LeftButton
+    QTest.mousePress(vp, left, Qt.KeyboardModifier.NoModifier, start)
+    room = vp.width() - start.x() - 20
+    times = []
+    for i in range(1, moves + 1):
+        to = start + QPoint(room * i // moves, (i % 7) * 3)
+        times.append(event_to_paint(app, lambda to=to: QTest.mouseMove(vp, to)))
+    QTest.mouseRelease(vp, left, Qt.KeyboardModifier.NoModifier, start)
+    app.processEvents()
+    return times
+
+
+def f6_frames(presses: int) -> list[float]:
+    """Main Street in the real window: a round started, every figure given a move one
+    hex on as a standing declaration (simultaneous moves go through the initiative
+    stack, 000 Simultaneous Actions), then F6 pressed until it does nothing more (the
+    round waits for F9) or ``presses`` are done: event to paint of each F6 (each runs
+    the round on to its next stop: the stack resolved, or those who may act passed)."""
+    app = _app()
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.make_untitled()
+    w = real_window(doc)
+    table = doc.table
+    doc.start_action_time()
+    doc.apply(StartRound())
+    taken = {t.at for t in doc.encounter.tokens}
+    for t in doc.encounter.tokens:
+        to = next(
+            (n for d in range(6) if doc.map.contains(n := t.at.neighbor(d)) and n not in taken),
+            None,
+        )
+        if to is None:
+            continue
+        taken.add(to)
+        move = Move(who=t.character_id, to=ref_of(table, to))
+        doc.apply(WhenAble(who=t.character_id, then=move.journal_form()))
+    app.processEvents()
+    times = []
+    for _ in range(presses):
+        if table.time is None or table.time.engine.round_over:
+            break
+        steps = doc.undo_stack.index()
+        took = event_to_paint(app, lambda: QTest.keyClick(w, Qt.Key.Key_F6))
+        if doc.undo_stack.index() == steps:  # F6 did nothing more: the round waits for F9
+            break
+        times.append(took)
+    return times
+
+
+#: a fresh interpreter (its own settings and data folder) runs one frame figure and
+#: prints each frame's seconds, one line
+FRAMES = _startup_code(
+    "import sys\n"
+    "from twtw_desktop.ui import settings\n"
+    "settings.use_ini_folder(tempfile.mkdtemp())\n"
+    "from twtw_desktop.bench import ui as bench_ui\n"
+    "which, args = sys.argv[1], [int(a) for a in sys.argv[2:]]\n"
+    "frames = getattr(bench_ui, which)(*args)\n"
+    "print(' '.join(repr(s) for s in frames))\n"
+)
+
+
+def frames_in_a_fresh_process(which: str, *args: int) -> list[float]:
+    lines = subprocess_seconds(FRAMES, which, *(str(a) for a in args))
+    return [float(x) for x in lines[-2].split()]
+
+
+@figure(
+    "frame_drag_fog_200", "frame budget: a token dragged across the map in the real window (1366×768), the players' screen open with its fog, event to paint (p95)",
+    section="ui", target_s=TARGET_DRAG_FRAME, side=MAP_SIDE, size="200×200, 200 tokens",
+)  # fmt: skip
+def frame_drag_fog_200(ctx: BenchContext) -> Measured:
+    side = ctx.side(MAP_SIDE)
+    times = frames_in_a_fresh_process(
+        "drag_frames",
+        side,
+        ctx.scaled(WALL_SEGMENTS, MAP_SIDE),
+        ctx.scaled(BIG_TOKENS, MAP_SIDE),
+        20 if ctx.quick else 80,
+    )
+    median = format_seconds(statistics.median(times))
+    return Measured(p95(times), note=f"p95 of {len(times)} moves; median {median}")
+
+
+@figure(
+    "frame_f6_stack", "frame budget: F6 runs the sample's round on, every figure moving (the initiative stack), in the real window (1366×768), event to paint (p95)",
+    section="ui", target_s=TARGET_F6_FRAME, size="sample",
+)  # fmt: skip
+def frame_f6_stack(ctx: BenchContext) -> Measured:
+    times = frames_in_a_fresh_process("f6_frames", 10 if ctx.quick else 40)
+    if len(times) < 2:
+        raise RuntimeError("F6 did not run the round on")
+    median = format_seconds(statistics.median(times))
+    return Measured(p95(times), note=f"p95 of {len(times)} F6 presses; median {median}")

@@ -6,7 +6,7 @@ polylines of ``{x, y}`` points in grid squares, ``portals`` (``position``, two
 ``bounds`` points, ``rotation``, ``closed``, ``freestanding``), ``lights`` and the
 picture as base64 PNG or WebP in ``image``.
 
-Decisions (the README says the same):
+Decisions (the user guide, resources/manual/user-guide.md, says the same):
 
 * ``map_origin`` is **subtracted**: a point at ``map_origin`` is the picture's top-left
   corner (as MapTool reads it; Foundry's importer ignores it, which agrees whenever the

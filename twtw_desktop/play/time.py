@@ -150,7 +150,7 @@ class SegmentClock(Clock):
     def why_not_advance(self) -> str | None:
         if not self.round_running():
             return "no round is running: start one first (000 Conflict – AP v2)"
-        return self.engine._refusal(self.engine._advance)
+        return self.engine.advance_refusal()
 
 
 class PhaseClock(Clock):

@@ -53,11 +53,20 @@ def is_public(x: object) -> bool:
     shown to the players at all. Notes are always the Judge's."""
     if isinstance(x, Note):
         return False
-    if getattr(x, "hidden", False):
+    # the switches are fields: read from the model's own values (a missing one through
+    # getattr costs a pydantic __getattr__ and an exception, for every wall)
+    values = getattr(x, "__dict__", None)
+    if values is None:
+        values = {k: getattr(x, k) for k in _SWITCHES if hasattr(x, k)}
+    if values.get("hidden", False):
         return False
-    if getattr(x, "visible_to_players", True) is False:
+    if values.get("visible_to_players", True) is False:
         return False
-    return not getattr(x, "judge_only", False)
+    return not values.get("judge_only", False)
+
+
+#: the fields that keep a map object from the players
+_SWITCHES = ("hidden", "visible_to_players", "judge_only")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,24 +163,34 @@ def public_ids(objs: Iterable) -> frozenset[str]:
     return frozenset(x.id for x in objs if is_public(x))
 
 
+def _by_id(encounter: Encounter) -> dict[str, Character]:
+    """The encounter's characters by id (the first of an id, as ``character`` finds)."""
+    out: dict[str, Character] = {}
+    for c in encounter.characters:
+        out.setdefault(c.id, c)
+    return out
+
+
 def token_allowed(
     encounter: Encounter,
     game_map: Map,
     token: Token,
     options: PlayersOptions,
     fog: FogKnowledge | None,
+    characters: Mapping[str, Character] | None = None,
 ) -> bool:
-    """Whether one token shows on the players' screen (module docstring)."""
+    """Whether one token shows on the players' screen (module docstring).
+    ``characters``: the encounter's characters by id, where the caller asks for
+    every token (one lookup each instead of a walk through the list)."""
     if not is_public(token):
         return False
     if not game_map.contains(token.at):
         return False
     if not options.fog:
         return True
-    try:
-        side = encounter.character(token.character_id).side
-    except KeyError:
-        side = "neutral"
+    chars = characters if characters is not None else _by_id(encounter)
+    ch = chars.get(token.character_id)
+    side = ch.side if ch is not None else "neutral"
     if side == POSSE_SIDE:
         return True
     if fog is None or fog.shape != (game_map.rows, game_map.cols):
@@ -188,15 +207,12 @@ def players_sight(
     m = game_map
     tokens = []
     marks: dict[str, TokenMarks] = {}
+    chars = _by_id(encounter)
     for t in encounter.tokens:
-        if not token_allowed(encounter, m, t, options, fog):
+        if not token_allowed(encounter, m, t, options, fog, chars):
             continue
         tokens.append(t.id)
-        try:
-            ch = encounter.character(t.character_id)
-        except KeyError:
-            ch = None
-        marks[t.id] = token_marks(ch, options.conditions, options.names)
+        marks[t.id] = token_marks(chars.get(t.character_id), options.conditions, options.names)
     bg = m.background
     return PlayersSight(
         tokens=frozenset(tokens),
@@ -245,12 +261,12 @@ def posse_viewers(encounter: Encounter, game_map: Map) -> list[Hex]:
     and neither dead nor unconscious."""
     out: list[Hex] = []
     m = game_map
+    chars = _by_id(encounter)
     for t in encounter.tokens:
         if t.hidden:
             continue
-        try:
-            ch = encounter.character(t.character_id)
-        except KeyError:
+        ch = chars.get(t.character_id)
+        if ch is None:
             continue
         if ch.side != POSSE_SIDE or ch.dead or ch.unconscious:
             continue

@@ -32,7 +32,7 @@ The track's values and pure helpers are in :mod:`.track_models` (re-exported her
 its reading side in :mod:`.track_base`; declaring in :mod:`.track_declare`; the
 initiative stack in :mod:`.track_stack`. This module holds the round's steps.
 
-Decisions where 000 is vague (the lead lists these in the README):
+Decisions where 000 is vague (resources/manual/rules-decisions.md lists these):
 
 * **Joining the stack** (:meth:`join_stack`): 000 lets "any character" put an action
   onto a segment's stack for 1 AP from the pool, borrowed from next round when the
@@ -308,7 +308,19 @@ class ActionTrack(TrackDeclarations, TrackStack):
         """Count the next segment: continuous movers move, then everyone due places one
         counter (000 "Action Timing"). After segment 20 only characters still holding
         counters go on (000 "Ending the Round")."""
-        return self._run(self._advance)
+        return self._run(self._advance, self._advance_inputs)
+
+    def advance_refusal(self) -> str | None:
+        """Why :meth:`advance_segment` would be refused now, or None; the step built
+        to find out is the one a following :meth:`advance_segment` takes, while
+        nothing it was built from has changed."""
+        return self._refusal(self._advance, self._advance_inputs)
+
+    def _advance_inputs(self) -> tuple[tuple[int, bool, bool, bool, bool], ...]:
+        """What :meth:`_advance` reads of the sheets (:meth:`_synced_rows`)."""
+        return tuple(
+            (id(c), c.out_of_action, c.stunned, c.dead, c.unconscious) for c in self._chars.values()
+        )
 
     def _advance(self) -> tuple[TrackState, TrackEvent, bool]:
         st = self._state

@@ -16,7 +16,7 @@ Implements RULES.md "Resolution decisions" for damage:
 Every function returns new objects: the character passed in is never modified, so
 the action track and the app's undo stack can keep the old state.
 
-Decisions where the pages are vague (also listed in the lead's README):
+Decisions where the pages are vague (also listed in resources/manual/rules-decisions.md):
 
 * The damage bumps of a hit location (:func:`location_damage_bumps`) move the effect
   row *before* the card is read, so ``effect`` given to :func:`apply_damage` already

@@ -22,7 +22,7 @@ How a round runs here:
    action step (002): automated movement first, then controlled movers in Reflex
    order, each moving a quarter of the round's movement.
 
-Decisions where the pages are vague (the lead lists these in the README):
+Decisions where the pages are vague (resources/manual/rules-decisions.md lists these):
 
 * Ties in a phase: larger Reflex die, then more dice, then the posse (side "posse")
   before the Judge's characters, then by name (004 leaves Judge-vs-Judge ties to the

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -189,6 +190,19 @@ E = TypeVar("E")
 Ev = TypeVar("Ev", bound=Strict)
 
 
+@dataclass(frozen=True)
+class _Tried:
+    """A step built by a refusal check, and what it was built from."""
+
+    build: Callable[[], tuple[Any, Any, bool]]
+    state: object
+    depth: int
+    deck_before: DeckState
+    inputs: object
+    built: tuple[Any, Any, bool]
+    deck_after: DeckState
+
+
 class UndoableEngine(Generic[S]):
     """Keeps a frozen state model, a history of previous states, and the deck.
 
@@ -205,6 +219,9 @@ class UndoableEngine(Generic[S]):
         self._history: list[tuple[S, DeckState | None]] = []
         #: inside refusal(): steps are built but not committed
         self._dry = False
+        #: the last step :meth:`_refusal` built and found legal, with what it was built
+        #: from; :meth:`_run` takes it instead of building the same step again
+        self._tried: _Tried | None = None
 
     @property
     def state(self) -> S:
@@ -255,18 +272,52 @@ class UndoableEngine(Generic[S]):
                 del self._history[depth:]
                 self._deck.restore(deck)
 
-    def _refusal(self, build: Callable[[], tuple[S, E, bool]]) -> str | None:
+    def _refusal(
+        self, build: Callable[[], tuple[S, E, bool]], inputs: Callable[[], object] | None = None
+    ) -> str | None:
         """Why the step ``build`` would be refused now (its RulesError's sentence), or
         None when it would be accepted. Nothing changes: the state is never committed
-        and the deck is put back if the step read a card."""
+        and the deck is put back if the step read a card.
+
+        With ``inputs`` (what the step reads besides the state, the history and the
+        deck: the sheets' values it depends on), a legal step is kept, and a
+        :meth:`_run` of the same step right after (the table asks ``why_not``, then
+        applies) takes it instead of building it again — only while the state, the
+        history, the deck and ``inputs()`` are still what it was built from."""
         deck_before = self._deck.snapshot()
+        self._tried = None
         try:
-            build()
+            built = build()
+            deck_after = self._deck.snapshot()
         except RulesError as e:
             return str(e)
         finally:
             self._deck.restore(deck_before)
+        if inputs is not None:
+            self._tried = _Tried(
+                build, self._state, len(self._history), deck_before, inputs(), built, deck_after
+            )
         return None
+
+    def _take_tried(
+        self, build: Callable[[], tuple[S, E, bool]], inputs: Callable[[], object] | None
+    ) -> tuple[S, E, bool] | None:
+        """The step :meth:`_refusal` built just now, if nothing it was built from has
+        changed since (the deck then goes to where the step left it)."""
+        tried, self._tried = self._tried, None
+        if (
+            inputs is None
+            or tried is None
+            or tried.build != build
+            or tried.state is not self._state
+            or tried.depth != len(self._history)
+            or tried.deck_before is not self._deck.snapshot()
+            or tried.inputs != inputs()
+        ):
+            return None
+        if tried.deck_after is not tried.deck_before:
+            self._deck.restore(tried.deck_after)
+        return tried.built
 
     def refusal(self, step: Callable[[], object]) -> str | None:
         """Why calling ``step`` — any public step of this engine, e.g.
@@ -282,7 +333,9 @@ class UndoableEngine(Generic[S]):
             self._dry = False
         return None
 
-    def _run(self, build: Callable[[], tuple[S, E, bool]]) -> E:
+    def _run(
+        self, build: Callable[[], tuple[S, E, bool]], inputs: Callable[[], object] | None = None
+    ) -> E:
         if self._dry:  # refusal(): build the step to see whether it is refused, keep nothing
             deck_before = self._deck.snapshot()
             try:
@@ -291,11 +344,14 @@ class UndoableEngine(Generic[S]):
                 self._deck.restore(deck_before)
             return None  # type: ignore[return-value]
         deck_before = self._deck.snapshot()
-        try:
-            new_state, event, touched = build()
-        except BaseException:
-            self._deck.restore(deck_before)
-            raise
+        built = self._take_tried(build, inputs)
+        if built is None:
+            try:
+                built = build()
+            except BaseException:
+                self._deck.restore(deck_before)
+                raise
+        new_state, event, touched = built
         if touched:
             new_state = new_state.model_copy(update={"deck": self._deck.snapshot()})
         self._history.append((self._state, deck_before if touched else None))

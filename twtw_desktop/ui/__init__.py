@@ -17,7 +17,8 @@ through the table's actions; what lives where here:
   (:mod:`.cover_menu`, :mod:`.cover_overlay`), hand to hand (:mod:`.melee_menu`),
   mounts (:mod:`.mount_menu`), speed (:mod:`.speed_dialog`), a token's right-click
   menu (:mod:`.token_menu`), the Judge's override (:mod:`.judge_dialog`), rules and
-  options (:mod:`.rules_dialog`), Help (:mod:`.help_menu`, :mod:`.rules_reference`),
+  options (:mod:`.rules_dialog`), Help (:mod:`.help_menu`, :mod:`.manual_dialog`,
+  :mod:`.rules_reference`),
   files (:mod:`.export_dialog`, :mod:`.uvtt_dialog`, :mod:`.party_dialogs`,
   :mod:`.library`, :mod:`.samples_menu`, :mod:`.recovery`, :mod:`.autosave`);
 * :mod:`.editor` — the map editor; :mod:`.players` — the players' screen;

@@ -114,7 +114,18 @@ def qt_will_merge(doc: EncounterDocument) -> bool:
 
 
 def announce_step(doc: EncounterDocument, step: TableStep) -> None:
-    """Emit the document's signals for what a table step changed."""
+    """Emit the document's signals for what a table step changed. The table has
+    already dropped its wall index where the step changed a map feature, so the
+    document does not drop it again for a step shown as "all" (the run on F6), which
+    rebuilt the walls several times a press."""
+    doc.announcing_step = True
+    try:
+        _announce(doc, step)
+    finally:
+        doc.announcing_step = False
+
+
+def _announce(doc: EncounterDocument, step: TableStep) -> None:
     areas = set(step.areas)
     for tid in sorted(step.tokens):
         doc.tokenChanged.emit(tid)

@@ -79,6 +79,9 @@ class EncounterDocument(QObject):
         #: saving then writes a map file, never an encounter over the map
         self.kind: str = "encounter"
         self._map_edits = 0
+        #: a table step's signals are going out (commands.announce_step): the table
+        #: has already dropped its wall index if the step changed a map feature
+        self.announcing_step = False
         self.undo_stack = QUndoStack(self)
         #: the game at the table: everything that changes game state goes through it
         self.table = Table(encounter, map_, source=self.path, gear=_load_gear())
@@ -579,7 +582,8 @@ class EncounterDocument(QObject):
     def _note_area(self, area: str) -> None:
         if area in ("map", "all"):
             self._map_edits += 1
-            self.table.map_changed()
+            if not self.announcing_step:  # (a table step: Table.run saw to the walls)
+                self.table.map_changed()
         if area in ("characters", "all") and self.table.time is not None:
             self.table.time.update_characters(self.encounter.characters)
 

@@ -1,4 +1,5 @@
-"""Help ▸ Quick start, Keyboard shortcuts (F1, ?), About; and File ▸ Quit (Ctrl+Q).
+"""Help ▸ Quick start, Manual (both the pages of resources/manual/, ui/manual_dialog.py),
+Keyboard shortcuts (F1, ?), About; and File ▸ Quit (Ctrl+Q).
 
 The shortcuts list is built from the window's own actions when it opens — every
 QAction with a shortcut, under the menu it sits in, and the panels' own keys (a
@@ -25,48 +26,13 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QTableWidget,
     QTableWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
+from ..manual import QUICK_START
 from ..resources import version
-
-QUICK_START = """
-<h3>Quick start: the sample gunfight in five steps</h3>
-<ol>
-<li><b>Look at the scene.</b> The window opens on <i>Showdown on Main Street</i> the
-first time, on the last encounter after that (File ▸ Open Sample for the samples). Scroll to zoom, drag with the middle button to pan;
-hover a hex to read its terrain and elevation in the status bar.</li>
-<li><b>Pick a character.</b> Click a token (Miranda is blue, the Laroqs red). Its sheet
-is on the side panel's <i>Character sheet</i> tab; R shows where it can go, F its field
-of fire.</li>
-<li><b>Start a round</b> (F5; it declares action time first). The characters get
-their AP and the track shows who may act.</li>
-<li><b>Say what each one will do.</b> Drag a token to where it goes; for a gunman,
-click Declare in the Attack panel (Snap and the nearest enemy in sight are chosen; an
-enemy out of sight is listed greyed, saying why). Whoever's
-counters do not cover it yet keeps it as a standing declaration: the row's ⋯ shows it.</li>
-<li><b>Run on</b> (F6). The table counts the segments, declares each action on the
-segment its counters cover it and resolves simultaneous ones through the initiative
-stack. It stops where you decide: someone (▶) may act with nothing declared — act for
-them, or F6 passes them all; a shot has bumps to spend — Apply, and the run goes on; the
-round is over — F9. The log keeps every result, and Ctrl+Z undoes any step exactly, the
-card included. Return to narrative time (Ctrl+Shift+T) when the shooting stops; save with
-Ctrl+S; File ▸ Export party… carries the wounded posse into the next fight.</li>
-</ol>
-<p><b>The Phases edition</b> (Encounter ▸ Rules and options). F5 starts the round and
-puts the keyboard on the track: one key declares the row's speed and moves on — 1 or F
-Fast (Quick), 2 or N Normal (Half), 3 or S Slow (Full). F8 flips the card; F6 opens the
-next phase anyone acts in (a phase where nobody acts is skipped, the log says so) and
-selects whoever's turn it is. Drag the tokens of those acting in the phase, the last to
-act first (the moves come first); Draw and Apply for the shooters. Alt+D delays the
-selected character; F9 ends the round, in both editions.</p>
-<p>A TV at the table: F12 puts the players' screen full screen on it with one-inch hexes
-(View ▸ Players' screen options ▸ Miniature scale turns that off); Shift+P rings the hex
-under the mouse on it. Launched again without a file, the app reopens the last fight and
-offers the steps a crash kept.</p>
-"""
+from .manual_dialog import ManualDialog
 
 
 def _plain(text: str) -> str:
@@ -181,21 +147,6 @@ class ShortcutsDialog(QDialog):
         self.resize(min(max(620, width), most), 560)
 
 
-class QuickStartDialog(QDialog):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.setObjectName("quick_start_dialog")
-        self.setWindowTitle("Quick start")
-        self.resize(560, 460)
-        lay = QVBoxLayout(self)
-        self.text = QTextBrowser()
-        self.text.setHtml(QUICK_START)
-        lay.addWidget(self.text)
-        bb = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        bb.rejected.connect(self.reject)
-        lay.addWidget(bb)
-
-
 class HelpMenu(QObject):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -203,6 +154,8 @@ class HelpMenu(QObject):
         self.menu = window.menuBar().addMenu("&Help")
         self.menu.setObjectName("menu_help")
         self.act_quick_start = self._add("&Quick start", self.quick_start, "act_quick_start")
+        self.act_manual = self._add("&Manual…", self.manual, "act_manual")
+        self.act_manual.setStatusTip("The manual, offline: contents, search, every page")
         self.act_shortcuts = self._add("&Keyboard shortcuts", self.shortcuts, "act_shortcuts")
         self.act_shortcuts.setShortcuts([QKeySequence("F1"), QKeySequence("?")])
         self.act_shortcuts.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -231,7 +184,11 @@ class HelpMenu(QObject):
         return dialog
 
     def quick_start(self) -> QDialog:
-        return self._open(QuickStartDialog(self.window))
+        """The manual's quick-start page (the same page the repository shows)."""
+        return self._open(ManualDialog(self.window, QUICK_START))
+
+    def manual(self) -> QDialog:
+        return self._open(ManualDialog(self.window))
 
     def shortcuts(self) -> QDialog:
         return self._open(ShortcutsDialog(self.window))

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from . import miniature
+from .miniature import display_ppi, reported_diagonal, screen_metrics
 from .settings import DIAGONAL_RANGE, HEX_INCHES_RANGE, PlayersSettings
 
 
@@ -79,14 +79,14 @@ class MiniatureDialog(QDialog):
         if sc is None:
             self.info.setText("No display.")
             return
-        w, h, _wm, _hm = miniature.screen_metrics(sc)
-        told = miniature.reported_diagonal(sc)
+        w, h, _wm, _hm = screen_metrics(sc)
+        told = reported_diagonal(sc)
         said = f'reports {told:.1f}"' if told > 0 else "does not report its size"
         diag = self.diagonal.value()
         if 0 < diag < DIAGONAL_RANGE[0]:
             self.info.setText(f"A display's diagonal is at least {DIAGONAL_RANGE[0]:g} inches.")
             return
-        ppi = miniature.display_ppi(sc, diag)
+        ppi = display_ppi(sc, diag)
         if ppi is None:
             self.info.setText(
                 f"{sc.name() or 'The display'} ({w:.0f}×{h:.0f}) {said}: type its diagonal."

@@ -343,6 +343,7 @@ class PlayersView(PlayersCamera):
         if sc is None or doc is None:
             return
         know = self.fog.knowledge() if self.fog_on else None
+        before = self.sight
         self.sight = players_sight(doc.encounter, doc.map, self.options(), know)
         layer_on = sc.layer_visible("tokens")
         shown = set()
@@ -354,10 +355,12 @@ class PlayersView(PlayersCamera):
         for key, (kind, payload) in list(self._push_args.items()):
             if not push_allowed(kind, payload, doc.encounter, self.sight):
                 self._drop_push(key)
-        # names readable on the TV and never over each other: initials where they
-        # would collide
-        sc.layout_plates()
         fs = frozenset(shown)
+        # names readable on the TV and never over each other: initials where they
+        # would collide. Laid out again when what shows, or how, changed; a token that
+        # only moved had its plate moved by the scene (MapScene._on_token)
+        if fs != self._shown or before is None or before.marks != self.sight.marks:
+            sc.layout_plates()
         if fs != self._shown:
             self._shown = fs
             self.shownChanged.emit()

@@ -43,7 +43,7 @@ from .grid_painter import GridPainter
 from .map_items import FeatureItem, LabelItem, MarkerItem
 from .picture import PictureLoader
 from .plates import PlateLayout
-from .token_item import PLAYERS_LOOK, TokenItem, TokenLook
+from .token_item import BADGE_FONT, BADGE_MIN_PX, PLAYERS_LOOK, TokenItem, TokenLook
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,8 @@ class MapScene(QGraphicsScene):
         self.token_look: TokenLook | None = token_look or (PLAYERS_LOOK if public else None)
         #: the zoom the name plates are laid out for (the view's; None: the look's size)
         self.plate_scale: float | None = None
+        #: the AP badges' figures can be read at the view's zoom (set_plate_scale)
+        self.badges_readable = True
         self.plates = PlateLayout()
         #: token id → may it show now (None: every token the scene has an item for)
         self.token_filter = token_filter
@@ -198,6 +200,7 @@ class MapScene(QGraphicsScene):
             it = self.tokens.get(t.id)
             if it is None:
                 it = TokenItem(t, ch, self.frame, self.token_look)
+                it.badge_readable = self.badges_readable
                 it.setData(0, "tokens")
                 it.setVisible(self._token_visible(t.id))
                 self.tokens[t.id] = it
@@ -226,6 +229,10 @@ class MapScene(QGraphicsScene):
         if scale != self.plate_scale:
             self.plate_scale = scale
             self.layout_plates()
+            readable = scale is None or scale * BADGE_FONT * self.frame.unit >= BADGE_MIN_PX
+            self.badges_readable = readable
+            for it in self.tokens.values():
+                it.set_badge_readable(readable)
 
     def refresh_ap_badges(self) -> None:
         doc = self.document

@@ -146,6 +146,14 @@ def _end_pan(viewport) -> None:
     QCoreApplication.sendEvent(viewport, ev)
 
 
+#: the smallest AP figure drawn, in screen pixels: zoomed out further (the whole of a
+#: big map in view) the badge shows as a dark mark without its figure, which could
+#: not be read and was half of a segment's repaint with 200 tokens in view
+BADGE_MIN_PX = 5.0
+#: the badge figure's size, in hexes (its font's pixel size over the hex's unit)
+BADGE_FONT = 0.26
+
+
 class _ApBadge(QGraphicsPathItem):
     """The AP counters out on the track, top right of the disc: a child item drawn by
     Qt itself, so a count that changes (every token's, each segment) repaints the
@@ -164,7 +172,7 @@ class _ApBadge(QGraphicsPathItem):
         self.setBrush(QColor(30, 30, 30))
         self.label = QGraphicsSimpleTextItem(self)
         font = QFont()
-        font.setPixelSize(max(1, int(0.26 * u)))
+        font.setPixelSize(max(1, int(BADGE_FONT * u)))
         font.setBold(True)
         self.label.setFont(font)
         self.label.setBrush(QBrush(QColor(255, 255, 255)))
@@ -175,18 +183,23 @@ class _ApBadge(QGraphicsPathItem):
         self.on = False  # shown (setVisible costs a call into Qt even unchanged)
         self.setVisible(False)
 
-    def show_text(self, text: str | None) -> None:
+    def show_text(self, text: str | None, readable: bool = True) -> None:
+        """Show the count (none: hide the badge); not ``readable`` (the map zoomed out
+        so far that the figure would be under :data:`BADGE_MIN_PX` on screen), the
+        badge shows without its figure, which is then neither set nor drawn."""
         if not text:
             if self.on:
                 self.on = False
                 self.setVisible(False)
             return
-        if text != self.text:
+        if readable and text != self.text:
             self.text = text
             self.label.setText(text)
             b = self.label.boundingRect()
             centre = self.box.center()
             self.label.setPos(centre.x() - b.width() / 2, centre.y() - b.height() / 2)
+        if readable != self.label.isVisible():
+            self.label.setVisible(readable)
         if not self.on:
             self.on = True
             self.setVisible(True)
@@ -209,6 +222,8 @@ class TokenItem(QGraphicsItem):
         self.selected = False
         self.highlighted = False
         self.ap_text: str | None = None  # counters out on the track, shown in action time
+        #: the badge's figure is drawn (False when the zoom makes it too small to read)
+        self.badge_readable = True
         #: the name plate's text when a layout shortened it (initials) or left it out
         #: (""); None draws the name (see :mod:`.plates`)
         self.plate_text: str | None = None
@@ -307,7 +322,13 @@ class TokenItem(QGraphicsItem):
         if text and self.ap_badge is None:
             self.ap_badge = _ApBadge(self)
         if self.ap_badge is not None:
-            self.ap_badge.show_text(text)
+            self.ap_badge.show_text(text, self.badge_readable)
+
+    def set_badge_readable(self, readable: bool) -> None:
+        """The view's zoom decides whether the AP badge's figure can be read."""
+        if readable != self.badge_readable:
+            self.badge_readable = readable
+            self._show_ap()
 
     # -- the Judge's menu -------------------------------------------------------------
 
