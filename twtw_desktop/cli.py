@@ -14,6 +14,8 @@
                                         Universal VTT battle maps (.dd2vtt, .df2vtt, .uvtt)
     twtw-desktop play ENCOUNTER --script ACTIONS.jsonl [--out RESULT.encounter.json]
                                         apply table actions headless; --actions lists them
+    twtw-desktop plan ENCOUNTER [--who ID,…] [--seed N] [--json]
+                                        each NPC's plan for the round (the autopilot), why
     twtw-desktop serve ENCOUNTER [--host 127.0.0.1] [--port N]
                                         each posse character's page for phones, until Ctrl+C
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
@@ -353,8 +355,15 @@ def _bench(argv: list[str]) -> int:
 
 def _play(argv: list[str]) -> int:
     from .play.script import main as play_main  # lazy: start-up
+    from .tactics import autopilot  # noqa: F401 # lazy: start-up (registers "autopilot")
 
     return play_main(argv)
+
+
+def _plan(argv: list[str]) -> int:
+    from .tactics.autopilot import main as plan_main  # lazy: start-up
+
+    return plan_main(argv)
 
 
 def _serve(argv: list[str]) -> int:
@@ -366,6 +375,7 @@ def _serve(argv: list[str]) -> int:
 
 def _rules(argv: list[str]) -> int:
     from .play.rules_reference import main as rules_main  # lazy: start-up
+    from .tactics import autopilot  # noqa: F401 # lazy: start-up (registers "autopilot")
 
     return rules_main(argv)
 
@@ -428,6 +438,12 @@ COMMANDS: dict[str, Command] = {
             "ENCOUNTER --script A.jsonl",
             "apply table actions without a window (the journal's format)",
             _play,
+        ),
+        Command(
+            "plan",
+            "ENCOUNTER [--who ID,…] [--seed N] [--json]",
+            "print each NPC's plan for the round (the autopilot) and its reasons",
+            _plan,
         ),
         Command(
             "party", "export|import ...", "carry the posse's sheets from fight to fight", _party

@@ -69,6 +69,7 @@ SECTION_MODULES: dict[str, str] = {
     "ui": "twtw_desktop.bench.ui",
     "files": "twtw_desktop.bench.files",
     "web": "twtw_desktop.bench.web",
+    "tactics": "twtw_desktop.bench.tactics",
 }
 #: timed runs per figure in a full run (the median is reported)
 DEFAULT_REPEATS = 15
@@ -533,6 +534,23 @@ def update_readme(readme: Path, table: str) -> None:
     readme.write_text(new, encoding="utf-8")
 
 
+def _fights(n: int, out: Path | None) -> int:
+    """``bench --fights N``: the autopilot's quality benchmark (:mod:`.fights`)."""
+    if n < 1 or n > 10_000:
+        print("error: --fights is a number of fights from 1 to 10000", file=sys.stderr)
+        return 2
+    from .fights import run_fights  # lazy: start-up (the planner only when asked for)
+
+    print(f"{n} seeded fight(s) of each sample per pairing, to the end or 10 rounds")
+    rows = run_fights(n, progress=print)
+    if out is not None:
+        out.write_text(json.dumps([r.as_json() for r in rows], indent=1) + "\n")
+    bad = sum(r.refusals + r.hung for r in rows)
+    if bad:
+        print(f"{bad} table refusal(s) or hung round(s): see the rows above")
+    return 1 if bad else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="twtw-desktop bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="very few repeats, small maps")
@@ -563,7 +581,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--against-label", default="", help="the --against column's name (e.g. a commit)"
     )
+    parser.add_argument(
+        "--fights", type=int, default=None, metavar="N",
+        help="instead of the speed figures: play N seeded fights of each AP v2 sample per "
+        "pairing (autopilot against a naive opponent, and against itself) and report them",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.fights is not None:
+        return _fights(args.fights, args.json)
     against: dict[str, Figure] | None = None
     if args.against is not None:
         try:

@@ -28,6 +28,7 @@ from pydantic import Field, ValidationError
 from ..errors import LoadError
 from ..resources import resource_path
 from ..rules.base import Strict
+from ..rules.character import TEMPERAMENTS
 from ..rules.editions import edition_ids, load_edition
 from . import actions as actions_mod
 
@@ -43,6 +44,20 @@ KIND_LABELS: dict[str, str] = {
     "not_handled": "not handled",
     "example": "worked example",
 }
+
+
+#: what the app adds where the pages are silent altogether: (name, how), shown after
+#: the actions
+HOUSE_DESIGNS: tuple[tuple[str, str], ...] = (
+    (
+        f"NPC temperaments ({', '.join(TEMPERAMENTS)}) — house design",
+        "The seed pages have no morale rules. A temperament on a character's sheet only "
+        "changes what the NPC autopilot (the autopilot action, twtw-desktop plan) prefers "
+        "among plans the table allows: closing in, holding cover, withdrawing when badly "
+        "wounded or alone. It never changes a rule; every planned action is checked by "
+        "why_not like anyone's, and an NPC plans only from what it can see.",
+    ),
+)
 
 
 class Section(Strict):
@@ -118,6 +133,10 @@ def reference_entries() -> Iterator[tuple[int, str]]:
         yield 2, f"{name} — {page}"
         if summary:
             yield 3, summary
+    yield 0, "House designs (where the pages have no rule at all)"
+    for name, how in HOUSE_DESIGNS:
+        yield 2, name
+        yield 3, how
     yield 0, "House values (where the pages leave a number open; from the edition files)"
     for eid in edition_ids():
         ed = load_edition(eid)

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from ..errors import LoadError
 from ..io.journal import MAX_SCRIPT_BYTES, read_script
-from .actions import ACTIONS, Action
+from . import actions as _actions
+from .actions import Action
 from .journal import replay_one
 from .session import open_table, save_table
 
@@ -30,7 +31,9 @@ from .session import open_table, save_table
 def describe_actions() -> str:
     """Every action with its parameters, what it costs and its seed page."""
     out = []
-    for cls in ACTIONS:
+    # the registry as it is now: an action registered after this module was imported
+    # (the autopilot, from the package above play) is listed too
+    for cls in _actions.ACTIONS:
         name = cls.model_fields["do"].default
         params = []
         for fname, f in cls.model_fields.items():

@@ -430,6 +430,9 @@ class Table:
         reason = self.why_not(action)
         if reason:
             raise RulesError(reason)
+        expand = getattr(action, "expand", None)
+        if callable(expand):
+            return self._apply_expanded(expand(self))
         holder: list[TableEvent] = []
 
         def go() -> TableEvent:
@@ -450,6 +453,22 @@ class Table:
             only=action.touches(self),
         )
         return holder[0]
+
+    def _apply_expanded(self, actions: Iterable[Any]) -> TableEvent:
+        """An action that stands for others (the NPC autopilot's ``autopilot``): each
+        applied as the ordinary step it is, so the journal holds them and a replay
+        never needs what produced them. One refused puts back the ones before it."""
+        done = 0
+        texts = []
+        try:
+            for a in actions:
+                texts.append(self.apply(a).line())
+                done += 1
+        except RulesError:
+            for _ in range(done):
+                self.undo()
+            raise
+        return TableEvent(" · ".join(t for t in texts if t) or "nothing to do")
 
     # -- action time ------------------------------------------------------------------
 

@@ -104,6 +104,11 @@ class CheckInProgress(Strict):
     check: ComplexCheck
 
 
+#: the NPC autopilot's temperaments (a house design: the pages have no morale rules)
+Temperament = Literal["reckless", "steady", "cautious", "cowardly"]
+TEMPERAMENTS: tuple[str, ...] = ("reckless", "steady", "cautious", "cowardly")
+
+
 class Character(Mutable):
     """A character sheet: every field the rules model reads."""
 
@@ -147,6 +152,10 @@ class Character(Mutable):
     out_of_scene: bool = False
     #: holds a bonus counter from the group's pool (002 The Bonus Counter: one at most)
     bonus_counter: bool = False
+    #: how the NPC autopilot plays this character (twtw_desktop/tactics): a house
+    #: design — the seed pages have no morale rules, so it never changes a rule, only
+    #: what the planner prefers (closing in, holding cover, withdrawing)
+    temperament: Temperament = "steady"
     #: sheet fields whose numbers are invented (the pages never give them), with why
     house_values: dict[str, str] = {}
     #: complex checks under way (002), by task name

@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QUndoGroup
 from PySide6.QtWidgets import QWidget
 
+from .autopilot import install as install_autopilot
 from .autosave import Autosaver
 from .document import EncounterDocument
 from .scene.map_view import MapView
@@ -88,6 +89,7 @@ class MainWindow(WindowActions, WindowLayout):
         self._make_toolbars()
         self._make_status_bar()
         self._make_docks()
+        self.autopilot = install_autopilot(self)
         self.map_view.hexHovered.connect(self._show_hex)
         self.map_view.zoomChanged.connect(self._show_zoom)
         self.map_view.statusMessage.connect(self._show_message)

@@ -58,6 +58,7 @@ class SheetPanel(QWidget):
     name_edit: QLineEdit
     id_edit: QLineEdit
     side_combo: QComboBox
+    temperament_combo: QComboBox
     posture_combo: QComboBox
     int_spins: dict[str, QSpinBox]
     bool_checks: dict[str, QCheckBox]
@@ -279,6 +280,7 @@ class SheetPanel(QWidget):
             self.id_edit.setText(c.id)
             self.side_combo.setCurrentIndex(self.side_combo.findData(c.side))
             self.posture_combo.setCurrentIndex(self.posture_combo.findData(c.posture.value))
+            self.temperament_combo.setCurrentIndex(self.temperament_combo.findData(c.temperament))
             if posture_mismatch(self.document, c.id) and not self.message.text():
                 tok = self.document.token_for(c.id)
                 self.message.note(

@@ -53,6 +53,7 @@ _HANDLED = {
     "name",
     "side",
     "posture",
+    "temperament",
     "traits",
     "skills",
     "wounds",

@@ -50,6 +50,7 @@ class SheetHost(Protocol):
     posture_combo: QComboBox
     reload_button: QPushButton
     side_combo: QComboBox
+    temperament_combo: QComboBox
     skills_table: QTableWidget
     trait_edits: dict[str, QLineEdit]
     weapons_table: QTableWidget

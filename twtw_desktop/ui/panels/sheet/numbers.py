@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ....errors import RulesError
-from ....rules.character import Character, Posture
+from ....rules.character import TEMPERAMENTS, Character, Posture
 from .fields import (
     _HANDLED,
     BOOL_FIELDS,
@@ -60,6 +60,18 @@ def _identity_box(panel: SheetHost) -> QGroupBox:
         lambda: panel.set_posture(Posture(panel.posture_combo.currentData()))
     )
     panel.editors["posture"] = panel.posture_combo
+    panel.temperament_combo = QComboBox()
+    for t in TEMPERAMENTS:
+        panel.temperament_combo.addItem(t, t)
+    panel.temperament_combo.setToolTip(
+        "How the NPC autopilot plays this character: closing in, holding cover, withdrawing "
+        "when badly wounded or alone. A house design (the pages have no morale rules): it "
+        "changes what the autopilot prefers, never a rule."
+    )
+    panel.temperament_combo.activated.connect(
+        lambda: panel._commit("temperament", panel.temperament_combo.currentData(), "temperament")
+    )
+    panel.editors["temperament"] = panel.temperament_combo
     g.addWidget(QLabel("Name"), 0, 0)
     g.addWidget(panel.name_edit, 0, 1, 1, 3)
     g.addWidget(QLabel("Id"), 1, 0)
@@ -68,6 +80,8 @@ def _identity_box(panel: SheetHost) -> QGroupBox:
     g.addWidget(panel.side_combo, 2, 1)
     g.addWidget(QLabel("Posture"), 2, 2)
     g.addWidget(panel.posture_combo, 2, 3)
+    g.addWidget(QLabel("Temperament"), 3, 0)
+    g.addWidget(panel.temperament_combo, 3, 1)
     g.setColumnStretch(1, 1)
     g.setColumnStretch(3, 1)
     return box

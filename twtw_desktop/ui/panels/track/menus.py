@@ -57,6 +57,11 @@ def _quick_draw_pool(track, c: Character) -> str:
         return "—"
 
 
+#: more entries for a row's menu, from outside the track: ``hook(document, character
+#: id, parent) -> [QAction]`` (the autopilot's "plan this NPC's round")
+ROW_MENU_EXTRAS: list = []
+
+
 def _row_menu(panel: TrackHost, table: QTableWidget, pos) -> None:
     menu = QMenu(table)
     for act in panel.row_menu_actions(table, pos, menu):
@@ -76,7 +81,8 @@ def row_menu_actions(panel: TrackHost, table: QTableWidget, pos, parent) -> list
     cid = panel._row_ids[r]
     tok = panel.document.token_for(cid)
     acts = token_menu_actions(parent, panel.document, tok.id if tok else None, cid)
-    return panel._declaration_actions(cid, parent) + acts
+    extra = [a for hook in ROW_MENU_EXTRAS for a in hook(panel.document, cid, parent)]
+    return panel._declaration_actions(cid, parent) + extra + acts
 
 
 def _declaration_actions(panel: TrackHost, cid: str, parent) -> list:

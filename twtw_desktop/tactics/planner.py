@@ -1,0 +1,852 @@
+"""The planner: one NPC's plan for the round, as table actions with their reasons.
+
+For each NPC (:func:`plan_round`) it reads only what that NPC sees
+(:mod:`.view`), lists candidate plans — stay or walk to a hex within reach, then
+shots (snap, normal, aimed; drawing and cocking as the shot needs) or blows at a
+foe it sees, repeated while the AP last, a reload when the gun is empty — and
+scores them with the rules' own numbers: the AP of the move from the table's move
+plan, the TN of each shot from the table's attack plan, the odds of reaching it
+counted off the deck's composition (:mod:`.odds`), the cover AV between each known
+foe and the hex from the map's cover line. A temperament (:mod:`.temperament`)
+weighs them. Every action of the chosen plan is asked ``why_not`` of a scratch table
+in the place and with the AP it will have when carried out (the token where the
+move leaves it, the counters it will have: ``ActionTrack.supposing``); an action
+refused is never planned.
+
+AP v2: the plan is the ordinary standing declarations (``when_able``), declared on
+the first segment the counters cover each. Phases: the speed to declare when the
+round's speeds are declared, and the phase's actions (a move, a shot) when the NPC
+acts. Same encounter, state and seed give the same plans: candidates are walked in
+a fixed order (by hex, by the encounter's order), ties broken by a seeded
+:class:`random.Random`, never by a dict's or set's order, a hash or the clock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import RulesError
+from ..geometry.movement import reachable
+from ..geometry.sight import cover_line, visible
+from ..geometry.walls import hex_centres
+from ..hexgrid import Hex, facing_toward
+from ..play.actions import Action, Cock, Draw, Move, Reload, hex_of
+from ..play.clock_actions import Declare
+from ..play.combat_actions import AimedShot, NormalShot, SnapShot
+from ..play.declarations import (
+    ClearStanding,
+    WhenAble,
+    cost_of,
+    target_gone,
+    why_not_declaring,
+)
+from ..play.melee_actions import MeleeAttack
+from ..play.movement import occupied_hexes
+from ..play.table import Table
+from ..rules.action_moves import phase_move_speed
+from ..rules.character import Character
+from ..rules.gear import Weapon
+from ..rules.track_models import RowStatus
+from .odds import DeckOdds
+from .temperament import Weights, weights_of, withdrawing
+from .view import Memory, Sight, npc_sight, scratch_of, seeing_only
+
+#: destinations scored in full per NPC (besides staying put)
+FINALISTS = 10
+#: hexes of the reach area pre-scored per NPC at most (a stride over a bigger one)
+PRESCORED = 500
+#: destinations scored with their attacks (the best by cover and distance)
+SCORED = 2
+#: foes a plan considers shooting at (the nearest seen)
+TARGETS = 2
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One NPC's plan: the table actions (in their journal form when asked), the
+    reasons, the hexes of its path and its target, for the map's ghost."""
+
+    who: str
+    actions: tuple[Action, ...]
+    reasons: tuple[str, ...]
+    path: tuple[tuple[int, int], ...] = ()
+    target: str | None = None
+    score: float = 0.0
+
+    def journal(self) -> list[dict[str, Any]]:
+        return [a.journal_form() for a in self.actions]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"who": self.who, "actions": self.journal(), "reasons": list(self.reasons)}
+
+
+@dataclass
+class _Attack:
+    """The attacks of a plan from one hex: the actions, their AP, expected hits."""
+
+    actions: list[Action] = field(default_factory=list)
+    ap: int = 0
+    hits: float = 0.0
+    words: str = ""
+    target: str | None = None
+    #: the words of the first attack alone
+    first: str = ""
+
+
+def npc_ids(table: Table) -> list[str]:
+    """Every character outside the posse with a token on the map who can act, in the
+    encounter's order."""
+    out = []
+    for c in table.encounter.characters:
+        if c.side == "posse" or c.out_of_action:
+            continue
+        if table.token_for(c.id) is not None:
+            out.append(c.id)
+    return out
+
+
+def plan_round(
+    table: Table,
+    who: Sequence[str] | None = None,
+    seed: int = 0,
+    memory: Memory | None = None,
+    planner: type[Planner] | None = None,
+) -> list[Plan]:
+    """A plan for each NPC named (default: every NPC on the map), on a scratch copy
+    of the table, by ``planner`` (default :class:`Planner`; the bench's naive
+    opponent is another). Raises :class:`RulesError` naming an unknown id."""
+    return plan_on(scratch_of(table), who, seed, memory, planner)
+
+
+def plan_on(
+    scratch: Table,
+    who: Sequence[str] | None = None,
+    seed: int = 0,
+    memory: Memory | None = None,
+    planner: type[Planner] | None = None,
+) -> list[Plan]:
+    """:func:`plan_round` on a scratch copy made already (:func:`.view.scratch_of`):
+    the window copies the table on its own thread and plans on a worker."""
+    ids = []
+    for w in who if who is not None else npc_ids(scratch):
+        c, _tok = scratch.actor(w)  # RulesError naming an unknown id
+        ids.append(c.id)
+    odds = DeckOdds(scratch.deck.cards)
+    rng = random.Random(seed)
+    claimed: set[Hex] = set()
+    out = []
+    for cid in ids:
+        plan = (planner or Planner)(scratch, cid, odds, rng, memory, claimed).plan()
+        out.append(plan)
+    return out
+
+
+def _segments(table: Table) -> bool:
+    return table.in_action and table.time is not None and table.time.kind == "segments"
+
+
+def _name(table: Table, token_id: str) -> str:
+    return table.character_of(token_id).name
+
+
+class Planner:
+    """The plan of one NPC (see the module docstring)."""
+
+    def __init__(
+        self,
+        scratch: Table,
+        cid: str,
+        odds: DeckOdds,
+        rng: random.Random,
+        memory: Memory | None,
+        claimed: set[Hex],
+    ) -> None:
+        self.t = scratch
+        self.cid = cid
+        self.odds = odds
+        self.rng = rng
+        self.memory = memory
+        self.claimed = claimed
+        c, tok = scratch.actor(cid)
+        self.c: Character = c
+        self.tok = tok
+        self.w: Weights = weights_of(c)
+        #: the token and the guns as they stand (what a declaration is asked with)
+        self._origin = (tok.hex, tok.facing, tok.moved) if tok is not None else ((0, 0), 0, 0)
+        self._origin_weapons = [w.model_copy() for w in c.weapons]
+        #: Phases, while the round's speeds are declared (see :meth:`_plan_phases`)
+        self._declaring = False
+        #: the last reach area searched (the ghost path is read from it)
+        self._area: Any = None
+
+    # -- the plan ------------------------------------------------------------------
+
+    def plan(self) -> Plan:
+        c, tok = self.c, self.tok
+        if tok is None:
+            return Plan(c.id, (), (f"{c.name} has no token on the map.",))
+        if c.out_of_action or c.stunned:
+            return Plan(c.id, (), (f"{c.name} is {'stunned' if c.stunned else 'down'}.",))
+        if not self.t.in_action or self.t.time is None:
+            return Plan(c.id, (), ("Not in action time: the autopilot plans rounds.",))
+        sight = npc_sight(self.t, c.id, self.memory)
+        with seeing_only(self.t, c.id, sight):
+            if _segments(self.t):
+                return self._plan_segments(sight)
+            return self._plan_phases(sight)
+
+    def _budget(self) -> int:
+        row = self.t.track.row(self.cid)
+        return int(row.counters + row.pool)
+
+    def _plan_segments(self, sight: Sight) -> Plan:
+        c = self.c
+        if not self.t.time.round_running():  # type: ignore[union-attr]
+            return Plan(c.id, (), ("No round is running: start one first.",))
+        row = self.t.track.row(self.cid)
+        if row.status != RowStatus.ACTIVE:
+            return Plan(c.id, (), (f"{c.name} cannot act this round.",))
+        budget = self._budget()
+        if budget <= 0:
+            return Plan(c.id, (), (f"{c.name} has no AP left this round.",))
+        prefix: list[Action] = []
+        if self.t.track.state.standing.get(self.cid):
+            prefix.append(ClearStanding(who=c.id))
+        best = self._best(sight, budget)
+        if best is None:
+            return Plan(c.id, tuple(prefix), ("Nothing worth doing: it keeps its counters.",))
+        score, dest, move, attack, words = best
+        acts: list[Action] = [*prefix]
+        if move is not None:
+            acts.append(WhenAble(who=c.id, then=move.journal_form()))
+            self.claimed.add(dest)
+        acts += [WhenAble(who=c.id, then=a.journal_form()) for a in attack.actions]
+        path = self._path_refs(move)
+        return Plan(c.id, tuple(acts), (words,), path, attack.target, round(score, 6))
+
+    # -- Phases --------------------------------------------------------------------
+
+    def _plan_phases(self, sight: Sight) -> Plan:
+        """Phases: one action in the NPC's phase (004 Taking Actions) — an attack
+        from where it stands when it has one, else the best move. While the round's
+        speeds are declared (004 Declaring Actions) it declares the speed that action
+        needs; its turn is not come, so the action is priced, not asked ``why_not``."""
+        c = self.c
+        declaring = _phase_declared(self.t, c.id) is None
+        # before its turn (speeds being declared, or someone else next) what it will
+        # do then is priced, not asked why_not: the turn is not come
+        self._declaring = declaring or self.t.track.next_to_act() != c.id
+        try:
+            choice = self._phase_choice(sight)
+        finally:
+            self._declaring = False
+        if choice is None:
+            if declaring:
+                return self._declare("fast", "nothing to reach: a Quick action keeps it ready")
+            return Plan(c.id, (), ("Nothing worth doing this phase.",))
+        act, words, dest, path, target = choice
+        if declaring:
+            return self._declare(self._speed_of(act), words)
+        if dest is not None:
+            self.claimed.add(dest)
+        return Plan(c.id, (act,), (words,), path, target)
+
+    def _phase_choice(
+        self, sight: Sight
+    ) -> tuple[Action, str, Hex | None, tuple[tuple[int, int], ...], str | None] | None:
+        tok = self.tok
+        assert tok is not None
+        foes = [self.t.token(t) for t in sight.seen]
+        foes = [f for f in foes if not self.t.character(f.character_id).out_of_action]
+        retreat = withdrawing(self.c, self.w, sight.allies) if foes else None
+        with self._placed(tok.at, None):
+            here = self._checked(self._attacks(foes, 99, retreat is not None, True), 99, True)
+        if here.actions and here.hits >= 0.05:
+            return here.actions[0], f"stays put; then {here.words}", None, (), here.target
+        ready = self._readying() if foes and retreat is None else None
+        if ready is not None:
+            return ready[0], ready[1], None, (), None
+        best = self._best(sight, 6, phases=True)
+        if best is None or best[2] is None:
+            return None
+        _s, dest, move, _attack, words = best
+        assert move is not None
+        return move, words.split("; then ")[0], dest, self._path_refs(move), None
+
+    def _readying(self) -> tuple[Action, str] | None:
+        """Phases: the gun drawn, or cocked, as this phase's action when the shot
+        cannot come with it in one declaration (004: at most three Quick actions)."""
+        slot = self._weapon()
+        if slot is None or not slot[1].is_ranged:
+            return None
+        i, w = slot
+        cw = self.c.weapons[i]
+        act: Action
+        if not cw.readied:
+            act, what = Draw(who=self.cid, weapon=w.id), f"draws the {w.name}"
+        elif w.cock_ap is not None and not cw.cocked:
+            act, what = Cock(who=self.cid, weapon=w.id), f"cocks the {w.name}"
+        else:
+            return None
+        if not self._legal(act, 0, first=True):
+            return None
+        return act, f"stays put; {what} (the shot in a later phase)"
+
+    def _speed_of(self, act: Action) -> str:
+        """The speed the action needs (the catalogue's, or a move's by its paces)."""
+        if isinstance(act, Move):
+            tok = self.tok
+            assert tok is not None
+            paces = max(1, tok.at.distance(hex_of(self.t, act.to)))
+            try:
+                return phase_move_speed(self.c, paces)[1].value
+            except RulesError:
+                return "slow"
+        try:
+            spec = act.spec(self.t)
+        except RulesError:
+            spec = None
+        if spec is None:
+            return "normal"
+        if isinstance(act, Draw | Cock):
+            return spec.speed.value
+        # a shot may need a cock or a draw with it (one declaration, 004): a Half
+        # action at the least, so the shot is not refused as too slow on its turn
+        return spec.speed.value if spec.speed.value == "slow" else "normal"
+
+    def _declare(self, speed: str, why: str) -> Plan:
+        act = Declare(who=self.cid, speed=speed)  # type: ignore[arg-type]
+        if self.t.why_not(act) is not None:
+            return Plan(self.cid, (), (f"{self.c.name} cannot declare a speed now.",))
+        return Plan(self.cid, (act,), (f"declares {speed}: {why}",))
+
+    # -- scoring -------------------------------------------------------------------
+
+    def _best(
+        self, sight: Sight, budget: int, phases: bool = False
+    ) -> tuple[float, Hex, Move | None, _Attack, str] | None:
+        """The best plan whose actions the table allows where and with the AP each
+        will have: the destinations pre-scored on cover and distance, the best few
+        scored with their attacks, then checked in order of score."""
+        tok = self.tok
+        assert tok is not None
+        start = tok.at
+        foes = [self.t.token(t) for t in sight.seen]
+        foes = [f for f in foes if not self.t.character(f.character_id).out_of_action]
+        threats = [f.at for f in foes] + [h for _id, h in sight.remembered]
+        retreat = withdrawing(self.c, self.w, sight.allies) if threats else None
+        if not threats:
+            return self._search(start, budget, phases)
+        costs = self._destinations(start, budget, foes, threats, retreat is not None, phases)
+        staged = []
+        for rank, (dest, move_ap) in enumerate(costs):
+            exposure, cover_words = self._exposure(dest, threats)
+            base = (
+                -self.w.safety * exposure
+                + self._closing(dest, threats, retreat is not None)
+                - 0.01 * move_ap
+            )
+            staged.append((base, rank, dest, move_ap, cover_words))
+        # the best by cover and distance, and the first by the quick score (where a
+        # blade reaches a foe, where a gun has its range)
+        staged.sort(key=lambda x: (-x[0], x[1]))
+        chosen = staged[:SCORED] + sorted(staged[SCORED:], key=lambda x: x[1])[:SCORED]
+        scored = []
+        for base, _rank, dest, move_ap, cover_words in chosen:
+            move = self._move(dest, foes) if dest != start else None
+            if dest != start and move is None:
+                continue
+            with self._placed(dest, move):
+                attack = self._attacks(foes, budget - move_ap, retreat is not None, phases)
+            score = base + self.w.attack * attack.hits + self.rng.random() * 1e-6
+            scored.append((score, dest.q, dest.r, dest, move, move_ap, attack, cover_words))
+        scored.sort(key=lambda x: (-x[0], x[1], x[2]))
+        for score, _q, _r, dest, move, move_ap, attack, cover_words in scored:
+            if move is not None and not self._legal(move, move_ap, first=True):
+                continue
+            with self._placed(dest, move):
+                attack = self._checked(attack, budget - move_ap, first=move is None)
+            words = self._words(dest, move, attack, cover_words, retreat)
+            return score, dest, move, attack, words
+        return None
+
+    def _search(
+        self, start: Hex, budget: int, phases: bool
+    ) -> tuple[float, Hex, Move | None, _Attack, str] | None:
+        """Nobody seen or remembered: a reckless or steady NPC walks toward the middle
+        of the map (a house design: it looks for the fight; it knows nothing of where
+        the foes are), a cautious or cowardly one holds."""
+        if self.w.attack < 1.0 or self.c.move <= 0:
+            return None
+        middle = self.t.map.hex_at(self.t.map.cols // 2, self.t.map.rows // 2)
+        ap = min(budget, 3) if not phases else self._phase_ap()
+        reach = self._reach(start, ap)
+        if reach is None:
+            return None
+        hexes, cost = reach
+        best = (start.distance(middle), 0, start.q, start.r)
+        for h, c in zip(hexes, cost.tolist(), strict=True):
+            best = min(best, (h.distance(middle), int(c), h.q, h.r))
+        dest = Hex(best[2], best[3])
+        if dest == start:
+            return None
+        move = self._move(dest, [])
+        if move is None or not self._legal(move, best[1], first=True):
+            return None
+        words = f"sees nobody: walks toward the middle of the map, to {self.t.hex_label(dest)}"
+        return 0.0, dest, move, _Attack(), words
+
+    def _destinations(
+        self,
+        start: Hex,
+        budget: int,
+        foes: list[Any],
+        threats: list[Hex],
+        retreat: bool,
+        phases: bool,
+    ) -> list[tuple[Hex, int]]:
+        """Staying put and the best hexes within reach by a quick score (distance to
+        the nearest known foe, lines of sight blocked), with their AP, in a fixed
+        order."""
+        tok = self.tok
+        assert tok is not None
+        if self.c.move <= 0 or not threats:
+            return [(start, 0)]
+        ap = min(budget, 6) if not phases else self._phase_ap()
+        reach = self._reach(start, ap)
+        if reach is None:
+            return [(start, 0)]
+        hexes, cost = reach
+        order = list(range(len(hexes)))  # the reach area's own order: ascending cells
+        if len(order) > PRESCORED:
+            order = order[:: -(-len(order) // PRESCORED)]
+        blade = self._blade()
+        want = 1 if blade and not retreat else self.w.distance
+        index = self.t.walls()
+        near_foes = sorted(threats, key=lambda x: (start.distance(x), x.q, x.r))[:4]
+        cand = [hexes[i] for i in order]
+        xy = hex_centres(index.layout, cand)
+        blocked_by = np.zeros(len(cand), dtype=np.int64)
+        for x in near_foes:
+            blocked_by += index.blocks_sight_many(np.asarray(index.centre(x)), xy)
+        q = np.fromiter((h.q for h in cand), dtype=np.int64, count=len(cand))
+        r = np.fromiter((h.r for h in cand), dtype=np.int64, count=len(cand))
+        nearest = np.full(len(cand), 1 << 30, dtype=np.int64)
+        for x in threats:  # axial distance, every candidate at once
+            dq, dr = q - x.q, r - x.r
+            nearest = np.minimum(nearest, (abs(dq) + abs(dr) + abs(dq + dr)) // 2)
+        scored = []
+        for j, i in enumerate(order):
+            h = hexes[i]
+            if h == start:
+                continue
+            near = int(nearest[j])
+            if blade and not retreat and near == 1:
+                scored.append((-100.0 + int(cost[i]), h.q, h.r, h, int(cost[i])))
+                continue
+            blocked = int(blocked_by[j])
+            if retreat:
+                key = -near - 3.0 * blocked
+            elif want is None:
+                key = near - 0.5 * blocked
+            else:
+                key = abs(near - want) - 2.0 * blocked * self.w.safety
+            scored.append((key, h.q, h.r, h, int(cost[i])))
+        scored.sort(key=lambda x: (x[0], x[1], x[2]))
+        del foes
+        return [(start, 0), *[(s[3], s[4]) for s in scored[:FINALISTS]]]
+
+    def _phase_ap(self) -> int:
+        """Phases: how far a move may go, in walking AP (the Run value)."""
+        return max(1, -(-self.c.run // max(self.c.move, 1)))
+
+    def _reach(self, start: Hex, ap: int) -> tuple[list[Hex], Any] | None:
+        """Every hex the NPC can walk to for ``ap`` AP, and the AP of each (None: the
+        search refuses)."""
+        tok = self.tok
+        assert tok is not None
+        claimed = sorted(self.claimed, key=lambda h: (h.q, h.r))
+        try:
+            area = reachable(
+                self.t.map,
+                self.t.walls(),
+                start,
+                tok.facing,
+                ap,
+                ap,
+                self.c.move,
+                [*occupied_hexes(self.t, tok.id), *claimed],
+            )
+        except RulesError:
+            return None
+        self._area = area
+        return area.costs()
+
+    def _move(self, dest: Hex, foes: list[Any]) -> Move | None:
+        col, row = self.t.map.offset(dest)
+        facing = None
+        if foes:
+            nearest = min(foes, key=lambda f: (dest.distance(f.at), f.id))
+            facing = facing_toward(dest, nearest.at)
+        try:
+            return Move(who=self.cid, to=(col + 1, row + 1), facing=facing)
+        except ValueError:
+            return None
+
+    def _ap(self, action: Action) -> int:
+        if not _segments(self.t):
+            return 0
+        try:
+            return cost_of(self.t, action)
+        except RulesError:
+            return 10_000
+
+    def _legal(self, action: Action, ap: int, first: bool) -> bool:
+        """Whether the table allows ``action`` both when it is declared now (as the
+        first of the plan, or queued behind the others: ``when_able`` asks it of the
+        table as it stands) and when it is carried out — where the plan's move leaves
+        the token, with the AP it will have then."""
+        if self._declaring:
+            return True  # Phases, speeds still being declared: the turn is not come
+        try:
+            if target_gone(self.t, action):
+                return False
+            if not self._declarable(action, first):
+                return False
+            if first or not _segments(self.t):
+                # the first is declared where it stands: when_able asked it already
+                # with the counters it will have (why_not_when_paid)
+                return True
+            with self.t.track.supposing(self.cid, ap):
+                return why_not_declaring(self.t, action) is None
+        except (RulesError, ValueError):
+            return False
+
+    def _declarable(self, action: Action, first: bool) -> bool:
+        """Whether the table takes the action's declaration now (the token and the
+        sheet as they stand, not as the plan will leave them)."""
+        tok = self.tok
+        assert tok is not None
+        placed = (tok.hex, tok.facing, tok.moved)
+        weapons = self.c.weapons
+        tok.hex, tok.facing, tok.moved = self._origin
+        self.c.weapons = [w.model_copy() for w in self._origin_weapons]
+        try:
+            if not _segments(self.t):
+                return self.t.why_not(action) is None
+            if first:
+                return self.t.why_not(WhenAble(who=self.cid, then=action.journal_form())) is None
+            ap = cost_of(self.t, action)
+            row = self.t.track.row(self.cid)
+            if row.counters + row.pool < ap:
+                return False
+            with self.t.track.supposing(self.cid, ap):
+                return why_not_declaring(self.t, action) is None
+        finally:
+            tok.hex, tok.facing, tok.moved = placed
+            self.c.weapons = weapons
+
+    @contextmanager
+    def _placed(self, dest: Hex, move: Move | None) -> Iterator[None]:
+        """Inside: the NPC's token where the move leaves it, having walked (and its
+        guns as they are now: the attacks change them and they are put back)."""
+        tok = self.tok
+        assert tok is not None
+        before = (tok.hex, tok.facing, tok.moved)
+        weapons = [w.model_copy() for w in self.c.weapons]
+        if move is not None:
+            tok.hex = (dest.q, dest.r)
+            if move.facing is not None:
+                tok.facing = move.facing
+            tok.moved = tok.moved + tok.at.distance(Hex(*before[0]))
+        try:
+            yield
+        finally:
+            tok.hex, tok.facing, tok.moved = before
+            self.c.weapons = weapons
+
+    def _attacks(self, foes: list[Any], ap: int, retreat: bool, phases: bool) -> _Attack:
+        """The best run of attacks from here with ``ap`` left (one in Phases): the
+        target by the first kind of shot, then the kind for that target."""
+        tok = self.tok
+        assert tok is not None
+        here = tok.at
+        kinds = self._kinds()
+        best = _Attack()
+        for foe in sorted(foes, key=lambda f: (here.distance(f.at), f.id))[:TARGETS]:
+            got = self._series(foe, kinds[0], ap, phases)
+            if got.hits > best.hits + 1e-9:
+                best = got
+        if best.target is not None:
+            foe = self.t.token_for(best.target)
+            for kind in kinds[1:]:
+                got = self._series(foe, kind, ap, phases)
+                if got.hits > best.hits + 1e-9:
+                    best = got
+        if retreat and best.hits < 0.5:
+            best = _Attack()
+        if not best.actions:
+            reload = self._reload(ap)
+            if reload is not None:
+                return reload
+        return best
+
+    def _checked(self, attack: _Attack, ap: int, first: bool) -> _Attack:
+        """The attacks the table allows in turn, each with the AP it will have (the
+        first refused ends the run)."""
+        out = _Attack(target=attack.target, words=attack.words, first=attack.first)
+        for act in attack.actions:
+            need = self._ap(act)
+            if out.ap + need > ap or not self._legal(act, need, first and not out.actions):
+                break
+            out.actions.append(act)
+            out.ap += need
+            self._fired(act)
+        if not out.actions:
+            out.words = ""
+            out.target = None
+        elif len(out.actions) < len(attack.actions):
+            out.words = attack.first + (
+                f" ({len(out.actions)} times)" if len(out.actions) > 1 else ""
+            )
+        return out
+
+    def _kinds(self) -> list[str]:
+        slot = self._weapon()
+        if slot is None:
+            return ["blow"]
+        w = slot[1]
+        if not w.is_ranged:
+            return ["blow"]
+        kinds = ["normal"]
+        if w.snap_ap is not None:
+            kinds.insert(0, "snap")
+        if w.aim_ap is not None:
+            kinds.append("aimed")
+        return kinds
+
+    def _weapon(self) -> tuple[int, Weapon] | None:
+        """The carried weapon it fights with: a loaded gun first, else a blade."""
+        gear = self.t.gear.weapons
+        guns = []
+        blades = []
+        for i, cw in enumerate(self.c.weapons):
+            w = gear.get(cw.weapon_id)
+            if w is None or cw.failure is not None:
+                continue
+            if w.is_ranged and w.kind not in ("thrown", "explosive") and not w.throwable:
+                guns.append((0 if cw.loaded else 1, i, w))
+            elif w.is_melee:
+                blades.append((i, w))
+        if guns:
+            guns.sort(key=lambda g: (g[0], g[1]))
+            return guns[0][1], guns[0][2]
+        return blades[0] if blades else None
+
+    def _shot(self, foe: Any, kind: str, first: bool) -> Action | None:
+        slot = self._weapon()
+        fields: dict[str, Any] = {"who": self.cid, "target": foe.character_id}
+        if slot is not None:
+            i, w = slot
+            fields["weapon"] = w.id
+            if sum(1 for cw in self.c.weapons if cw.weapon_id == w.id) > 1:
+                fields["slot"] = i
+            if first and not self.c.weapons[i].readied and w.is_ranged:
+                fields["draw_first"] = True
+        try:
+            if kind == "blow":
+                return MeleeAttack(**fields)
+            cls = {"snap": SnapShot, "normal": NormalShot, "aimed": AimedShot}[kind]
+            return cls(**fields)
+        except ValueError:
+            return None
+
+    def _series(self, foe: Any, kind: str, ap: int, phases: bool) -> _Attack:
+        """Shots (or blows) of one kind at one foe while the AP and the rounds last:
+        the first and the second asked of the attack plan, the rest as the second."""
+        out = _Attack(target=foe.character_id)
+        weapons = [w.model_copy() for w in self.c.weapons]
+        tn_words = ""
+        try:
+            last: tuple[Action, int, float] | None = None
+            for n in range(6):
+                if n < 2 or last is None:
+                    act = self._shot(foe, kind, first=n == 0)
+                    if act is None:
+                        break
+                    try:
+                        plan = act.plan(self.t)  # type: ignore[attr-defined]
+                    except RulesError:
+                        break
+                    spec = plan.spec
+                    need = int(spec.ap) if spec is not None and not spec.all_ap else ap
+                    tn = plan.tn
+                    p = self.odds.chance(plan.pool, tn.tn - tn.result_modifier)
+                    if n == 0:
+                        tn_words = (
+                            f"{_shot_name(kind)} at {_name(self.t, foe.id)}, "
+                            f"{plan.distance} pace(s), TN {tn.tn}{_signed(tn.result_modifier)}, "
+                            f"{round(100 * p)} % to hit"
+                        )
+                    last = (act, need, p)
+                else:
+                    act = self._shot(foe, kind, first=False) or last[0]
+                    need, p = last[1], last[2]
+                if out.ap + need > ap or not self._rounds_left():
+                    break
+                out.actions.append(act)
+                out.ap += need
+                out.hits += p
+                self._fired(act)
+                # one shot in a phase; and a shot that draws the gun is the last the
+                # table takes now: the next would be declared with the gun holstered
+                if phases or getattr(act, "draw_first", False):
+                    break
+        finally:
+            self.c.weapons = weapons
+        n = len(out.actions)
+        out.first = tn_words
+        out.words = tn_words + (f" ({n} times)" if n > 1 else "")
+        return out
+
+    def _rounds_left(self) -> bool:
+        slot = self._weapon()
+        if slot is None or not slot[1].is_ranged:
+            return True
+        return self.c.weapons[slot[0]].loaded > 0
+
+    def _blade(self) -> bool:
+        slot = self._weapon()
+        return slot is None or not slot[1].is_ranged
+
+    def _fired(self, act: Action) -> None:
+        """The scratch sheet as the shot leaves it: drawn, one round fewer, uncocked."""
+        slot = self._weapon()
+        if slot is None:
+            return
+        cw = self.c.weapons[slot[0]]
+        cw.readied = True
+        if slot[1].is_ranged:
+            cw.loaded = max(0, cw.loaded - 1)
+            cw.cocked = False
+
+    def _reload(self, ap: int) -> _Attack | None:
+        slot = self._weapon()
+        if slot is None or not slot[1].is_ranged or not slot[1].capacity:
+            return None
+        i, w = slot
+        if self.c.weapons[i].loaded >= w.capacity:
+            return None
+        try:
+            act = Reload(who=self.cid, weapon=w.id)
+        except ValueError:
+            return None
+        need = self._ap(act)
+        if need > ap or not self._legal(act, need, first=False):
+            return None
+        return _Attack([act], need, 0.05, f"reloads the {w.name}")
+
+    def _exposure(self, dest: Hex, threats: list[Hex]) -> tuple[float, str]:
+        """How open the hex is to the foes it knows of (0 behind full cover or out of
+        sight), and the words for the best cover."""
+        index = self.t.walls()
+        total = 0.0
+        best_av = 0
+        covered_from: list[str] = []
+        names = self._threat_names(threats)
+        for x, name in zip(threats, names, strict=True):
+            if not visible(self.t.map, index, x, dest):
+                continue
+            line = cover_line(self.t.map, index, x, dest, self.c.posture, self.t.edition)
+            av = max((c.av for c in line.covering), default=0)
+            share = len(line.covered_locations) / 8.0 * min(1.0, av / 4.0)
+            if av:
+                best_av = max(best_av, av)
+                covered_from.append(name)
+            near = 1.0 if line.range_paces <= 20 else 0.5
+            total += near * (1.0 - min(1.0, share))
+        words = ""
+        if covered_from:
+            words = f"cover AV {best_av} against {_and(covered_from)}"
+        return total, words
+
+    def _threat_names(self, threats: list[Hex]) -> list[str]:
+        out = []
+        for h in threats:
+            tok = self.t.encounter.token_at(h)
+            out.append(self.t.character(tok.character_id).name if tok else "a foe last seen there")
+        return out
+
+    def _closing(self, dest: Hex, threats: list[Hex], retreat: bool) -> float:
+        if not threats:
+            return 0.0
+        near = min(dest.distance(x) for x in threats)
+        if retreat:
+            return 0.05 * near
+        want = self.w.distance
+        if want is None:
+            return -self.w.closing * near
+        return -self.w.closing * abs(near - want)
+
+    def _words(
+        self, dest: Hex, move: Move | None, attack: _Attack, cover: str, retreat: str | None
+    ) -> str:
+        parts = []
+        if retreat:
+            parts.append(retreat)
+        where = "stays put" if move is None else f"to {self.t.hex_label(dest)}"
+        parts.append(f"{where}: {cover}" if cover else where)
+        if attack.words:
+            parts.append(f"then {attack.words}")
+        return "; ".join(parts)
+
+    def _path_refs(self, move: Move | None) -> tuple[tuple[int, int], ...]:
+        if move is None:
+            return ()
+        dest = hex_of(self.t, move.to)
+        try:
+            path = self._area.path_to(dest) if self._area is not None else []
+        except KeyError:
+            path = []
+        if not path:
+            try:
+                path = move.plan(self.t).path
+            except RulesError:
+                return (tuple(move.to),)  # type: ignore[return-value]
+        refs = []
+        for h in path:
+            col, row = self.t.map.offset(h)
+            refs.append((col + 1, row + 1))
+        return tuple(refs)
+
+
+def _phase_declared(table: Table, cid: str) -> str | None:
+    """The speed the character declared this round (None: not yet)."""
+    try:
+        row = table.track.row(cid)
+    except (KeyError, AttributeError, RulesError):
+        return None
+    speed = getattr(row, "declared", None)
+    return None if speed is None else str(speed)
+
+
+def _shot_name(kind: str) -> str:
+    return {"snap": "snap shot", "normal": "shot", "aimed": "aimed shot", "blow": "blow"}[kind]
+
+
+def _signed(n: int) -> str:
+    return f", {n:+d} to the result" if n else ""
+
+
+def _and(names: list[str]) -> str:
+    uniq = list(dict.fromkeys(names))
+    return uniq[0] if len(uniq) == 1 else ", ".join(uniq[:-1]) + " and " + uniq[-1]
+
+
+__all__ = ["Memory", "Plan", "Planner", "npc_ids", "plan_on", "plan_round"]
