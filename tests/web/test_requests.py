@@ -309,3 +309,14 @@ def test_serve_approve_all_applies_requests_and_the_default_holds_them():
     assert upd["patch"]["tokens"][me]["q"] != first["tokens"][me]["q"] or (
         upd["patch"]["tokens"][me].get("r") != first["tokens"][me]["r"]
     )
+
+
+def test_the_bench_s_request_run_loses_nothing():
+    """The run behind the bench's request figures: every request reaches the table's
+    side and every approval the phone, with six pages open (latencies are the
+    bench's, never asserted here)."""
+    from twtw_desktop.bench.web import request_run
+
+    run = request_run(6)
+    assert run.lost == 0
+    assert len(run.to_table) == len(run.to_phone) == 6
