@@ -21,6 +21,7 @@ import aiohttp
 import numpy as np
 import pytest
 
+from twtw_desktop.play.player_options import answer_options
 from twtw_desktop.play.player_requests import NO_FIGURE, NO_HEX, RequestDesk
 from twtw_desktop.play.visibility import PlayersOptions
 from twtw_desktop.resources import maps_dir
@@ -64,6 +65,9 @@ def table_side(table, svc, maker, options=None, approve_all=True):
             except queue.Empty:
                 continue
             seen_threads.add(threading.current_thread().name)
+            if req.kind == "options":
+                svc.answer(req.view.character_id, answer_options(table, req.n, req.view))
+                continue
             reply = desk.receive(table, req.n, req.view, req.declare)
             svc.answer(req.view.character_id, reply)
             if reply["status"] == "approved":
@@ -320,3 +324,38 @@ def test_the_bench_s_request_run_loses_nothing():
     run = request_run(6)
     assert run.lost == 0
     assert len(run.to_table) == len(run.to_phone) == 6
+
+
+def test_the_options_a_page_gets_are_cut_to_what_it_shows():
+    """Jonah's page asks what it may offer: the targets are the figures his page shows
+    (by their aliases there), the reach only hexes he has seen, and with names hidden
+    no hombre's name or id is anywhere in it; costs and reasons are the table's."""
+    table = sample_table()
+    opts = PlayersOptions(names=False)
+    with served(table, opts) as (svc, maker), table_side(table, svc, maker, opts):
+
+        async def go():
+            async with aiohttp.ClientSession() as s, s.ws_connect(_url(svc, JONAH) + "ws") as ws:
+                jonah = await _first(ws)
+                await ws.send_str(json.dumps({"options": {}}))
+                while True:
+                    msg = json.loads((await asyncio.wait_for(ws.receive(), WAIT)).data)
+                    if "options" in msg:
+                        return jonah, msg
+
+        jonah, msg = asyncio.run(go())
+    got = msg["options"]
+    me = next(a for a, t in jonah["tokens"].items() if t.get("me"))
+    assert set(got["targets"]) == set(jonah["tokens"]) - {me}
+    m = table.map
+    ever = table.sight.seen(JONAH, (m.rows, m.cols)).ever
+    assert got["reach"] and all(ever[r - 1, c - 1] for c, r, _ap in got["reach"])
+    assert all(isinstance(ap, int) for _c, _r, ap in got["reach"])
+    text = json.dumps(msg)
+    for c in table.encounter.characters:
+        if c.side == "hombres":
+            assert c.name not in text and c.id not in text, c.name
+    draw = next(a for a in got["actions"] if a["declare"]["do"] == "draw")
+    assert draw["ap"] > 0 and draw["why"] is None
+    shot = next(iter(t for t in got["targets"].values() if "tn" in t))
+    assert shot["tn"] > 0 and shot["tn_items"] and shot["ap"] > 0

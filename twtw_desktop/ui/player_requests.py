@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..play.player_options import answer_options
 from ..play.player_requests import RequestDesk
 
 if TYPE_CHECKING:
@@ -136,6 +137,10 @@ class RequestsController(QObject):
             self.devices.service.answer(key, reply)
 
     def _receive(self, req: PlayerRequest) -> None:
+        if req.kind == "options":
+            if self.main.document is not None:
+                self._answer(answer_options(self._table(), req.n, req.view), req.view.character_id)
+            return
         reply = self.desk.receive(self._table(), req.n, req.view, req.declare)
         self._answer(reply, req.view.character_id)
         if reply["status"] == "waiting":

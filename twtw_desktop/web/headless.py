@@ -17,6 +17,7 @@ import sys
 import threading
 
 from ..errors import OneLineParser, TwtwError
+from ..play.player_options import answer_options
 from ..play.player_requests import RequestDesk
 from ..play.session import open_table
 from ..play.visibility import PlayersOptions
@@ -103,6 +104,9 @@ def main(
             try:
                 req = inbox.get(timeout=0.2)
             except queue.Empty:
+                continue
+            if req.kind == "options":
+                service.answer(req.view.character_id, answer_options(table, req.n, req.view))
                 continue
             reply = desk.receive(table, req.n, req.view, req.declare)
             service.answer(req.view.character_id, reply)

@@ -31,7 +31,7 @@ loop (never the GUI thread).
   sequence number. A page that reconnects says the last number it has (``?since=N``)
   and gets the patches it missed, or the whole state when they are too old.
 * **Requests** (issue 39). A character page may send ``{"declare": <a table action
-  in its journal form>}``. The service never applies it: it numbers it, notes what
+  in its journal form>}``, or ``{"options": {}}`` to learn what it may offer now. The service never applies it: it numbers it, notes what
   the page shows now (:class:`~twtw_desktop.play.player_requests.PageView`) and
   hands it to :attr:`DeviceService.on_request`, which passes it to the thread that
   owns the table; that side answers through :meth:`DeviceService.answer` and the
@@ -122,6 +122,9 @@ class PlayerRequest:
     n: int
     view: PageView
     declare: Any
+    #: "declare" (a request for an action) or "options" (what the page may offer now:
+    #: answered ``{"options": {...}}``, see :mod:`twtw_desktop.play.player_options`)
+    kind: str = "declare"
 
 
 @dataclass
@@ -731,19 +734,23 @@ class DeviceService:
             data = json.loads(text)
         except ValueError:
             data = None
-        if not isinstance(data, dict) or set(data) != {"declare"}:
+        kind = next(iter(data), "") if isinstance(data, dict) and len(data) == 1 else ""
+        if kind not in ("declare", "options"):
             self._answer(key, {"request": n, "status": "refused", "why": NOT_A_REQUEST})
             return
-        if not self._buckets.setdefault(key, _Bucket()).take():
+        if not self._buckets.setdefault(f"{kind}:{key}", _Bucket()).take():
+            if kind == "options":
+                return  # the page asks again with its next update
             self._answer(key, {"request": n, "status": "refused", "why": TOO_MANY})
             return
         if key == TABLE_PAGE or page is None or page.state is None or self.on_request is None:
-            self._answer(key, {"request": n, "status": "refused", "why": NOBODY})
+            if kind == "declare":
+                self._answer(key, {"request": n, "status": "refused", "why": NOBODY})
             return
         shown = page.state.get("tokens", {})
         aliases = {a: tid for tid, a in page.builder.aliases().items() if a in shown}
         named = frozenset(tid for a, tid in aliases.items() if "name" in shown[a])
-        req = PlayerRequest(n, PageView(key, aliases, named), data["declare"])
+        req = PlayerRequest(n, PageView(key, aliases, named), data[kind], kind)
         try:
             self.on_request(req)
         except Exception:  # the listener's failure never stops the service
