@@ -134,7 +134,9 @@ def test_the_judge_approves_and_refuses_the_phones_requests(qtbot, tmp_path, mon
         phone.send({"do": "drop_prone"})
         qtbot.waitUntil(lambda: len(phone.answers) == 6, timeout=WAIT * 1000)
         assert len(win.devices.requests.desk.waiting) == 2
+        win.raise_()
         win.activateWindow()
+        qtbot.waitUntil(win.isActiveWindow, timeout=WAIT * 1000)
         qtbot.keyClick(
             win,
             Qt.Key.Key_Y,
