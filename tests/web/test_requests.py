@@ -359,3 +359,25 @@ def test_the_options_a_page_gets_are_cut_to_what_it_shows():
     assert draw["ap"] > 0 and draw["why"] is None
     shot = next(iter(t for t in got["targets"].values() if "tn" in t))
     assert shot["tn"] > 0 and shot["tn_items"] and shot["ap"] > 0
+
+
+def test_in_phases_the_page_declares_its_speed():
+    """Phases action time: the options offer the round's speeds, and a request for
+    one, approved, is the table's own declare step."""
+    from twtw_desktop.play.actions import SetRules, StartActionTime, StartRound
+    from twtw_desktop.play.player_options import options
+    from twtw_desktop.play.player_requests import PageView
+
+    table = sample_table()
+    table.apply(SetRules(edition="phases", options=table.encounter.options))
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    table.sight.look(table)
+    view = PageView(HANK, {"t2": HANK_TOKEN}, frozenset({HANK_TOKEN}))
+    got = {a["label"]: a for a in options(table, view)["actions"]}
+    assert {"Declare Quick", "Declare Half", "Declare Full"} <= set(got)
+    assert got["Declare Half"]["why"] is None
+    desk = RequestDesk(table.apply, approve_all=True)
+    reply = desk.receive(table, 1, view, got["Declare Half"]["declare"])
+    assert reply["status"] == "approved", reply
+    assert table.track.row(HANK).declared == "normal"

@@ -9,7 +9,8 @@ computes a cost or a reason itself, and is never sent anything it could not see.
 * ``actions``: ``[{"label", "declare", "ap", "why"}]`` — each action of the page's
   list (:data:`~twtw_desktop.play.player_requests.FIELDS`) that needs no hex or
   target: draw / ready, cock, reload (each weapon carried), the postures, a turn,
-  pass; ``declare`` is what the page sends to ask for it (its journal form, as the
+  pass; in the Phases edition's action time the round's speed (Quick, Half, Full)
+  and the phase to act in; ``declare`` is what the page sends to ask for it (its journal form, as the
   page names things); ``why`` is None when the table would take it now.
 * ``reach``: ``[[col, row, ap], …]`` — the hexes the character could walk to (the
   reach area the window's overlay shows), only those it has seen, with their AP.
@@ -91,6 +92,14 @@ def _actions(table: Table, view: PageView) -> list[dict[str, Any]]:
         out.append(_entry(table, view, "Turn about", {"do": "face", "facing": (f + 3) % 6}))
     if segments(table):
         out.append(_entry(table, view, "Pass", {"do": "pass"}))
+    if table.in_action and table.time is not None and table.time.kind == "phases":
+        # 004 Declaring Actions: the round's speed, then the phase to act in
+        for speed, word in (("fast", "Quick"), ("normal", "Half"), ("slow", "Full")):
+            out.append(_entry(table, view, f"Declare {word}", {"do": "declare", "speed": speed}))
+        for phase in range(1, 5):
+            out.append(
+                _entry(table, view, f"Act in phase {phase}", {"do": "choose_phase", "phase": phase})
+            )
     return out
 
 

@@ -69,6 +69,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "wait_until": ("counters",),
     "pass": (),
     "when_able": ("then",),
+    "declare": ("speed",),
     "set_speed": ("speed", "facing", "toward"),
     "choose_phase": ("phase",),
 }
