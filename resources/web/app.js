@@ -307,6 +307,7 @@
         { do: "move", to: picked.ref }, "btn-move"));
     } else if (picked && picked.kind === "token") {
       var t = opts.targets[picked.id], tok = state.tokens[picked.id];
+      if (!t && tok) p.appendChild(h("div", "", "Pricing the shot…"));
       if (t && tok) {
         var who = tok.name || picked.id;
         p.appendChild(h("div", "", "Shoot at " + who + (t.tn !== undefined ? " — TN " + t.tn : "")));
@@ -339,6 +340,7 @@
     var g = target && target.closest ? target.closest("g.token") : null;
     if (g && !g.classList.contains("me")) {
       picked = { kind: "token", id: g.getAttribute("data-id") };
+      askOptions();
     } else {
       var p = svgPoint(x, y), hx = hexAt(p[0], p[1]);
       picked = { kind: "hex", ref: [hx[0], hx[1]] };
@@ -353,7 +355,9 @@
   function askOptions() {
     if (!state || state.kind !== "character") return;
     clearTimeout(askTimer);
-    askTimer = setTimeout(function () { send({ options: {} }); }, 150);
+    askTimer = setTimeout(function () {
+      send({ options: picked && picked.kind === "token" ? { target: picked.id } : {} });
+    }, 150);
   }
   function onMessage(ev) {
     var msg = JSON.parse(ev.data);

@@ -66,7 +66,9 @@ def table_side(table, svc, maker, options=None, approve_all=True):
                 continue
             seen_threads.add(threading.current_thread().name)
             if req.kind == "options":
-                svc.answer(req.view.character_id, answer_options(table, req.n, req.view))
+                svc.answer(
+                    req.view.character_id, answer_options(table, req.n, req.view, req.declare)
+                )
                 continue
             reply = desk.receive(table, req.n, req.view, req.declare)
             svc.answer(req.view.character_id, reply)
@@ -337,27 +339,40 @@ def test_the_options_a_page_gets_are_cut_to_what_it_shows():
         async def go():
             async with aiohttp.ClientSession() as s, s.ws_connect(_url(svc, JONAH) + "ws") as ws:
                 jonah = await _first(ws)
-                await ws.send_str(json.dumps({"options": {}}))
-                while True:
-                    msg = json.loads((await asyncio.wait_for(ws.receive(), WAIT)).data)
-                    if "options" in msg:
-                        return jonah, msg
+                me = next(a for a, t in jonah["tokens"].items() if t.get("me"))
+                others = [a for a in jonah["tokens"] if a != me]
+                asked = [
+                    {},
+                    *({"target": a} for a in [*others, me, "t99", "token-octavio_vaquero"]),
+                ]
+                got = []
+                for x in asked:
+                    await ws.send_str(json.dumps({"options": x}))
+                    while True:
+                        msg = json.loads((await asyncio.wait_for(ws.receive(), WAIT)).data)
+                        if "options" in msg:
+                            got.append(msg)
+                            break
+                return others, got
 
-        jonah, msg = asyncio.run(go())
+        others, answers = asyncio.run(go())
+    msg = answers[0]
     got = msg["options"]
-    me = next(a for a, t in jonah["tokens"].items() if t.get("me"))
-    assert set(got["targets"]) == set(jonah["tokens"]) - {me}
+    assert got["targets"] == {}
+    for a, m in zip(others, answers[1:], strict=False):
+        assert set(m["options"]["targets"]) == {a}
+    assert all(m["options"]["targets"] == {} for m in answers[len(others) + 1 :])
     m = table.map
     ever = table.sight.seen(JONAH, (m.rows, m.cols)).ever
     assert got["reach"] and all(ever[r - 1, c - 1] for c, r, _ap in got["reach"])
     assert all(isinstance(ap, int) for _c, _r, ap in got["reach"])
-    text = json.dumps(msg)
+    text = json.dumps(answers)
     for c in table.encounter.characters:
         if c.side == "hombres":
             assert c.name not in text and c.id not in text, c.name
     draw = next(a for a in got["actions"] if a["declare"]["do"] == "draw")
     assert draw["ap"] > 0 and draw["why"] is None
-    shot = next(iter(t for t in got["targets"].values() if "tn" in t))
+    shot = next(t for m in answers for t in m["options"]["targets"].values() if "tn" in t)
     assert shot["tn"] > 0 and shot["tn_items"] and shot["ap"] > 0
 
 

@@ -15,8 +15,9 @@ computes a cost or a reason itself, and is never sent anything it could not see.
 * ``reach``: ``[[col, row, ap], …]`` — the hexes the character could walk to (the
   reach area the window's overlay shows), only those it has seen, with their AP.
 * ``targets``: ``{alias: {"tn", "tn_items", "ap", "ap_items", "why", "declare"}}`` —
-  a normal shot at each figure the page shows (not the character itself), as the
-  Attack panel prices it, with the table's words scrubbed of what the page does not
+  a normal shot at the figure the page asked about (``{"options": {"target":
+  alias}}``, one the page shows, not the character itself), as the Attack panel
+  prices it, with the table's words scrubbed of what the page does not
   name.
 * ``wait``: the most counters the character may wait for this round (AP v2 action
   time), or absent.
@@ -132,10 +133,10 @@ def _reach(table: Table, view: PageView) -> list[list[int]]:
     return out
 
 
-def _targets(table: Table, view: PageView) -> dict[str, dict[str, Any]]:
+def _targets(table: Table, view: PageView, asked: Any) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for alias, tid in view.aliases.items():
-        if table.token(tid).character_id == view.character_id:
+        if alias != asked or table.token(tid).character_id == view.character_id:
             continue
         declare = {"do": "normal_shot", "target": alias, "draw_first": True}
         entry: dict[str, Any] = {"declare": declare, "why": None}
@@ -158,12 +159,14 @@ def _targets(table: Table, view: PageView) -> dict[str, dict[str, Any]]:
     return out
 
 
-def options(table: Table, view: PageView) -> dict[str, Any]:
-    """The page's options now (see the module docstring)."""
+def options(table: Table, view: PageView, target: Any = None) -> dict[str, Any]:
+    """The page's options now (see the module docstring); ``targets`` holds the shot
+    at ``target`` (an alias on the page) alone — a shot is priced when the player
+    taps a figure, not for every figure after every step."""
     out: dict[str, Any] = {
         "actions": _actions(table, view),
         "reach": _reach(table, view),
-        "targets": _targets(table, view),
+        "targets": _targets(table, view, target),
     }
     if segments(table):
         row = table.track.row(view.character_id)
@@ -171,9 +174,11 @@ def options(table: Table, view: PageView) -> dict[str, Any]:
     return out
 
 
-def answer_options(table: Table, n: int, view: PageView) -> dict[str, Any]:
-    """The answer to a page's ``{"options": {}}``: ``{"options": {...}, "asked": n}``."""
-    return {"options": options(table, view), "asked": n}
+def answer_options(table: Table, n: int, view: PageView, asked: Any) -> dict[str, Any]:
+    """The answer to a page's ``{"options": {}}`` or ``{"options": {"target": alias}}``:
+    ``{"options": {...}, "asked": n}``."""
+    target = asked.get("target") if isinstance(asked, dict) else None
+    return {"options": options(table, view, target), "asked": n}
 
 
 __all__ = ["MAX_REACH", "answer_options", "options"]

@@ -139,7 +139,10 @@ class RequestsController(QObject):
     def _receive(self, req: PlayerRequest) -> None:
         if req.kind == "options":
             if self.main.document is not None:
-                self._answer(answer_options(self._table(), req.n, req.view), req.view.character_id)
+                self._answer(
+                    answer_options(self._table(), req.n, req.view, req.declare),
+                    req.view.character_id,
+                )
             return
         reply = self.desk.receive(self._table(), req.n, req.view, req.declare)
         self._answer(reply, req.view.character_id)

@@ -106,7 +106,9 @@ def main(
             except queue.Empty:
                 continue
             if req.kind == "options":
-                service.answer(req.view.character_id, answer_options(table, req.n, req.view))
+                service.answer(
+                    req.view.character_id, answer_options(table, req.n, req.view, req.declare)
+                )
                 continue
             reply = desk.receive(table, req.n, req.view, req.declare)
             service.answer(req.view.character_id, reply)
