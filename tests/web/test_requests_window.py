@@ -114,6 +114,11 @@ def test_the_judge_approves_and_refuses_the_phones_requests(qtbot, tmp_path, mon
         n1, n2 = (a["request"] for a in phone.answers)
         row = box.findChild(type(win.devices.requests.empty), f"request_{n1}")
         assert row is not None and row.text().startswith("Hank Daggett: ")
+        track = win.docks["dock_track"].widget()
+        ap = track.ap_table
+        r = track._row_ids.index("hank_daggett")
+        assert ap.item(r, 0).data(Qt.ItemDataRole.DecorationRole) is not None
+        assert "Request waiting" in ap.item(r, 0).statusTip()
         ok = box.findChild(QPushButton, f"request_approve_{n1}")
         qtbot.mouseClick(ok, L)
         qtbot.waitUntil(lambda: len(phone.answers) == 3, timeout=WAIT * 1000)
@@ -145,6 +150,11 @@ def test_the_judge_approves_and_refuses_the_phones_requests(qtbot, tmp_path, mon
         qtbot.waitUntil(lambda: len(phone.answers) == 8, timeout=WAIT * 1000)
         assert [a["status"] for a in phone.answers[6:]] == ["approved", "approved"]
         assert not win.devices.requests.desk.waiting
+        r = track._row_ids.index("hank_daggett")
+        qtbot.waitUntil(
+            lambda: track.ap_table.item(r, 0).data(Qt.ItemDataRole.DecorationRole) is None,
+            timeout=WAIT * 1000,
+        )
         assert table.character("hank_daggett").posture.value == "prone"
         # an approved request is a step of the window's own: undone like one
         win.document.undo_stack.undo()

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -117,7 +118,18 @@ class RequestsController(QObject):
         self.act_approve_all.triggered.connect(self.approve_all)
         self.main.addAction(self.act_approve_all)
         self.main.documentReplaced.connect(self._document_replaced)
+        self._hooked: Any = None
+        self._hook_document()
         self._refresh()
+
+    def _hook_document(self) -> None:
+        """The track redraws its rows on the document's changes: the marks go back
+        on after it."""
+        doc = getattr(self.main, "document", None)
+        if doc is None or doc is self._hooked:
+            return
+        self._hooked = doc
+        doc.changed.connect(lambda *_a: self._mark_track(), Qt.ConnectionType.QueuedConnection)
 
     # -- requests ----------------------------------------------------------------------
 
@@ -178,11 +190,39 @@ class RequestsController(QObject):
         if on:
             self.approve_all()
 
+    def _mark_track(self) -> None:
+        """The track's row of each character with a request waiting shows a mark (an
+        icon on its name; the dock's row says what it asks). Again after the track
+        redraws its rows."""
+        dock = getattr(self.main, "docks", {}).get("dock_track")
+        panel = dock.widget() if dock is not None else None
+        ids = getattr(panel, "_row_ids", None)
+        if panel is None or ids is None:
+            return
+        asking: dict[str, list[str]] = {}
+        for req in self.desk.waiting.values():
+            asking.setdefault(req.view.character_id, []).append(req.label)
+        icon = self.widget.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxQuestion)
+        for name in ("ap_table", "ph_table"):
+            table = getattr(panel, name, None)
+            if table is None:
+                continue
+            for r, cid in enumerate(ids):
+                item = table.item(r, 0)
+                if item is None:
+                    continue
+                want = cid in asking
+                if (item.data(Qt.ItemDataRole.DecorationRole) is not None) != want:
+                    item.setData(Qt.ItemDataRole.DecorationRole, icon if want else None)
+                if want:
+                    item.setStatusTip("Request waiting: " + "; ".join(asking[cid]))
+
     def _document_replaced(self, *_a: Any) -> None:
         """Another fight: nothing waits, and requests are held again."""
         for n in sorted(self.desk.waiting):
             self.refuse(n, "The Judge opened another encounter.")
         self.auto.setChecked(False)
+        self._hook_document()
 
     # -- the rows ----------------------------------------------------------------------
 
@@ -210,6 +250,7 @@ class RequestsController(QObject):
             self.rows.addWidget(ok, i, 1)
             self.rows.addWidget(no, i, 2)
         self.empty.setVisible(not self.desk.waiting)
+        self._mark_track()
         self.all_button.setEnabled(bool(self.desk.waiting))
 
 
