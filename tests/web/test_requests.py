@@ -396,3 +396,30 @@ def test_in_phases_the_page_declares_its_speed():
     reply = desk.receive(table, 1, view, got["Declare Half"]["declare"])
     assert reply["status"] == "approved", reply
     assert table.track.row(HANK).declared == "normal"
+
+
+def test_in_action_time_a_request_is_declared_as_the_window_declares_it():
+    """AP v2 action time: a page's move becomes the window's own ``when_able`` step
+    (now, on the stack, or standing), journaled as such, and undone like one."""
+    from twtw_desktop.play.actions import StartActionTime, StartRound
+    from twtw_desktop.play.journal import line_for
+    from twtw_desktop.play.player_requests import PageView
+
+    table = sample_table()
+    table.apply(StartActionTime())
+    table.apply(StartRound())
+    near, _ = _refs(table, HANK)
+    view = PageView(HANK, {"t2": HANK_TOKEN}, frozenset({HANK_TOKEN}))
+    lines = []
+    table.listeners.append(lambda what, step: lines.append((what, line_for(step))))
+    desk = RequestDesk(table.apply)
+    reply = desk.receive(table, 1, view, {"do": "move", "to": near})
+    assert reply["status"] == "waiting" and not lines
+    (req,) = desk.waiting.values()
+    assert req.action.do == "when_able" and req.action.then["do"] == "move"
+    before = table.encounter.model_dump_json()
+    assert desk.approve(table, 1)["status"] == "approved"
+    assert lines[-1][0] == "do" and lines[-1][1]["do"] == "when_able"
+    assert lines[-1][1]["then"] == {"do": "move", "who": HANK, "to": near}
+    table.undo()
+    assert table.encounter.model_dump_json() == before
