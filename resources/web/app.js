@@ -7,6 +7,10 @@
   var SQ3 = Math.sqrt(3);
   var state = null, seq = 0, ws = null, retry = 500, revoked = false;
   var view = null, fitted = false, mapKey = "";
+  // declaring (issue 39): what the table says this character may do now (asked after
+  // every update; computed on the Judge's machine), the hex or figure tapped, and the
+  // answers to this page's requests by number
+  var opts = null, picked = null, answers = {}, askTimer = null;
   var $ = function (id) { return document.getElementById(id); };
 
   function el(name, attrs, text) {
@@ -236,6 +240,8 @@
     if (state.map && (changed.map || "ring" in changed)) drawRing();
     if (changed.sheet) drawSheet();
     if (changed.strip) drawStrip();
+    if (state.map && (changed.map || changed.tokens)) drawReach();
+    drawDeclare();
     var table = state.kind === "table";
     $("btn-me").hidden = table;
     $("side").hidden = table && !(state.strip && state.strip.length) && !state.card;
@@ -244,15 +250,125 @@
     else card.hidden = true;
   }
 
+  // -- declaring --
+  function refKey(c, r) { return c + "," + r; }
+  function axialOfRef(col, row) { return axial(col - 1, row - 1); }
+  function hexAt(x, y) {
+    var q, r;
+    if (pointy()) { q = SQ3 / 3 * x - y / 3; r = 2 / 3 * y; } else { q = 2 / 3 * x; r = -x / 3 + SQ3 / 3 * y; }
+    var s3 = -q - r, rq = Math.round(q), rr = Math.round(r), rs = Math.round(s3);
+    var dq = Math.abs(rq - q), dr = Math.abs(rr - r), ds = Math.abs(rs - s3);
+    if (dq > dr && dq > ds) rq = -rr - rs; else if (dr > ds) rr = -rq - rs;
+    var col, row;
+    if (pointy()) { row = rr; col = rq + (rr - (rr & 1)) / 2; } else { col = rq; row = rr + (rq - (rq & 1)) / 2; }
+    return [col + 1, row + 1, rq, rr];
+  }
+  function drawReach() {
+    var g = $("reach");
+    g.textContent = "";
+    if (!opts || !state || !state.map) return;
+    var d = "";
+    opts.reach.forEach(function (e) {
+      var a = axialOfRef(e[0], e[1]), c = centre(a[0], a[1]);
+      d += "M" + corners(a[0], a[1]).join("L") + "Z";
+      g.appendChild(el("text", { x: c[0], y: c[1], "class": "reach-ap" }, String(e[2])));
+    });
+    if (d) g.insertBefore(el("path", { d: d, fill: "#3c8d3c", "fill-opacity": 0.22, stroke: "#1f6e1f",
+      "stroke-width": 0.04, "class": "reach" }), g.firstChild);
+  }
+  function drawPick() {
+    var g = $("pick");
+    g.textContent = "";
+    if (!picked || picked.kind !== "hex") return;
+    var a = axialOfRef(picked.ref[0], picked.ref[1]), c = centre(a[0], a[1]);
+    g.appendChild(el("circle", { cx: c[0], cy: c[1], r: 0.9, fill: "none", stroke: "#f2b630", "stroke-width": 0.18 }));
+  }
+  function button(label, ap, why, declare, id) {
+    var b = h("button");
+    if (id) b.id = id;
+    b.type = "button";
+    b.appendChild(h("span", "", label));
+    if (ap !== null && ap !== undefined) b.appendChild(h("span", "ap", ap + " AP"));
+    if (why) { b.appendChild(h("span", "why", why)); b.disabled = true; }
+    b.addEventListener("click", function () { send({ declare: declare }); });
+    return b;
+  }
+  function drawDeclare() {
+    var box = $("declare");
+    box.hidden = !state || state.kind !== "character";
+    var p = $("picked"), acts = $("acts");
+    p.textContent = ""; acts.textContent = "";
+    if (!opts) return;
+    if (picked && picked.kind === "hex") {
+      var hit = null;
+      opts.reach.forEach(function (e) { if (e[0] === picked.ref[0] && e[1] === picked.ref[1]) hit = e; });
+      var dest = "[" + picked.ref[0] + ", " + picked.ref[1] + "]";
+      p.appendChild(button("Move to " + dest, hit ? hit[2] : null, hit ? null : "Out of reach now.",
+        { do: "move", to: picked.ref }, "btn-move"));
+    } else if (picked && picked.kind === "token") {
+      var t = opts.targets[picked.id], tok = state.tokens[picked.id];
+      if (!t && tok) p.appendChild(h("div", "", "Pricing the shot…"));
+      if (t && tok) {
+        var who = tok.name || picked.id;
+        p.appendChild(h("div", "", "Shoot at " + who + (t.tn !== undefined ? " — TN " + t.tn : "")));
+        var ul = h("ul", "items");
+        (t.tn_items || []).concat(t.ap_items || []).forEach(function (x) { ul.appendChild(h("li", "", x)); });
+        p.appendChild(ul);
+        p.appendChild(button("Shoot (normal shot)", t.ap, t.why, t.declare, "btn-shoot"));
+        p.appendChild(button("Aim", null, null, { do: "aim", target: picked.id }, "btn-aim"));
+      }
+    }
+    opts.actions.forEach(function (a) { acts.appendChild(button(a.label, a.ap, a.why, a.declare)); });
+    if (opts.wait) {
+      var n = Math.min(opts.wait, 20);
+      acts.appendChild(button("Wait until " + n + " counters", null, null, { do: "wait_until", counters: n }));
+    }
+  }
+  function drawRequests() {
+    var ul = $("requests");
+    ul.textContent = "";
+    Object.keys(answers).map(Number).sort(function (a, b) { return b - a; }).slice(0, 8).forEach(function (n) {
+      var a = answers[n], li = h("li", a.status);
+      li.setAttribute("data-request", String(n));
+      li.appendChild(h("span", "st", a.status));
+      li.appendChild(h("span", "", a.why || ""));
+      ul.appendChild(li);
+    });
+  }
+  function tap(x, y, target) {
+    if (!state || state.kind !== "character" || !view) return;
+    var g = target && target.closest ? target.closest("g.token") : null;
+    if (g && !g.classList.contains("me")) {
+      picked = { kind: "token", id: g.getAttribute("data-id") };
+      askOptions();
+    } else {
+      var p = svgPoint(x, y), hx = hexAt(p[0], p[1]);
+      picked = { kind: "hex", ref: [hx[0], hx[1]] };
+    }
+    drawPick();
+    drawDeclare();
+  }
+
   // -- the connection --
   function all() { return { map: 1, fog: 1, tokens: 1, sheet: 1, strip: 1, ring: 1 }; }
+  function send(x) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(x)); }
+  function askOptions() {
+    if (!state || state.kind !== "character") return;
+    clearTimeout(askTimer);
+    askTimer = setTimeout(function () {
+      send({ options: picked && picked.kind === "token" ? { target: picked.id } : {} });
+    }, 150);
+  }
   function onMessage(ev) {
     var msg = JSON.parse(ev.data);
-    if (msg.full) { state = msg.full; seq = msg.seq; render(all()); return; }
+    if (msg.options) { opts = msg.options; drawReach(); drawDeclare(); return; }
+    if (msg.request !== undefined) { answers[msg.request] = msg; drawRequests(); return; }
+    if (msg.full) { state = msg.full; seq = msg.seq; render(all()); askOptions(); return; }
     if (msg.seq !== seq + 1) { ws.close(); return; }  // a gap: reconnect and catch up
     state = applyPatch(state, msg.patch);
     seq = msg.seq;
     render(msg.patch);
+    askOptions();
   }
   function setStatus(on) {
     var s = $("status");
@@ -279,7 +395,7 @@
   });
 
   // -- pan and zoom (touch, mouse, wheel) --
-  var pointers = {}, pinch = null;
+  var pointers = {}, pinch = null, down = null;
   function svgPoint(x, y) {
     var r = $("map").getBoundingClientRect();
     var s = Math.max(view[2] / r.width, view[3] / r.height);
@@ -292,7 +408,10 @@
     setView([p[0] - (p[0] - view[0]) / kk, p[1] - (p[1] - view[1]) / kk, w, view[3] / kk]);
   }
   var svg = $("map");
-  svg.addEventListener("pointerdown", function (e) { svg.setPointerCapture(e.pointerId); pointers[e.pointerId] = [e.clientX, e.clientY]; pinch = null; });
+  svg.addEventListener("pointerdown", function (e) {
+    down = Object.keys(pointers).length ? null : [e.clientX, e.clientY, e.target];
+    svg.setPointerCapture(e.pointerId); pointers[e.pointerId] = [e.clientX, e.clientY]; pinch = null;
+  });
   svg.addEventListener("pointermove", function (e) {
     var prev = pointers[e.pointerId];
     if (!prev || !view) return;
@@ -308,7 +427,12 @@
     }
     pointers[e.pointerId] = [e.clientX, e.clientY];
   });
-  function up(e) { delete pointers[e.pointerId]; pinch = null; }
+  function up(e) {
+    var p = pointers[e.pointerId];
+    delete pointers[e.pointerId]; pinch = null;
+    if (e.type === "pointerup" && down && p && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 10) tap(e.clientX, e.clientY, down[2]);
+    down = null;
+  }
   svg.addEventListener("pointerup", up);
   svg.addEventListener("pointercancel", up);
   svg.addEventListener("wheel", function (e) { e.preventDefault(); zoomAt(e.clientX, e.clientY, e.deltaY < 0 ? 1.15 : 1 / 1.15); }, { passive: false });

@@ -15,6 +15,11 @@ loopback run the load test shares.
   what each character has seen (a posse member walks to a new hex every step, so its
   sight is worked out each time) and the frame — as the step with both, less the
   step with neither (the record switched off).
+* ``devices_request_to_table`` and ``devices_approval_to_phone`` (issue 39): six
+  pages open on Main Street, Hank's page asks to turn; from its send until the
+  table's side has the request (it crosses from the service's thread to the table's,
+  as to the window's thread), and from the Judge's approval (applied, answered, the
+  frame published) until the phone hears "approved" — the 95th percentile of each.
 """
 
 from __future__ import annotations
@@ -31,11 +36,12 @@ import aiohttp
 from ..play.action_base import ref_of
 from ..play.actions import Place
 from ..play.fog import SIGHT_CACHE_SIZE
+from ..play.player_requests import RequestDesk
 from ..play.seen import SightRecord
 from ..play.session import open_table
 from ..play.table import Table
 from ..resources import maps_dir
-from ..web.server import DeviceService
+from ..web.server import DeviceService, PlayerRequest
 from ..web.state import TABLE_PAGE, FrameMaker, apply_patch
 from . import BenchContext, Measured, figure
 
@@ -264,3 +270,137 @@ def devices_judge_thread(ctx: BenchContext) -> Measured:
 )  # fmt: skip
 def devices_judge_thread_hacienda(ctx: BenchContext) -> Measured:
     return _judge_thread(ctx, HACIENDA, HACIENDA_MOVER)
+
+
+@dataclass
+class RequestRun:
+    """What :func:`request_run` saw: per request, the seconds from the page's send to
+    the table's side taking it, and from the Judge's approval to the page hearing it."""
+
+    to_table: list[float] = field(default_factory=list)
+    to_phone: list[float] = field(default_factory=list)
+    lost: int = 0
+
+
+def _p95(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(0.95 * len(s)))] if s else float("nan")
+
+
+def request_run(steps: int, devices: int = 6) -> RequestRun:
+    """Main Street served on loopback with ``devices`` pages open; Hank's page asks
+    ``steps`` times to turn; the table's side (this thread, as the window's thread:
+    the request crosses from the service's thread) takes each request, holds it, then
+    approves it and publishes the new frame."""
+    table = open_table(maps_dir() / SAMPLE).table
+    maker = FrameMaker()
+    svc = DeviceService()
+    svc.start(maker(table), "127.0.0.1", 0)
+    out = RequestRun()
+    try:
+        asyncio.run(_requests(svc, maker, table, steps, devices, out))
+    finally:
+        svc.stop()
+    return out
+
+
+async def _requests(
+    svc: DeviceService, maker: FrameMaker, table: Table, steps: int, devices: int, out: RequestRun
+) -> None:
+    loop = asyncio.get_running_loop()
+    inbox: asyncio.Queue[tuple[PlayerRequest, float]] = asyncio.Queue()
+
+    def hand_over(req: PlayerRequest) -> None:  # the service's thread
+        loop.call_soon_threadsafe(lambda: inbox.put_nowait((req, time.perf_counter())))
+
+    svc.on_request = hand_over
+    desk = RequestDesk(table.apply)
+    addrs = svc.addresses()
+    hank = next(a.url for a in addrs if a.key == MOVER.removeprefix("token-"))
+    others = [a.url for a in addrs if a.url != hank]
+    urls = [hank, *(others * devices)][:devices]
+    async with aiohttp.ClientSession() as session:
+        sockets = [await session.ws_connect(u + "ws") for u in urls]
+        for ws in sockets:
+            await asyncio.wait_for(ws.receive(), UPDATE_WAIT)
+        drains = [asyncio.ensure_future(_drain(ws)) for ws in sockets[1:]]
+        phone = sockets[0]
+        for i in range(steps):
+            t0 = time.perf_counter()
+            await phone.send_str(json.dumps({"declare": {"do": "face", "facing": i % 6}}))
+            try:
+                req, arrived = await asyncio.wait_for(inbox.get(), UPDATE_WAIT)
+            except TimeoutError:
+                out.lost += 1
+                continue
+            out.to_table.append(arrived - t0)
+            reply = desk.receive(table, req.n, req.view, req.declare)
+            svc.answer(req.view.character_id, reply)
+            if not await _answered(phone, req.n, "waiting"):
+                out.lost += 1
+                continue
+            t1 = time.perf_counter()
+            reply2 = desk.approve(table, req.n)
+            if reply2 is None:
+                out.lost += 1
+                continue
+            svc.answer(req.view.character_id, reply2)
+            svc.publish(maker(table))
+            if await _answered(phone, req.n, reply2["status"]):
+                out.to_phone.append(time.perf_counter() - t1)
+            else:
+                out.lost += 1
+            await asyncio.sleep(0.26)  # a person's pace: the page's request rate is kept
+        for d in drains:
+            d.cancel()
+        for ws in sockets:
+            await ws.close()
+
+
+async def _drain(ws: aiohttp.ClientWebSocketResponse) -> None:
+    while True:
+        msg = await ws.receive()
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            return
+
+
+async def _answered(ws: aiohttp.ClientWebSocketResponse, n: int, status: str) -> bool:
+    """Read the page's messages until request ``n``'s answer (bounded)."""
+    while True:
+        try:
+            msg = await asyncio.wait_for(ws.receive(), UPDATE_WAIT)
+        except TimeoutError:
+            return False
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            return False
+        data = json.loads(msg.data)
+        if data.get("request") == n:
+            return bool(data.get("status") == status)
+
+
+@figure(
+    "devices_request_to_table",
+    "a phone's request until the table's side has it, 6 devices connected (p95)",
+    section="web", target_s=0.100, size="6 pages",
+)  # fmt: skip
+def devices_request_to_table(ctx: BenchContext) -> Measured:
+    run = request_run(10 if ctx.quick else 40)
+    return Measured(
+        _p95(run.to_table),
+        note=f"{len(run.to_table)} requests",
+        failed=f"{run.lost} lost" if run.lost else "",
+    )
+
+
+@figure(
+    "devices_approval_to_phone",
+    "the Judge's approval until the phone hears it, 6 devices connected (p95)",
+    section="web", target_s=0.150, size="6 pages",
+)  # fmt: skip
+def devices_approval_to_phone(ctx: BenchContext) -> Measured:
+    run = request_run(10 if ctx.quick else 40)
+    return Measured(
+        _p95(run.to_phone),
+        note=f"{len(run.to_phone)} approvals (each applied, then its answer and the update sent)",
+        failed=f"{run.lost} lost" if run.lost else "",
+    )

@@ -88,6 +88,10 @@ class DevicesController(QObject):
         self.setObjectName("players_devices")
         self.main = window
         self._service: DeviceService | None = None
+        #: takes each page's request on the service's thread (the players' requests)
+        self.on_request: Any = None
+        #: the window's side of the players' requests (ui/player_requests.py)
+        self.requests: Any = None
         self.maker = FrameMaker()
         self.dialog: DevicesDialog | None = None
         self.card = None
@@ -132,7 +136,13 @@ class DevicesController(QObject):
 
             self._service = DeviceService(cutter=cut_picture)
             self._service.on_devices = self._devices_changed
+            self._service.on_request = self._request
         return self._service
+
+    def _request(self, req: Any) -> None:
+        """On the service's thread: a page's request, for the window's requests."""
+        if self.on_request is not None:
+            self.on_request(req)
 
     def _devices_changed(self) -> None:
         """On the service's thread: the signal is queued to the window's thread."""
@@ -503,8 +513,12 @@ class DevicesDialog(QDialog):
 
 
 def install_devices(window) -> DevicesController:
-    """Add View ▸ Players' devices… to ``window``."""
-    return DevicesController(window)
+    """Add View ▸ Players' devices… to ``window``, and the players' requests."""
+    from .player_requests import install_requests
+
+    ctl = DevicesController(window)
+    ctl.requests = install_requests(ctl)
+    return ctl
 
 
 __all__ = ["DevicesController", "DevicesDialog", "install_devices", "qr_pixmap"]

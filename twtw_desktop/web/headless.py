@@ -1,18 +1,28 @@
-"""``twtw-desktop serve ENCOUNTER [--host 127.0.0.1] [--port N]``: the players' devices
-service for a saved encounter, without a window. Prints ``NAME URL`` for each posse
-character (and ``Table URL`` for the table page), then serves until Ctrl+C."""
+"""``twtw-desktop serve ENCOUNTER [--host 127.0.0.1] [--port N] [--approve all|none]``:
+the players' devices service for a saved encounter, without a window. Prints ``NAME
+URL`` for each posse character (and ``Table URL`` for the table page), then serves
+until Ctrl+C.
+
+The players' requests (:mod:`twtw_desktop.play.player_requests`) are checked on this
+command's main thread, which owns the table: with ``--approve all`` each legal one is
+applied at once and the pages updated (tests and demos); by default (``none``) they
+are held as waiting, and nothing a phone sends changes the table (there is no Judge
+here to approve them). Nothing is saved."""
 
 from __future__ import annotations
 
 import argparse
+import queue
 import sys
 import threading
 
 from ..errors import OneLineParser, TwtwError
+from ..play.player_options import answer_options
+from ..play.player_requests import RequestDesk
 from ..play.session import open_table
 from ..play.visibility import PlayersOptions
 from .net import DEFAULT_PORT
-from .server import DeviceService, ServiceError
+from .server import DeviceService, PlayerRequest, ServiceError
 from .state import FrameMaker, PictureCutter
 
 
@@ -44,6 +54,13 @@ def parser() -> argparse.ArgumentParser:
         help="the table page shows the posse's line-of-sight fog, as the players' screen "
         "does (the default); --no-fog shows the whole public map and every NPC not hidden",
     )
+    p.add_argument(
+        "--approve",
+        choices=("all", "none"),
+        default="none",
+        help="the players' requests from their pages: 'all' applies each legal one at once "
+        "(no Judge; tests and demos), 'none' (the default) holds them as waiting",
+    )
     return p
 
 
@@ -65,8 +82,14 @@ def main(
         print(f"error: {e}", file=sys.stderr)
         return 1
     options = PlayersOptions(names=not args.hide_names, fog=args.fog)
-    frame = FrameMaker()(opened.table, options, map_path=opened.map_path or opened.path)
+    maker = FrameMaker()
+    table = opened.table
+    map_path = opened.map_path or opened.path
+    frame = maker(table, options, map_path=map_path)
     service = DeviceService(cutter)
+    inbox: queue.SimpleQueue[PlayerRequest] = queue.SimpleQueue()
+    service.on_request = inbox.put
+    desk = RequestDesk(table.apply, approve_all=args.approve == "all")
     try:
         service.start(frame, args.host, args.port)
     except ServiceError as e:
@@ -76,7 +99,21 @@ def main(
         for a in service.addresses():
             print(f"{a.name} {a.url}", flush=True)
         print("Serving; Ctrl+C stops.", file=sys.stderr, flush=True)
-        (stop or threading.Event()).wait()
+        done = stop or threading.Event()
+        while not done.is_set():
+            try:
+                req = inbox.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if req.kind == "options":
+                service.answer(
+                    req.view.character_id, answer_options(table, req.n, req.view, req.declare)
+                )
+                continue
+            reply = desk.receive(table, req.n, req.view, req.declare)
+            service.answer(req.view.character_id, reply)
+            if reply["status"] == "approved":
+                service.publish(maker(table, options, map_path=map_path))
     except KeyboardInterrupt:
         pass
     finally:

@@ -30,6 +30,15 @@ loop (never the GUI thread).
   :class:`~.state.PageBuilder` and sends the change as a merge patch with the page's
   sequence number. A page that reconnects says the last number it has (``?since=N``)
   and gets the patches it missed, or the whole state when they are too old.
+* **Requests** (issue 39). A character page may send ``{"declare": <a table action
+  in its journal form>}``, or ``{"options": {}}`` to learn what it may offer now. The service never applies it: it numbers it, notes what
+  the page shows now (:class:`~twtw_desktop.play.player_requests.PageView`) and
+  hands it to :attr:`DeviceService.on_request`, which passes it to the thread that
+  owns the table; that side answers through :meth:`DeviceService.answer` and the
+  page gets ``{"request": N, "status": ..., "why": ...}``. A message that is not such
+  a request, one from the table page, or one past the page's rate
+  (:data:`REQUEST_BURST`, then :data:`REQUEST_RATE` a second) is refused at once
+  on the service's thread; a message over 4 KiB closes that socket.
 """
 
 from __future__ import annotations
@@ -47,12 +56,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from aiohttp import WSCloseCode, web
 from aiohttp.web_protocol import RequestHandler
 
 from ..errors import TwtwError
 from ..geometry.hexcut import hex_rings
 from ..io import checked_picture
+from ..play.player_requests import PageView
 from ..resources import resource_path
 from .guard import HEADER_TIMEOUT, IDLE_TIMEOUT, Connections, Device, Sockets
 from .state import TABLE_PAGE, Frame, PageBuilder, PictureCutter, merge_patch, posse_pages
@@ -92,6 +103,47 @@ CLOSE_REVOKED = 4403
 #: the WebSocket close code for a page replaced by a newer socket of the same device
 #: (the page waits to be shown again before it reconnects)
 CLOSE_REPLACED = 4409
+#: requests a page may send at once, then so many a second (more are refused)
+REQUEST_BURST = 12
+REQUEST_RATE = 4.0
+#: the answer to a message that is not a request
+NOT_A_REQUEST = 'A page sends {"declare": <an action>} and nothing else.'
+#: the answer to a request past the page's rate
+TOO_MANY = "Too many requests at once: wait a moment and ask again."
+#: the answer to a request when nobody on the table's side takes them
+NOBODY = "The Judge is not taking requests from the phones now."
+
+
+@dataclass(frozen=True)
+class PlayerRequest:
+    """A page's request, handed to the table's side: its number, the page's view and
+    the action as the page sent it."""
+
+    n: int
+    view: PageView
+    declare: Any
+    #: "declare" (a request for an action) or "options" (what the page may offer now:
+    #: answered ``{"options": {...}}``, see :mod:`twtw_desktop.play.player_options`)
+    kind: str = "declare"
+
+
+@dataclass
+class _Bucket:
+    """A page's allowance of requests (a token bucket)."""
+
+    tokens: float = float(REQUEST_BURST)
+    at: float = field(default_factory=time.monotonic)
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(float(REQUEST_BURST), self.tokens + (now - self.at) * REQUEST_RATE)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
 #: the logger of malformed requests and failures while answering (never their text:
 #: a request line carries the page's token)
 http_log = logging.getLogger(__name__ + ".http")
@@ -261,6 +313,11 @@ class DeviceService:
         #: called on the service's thread when a live page opens or closes (the
         #: devices dialog lists them)
         self.on_devices: Callable[[], None] | None = None
+        #: called on the service's thread with each page's request (hand it to the
+        #: table's thread; never apply it here); None: requests are refused
+        self.on_request: Callable[[PlayerRequest], None] | None = None
+        self._requests = 0
+        self._buckets: dict[str, _Bucket] = {}
 
     # -- starting and stopping -----------------------------------------------------------
 
@@ -636,8 +693,9 @@ class DeviceService:
         q: asyncio.Queue[str] = asyncio.Queue()
         writer = asyncio.ensure_future(self._serve_page(ws, key, since, q, gate))
         try:
-            async for _ in ws:  # the page says nothing that matters; read to notice closing
-                pass
+            async for msg in ws:  # requests; reading also notices the socket closing
+                if msg.type == aiohttp.WSMsgType.TEXT and (gate is None or gate.is_set()):
+                    self._message(key, str(msg.data))
         finally:
             self._page(key).queues.discard(q)
             self._gates.pop(ws, None)
@@ -663,6 +721,56 @@ class DeviceService:
             q.put_nowait(m)
         page.queues.add(q)
         await self._writer(ws, q)
+
+    # -- requests ------------------------------------------------------------------------
+
+    def _message(self, key: str, text: str) -> None:
+        """A page's message (service's thread): a request is numbered and handed over,
+        anything else refused at once."""
+        self._requests += 1
+        n = self._requests
+        page = self._pages.get(key)
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        kind = next(iter(data), "") if isinstance(data, dict) and len(data) == 1 else ""
+        if kind not in ("declare", "options"):
+            self._answer(key, {"request": n, "status": "refused", "why": NOT_A_REQUEST})
+            return
+        if not self._buckets.setdefault(f"{kind}:{key}", _Bucket()).take():
+            if kind == "options":
+                return  # the page asks again with its next update
+            self._answer(key, {"request": n, "status": "refused", "why": TOO_MANY})
+            return
+        if key == TABLE_PAGE or page is None or page.state is None or self.on_request is None:
+            if kind == "declare":
+                self._answer(key, {"request": n, "status": "refused", "why": NOBODY})
+            return
+        shown = page.state.get("tokens", {})
+        aliases = {a: tid for tid, a in page.builder.aliases().items() if a in shown}
+        named = frozenset(tid for a, tid in aliases.items() if "name" in shown[a])
+        req = PlayerRequest(n, PageView(key, aliases, named), data[kind], kind)
+        try:
+            self.on_request(req)
+        except Exception:  # the listener's failure never stops the service
+            log.exception("a request could not be handed over")
+            self._answer(key, {"request": n, "status": "refused", "why": NOBODY})
+
+    def answer(self, key: str, reply: dict[str, Any]) -> None:
+        """The table side's answer to one of page ``key``'s requests (any thread)."""
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._answer, key, reply)
+
+    def _answer(self, key: str, reply: dict[str, Any]) -> None:
+        page = self._pages.get(key)
+        if page is None:
+            return
+        msg = _dumps(reply)
+        for q in list(page.queues):
+            q.put_nowait(msg)
 
     async def _replace(self, ws: web.WebSocketResponse) -> None:
         with contextlib.suppress(Exception):

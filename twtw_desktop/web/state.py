@@ -371,6 +371,10 @@ class PageBuilder:
         self._map_key: tuple | None = None
         self._map: dict[str, Any] = {}
 
+    def aliases(self) -> dict[str, str]:
+        """Token id -> its alias on this page (a copy)."""
+        return dict(self._aliases)
+
     def alias(self, token_id: str) -> str:
         a = self._aliases.get(token_id)
         if a is None:

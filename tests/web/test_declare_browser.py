@@ -1,0 +1,135 @@
+"""Declaring from a character's page in headless Chromium (issue 39), tapping as a
+person would (mouse presses at screen points, through the DevTools protocol): the page
+shows the reach the table worked out, a tap on a reached hex offers the move with its
+AP, a tap on the button sends the request and the page shows it waiting; a tap on a
+figure shows the shot's TN and its breakdown. Nothing changes on the table."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+import subprocess
+
+import aiohttp
+import pytest
+
+from .conftest import sample_table, served
+from .test_browser import CHROMIUM, FLAGS, _cdp, _eval
+from .test_requests import table_side
+
+pytestmark = [
+    pytest.mark.slow(minutes=1),
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
+    ),
+]
+WHO = "hank_daggett"
+
+
+#: the first element matching a selector whose middle is on the map in view
+IN_VIEW = (
+    "(function(sel){var m=document.getElementById('map').getBoundingClientRect();"
+    "var es=document.querySelectorAll(sel); for(var i=0;i<es.length;i++){"
+    "var r=es[i].getBoundingClientRect(), x=r.left+r.width/2, y=r.top+r.height/2;"
+    "if(x>m.left+40&&x<m.right-60&&y>m.top+10&&y<m.bottom-10) return [x,y];}"
+    "var e=es[0]; if(!e) return null; r=e.getBoundingClientRect();"
+    "return [r.left+r.width/2, r.top+r.height/2];})"
+)
+
+
+async def _tap(ws, ids, selector: str) -> bool:
+    """Press and release the mouse at the middle of the first element ``selector``
+    shows in view."""
+    box = await _eval(ws, ids, f"{IN_VIEW}({selector!r})")
+    if not box:
+        return False
+    x, y = box
+    for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+        await _cdp(
+            ws, ids, "Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
+            clickCount=1, pointerType="mouse",
+        )  # fmt: skip
+    return True
+
+
+async def _until(ws, ids, expr: str, tries: int = 200):
+    for _ in range(tries):  # bounded: up to tries × 0.1 s
+        v = await _eval(ws, ids, expr)
+        if v:
+            return v
+        await asyncio.sleep(0.1)
+    return None
+
+
+def test_a_player_taps_a_hex_then_move_and_sees_the_request_waiting(tmp_path):
+    table = sample_table()
+    before = table.encounter.model_dump_json()
+    with (
+        served(table) as (svc, maker),
+        table_side(table, svc, maker, approve_all=False) as (desk, _threads),
+    ):
+        url = next(a.url for a in svc.addresses() if a.key == WHO)
+        proc = subprocess.Popen(
+            [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path}", "--remote-debugging-port=0", url],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            devtools = None
+            for line in itertools.islice(proc.stderr, 200):  # bounded
+                m = re.search(r"DevTools listening on (ws://\S+)", line)
+                if m:
+                    devtools = m.group(1)
+                    break
+            assert devtools, "Chromium did not print its DevTools address"
+            port = re.search(r":(\d+)/", devtools).group(1)
+
+            async def go():
+                async with aiohttp.ClientSession() as s:
+                    target = None
+                    for _ in range(100):  # bounded: up to 10 s
+                        async with s.get(f"http://127.0.0.1:{port}/json/list") as r:
+                            pages = [p for p in await r.json() if p.get("url") == url]
+                        if pages:
+                            target = pages[0]["webSocketDebuggerUrl"]
+                            break
+                        await asyncio.sleep(0.1)
+                    assert target, "the page did not open"
+                    async with s.ws_connect(target, max_msg_size=0) as ws:
+                        ids = itertools.count(1)
+                        n = await _until(ws, ids, "document.querySelectorAll('#reach text').length")
+                        assert n, "the page never showed the reach"
+                        acts = await _eval(ws, ids, "document.getElementById('acts').innerText")
+                        # a figure: its shot's TN and breakdown, as the table priced it
+                        assert await _tap(ws, ids, "#tokens g.token:not(.me) circle:last-of-type")
+                        shot = await _until(
+                            ws, ids,
+                            "document.getElementById('btn-shoot') && "
+                            "document.getElementById('picked').innerText",
+                        )  # fmt: skip
+                        # a hex of the reach: the move and its AP, then the request
+                        assert await _tap(ws, ids, "#reach text")
+                        move = await _until(
+                            ws, ids,
+                            "document.getElementById('btn-move') && "
+                            "document.getElementById('btn-move').innerText",
+                        )  # fmt: skip
+                        assert await _tap(ws, ids, "#btn-move")
+                        waiting = await _until(
+                            ws, ids,
+                            "document.querySelector('#requests li.waiting') && "
+                            "document.querySelector('#requests li.waiting').innerText",
+                        )  # fmt: skip
+                        return acts, shot, move, waiting
+
+            acts, shot, move, waiting = asyncio.run(go())
+        finally:
+            proc.terminate()
+            proc.wait(30)
+        held = list(desk.waiting.values())
+    assert "Draw the" in acts and "AP" in acts
+    assert shot and "TN" in shot and "Range" in shot and "AP" in shot
+    assert move and move.startswith("Move to [") and "AP" in move
+    assert waiting and waiting.startswith("waiting") and "Hank Daggett" in waiting
+    assert len(held) == 1 and held[0].action.do == "move"
+    assert table.encounter.model_dump_json() == before  # held: the table is unchanged

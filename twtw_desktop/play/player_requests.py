@@ -1,0 +1,286 @@
+"""Players' requests (issue 39): a posse character's page asks for a table action, the
+Judge approves it. Checked on the thread that owns the table, never on the devices
+service's.
+
+A page sends ``{"declare": <a table action in its journal form>}``; the service hands
+it over with a :class:`PageView`, what that page shows at that moment (its own
+character, the aliases of the tokens it sees, the ones it names). :func:`check`
+then turns it into the table's own action, or a refusal:
+
+* **Only what a player would say across the table**: the actions of
+  :data:`FIELDS`, each with the fields listed there (anything else is refused).
+* **Only for its own character**: ``who`` is ``"me"`` or the page's own alias.
+* **Only what the page shows.** A token is named by its alias on that page; a
+  token it does not show — by its real id, another page's alias, another
+  character, or a guess — is refused with :data:`NO_FIGURE`, the very words of a
+  figure that does not exist. A hex the character has never seen (this session,
+  :class:`~twtw_desktop.play.seen.SightRecord`) is refused with :data:`NO_HEX`, the
+  words of a hex off the map.
+* **Checked like any action**: parsed by :func:`~twtw_desktop.play.actions.parse_action`
+  (the journal's parser), and asked ``why_not`` through the table; in AP v2 action
+  time the action is declared the way the window does (``when_able``).
+* **A refusal tells nothing the page does not show** (:func:`scrub`): every name and
+  id of a figure the page does not name is replaced by its alias on the page, or by
+  "someone".
+
+:class:`RequestDesk` holds the requests waiting for the Judge (or approves them at
+once when "approve the posse's requests" is on) and makes the answers
+``{"request": N, "status": "waiting" | "approved" | "refused", "why": text}``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import RulesError
+from .actions import Action, parse_action
+from .declarations import WhenAble, segments
+from .table import Table
+
+#: the words of a refusal for a token the page does not show
+NO_FIGURE = "There is no figure {name} on your map."
+#: the words of a refusal for a hex the character has never seen (or off the map)
+NO_HEX = "There is no hex {ref} on your map."
+#: requests one page may have waiting for the Judge at once
+MAX_WAITING = 8
+
+_WEAPON = ("weapon", "slot")
+#: the actions a page may ask for -> the fields it may give (``who`` is always the
+#: page's own character; tokens in ``target``; hexes in ``to`` and ``toward``)
+FIELDS: dict[str, tuple[str, ...]] = {
+    "move": ("to",),
+    "run": ("to",),
+    "face": ("facing",),
+    "drop_prone": (),
+    "stand_up": (),
+    "duck": (),
+    "emerge": (),
+    "draw": _WEAPON,
+    "ready": _WEAPON,
+    "cock": _WEAPON,
+    "reload": _WEAPON,
+    "aim": ("target", "weapon"),
+    "snap_shot": ("target", *_WEAPON, "cock_first", "draw_first"),
+    "normal_shot": ("target", *_WEAPON, "cock_first", "draw_first"),
+    "aimed_shot": ("target", *_WEAPON, "aims", "cock_first", "draw_first"),
+    "wait_until": ("counters",),
+    "pass": (),
+    "when_able": ("then",),
+    "declare": ("speed",),
+    "set_speed": ("speed", "facing", "toward"),
+    "choose_phase": ("phase",),
+}
+#: fields naming a token, and fields naming a hex [column, row]
+TOKEN_FIELDS = ("target",)
+HEX_FIELDS = ("to", "toward")
+
+
+class Refused(Exception):
+    """A request the table will not take, with the words the page is shown."""
+
+
+@dataclass(frozen=True)
+class PageView:
+    """What one page shows, as the service had it when the request came."""
+
+    #: the page's character
+    character_id: str
+    #: alias on the page -> token id, for every token the page shows
+    aliases: dict[str, str]
+    #: token ids the page shows with their names
+    named: frozenset[str] = frozenset()
+
+    def own_aliases(self, table: Table) -> set[str]:
+        return {
+            a
+            for a, tid in self.aliases.items()
+            if any(
+                t.id == tid and t.character_id == self.character_id for t in table.encounter.tokens
+            )
+        }
+
+
+def _quoted(x: object) -> str:
+    s = str(x)
+    return "'" + (s[:40] + "…" if len(s) > 40 else s) + "'"
+
+
+def _ref(x: object) -> str:
+    if isinstance(x, list | tuple) and len(x) == 2:
+        return f"[{str(x[0])[:8]}, {str(x[1])[:8]}]"
+    return _quoted(x)
+
+
+def _hex_seen(table: Table, view: PageView, ref: object) -> bool:
+    if not (isinstance(ref, list | tuple) and len(ref) == 2):
+        return False
+    col, row = ref
+    if not (isinstance(col, int) and isinstance(row, int)) or isinstance(col, bool):
+        return False
+    m = table.map
+    if not (1 <= col <= m.cols and 1 <= row <= m.rows):
+        return False
+    seen = table.sight.seen(view.character_id, (m.rows, m.cols))
+    return bool(seen.ever[row - 1, col - 1])
+
+
+def translate(table: Table, view: PageView, declare: Any, depth: int = 0) -> dict[str, Any]:
+    """The request's action with the table's own ids (Refused when the page may not ask
+    for it, with words that tell nothing the page does not show)."""
+    if not isinstance(declare, dict):
+        raise Refused('A request is {"declare": an action}, the action a JSON object.')
+    do = declare.get("do")
+    if not isinstance(do, str) or do not in FIELDS:
+        raise Refused(f"A player cannot ask for {_quoted(do)} (ask the Judge).")
+    if depth > 0 and do in ("when_able", "pass", "wait_until"):
+        raise Refused('"then" is the action to take, not another declaration.')
+    allowed = FIELDS[do]
+    out: dict[str, Any] = {"do": do}
+    who = declare.get("who", "me")
+    if who != "me" and who not in view.own_aliases(table):
+        raise Refused(NO_FIGURE.format(name=_quoted(who)))
+    for k, v in declare.items():
+        if k in ("do", "who"):
+            continue
+        if k not in allowed:
+            raise Refused(f"{do}: a player's request has no field {_quoted(k)}.")
+        if k in TOKEN_FIELDS:
+            if not isinstance(v, str) or v not in view.aliases:
+                raise Refused(NO_FIGURE.format(name=_quoted(v)))
+            out[k] = view.aliases[v]
+        elif k in HEX_FIELDS:
+            if not _hex_seen(table, view, v):
+                raise Refused(NO_HEX.format(ref=_ref(v)))
+            out[k] = v
+        elif k == "then":
+            out[k] = translate(table, view, v, depth + 1)
+        else:
+            out[k] = v
+    if do == "pass":
+        out["who"] = [view.character_id]
+    else:
+        out["who"] = view.character_id
+    return out
+
+
+def check(table: Table, view: PageView, declare: Any) -> Action:
+    """The table action a request asks for, legal now (Refused otherwise, scrubbed)."""
+    line = translate(table, view, declare)
+    try:
+        action = parse_action(line)
+        if segments(table) and line["do"] not in ("pass", "when_able", "wait_until"):
+            action = WhenAble(who=view.character_id, then=action.journal_form())
+    except ValueError as e:
+        raise Refused(scrub(table, view, str(e))) from None
+    why = table.why_not(action)
+    if why is not None:
+        raise Refused(scrub(table, view, why))
+    return action
+
+
+def scrub(table: Table, view: PageView, text: str) -> str:
+    """``text`` with every name and id the page does not show replaced by the figure's
+    alias on the page, or "someone"."""
+    alias_of = {tid: a for a, tid in view.aliases.items()}
+    enc = table.encounter
+    swaps: list[tuple[str, str]] = []
+    for c in enc.characters:
+        toks = [t.id for t in enc.tokens if t.character_id == c.id]
+        shown = [alias_of[t] for t in toks if t in alias_of]
+        instead = shown[0] if shown else "someone"
+        if c.id != view.character_id and not any(t in view.named for t in toks):
+            swaps.append((c.name, instead))
+        swaps.append((c.id, instead))
+        swaps += [(t, alias_of.get(t, instead)) for t in toks]
+    swaps.sort(key=lambda s: -len(s[0]))
+    for old, new in swaps:
+        if old:
+            text = re.sub(rf"(?<![\w-]){re.escape(old)}(?![\w-])", new, text)
+    return text
+
+
+@dataclass
+class Request:
+    """One request waiting for the Judge."""
+
+    n: int
+    view: PageView
+    action: Action
+    #: what it asks, as the Judge reads it (the table's own label)
+    label: str
+
+
+def answer(n: int, status: str, why: str = "") -> dict[str, Any]:
+    return {"request": n, "status": status, "why": why}
+
+
+@dataclass
+class RequestDesk:
+    """The requests waiting for the Judge, on the table's thread.
+
+    ``apply`` makes an approved action a table step (the window's undoable route, or
+    the table's own ``apply`` without a window); it raises RulesError when the
+    action is no longer legal, and the request is then refused with those words."""
+
+    apply: Callable[[Action], Any]
+    #: "approve the posse's requests" for this fight: applied as they come
+    approve_all: bool = False
+    waiting: dict[int, Request] = field(default_factory=dict)
+    #: called after the waiting requests changed (the window's track shows them)
+    on_change: Callable[[], None] | None = None
+
+    def receive(self, table: Table, n: int, view: PageView, declare: Any) -> dict[str, Any]:
+        """Check a page's request: its answer (waiting, approved at once, or refused)."""
+        mine = sum(1 for r in self.waiting.values() if r.view.character_id == view.character_id)
+        if mine >= MAX_WAITING:
+            return answer(n, "refused", f"You have {mine} requests waiting for the Judge already.")
+        try:
+            action = check(table, view, declare)
+        except Refused as e:
+            return answer(n, "refused", str(e))
+        req = Request(n, view, action, action.label(table))
+        if self.approve_all:
+            return self._apply(table, req)
+        self.waiting[n] = req
+        self._changed()
+        return answer(n, "waiting", scrub(table, view, req.label))
+
+    def _apply(self, table: Table, req: Request) -> dict[str, Any]:
+        try:
+            self.apply(req.action)
+        except RulesError as e:
+            return answer(req.n, "refused", scrub(table, req.view, str(e)))
+        return answer(req.n, "approved", scrub(table, req.view, req.label))
+
+    def approve(self, table: Table, n: int) -> dict[str, Any] | None:
+        """Approve request ``n`` (its answer; None when it is not waiting)."""
+        req = self.waiting.pop(n, None)
+        if req is None:
+            return None
+        out = self._apply(table, req)
+        self._changed()
+        return out
+
+    def approve_every(self, table: Table) -> list[dict[str, Any]]:
+        """Approve every request waiting, oldest first."""
+        out = []
+        for n in sorted(self.waiting):
+            a = self.approve(table, n)
+            if a is not None:
+                out.append(a)
+        return out
+
+    def refuse(self, n: int, why: str) -> dict[str, Any] | None:
+        """The Judge refuses request ``n``, with a reason the phone shows."""
+        req = self.waiting.pop(n, None)
+        if req is None:
+            return None
+        self._changed()
+        return answer(n, "refused", why.strip() or "The Judge refused.")
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
