@@ -60,6 +60,8 @@ def test_every_script_is_played_here():
     here = Path(__file__).read_text(encoding="utf-8")
     # issue 26's seed-rule scripts are played in test_seed_rules.py
     here += (Path(__file__).parent / "test_seed_rules.py").read_text(encoding="utf-8")
+    # issue 35's action paths are played in test_seed_action_paths.py
+    here += (Path(__file__).parent / "test_seed_action_paths.py").read_text(encoding="utf-8")
     tested = set(re.findall(r'play\(\s*"([a-z0-9_]+)"', here))
     tested |= set(FIELDS_OF_FIRE.values())
     shipped = {p.stem for p in EXAMPLES.glob("*.jsonl")}
