@@ -11,6 +11,44 @@ from .test_seed_rules import _table_after, _variant, _with
 from .test_worked_examples import play, records
 
 
+def _track(log: list[dict]) -> list[str]:
+    return [e["text"] for e in log if e["kind"] == "track"]
+
+
+def test_a_direct_action_waits_for_the_others_to_declare(tmp_path, capsys):
+    """000 Action Timing: "After all players eligible to place a counter have done so,
+    players may declare actions for their character." Miranda's plain shot does not
+    close segment 5 while Angus may still declare: he passes on it, then it resolves."""
+    log = play("seed_000_direct_action_waits_for_declarations", tmp_path, capsys)
+    texts = _track(log)
+    declared = texts.index(
+        "Miranda Valentine declares normal shot with Colt Peacemaker (.45) (3 AP) on segment 5"
+    )
+    passed = texts.index("Segment 5: Angus Laroq pass (they keep their counters)")
+    assert declared < passed
+    (shot,) = records(log)
+    attack = next(e for e in log if e["kind"] == "attack")
+    assert attack["segment"] == 5 and shot["target_id"] == "angus_laroq"
+    # the shot was not resolved before Angus passed
+    assert log.index(attack) > next(i for i, e in enumerate(log) if e["text"] == texts[passed])
+
+
+def test_direct_actions_go_on_the_initiative_stack(tmp_path, capsys):
+    """000 Simultaneous Actions: "Each action that will occur goes onto the initiative
+    stack": two direct shots on segment 5 are flipped a stack card each and resolve
+    on it, in the stack's order."""
+    log = play("seed_000_direct_actions_go_on_the_stack", tmp_path, capsys)
+    flip = next(e for e in log if e["text"] == "Segment 5: the stack resolves in this order")
+    stack = flip["detail"]["stack"]
+    assert [p["character_id"] for p in stack] == ["miranda_valentine", "angus_laroq"]
+    totals = [p["total"] for p in stack]
+    assert totals == sorted(totals, reverse=True)
+    shots = records(log)
+    assert [s["attacker_id"] for s in shots] == ["miranda_valentine", "angus_laroq"]
+    # each resolved on its own card flipped for the stack, not on an ordinary draw
+    assert [s["cards"][0] for s in shots] == [p["card_number"] for p in stack]
+
+
 def _shot(who: str, target: str, weapon: str, kind: str) -> dict:
     return {"who": who, "target": target, "weapon": weapon, "point_blank": True, "do": kind}
 
