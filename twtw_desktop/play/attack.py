@@ -664,9 +664,26 @@ def stack_turn_refusal(table: Table, entry: Any) -> str | None:
     its AP stay spent), or an action ahead of it on the stack, whose actor can still
     act, has not been carried out (None: its turn has come, or the stack is not
     flipped). The order the stack shows is the order the table takes."""
-    if not entry.resolved or entry.position is None or table.time is None:
+    if table.time is None:
         return None
+    track = table.time.engine
     c = table.character(entry.character_id)
+    if not entry.resolved and entry.segment == track.state.segment:
+        others = [track.row(o).name for o in track.pending_declarers() if o != c.id]
+        if others:
+            return (
+                f"{', '.join(others)} may still declare on segment {entry.segment}: "
+                f"{c.name}'s action waits on its stack until they have (000 Action Timing: "
+                '"After all players eligible to place a counter have done so, players may '
+                'declare actions for their character").'
+            )
+        if track._pending_stack():
+            return (
+                f"Segment {entry.segment}'s initiative stack is not resolved yet: a card is "
+                f"flipped for each action first (F8; {SRC_STACK_ORDER})."
+            )
+    if not entry.resolved or entry.position is None:
+        return None
     if c.out_of_action or c.stunned:
         state = "stunned" if c.stunned and not c.out_of_action else "down"
         return (
