@@ -15,6 +15,8 @@ from twtw_desktop.play.session import open_table
 from twtw_desktop.play.track_actions import DeclareAction, Resolve
 from twtw_desktop.resources import maps_dir
 
+from .deck_support import pass_pending
+
 SAMPLE = maps_dir() / "main_street.encounter.json"
 MIRANDA = "miranda_valentine"
 ANGUS = "angus_laroq"
@@ -40,6 +42,7 @@ def _both_declare_and_resolve(table):
         table.apply(EndSegment())
     table.apply(m)
     table.apply(a)
+    pass_pending(table)  # the others let the segment go before the flip (000 Action Timing)
     table.apply(Resolve())
     flipped = {e.character_id: e.card for e in table.track.stack()}
     assert flipped[MIRANDA] is not None and flipped[ANGUS] is not None

@@ -487,6 +487,7 @@ def test_the_card_flipped_on_the_stack_resolves_the_shot_in_the_window(qtbot, st
     """000 Initiative Stack: the card flipped for the first place's declared snap shot
     is the card the attack panel reads; Draw takes nothing off the deck."""
     from twtw_desktop.play.actions import EndSegment, StartActionTime, StartRound
+    from twtw_desktop.play.declarations import PassTurn
     from twtw_desktop.play.track_actions import DeclareAction, Resolve
 
     doc, panel = street
@@ -500,6 +501,7 @@ def test_the_card_flipped_on_the_stack_resolves_the_shot_in_the_window(qtbot, st
         doc.apply(EndSegment())
     doc.apply(m)
     doc.apply(f)
+    doc.apply(PassTurn())  # the others let the segment go before the flip (000 Action Timing)
     doc.apply(Resolve())
     # the stack's first place fires first (000 The Initiative Stack: "actions are
     # resolved in descending order on the current card")
