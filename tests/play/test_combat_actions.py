@@ -18,7 +18,6 @@ from twtw_desktop.io.journal import journal_path
 from twtw_desktop.play.actions import (
     Cock,
     Draw,
-    EndSegment,
     Place,
     Ready,
     StartActionTime,
@@ -38,7 +37,7 @@ from twtw_desktop.play.journal import Journal, pending_journal, replay
 from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 
-from .deck_support import put_on_top
+from .deck_support import next_segment, put_on_top
 
 SAMPLE = maps_dir() / "main_street.encounter.json"
 MIRANDA = "miranda_valentine"
@@ -125,7 +124,7 @@ def test_in_action_time_the_shot_is_paid_on_the_track_and_refused_without_ap(tab
     for _ in range(20):
         if table.why_not(shot) is None:
             break
-        table.apply(EndSegment())
+        next_segment(table)
     spent = table.track.row(MIRANDA).spent
     ev = table.apply(shot)
     assert table.track.row(MIRANDA).spent == spent + 2
@@ -215,12 +214,12 @@ def test_hand_to_hand_and_a_declared_dodge(table):
     for _ in range(20):
         if table.why_not(dodge) is None and table.why_not(blow) is None:
             break
-        table.apply(EndSegment())
+        next_segment(table)
     plain = table.preview(blow)
     table.apply(dodge)  # the segment's lone action: it resolves alone and closes it
     assert "already dodging" in (table.why_not(Dodge(who=ANGUS)) or "")
     assert "resolved" in (table.why_not(blow) or "")  # 000 Simultaneous Actions
-    table.apply(EndSegment())  # the blow comes on the next segment
+    next_segment(table)  # the blow comes on the next segment
     dodged = table.preview(blow)
     assert any("dodge" in s for s in dodged["situation"])
     assert dodged["tn_items"] != plain["tn_items"]
@@ -314,7 +313,7 @@ def test_aim_ahead_then_shoot_is_an_aimed_shot_that_does_not_pay_the_aims_again(
     for _ in range(20):
         if table.why_not(aim) is None:
             break
-        table.apply(EndSegment())
+        next_segment(table)
     spent = table.track.row(MIRANDA).spent
     ev = table.apply(aim)
     assert "aim 1" in ev.text and table.track.row(MIRANDA).spent == spent + aim_ap
@@ -325,7 +324,7 @@ def test_aim_ahead_then_shoot_is_an_aimed_shot_that_does_not_pay_the_aims_again(
     for _ in range(20):
         if table.why_not(shot) is None:
             break
-        table.apply(EndSegment())
+        next_segment(table)
     ev = table.apply(shot)
     assert table.encounter.log[-1].kind == "attack"
     # the aims were used: the next shot at him is a plain normal shot again
@@ -337,7 +336,7 @@ def test_aim_ahead_then_shoot_is_an_aimed_shot_that_does_not_pay_the_aims_again(
         for _ in range(20):
             if table.why_not(step) is None:
                 break
-            table.apply(EndSegment())
+            next_segment(table)
         table.apply(step)
     assert table.preview(NormalShot(who=MIRANDA, target=ANGUS))["ap"] == plain
     at_dave = table.preview(NormalShot(who=MIRANDA, target=DAVE))
@@ -358,7 +357,7 @@ def test_draw_and_shoot_is_one_action_with_the_combined_cost(table):
     for _ in range(20):
         if table.why_not(both) is None:
             break
-        table.apply(EndSegment())
+        next_segment(table)
     ev = table.apply(both)
     assert table.character(MIRANDA).weapons[0].readied
     assert "draws the Colt Peacemaker" in str(table.encounter.log[-1].detail)

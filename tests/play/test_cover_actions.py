@@ -45,7 +45,7 @@ from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.base import Speed
 from twtw_desktop.rules.deck import read_pool
 
-from .deck_support import put_on_top
+from .deck_support import next_segment, put_on_top
 
 MIRANDA = "miranda_valentine"
 ANGUS = "angus_laroq"
@@ -75,7 +75,7 @@ def _ap_v2_running(t, segments=4):
     t.apply(StartActionTime())
     t.apply(StartRound())
     for _ in range(segments):
-        t.apply(EndSegment())
+        next_segment(t)
     return t
 
 
@@ -102,7 +102,7 @@ def test_ap_v2_costs_four_snap_shots_and_places_a_marker_a_quarter(table):
     # one marker per quarter of the round (house): segments 1–5 are done
     assert "segments 1–5" in (t.why_not(CoverMarker(who=MIRANDA)) or "")
     while t.now()[1] < 6:
-        t.apply(EndSegment())
+        next_segment(t)
     assert t.why_not(CoverMarker(who=MIRANDA)) is None
     t.apply(CoverMarker(who=MIRANDA))
     assert cover_state(t, MIRANDA).markers_in(1) == 2
@@ -151,13 +151,14 @@ def test_a_figure_entering_the_covered_area_is_told_once_per_marker(table):
     assert [s.shooter for s in under_fire(t, f"token-{ANGUS}")] == [MIRANDA]
     told = [e for e in t.encounter.log if "under Miranda Valentine's covering fire" in e.text]
     assert len(told) == 1 and "Bravery check" in told[0].text
-    t.apply(EndSegment())  # segment 4's actions have resolved (000 Simultaneous Actions)
+    next_segment(t)  # segment 4's actions have resolved (000 Simultaneous Actions)
     t.apply(Face(who=ANGUS, facing=0))  # any further action: not told again
     told = [e for e in t.encounter.log if "under Miranda Valentine's covering fire" in e.text]
     assert len(told) == 1
     t.undo()
-    t.undo()
+    t.undo()  # the others' pass
     t.undo()  # the segment counted
+    t.undo()
     assert not under_fire(t, f"token-{ANGUS}")
 
 
@@ -269,7 +270,7 @@ def test_it_ends_when_the_character_pays_for_another_action_or_is_stopped(table)
     t.undo()
     assert active_covers(t)
     while t.why_not(Reload(who=MIRANDA, weapon="colt_peacemaker")):
-        t.apply(EndSegment())
+        next_segment(t)
     t.apply(Reload(who=MIRANDA, weapon="colt_peacemaker"))
     st = cover_state(t, MIRANDA)
     assert "another action" in ended_why(t, st)
@@ -282,7 +283,7 @@ def test_an_empty_gun_ends_it(table):
     for seg in (6, 11, 16):
         t.apply(CoverMarker(who=MIRANDA))
         while t.now()[1] < seg:
-            t.apply(EndSegment())
+            next_segment(t)
     ev = t.apply(CoverMarker(who=MIRANDA))
     assert "empty" in ev.text and active_covers(t) == []
 
@@ -337,17 +338,17 @@ def test_phases_a_quick_action_a_marker_each_phase_and_declared_again(phases):
     assert t.cost(cf).speed == "fast"  # 002: covering fire is a Fast action
     _phases_round(t, _good_card(t, MIRANDA))
     assert "cannot act before phase I" in t.why_not(cf)
-    t.apply(EndSegment())  # phase I opens; Miranda acts in it
+    next_segment(t)  # phase I opens; Miranda acts in it
     assert t.why_not(cf) is None
     t.apply(cf)
     assert t.track.row(MIRANDA).acted
     t.apply(CoverMarker(who=MIRANDA))
     assert "Phase I's marker is placed" in t.why_not(CoverMarker(who=MIRANDA))
-    t.apply(EndSegment())  # phase II
+    next_segment(t)  # phase II
     t.apply(CoverMarker(who=MIRANDA))
     assert cover_state(t, MIRANDA).markers_in(1) == 2
     while t.why_not(EndSegment()) is None:
-        t.apply(EndSegment())
+        next_segment(t)
     t.apply(StartRound())
     # round 2: it goes on until her next action, or she declares it again
     assert active_covers(t)
@@ -362,10 +363,10 @@ def test_phases_a_quick_action_a_marker_each_phase_and_declared_again(phases):
 def test_phases_a_cf_on_the_reflex_read_ends_it_in_hesitation(phases):
     t = phases
     _phases_round(t, _good_card(t, MIRANDA))
-    t.apply(EndSegment())
+    next_segment(t)
     t.apply(CoveringFire(who=MIRANDA, target=ANGUS))
     while t.why_not(EndSegment()) is None:
-        t.apply(EndSegment())
+        next_segment(t)
     t.apply(StartRound())
     t.apply(CoveringFire(who=MIRANDA))
     for c in t.encounter.characters:
@@ -432,17 +433,17 @@ def test_four_markers_then_it_must_be_declared_again(table):
     for seg in (6, 11, 16, 21):
         t.apply(CoverMarker(who=MIRANDA))
         while t.now()[1] < seg and t.why_not(EndSegment()) is None:
-            t.apply(EndSegment())
+            next_segment(t)
     if t.why_not(StartRound()) is not None:
         t.apply(EndRound())
     t.apply(StartRound())
-    t.apply(EndSegment())
+    next_segment(t)
     assert active_covers(t)  # twenty segments from segment 4 are not over yet
     assert "All four target markers" in t.why_not(CoverMarker(who=MIRANDA))
     t.character(MIRANDA).weapons[0].loaded = 5  # reloaded by the Judge's hand
     again = CoveringFire(who=MIRANDA, target=ANGUS)
     while t.why_not(again):  # AP v2: once the twenty segments are over, anew
-        t.apply(EndSegment())
+        next_segment(t)
     assert t.cost(again).ap == 4 * _snap_ap(t)
     t.apply(again)
     assert t.why_not(CoverMarker(who=MIRANDA)) is None
@@ -473,7 +474,7 @@ def _cock(t, who: str, gun: str) -> None:
     for _ in range(40):
         if t.why_not(cock) is None:
             break
-        t.apply(EndSegment())
+        next_segment(t)
     t.apply(cock)
 
 
@@ -510,7 +511,7 @@ def test_a_normal_shot_counting_aims_taken_ahead_waits_for_the_check_too(table):
     _cock(t, ANGUS, "colt_walker")  # cocked before any aiming (000)
     aim = Aim(who=ANGUS, target=MIRANDA, weapon="colt_walker")
     while t.why_not(aim) is not None:
-        t.apply(EndSegment())
+        next_segment(t)
     t.apply(aim)
     t.apply(SnapShot(who=MIRANDA, target=ANGUS, charge_ap=False))
     if t.character(ANGUS).out_of_action:

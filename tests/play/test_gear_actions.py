@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from twtw_desktop.errors import RulesError
-from twtw_desktop.play.actions import EndSegment, StartActionTime, StartRound, parse_action
+from twtw_desktop.play.actions import StartActionTime, StartRound, parse_action
 from twtw_desktop.play.gear_actions import ClearJam
 from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
@@ -14,6 +14,8 @@ from twtw_desktop.rules import actions as A
 from twtw_desktop.rules.character import CarriedWeapon
 from twtw_desktop.rules.combat.ancillary import after_failure, equipment_failure
 from twtw_desktop.rules.gear import default_gear
+
+from .deck_support import next_segment
 
 MIRANDA = "miranda_valentine"
 
@@ -52,7 +54,7 @@ def test_clear_jam_frees_the_jammed_gun_for_its_ap(table):
     for _ in range(12):  # counters out segment by segment until the 4 AP are there
         if table.why_not(act) is None:
             break
-        table.apply(EndSegment())
+        next_segment(table)
     assert table.why_not(act) is None
     assert table.cost(act).ap == 4
     ev = table.apply(act)

@@ -16,7 +16,6 @@ import pytest
 from twtw_desktop.model import Encounter
 from twtw_desktop.play.actions import (
     EndRound,
-    EndSegment,
     Move,
     Place,
     SetRules,
@@ -32,6 +31,8 @@ from twtw_desktop.play.melee_actions import Disengage, Engage, Escape, Hold, Mel
 from twtw_desktop.play.session import open_table
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.checks import check_pool
+
+from .deck_support import next_segment
 
 HANK = "hank_daggett"
 DAVE = "dave_perkins"
@@ -314,7 +315,7 @@ def test_standing_still_two_rounds_costs_a_point_of_defense(table):
     for _ in range(25):
         if table.why_not(step) is None:
             break
-        table.apply(EndSegment())
+        next_segment(table)
     ev = table.apply(step)
     assert "walks out" not in ev.text and _tok(table, DAVE).engaged_with
     assert table.preview(blow)["tn"] == 6

@@ -25,6 +25,8 @@ from twtw_desktop.play.speed_actions import SetSpeed
 from twtw_desktop.play.track_actions import Continuous
 from twtw_desktop.resources import maps_dir
 
+from .deck_support import next_segment
+
 MIRANDA = "miranda_valentine"
 ANGUS = "angus_laroq"
 HANK = "hank_daggett"
@@ -130,7 +132,7 @@ def test_in_action_time_the_mount_pays_and_the_rider_moves_with_its_paces(table)
     for _ in range(25):
         if table.why_not(ride) is None:
             break
-        table.apply(EndSegment())
+        next_segment(table)
     spent = table.track.row(MIRANDA).spent
     ev = table.apply(ride)
     assert "carrying Miranda Valentine" in ev.text
@@ -161,7 +163,7 @@ def test_a_continuous_mover_carries_its_rider_each_segment_and_stops_short(table
     # a figure in the way: the mover stops short of it
     ahead = start.neighbor(0).neighbor(0)
     table.apply(Place(who=ANGUS, to=ref_of(table, ahead)))
-    table.apply(EndSegment())
+    next_segment(table)
     ev = table.apply(EndSegment())
     assert "stopped by another figure" in ev.text
     assert horse.at == start.neighbor(0) == rider.at

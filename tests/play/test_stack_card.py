@@ -15,6 +15,8 @@ from twtw_desktop.play.session import open_table
 from twtw_desktop.play.track_actions import DeclareAction, Resolve
 from twtw_desktop.resources import maps_dir
 
+from .deck_support import pass_pending
+
 SAMPLE = maps_dir() / "main_street.encounter.json"
 MIRANDA = "miranda_valentine"
 ANGUS = "angus_laroq"
@@ -40,6 +42,7 @@ def _both_declare_and_resolve(table):
         table.apply(EndSegment())
     table.apply(m)
     table.apply(a)
+    pass_pending(table)  # the others let the segment go before the flip (000 Action Timing)
     table.apply(Resolve())
     flipped = {e.character_id: e.card for e in table.track.stack()}
     assert flipped[MIRANDA] is not None and flipped[ANGUS] is not None
@@ -48,9 +51,14 @@ def _both_declare_and_resolve(table):
 
 def test_the_card_flipped_for_the_stack_resolves_the_shot(table):
     flipped = _both_declare_and_resolve(table)
-    mine = flipped[MIRANDA]
+    # the stack's first place fires first (000 The Initiative Stack: "actions are
+    # resolved in descending order on the current card"): the second is refused
+    first, second = (e.character_id for e in table.track.stack())
+    why = table.why_not(SnapShot(who=second, target=first))
+    assert why and f"{table.character(first).name} goes first" in why
+    mine = flipped[first]
     draws_before = table.deck.draw_count
-    shot = SnapShot(who=MIRANDA, target=ANGUS)
+    shot = SnapShot(who=first, target=second)
     assert stack_card(table, shot.plan(table)) == mine
     ev = table.apply(shot)
     assert ev.record["cards"][0] == mine.number

@@ -59,8 +59,8 @@ def ap(rec: dict) -> dict[str, int]:
 def test_every_script_is_played_here():
     here = Path(__file__).read_text(encoding="utf-8")
     # issue 26's seed-rule scripts are played in test_seed_rules.py, issue 35's in
-    # test_seed_rules_round3.py
-    for seed_tests in sorted(Path(__file__).parent.glob("test_seed_rules*.py")):
+    # test_seed_rules_round3.py and test_seed_action_paths.py
+    for seed_tests in sorted(Path(__file__).parent.glob("test_seed_*.py")):
         here += seed_tests.read_text(encoding="utf-8")
     tested = set(re.findall(r'play\(\s*"([a-z0-9_]+)"', here))
     tested |= set(FIELDS_OF_FIRE.values())

@@ -484,9 +484,10 @@ def test_draw_deals_the_card_for_real_and_put_back_undoes_the_draw(qtbot, street
 
 
 def test_the_card_flipped_on_the_stack_resolves_the_shot_in_the_window(qtbot, street):
-    """000 Initiative Stack: the card flipped for Miranda's declared snap shot is the
-    card the attack panel reads; Draw takes nothing off the deck."""
+    """000 Initiative Stack: the card flipped for the first place's declared snap shot
+    is the card the attack panel reads; Draw takes nothing off the deck."""
     from twtw_desktop.play.actions import EndSegment, StartActionTime, StartRound
+    from twtw_desktop.play.declarations import PassTurn
     from twtw_desktop.play.track_actions import DeclareAction, Resolve
 
     doc, panel = street
@@ -500,10 +501,14 @@ def test_the_card_flipped_on_the_stack_resolves_the_shot_in_the_window(qtbot, st
         doc.apply(EndSegment())
     doc.apply(m)
     doc.apply(f)
+    doc.apply(PassTurn())  # the others let the segment go before the flip (000 Action Timing)
     doc.apply(Resolve())
-    flipped = {e.character_id: e.card for e in doc.table.track.stack()}["miranda_valentine"]
-    doc.select("token-miranda_valentine")
-    _choose_target(panel, "token-felicia_laroq")
+    # the stack's first place fires first (000 The Initiative Stack: "actions are
+    # resolved in descending order on the current card")
+    first, second = (e.character_id for e in doc.table.track.stack())
+    flipped = {e.character_id: e.card for e in doc.table.track.stack()}[first]
+    doc.select(f"token-{first}")
+    _choose_target(panel, f"token-{second}")
     qtbot.mouseClick(panel.shot_buttons["snap"], Qt.MouseButton.LeftButton)
     assert f"Card {flipped.number}, flipped for this action" in panel.tn_label.text()
     drawn = doc.deck.draw_count

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.play.actions import Draw, EndSegment, StartActionTime, StartRound
 from twtw_desktop.play.cover_actions import active_covers, cover_state, pending_reactions
+from twtw_desktop.play.declarations import PassTurn
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.ui.cover_menu import BraveryDialog, cover_menu_actions
 from twtw_desktop.ui.document import EncounterDocument
@@ -42,6 +43,9 @@ def _window(qtbot, qapp, monkeypatch, tmp_path):
     doc.apply(StartRound())
     for _ in range(4):
         doc.apply(EndSegment())
+    # whoever may act on segment 4 lets it go, so Miranda's covering fire is the
+    # segment's lone action (000 Action Timing)
+    doc.apply(PassTurn())
     win = MainWindow(doc, settings=AppSettings())
     qtbot.addWidget(win)
     return win, doc, shown

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from twtw_desktop.play.catalogue import catalogue
-from twtw_desktop.play.declarations import RunOn
+from twtw_desktop.play.declarations import PassTurn, RunOn
 from twtw_desktop.play.track_actions import Resolve
 from twtw_desktop.rules import actions as A
 from twtw_desktop.rules.base import Speed, WoundLocation
@@ -253,9 +253,11 @@ def test_joining_the_stack_costs_one_more_ap(qtbot):
     _scripted(
         panel, {"miranda_valentine": card(1, fragment=3), "cyril_wellington": card(2, fragment=7)}
     )
+    doc.apply(PassTurn())  # the others let segment 7 go before the flip (000 Action Timing)
     assert panel.resolve_stack(), panel.message.text()
     assert [e.character_id for e in track.stack()] == ["cyril_wellington", "miranda_valentine"]
     doc.undo_stack.undo()
+    doc.undo_stack.undo()  # the others' pass
     doc.undo_stack.undo()
     assert track.row("cyril_wellington").counters == 3
     assert track.row("cyril_wellington").pool == pool
@@ -285,6 +287,7 @@ def test_rushing_pays_from_the_pool_and_the_tax_at_resolution(qtbot):
     assert not panel.next_segment()  # a rushed action needs its card for the tax
     assert "Resolve the initiative stack" in panel.message.text()
     _scripted(panel, card(3, step=2))
+    doc.apply(PassTurn())  # the others let segment 5 go before the flip (000 Action Timing)
     assert panel.resolve_stack(), panel.message.text()
     assert track.stack()[0].rush_tax == 2
     assert track.row("miranda_valentine").pool == pool - 3

@@ -171,6 +171,11 @@ def test_turn_keys_pay_facing_ap(window):
     doc.push(SnapshotCommand(doc, "Start round", doc.track.start_round, {"track", "deck"}))
     for _ in range(8):
         doc.push(SnapshotCommand(doc, "Next segment", doc.track.advance_segment, {"track"}))
+    # the others newly able on segment 8 let it go: the turn is then the segment's lone
+    # action, paid at once (000 Action Timing)
+    from twtw_desktop.play.declarations import PassTurn
+
+    doc.apply(PassTurn())
     window.act_turn_right.trigger()
     assert doc.token(MIRANDA).facing == 2
     assert doc.track.row("miranda_valentine").spent == 1

@@ -140,6 +140,7 @@ __all__ = [
     "resolution_card",
     "rushed_refusal",
     "stack_card",
+    "stack_turn_refusal",
     "the_fight",
     "track_refusal",
     "usable_weapons",
@@ -683,8 +684,69 @@ def track_refusal(table: Table, plan: AttackPlan) -> str | None:
         return None
     found = declared_shot(table, plan)
     if found is not None:
-        return rushed_refusal(found[0], plan.spec)
+        return stack_turn_refusal(table, found[0]) or rushed_refusal(found[0], plan.spec)
     return table.time.why_not_pay(plan.shooter.id, plan.spec)
+
+
+SRC_STACK_ORDER = (
+    '000 The Initiative Stack: "actions are resolved in descending order on the current card"'
+)
+SRC_AP_LOST = '000 Action Time: "Once spent, APs are lost, even if the action never resolves"'
+
+
+def stack_turn_refusal(table: Table, entry: Any) -> str | None:
+    """Why a declared action cannot be carried out yet, once its segment's stack is
+    flipped: its actor was downed or stunned before its place (the action is lost,
+    its AP stay spent), or an action ahead of it on the stack, whose actor can still
+    act, has not been carried out (None: its turn has come, or the stack is not
+    flipped). The order the stack shows is the order the table takes."""
+    if table.time is None:
+        return None
+    track = table.time.engine
+    c = table.character(entry.character_id)
+    if not entry.resolved and entry.segment == track.state.segment:
+        others = [track.row(o).name for o in track.pending_declarers() if o != c.id]
+        if others:
+            return (
+                f"{', '.join(others)} may still declare on segment {entry.segment}: "
+                f"{c.name}'s action waits on its stack until they have (000 Action Timing: "
+                '"After all players eligible to place a counter have done so, players may '
+                'declare actions for their character").'
+            )
+        if track._pending_stack():
+            return (
+                f"Segment {entry.segment}'s initiative stack is not resolved yet: a card is "
+                f"flipped for each action first (F8; {SRC_STACK_ORDER})."
+            )
+    if not entry.resolved or entry.position is None:
+        return None
+    if c.out_of_action or c.stunned:
+        state = "stunned" if c.stunned and not c.out_of_action else "down"
+        return (
+            f"{c.name} is {state} before their place on the stack: "
+            f"{entry.action.describe()} is lost and its AP stay spent ({SRC_AP_LOST})."
+        )
+    track = table.time.engine
+    used = _declared_keys_used(table)
+    attack_kinds = SHOT_KINDS | {ActionKind.MELEE_ATTACK}
+    for e in track.stack(entry.segment):
+        if e.position is None or e.position >= entry.position or e.performed:
+            continue
+        if e.intent is None and (
+            e.action.kind not in attack_kinds or (track.round, e.segment, e.seq) in used
+        ):
+            continue  # nothing of it left to carry out
+        first = table.character(e.character_id)
+        if first.out_of_action or first.stunned:
+            continue  # its action is lost: its place passes
+        assert e.card is not None and entry.card is not None
+        return (
+            f"{first.name} goes first: place {e.position} on the stack (card {e.card.number}, "
+            f"{e.card.fragment + e.bonus}) before {c.name}'s place {entry.position} (card "
+            f"{entry.card.number}, {entry.card.fragment + entry.bonus}); carry out "
+            f"{first.name}'s {e.action.describe()} first ({SRC_STACK_ORDER})."
+        )
+    return None
 
 
 def rushed_refusal(entry: Any, spec: ActionSpec) -> str | None:

@@ -18,6 +18,11 @@ nothing. The steps here:
   nobody else may still declare; put on the segment's stack when others act or may
   still declare; otherwise kept as a standing declaration, declared on the first
   segment the counters cover it.
+* :func:`as_declaration` — a direct action (a script's plain ``normal_shot``, a
+  ``move``) goes through :class:`WhenAble` too whenever it would not be the segment's
+  lone action: 000 Action Timing, "After all players eligible to place a counter have
+  done so, players may declare actions for their character", and Simultaneous
+  Actions, "Each action that will occur goes onto the initiative stack".
 * :class:`PassTurn` — characters who could newly act let the segment go (one step).
 * :class:`RunOn` — the table counts the segments itself: on each, counters are
   placed, standing declarations covered are declared in ascending Quickness,
@@ -46,10 +51,10 @@ from ..rules.card import Card
 from ..rules.checks import check_pool
 from ..rules.damage import recovery_check, stun_tn
 from .actions import Action, RuledAction, Who, parse_action, register
-from .attack import bumps_left, preview
+from .attack import bumps_left, declared_shot, preview
 from .combat_actions import _AttackAction
 from .movement import move_continuous
-from .table import AFTER_ACTION, TableEvent
+from .table import AFTER_ACTION, ROUTE_ACTION, TableEvent
 from .time import SegmentClock
 
 if TYPE_CHECKING:
@@ -399,6 +404,47 @@ class WhenAble(_TrackStep):
         return TableEvent(" · ".join(texts), {"mode": mode})
 
 
+def _own_entry_waits(table: Table, character_id: str) -> bool:
+    """The character has a declared action of this segment not yet carried out (a
+    direct action then carries it out, or is refused by it; it is not declared again)."""
+    return any(e.character_id == character_id and not e.performed for e in table.track.stack())
+
+
+def as_declaration(table: Table, action: Any) -> Any:
+    """The action as AP v2 action time takes it: a direct action that pays on the track
+    where another character may still declare on the segment, or another's action waits
+    on its stack, becomes the :class:`WhenAble` the window's drag builds — it goes on the
+    segment's initiative stack and never closes the segment before the others had their
+    chance (000 Action Timing: "After all players eligible to place a counter have done
+    so, players may declare actions for their character"; 000 Simultaneous Actions:
+    "Each action that will occur goes onto the initiative stack"). The segment's lone
+    action, a step of the track itself, an action carried out in its place or one that
+    uses a declaration already made, is taken as it is."""
+    if not segments(table) or isinstance(action, _TrackStep) or not getattr(action, "who", None):
+        return action
+    clock = table.time
+    if not isinstance(clock, SegmentClock) or clock.performing is not None:
+        return action
+    try:
+        spec = action.spec(table)
+        if spec is None or getattr(action, "charge_ap", True) is False:
+            return action
+        c, _ = action.actor(table)
+        if c.out_of_action or c.stunned or _own_entry_waits(table, c.id):
+            return action
+        if isinstance(action, _AttackAction) and declared_shot(table, action.plan(table)):
+            return action
+        if how(table, c.id, cost_of(table, action)) != "stack":
+            return action
+        return WhenAble(who=c.id, then=action.journal_form())
+    except (RulesError, ValueError, KeyError):
+        return action  # its own why_not names what is wrong
+
+
+if as_declaration not in ROUTE_ACTION:
+    ROUTE_ACTION.append(as_declaration)
+
+
 @register
 class PassTurn(_TrackStep):
     """Characters who can act on this segment declare nothing and keep their counters
@@ -684,6 +730,7 @@ __all__ = [
     "RunOn",
     "WaitUntil",
     "WhenAble",
+    "as_declaration",
     "due_recovery",
     "how",
     "perform",

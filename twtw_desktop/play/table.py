@@ -44,6 +44,12 @@ Listener = Callable[[str, "Step"], None]
 #: covering-fire watch logs who has come under fire (play.cover_state).
 AFTER_ACTION: list[Callable[[Table, Any, TableEvent], None]] = []
 
+#: asked before every action is checked or applied: ``route(table, action)`` gives the
+#: action to take instead (or the same one). AP v2 action time sends a direct action
+#: that is not the segment's lone one through the declaration step the window uses
+#: (play.declarations: 000 Action Timing, Simultaneous Actions).
+ROUTE_ACTION: list[Callable[[Table, Any], Any]] = []
+
 
 @dataclass
 class TableEvent:
@@ -414,9 +420,15 @@ class Table:
         """Why ``action`` cannot be applied now (a sentence naming the rule and its
         seed page, and what would make it legal), or None. Changes nothing."""
         try:
-            return action.why_not(self)
+            return self.routed(action).why_not(self)
         except RulesError as e:
             return str(e)
+
+    def routed(self, action: Any) -> Any:
+        """The action as the table takes it now (see :data:`ROUTE_ACTION`)."""
+        for route in ROUTE_ACTION:
+            action = route(self, action)
+        return action
 
     def cost(self, action: Any) -> Any:
         return action.cost(self)
@@ -427,6 +439,7 @@ class Table:
     def apply(self, action: Any, *, merge_key: Any = None, merge: bool = True) -> TableEvent:
         """Apply a typed action as one step; RulesError (with ``why_not``'s sentence)
         when it is not legal now, and then nothing changes."""
+        action = self.routed(action)
         reason = self.why_not(action)
         if reason:
             raise RulesError(reason)

@@ -243,6 +243,22 @@ class Resolve(_EngineAction):
     def kind_of_log(self, table: Table) -> str:
         return "round" if table.time is not None and table.time.kind == "phases" else "track"
 
+    def why_not(self, table: Table) -> str | None:
+        why = super().why_not(table)
+        if why or table.time is None or table.time.kind != "segments":
+            return why
+        t = table.track
+        pending = t.pending_declarers()
+        if pending:
+            names = ", ".join(t.row(c).name for c in pending)
+            return (
+                f"{names} may still declare on segment {t.state.segment}: declare for them or "
+                'pass before the cards are flipped (000 Action Timing: "After all players '
+                "eligible to place a counter have done so, players may declare actions for "
+                'their character").'
+            )
+        return None
+
     def call(self, table: Table) -> Callable[[], Any]:
         t = table.track
         cards = _cards(self.cards)
