@@ -56,6 +56,7 @@ def test_the_judge_is_one_right_click_away_on_a_token_and_a_track_row(qtbot):
         "Hide from the players",
         "Judge's override…",
         "First aid…",
+        "Ring this hex on the players' screen",  # the ping no window manager takes (#37)
     ]
     # a character without a token still has the override (counters)
     assert [a.text() for a in token_menu_actions(None, doc, None, "hank_daggett")] == [

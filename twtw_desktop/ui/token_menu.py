@@ -133,9 +133,9 @@ def token_menu_actions(parent: Any, document: Any, token_id: str | None, who: st
     """Every entry of a token's (or a token-less character's) menu."""
     out = [] if token_id is None else [token_menu_action(parent, document, token_id)]
     out.append(judge_action(parent, document, token_id or who))
+    out.append(first_aid_action(parent, document, token_id or who))
     if token_id is not None:
         out.append(ping_action(parent, document, token_id))
-    out.append(first_aid_action(parent, document, token_id or who))
     menus = [entangle_menu(parent, document, token_id or who)]
     if document.encounter.options.bonus_pool:
         menus.append(bonus_menu(parent, document, token_id or who))
