@@ -16,7 +16,7 @@
                                         apply table actions headless; --actions lists them
     twtw-desktop plan ENCOUNTER [--who ID,…] [--seed N] [--json]
                                         each NPC's plan for the round (the autopilot), why
-    twtw-desktop serve ENCOUNTER [--host 127.0.0.1] [--port N] [--approve all|none]
+    twtw-desktop serve ENCOUNTER [--host 127.0.0.1] [--port N] [--hide-names] [--no-fog] [--approve all|none]
                                         each posse character's page for phones, until Ctrl+C
     twtw-desktop bench [--quick]        run the speed benchmark (medians and ratios)
     twtw-desktop rules                  print the rules reference: each seed section and its handling
@@ -457,7 +457,7 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "serve",
-            "ENCOUNTER [--host H] [--port N] [--approve all|none]",
+            "ENCOUNTER [--host H] [--port N] [--hide-names] [--no-fog] [--approve all|none]",
             "serve each posse character's page to phones on the local network",
             _serve,
         ),
