@@ -166,6 +166,10 @@ def test_a_track_rows_menu_plans_that_npc_and_the_map_shows_it(qtbot, qapp, tmp_
     assert plan.who == "angus_laroq" and plan.actions and plan.reasons
     group = auto._items["angus_laroq"]
     assert group.scene() is win.map_view.map_scene and plan.reasons[0] in group.toolTip()
+    # and on Angus's track row: marked », its one line of why in the name's tooltip
+    name = table.item(row, 0)
+    assert name.text().endswith("»") and plan.reasons[0] in name.toolTip()
+    assert "»" not in table.item(posse_row, 0).text()
     # the Judge deals with Angus by hand: his plan is left out when the plans are accepted
     doc.apply(parse_action({"do": "wait_until", "who": "angus_laroq", "counters": 3}))
     shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
@@ -174,6 +178,7 @@ def test_a_track_rows_menu_plans_that_npc_and_the_map_shows_it(qtbot, qapp, tmp_
     assert [s.wait_until for s in standing] == [3]
     # undo takes the Judge's own step back, nothing else was given
     assert "0 declaration" in win.statusBar().currentMessage()
+    assert "»" not in table.item(row, 0).text()  # the plan shown is gone from the row
 
 
 def test_the_sheet_shows_and_sets_the_temperament(qtbot, qapp, tmp_path, monkeypatch):
