@@ -513,7 +513,6 @@ class Planner:
         best = scored[:FINALISTS]
         if not blade and not retreat:
             fire = [s for s in scored if not s[5]]
-            best = scored[: FINALISTS - FINALISTS // 2]
             best += [s for s in fire if s not in best][: FINALISTS // 2]
         return [(start, 0), *[(s[3], s[4]) for s in best]]
 
