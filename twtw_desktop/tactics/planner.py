@@ -909,8 +909,10 @@ class Planner:
 
 
 def _armed(table: Table, cid: str) -> bool:
-    """Whether the character carries a gun that can fire (a gun at the hip is in
-    plain view: a house reading, the pages are silent on what a foe's eyes take in)."""
+    """Whether the character carries a gun that can fire. House reading (Help ▸ Rules
+    reference, "What an NPC sees of a foe's gear"): "The pages do not say what a
+    character's eyes take in of another's gear. The autopilot reads a gun carried as
+    in plain view (a gun at the hip)"."""
     gear = table.gear.weapons
     for cw in table.character(cid).weapons:
         w = gear.get(cw.weapon_id)
