@@ -656,3 +656,23 @@ def test_a_shot_with_its_draw_and_cock_is_priced_as_their_combination():
     with pytest.raises(RulesError, match="draw \\+ cock \\+ shot cannot be one declaration"):
         A.shot_speed(pm, draw_first=True, cock_first=True)
     assert A.shot_speed(pm, cock_first=True, aims=1).speed == S  # three Quick: Full
+
+
+def test_one_put_out_of_action_in_the_round_holds_nobody_up():
+    """000 Wound Effects: a character out of action takes no part; one put out of
+    action during the round is no longer the one whose turn it is in its phase, and
+    the next in Reflex order acts (the autopilot's fights met the table waiting on a
+    downed character's turn)."""
+    big = person("big", "Big", reflex="3d10", side="hombres")
+    small = person("small", "Small", reflex="2d10", side="posse")
+    same = person("same", "Same", reflex="3d10", side="posse")
+    r = new_round([big, small, same])
+    for c in ("big", "small", "same"):
+        r.declare_speed(c, F)
+    r.resolve(cards={"all": card(1, d10=[9, 9, 9])})
+    r.advance_phase()
+    assert r.next_to_act() == "same"
+    same.dead = True  # shot before its turn came
+    assert r.next_to_act() == "big" and "same" not in r.acting_order()
+    r.act("big", F)  # nobody holds Big up
+    assert r.next_to_act() == "small"

@@ -57,6 +57,13 @@ HOUSE_DESIGNS: tuple[tuple[str, str], ...] = (
         "wounded or alone. It never changes a rule; every planned action is checked by "
         "why_not like anyone's, and an NPC plans only from what it can see.",
     ),
+    (
+        "What an NPC sees of a foe's gear — house reading",
+        "The pages do not say what a character's eyes take in of another's gear. The "
+        "autopilot reads a gun carried as in plain view (a gun at the hip): it takes "
+        "cover from the foes it sees with a gun, and weighs a foe with only a blade by "
+        "its reach. Nothing else of a foe's sheet feeds a plan.",
+    ),
 )
 
 

@@ -120,12 +120,21 @@ class PhaseBase(TimeEngine[PhaseState, PhaseEvent]):
         """Who acts in ``phase`` (default: the current one), in order (004 Taking
         Actions): Reflex die type, number of dice, the posse, then name."""
         ph = self._state.phase if phase is None else phase
+        # one put out of action during the round takes no part in it from then on
+        # (000 Wound Effects), so its turn holds nobody up
         rows = [
             r
             for r in self._state.rows.values()
-            if r.status == RowStatus.ACTIVE and not r.hesitated and r.phase == ph
+            if r.status == RowStatus.ACTIVE
+            and not r.hesitated
+            and r.phase == ph
+            and not self._out_now(r.character_id)
         ]
         return [r.character_id for r in sorted(rows, key=reflex_key)]
+
+    def _out_now(self, character_id: str) -> bool:
+        c = self._chars.get(character_id)
+        return c is not None and c.out_of_action
 
     def next_to_act(self) -> str | None:
         """The character whose turn it is in the current phase (None when the phase's
@@ -206,6 +215,8 @@ class PhaseBase(TimeEngine[PhaseState, PhaseEvent]):
         for cid in self._order_for(st, st.phase):
             if cid == row.character_id:
                 return None
+            if self._out_now(cid):
+                continue  # out of action since: takes no part (000 Wound Effects)
             r = st.rows[cid]
             if not (self._turn_taken(r) or r.delayed or r.passed):
                 return r

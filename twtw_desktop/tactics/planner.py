@@ -65,6 +65,9 @@ PRESCORED = 500
 SCORED = 2
 #: foes a plan considers shooting at (the nearest seen)
 TARGETS = 2
+#: what a line of fire kept for the next round is worth, in expected hits (half a
+#: shot: the foe may move, or fire first)
+NEXT_ROUND = 0.5
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,8 @@ class Planner:
         self._declaring = False
         #: the last reach area searched (the ghost path is read from it)
         self._area: Any = None
+        #: for each threat of the plan being scored: whether that foe carries a gun
+        self._armed: list[bool] = []
 
     # -- the plan ------------------------------------------------------------------
 
@@ -246,13 +251,26 @@ class Planner:
             choice = self._phase_choice(sight)
         finally:
             self._declaring = False
+        # 004 Declaring Actions: "they may perform any action they choose as long as
+        # the action speed of the given action is equal to or faster than the speed
+        # they declared" — with a gun, a Half action at the least keeps the shot open
+        # (a snap shot is one) when the plan is only to wait, draw or cock: a Quick
+        # one would rule out the very shot it readies for
+        gun = not self._blade()
         if choice is None:
             if declaring:
+                if gun:
+                    return self._declare(
+                        "normal", "nothing to reach: a Half action keeps a shot open"
+                    )
                 return self._declare("fast", "nothing to reach: a Quick action keeps it ready")
             return Plan(c.id, (), ("Nothing worth doing this phase.",))
         act, words, dest, path, target = choice
         if declaring:
-            return self._declare(self._speed_of(act), words)
+            speed = self._speed_of(act)
+            if gun and isinstance(act, Draw | Cock) and speed == "fast":
+                speed, words = "normal", f"{words}; a Half action keeps a shot open"
+            return self._declare(speed, words)
         if dest is not None:
             self.claimed.add(dest)
         return Plan(c.id, (act,), (words,), path, target)
@@ -301,6 +319,14 @@ class Planner:
     def _speed_of(self, act: Action) -> str:
         """The speed the action needs (the catalogue's, or a move's by its paces)."""
         if isinstance(act, Move):
+            # the table's own reading of the move (its path pace by pace, terrain and
+            # paid turns counted): the straight distance may call a Full move Half
+            try:
+                spec = act.plan(self.t).action
+            except RulesError:
+                spec = None
+            if spec is not None:
+                return spec.speed.value
             tok = self.tok
             assert tok is not None
             paces = max(1, tok.at.distance(hex_of(self.t, act.to)))
@@ -340,31 +366,43 @@ class Planner:
         foes = [self.t.token(t) for t in sight.seen]
         foes = [f for f in foes if not self.t.character(f.character_id).out_of_action]
         threats = [f.at for f in foes] + [h for _id, h in sight.remembered]
+        # which of them can shoot back: a gun carried is in plain view (house)
+        self._armed = [_armed(self.t, f.character_id) for f in foes] + [
+            _armed(self.t, cid) for cid, _h in sight.remembered
+        ]
         retreat = withdrawing(self.c, self.w, sight.allies) if threats else None
         if not threats:
             return self._search(start, budget, phases)
         costs = self._destinations(start, budget, foes, threats, retreat is not None, phases)
         staged = []
         for rank, (dest, move_ap) in enumerate(costs):
-            exposure, cover_words = self._exposure(dest, threats)
+            exposure, fire, cover_words = self._exposure(dest, threats)
+            if retreat is not None:
+                fire = 0.0
+            # exposure costs the shots it gives the foes that can shoot; the hex's
+            # worth to its own gun is its shots this round, or else the line of fire
+            # it keeps for the next (half a shot: the foe may move meanwhile)
             base = (
                 -self.w.safety * exposure
                 + self._closing(dest, threats, retreat is not None)
                 - 0.01 * move_ap
             )
-            staged.append((base, rank, dest, move_ap, cover_words))
-        # the best by cover and distance, and the first by the quick score (where a
-        # blade reaches a foe, where a gun has its range)
-        staged.sort(key=lambda x: (-x[0], x[1]))
+            staged.append((base, rank, dest, move_ap, cover_words, NEXT_ROUND * fire))
+        # the best by cover, distance and line of fire, and the first by the quick
+        # score (where a blade reaches a foe, where a gun has its range)
+        staged.sort(key=lambda x: (-(x[0] + self.w.attack * x[5]), x[1]))
         chosen = staged[:SCORED] + sorted(staged[SCORED:], key=lambda x: x[1])[:SCORED]
         scored = []
-        for base, _rank, dest, move_ap, cover_words in chosen:
+        for base, _rank, dest, move_ap, cover_words, later in chosen:
             move = self._move(dest, foes) if dest != start else None
             if dest != start and move is None:
                 continue
             with self._placed(dest, move):
                 attack = self._attacks(foes, budget - move_ap, retreat is not None, phases)
-            score = base + self.w.attack * attack.hits + self.rng.random() * 1e-6
+            worth = max(attack.hits, later)
+            if later > attack.hits and not attack.actions:
+                cover_words = ", ".join(x for x in (cover_words, "a line of fire kept") if x)
+            score = base + self.w.attack * worth + self.rng.random() * 1e-6
             scored.append((score, dest.q, dest.r, dest, move, move_ap, attack, cover_words))
         scored.sort(key=lambda x: (-x[0], x[1], x[2]))
         for score, _q, _r, dest, move, move_ap, attack, cover_words in scored:
@@ -429,26 +467,36 @@ class Planner:
         blade = self._blade()
         want = 1 if blade and not retreat else self.w.distance
         index = self.t.walls()
-        near_foes = sorted(threats, key=lambda x: (start.distance(x), x.q, x.r))[:4]
+        armed = self._armed or [True] * len(threats)
+        near_foes = sorted(
+            zip(threats, armed, strict=True), key=lambda x: (start.distance(x[0]), x[0].q, x[0].r)
+        )[:4]
         cand = [hexes[i] for i in order]
         xy = hex_centres(index.layout, cand)
+        # lines of sight blocked from the foes with a gun (cover), and whether any of
+        # the near foes is in sight at all (a line of fire for a gun)
         blocked_by = np.zeros(len(cand), dtype=np.int64)
-        for x in near_foes:
-            blocked_by += index.blocks_sight_many(np.asarray(index.centre(x)), xy)
+        unseen = np.zeros(len(cand), dtype=np.int64)
+        for x, shoots in near_foes:
+            blocks = index.blocks_sight_many(np.asarray(index.centre(x)), xy).astype(np.int64)
+            unseen += blocks
+            if shoots:
+                blocked_by += blocks
+        no_fire = (unseen >= len(near_foes)) if not blade else np.zeros(len(cand), dtype=bool)
         q = np.fromiter((h.q for h in cand), dtype=np.int64, count=len(cand))
         r = np.fromiter((h.r for h in cand), dtype=np.int64, count=len(cand))
         nearest = np.full(len(cand), 1 << 30, dtype=np.int64)
         for x in threats:  # axial distance, every candidate at once
             dq, dr = q - x.q, r - x.r
             nearest = np.minimum(nearest, (abs(dq) + abs(dr) + abs(dq + dr)) // 2)
-        scored = []
+        scored: list[tuple[float, int, int, Hex, int, bool]] = []
         for j, i in enumerate(order):
             h = hexes[i]
             if h == start:
                 continue
             near = int(nearest[j])
             if blade and not retreat and near == 1:
-                scored.append((-100.0 + int(cost[i]), h.q, h.r, h, int(cost[i])))
+                scored.append((-100.0 + int(cost[i]), h.q, h.r, h, int(cost[i]), False))
                 continue
             blocked = int(blocked_by[j])
             if retreat:
@@ -457,10 +505,16 @@ class Planner:
                 key = near - 0.5 * blocked
             else:
                 key = abs(near - want) - 2.0 * blocked * self.w.safety
-            scored.append((key, h.q, h.r, h, int(cost[i])))
+            scored.append((key, h.q, h.r, h, int(cost[i]), bool(no_fire[j])))
         scored.sort(key=lambda x: (x[0], x[1], x[2]))
         del foes
-        return [(start, 0), *[(s[3], s[4]) for s in scored[:FINALISTS]]]
+        # the best by the quick score, and for a gun the best that keep a line of
+        # fire to a known foe (the quick score favours hiding from every one)
+        best = scored[:FINALISTS]
+        if not blade and not retreat:
+            fire = [s for s in scored if not s[5]]
+            best += [s for s in fire if s not in best][: FINALISTS // 2]
+        return [(start, 0), *[(s[3], s[4]) for s in best]]
 
     def _phase_ap(self) -> int:
         """Phases: how far a move may go, in walking AP (the Run value)."""
@@ -579,11 +633,15 @@ class Planner:
         here = tok.at
         kinds = self._kinds()
         best = _Attack()
+        # in its phase only a shot the speed it declared allows counts (004: an action
+        # as fast as the one declared, or faster); before its turn every kind does
+        allowed = phases and not self._declaring
         for foe in sorted(foes, key=lambda f: (here.distance(f.at), f.id))[:TARGETS]:
-            got = self._series(foe, kinds[0], ap, phases)
-            if got.hits > best.hits + 1e-9:
-                best = got
-        if best.target is not None:
+            for kind in kinds if allowed else kinds[:1]:
+                got = self._allowed(self._series(foe, kind, ap, phases), ap, allowed)
+                if got.hits > best.hits + 1e-9:
+                    best = got
+        if best.target is not None and not allowed:
             foe = self.t.token_for(best.target)
             for kind in kinds[1:]:
                 got = self._series(foe, kind, ap, phases)
@@ -597,6 +655,18 @@ class Planner:
                 return reload
         return best
 
+    def _allowed(self, attack: _Attack, ap: int, check: bool) -> _Attack:
+        """``attack`` as the table allows it now (``check``), the sheet left as it was."""
+        if not check:
+            return attack
+        weapons = [w.model_copy() for w in self.c.weapons]
+        try:
+            got = self._checked(attack, ap, True)
+        finally:
+            self.c.weapons = weapons
+        got.hits = attack.hits if len(got.actions) == len(attack.actions) else 0.0
+        return got
+
     def _checked(self, attack: _Attack, ap: int, first: bool) -> _Attack:
         """The attacks the table allows in turn, each with the AP it will have (the
         first refused ends the run)."""
@@ -608,6 +678,9 @@ class Planner:
             out.actions.append(act)
             out.ap += need
             self._fired(act)
+        # the expected hits of the attacks kept (each counted alike)
+        if attack.actions:
+            out.hits = attack.hits * len(out.actions) / len(attack.actions)
         if not out.actions:
             out.words = ""
             out.target = None
@@ -752,29 +825,38 @@ class Planner:
             return None
         return _Attack([act], need, 0.05, f"reloads the {w.name}")
 
-    def _exposure(self, dest: Hex, threats: list[Hex]) -> tuple[float, str]:
-        """How open the hex is to the foes it knows of (0 behind full cover or out of
-        sight), and the words for the best cover."""
+    def _exposure(self, dest: Hex, threats: list[Hex]) -> tuple[float, float, str]:
+        """How open the hex is to the foes it knows of that carry a gun (0 behind full
+        cover or out of sight; a foe with only a blade threatens by its reach, not
+        its line of sight), the line of fire it gives this NPC's gun to one of them
+        next round (0 to 1), and the words for the best cover."""
         index = self.t.walls()
         total = 0.0
+        fire = 0.0
         best_av = 0
         covered_from: list[str] = []
         names = self._threat_names(threats)
-        for x, name in zip(threats, names, strict=True):
+        armed = self._armed or [True] * len(threats)
+        gun = not self._blade()
+        for x, name, shoots in zip(threats, names, armed, strict=True):
             if not visible(self.t.map, index, x, dest):
                 continue
             line = cover_line(self.t.map, index, x, dest, self.c.posture, self.t.edition)
+            near = 1.0 if line.range_paces <= 20 else 0.5
+            if gun:
+                fire = max(fire, near)
+            if not shoots:
+                continue
             av = max((c.av for c in line.covering), default=0)
             share = len(line.covered_locations) / 8.0 * min(1.0, av / 4.0)
             if av:
                 best_av = max(best_av, av)
                 covered_from.append(name)
-            near = 1.0 if line.range_paces <= 20 else 0.5
             total += near * (1.0 - min(1.0, share))
         words = ""
         if covered_from:
             words = f"cover AV {best_av} against {_and(covered_from)}"
-        return total, words
+        return total, fire, words
 
     def _threat_names(self, threats: list[Hex]) -> list[str]:
         out = []
@@ -824,6 +906,21 @@ class Planner:
             col, row = self.t.map.offset(h)
             refs.append((col + 1, row + 1))
         return tuple(refs)
+
+
+def _armed(table: Table, cid: str) -> bool:
+    """Whether the character carries a gun that can fire. House reading (Help ▸ Rules
+    reference, "What an NPC sees of a foe's gear"): "The pages do not say what a
+    character's eyes take in of another's gear. The autopilot reads a gun carried as
+    in plain view (a gun at the hip)"."""
+    gear = table.gear.weapons
+    for cw in table.character(cid).weapons:
+        w = gear.get(cw.weapon_id)
+        if w is None or cw.failure is not None or not w.is_ranged:
+            continue
+        if w.kind not in ("thrown", "explosive") and not w.throwable:
+            return True
+    return False
 
 
 def _phase_declared(table: Table, cid: str) -> str | None:

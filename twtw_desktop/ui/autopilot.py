@@ -154,7 +154,16 @@ class AutopilotUi(QObject):
                 f"{self.doc.character(p.who).name}: {p.reasons[0]}" for p in result if p.reasons
             )
         )
+        self._show_on_track()
         self.planned.emit()
+
+    def _show_on_track(self) -> None:
+        """The track's rows again: each planned NPC's row shows its plan's why."""
+        from .panels.track_panel import TrackPanel  # lazy: start-up (the track panel)
+
+        panel = self.win.findChild(TrackPanel)
+        if panel is not None and self.doc is not None:
+            panel.refresh()
 
     def _mark(self, cid: str) -> tuple[Any, ...]:
         """What the Judge changes when dealing with an NPC by hand: its token, its
@@ -202,6 +211,7 @@ class AutopilotUi(QObject):
             if scene is not None:
                 scene.removeItem(group)
         self._items = {}
+        self._show_on_track()
 
     def _draw(self, plan: Plan) -> None:
         view = self.win.map_view
@@ -259,10 +269,26 @@ def _row_actions(document: Any, cid: str, parent: Any) -> list[QAction]:
     return [act]
 
 
+def _row_note(document: Any, cid: str) -> str | None:
+    """A track row's note: the plan shown for this NPC, with its why."""
+    ui = getattr(document.parent(), "autopilot", None)
+    if not isinstance(ui, AutopilotUi):
+        return None
+    for plan in ui.plans:
+        if plan.who == cid and plan.reasons:
+            return "Autopilot's plan (Ctrl+Shift+Return accepts): " + plan.reasons[0]
+    return None
+
+
 def install(win: Any) -> AutopilotUi:
-    """The window's autopilot, and its entry in the track rows' menus."""
-    from .panels.track.menus import ROW_MENU_EXTRAS  # lazy: start-up (the track's menus)
+    """The window's autopilot, its entry in the track rows' menus and its line on
+    each planned NPC's row."""
+    # lazy: start-up (the track's menus and rows)
+    from .panels.track.ap_rows import ROW_NOTES
+    from .panels.track.menus import ROW_MENU_EXTRAS
 
     if _row_actions not in ROW_MENU_EXTRAS:
         ROW_MENU_EXTRAS.append(_row_actions)
+    if _row_note not in ROW_NOTES:
+        ROW_NOTES.append(_row_note)
     return AutopilotUi(win)

@@ -215,6 +215,16 @@ def _why_stopped(panel: TrackHost) -> str | None:
     return None
 
 
+#: hooks ``(document, character id) -> str | None``: a line a row's name shows in its
+#: tooltip, marked » (the autopilot's plan and its why)
+ROW_NOTES: list = []
+
+
+def _row_note(panel: TrackHost, cid: str) -> str | None:
+    notes = [n for hook in ROW_NOTES if (n := hook(panel.document, cid))]
+    return "\n".join(notes) or None
+
+
 def _draw_ap_rows(
     panel: TrackHost,
     rows: Iterable[int],
@@ -240,8 +250,9 @@ def _draw_ap_rows(
         mine = by_char.get(c.id, [])
         # what each cell is drawn from: the four columns around the segments, and
         # the segments' own (see _row_marks); only what changed is drawn again
+        note = _row_note(panel, c.id)
         if row is None:
-            heads: tuple = ((c.name, c.initiative, c.ap), (None, c.ap), None, None)
+            heads: tuple = ((c.name, c.initiative, c.ap, note), (None, c.ap), None, None)
         else:
             status = row.status
             heads = (
@@ -255,6 +266,7 @@ def _draw_ap_rows(
                     row.status_reason,
                     tuple(q.label for q in st.standing.get(c.id, ())),
                     c.id in pending,
+                    note,
                 ),
                 (row.round_ap, status, c.ap, row.pool, row.ap_reasons),
                 row.counters,
@@ -308,6 +320,10 @@ def _put_heads(
             skipped = skip_reason(panel.document.table, c.id) if t is not None else None
             if skipped:
                 tip.append(f"Not chosen as due next: {skipped}")
+        note = heads[0][-1]
+        if note:
+            name = f"{name} »"
+            tip.append(note)
         put(r, 0, name, "\n".join(x for x in tip if x), center=False)
     if changed[1]:
         put(
