@@ -22,7 +22,7 @@ from ..play.target_actions import TargetToken
 from ..play.track_actions import AbandonProgress, AtOnce, Maneuver
 
 
-def _entry(
+def table_entry(
     menu: QMenu | None, document: Any, text: str, action: Any, parent: Any = None
 ) -> QAction:
     """An entry applying a table action (added to ``menu`` when given); disabled,
@@ -57,7 +57,7 @@ def put_away_menu(parent: Any, document: Any, who: str) -> QMenu | None:
     for i, cw in slots:
         w = table.gear.weapons.get(cw.weapon_id)
         name = w.name if w is not None else cw.weapon_id
-        _entry(menu, document, f"The {name}", Holster(who=c.id, weapon=cw.weapon_id, slot=i))
+        table_entry(menu, document, f"The {name}", Holster(who=c.id, weapon=cw.weapon_id, slot=i))
     return menu
 
 
@@ -72,7 +72,7 @@ def abandon_action(parent: Any, document: Any, who: str) -> QAction | None:
     if row is None or row.progress is None:
         return None
     what = row.progress.action.describe()
-    act = _entry(
+    act = table_entry(
         None,
         document,
         f"Give up {what} ({row.progress.paid} AP paid are lost)",
@@ -99,7 +99,7 @@ def at_once_menu(parent: Any, document: Any, who: str) -> QMenu | None:
             continue
         if not cw.readied:
             then = Draw(who=c.id, weapon=cw.weapon_id, slot=i).journal_form()
-            _entry(menu, document, f"Draw the {w.name}", AtOnce(who=c.id, then=then))
+            table_entry(menu, document, f"Draw the {w.name}", AtOnce(who=c.id, then=then))
         elif w.snap_ap is not None:
             # "draw a knife and fire a pistol" (004): a snap shot with the gun in hand
             sub = menu.addMenu(f"Snap shot with the {w.name} at")
@@ -107,7 +107,7 @@ def at_once_menu(parent: Any, document: Any, who: str) -> QMenu | None:
             for t in others:
                 shot = SnapShot(who=c.id, target=t.id, weapon=cw.weapon_id, slot=i)
                 name = table.character_of(t.id).name
-                _entry(sub, document, name, AtOnce(who=c.id, then=shot.journal_form()))
+                table_entry(sub, document, name, AtOnce(who=c.id, then=shot.journal_form()))
     if not menu.actions():
         menu.addAction("Nothing else to take in hand").setEnabled(False)
     return menu
@@ -131,7 +131,7 @@ def maneuver_menu(parent: Any, document: Any, who: str) -> QMenu | None:
     menu = _menu(parent, f"Maneuver {found.name} (002)", "menu_maneuver")
     for facing in range(6):
         act = Maneuver(who=c.id, mover=found.mover_id, facing=facing)
-        _entry(menu, document, f"Steer toward {direction_name(table, facing)}", act)
+        table_entry(menu, document, f"Steer toward {direction_name(table, facing)}", act)
     speed = menu.addAction(f"Change speed (now {found.paces} paces a round)…")
     speed.setObjectName("act_maneuver_speed")
     speed.triggered.connect(lambda: _ask_speed(parent, document, c.id, found.mover_id, found.paces))
@@ -157,7 +157,7 @@ def carry_menu(parent: Any, document: Any, who: str) -> QMenu | None:
                     break
                 act = DominanceMove(who=c.id, target=foe_id, to=ref_of(table, h))
                 text = f"{name} to {table.hex_label(h)} ({paces} pace{'s' if paces > 1 else ''})"
-                _entry(menu, document, text, act)
+                table_entry(menu, document, text, act)
     return menu
 
 
@@ -178,7 +178,7 @@ def target_token_menu(parent: Any, document: Any, who: str) -> QMenu | None:
         for q, r in t.trail:
             h = Hex(q, r)
             act = TargetToken(who=c.id, target=t.id, at=ref_of(table, h))
-            _entry(sub, document, table.hex_label(h), act)
+            table_entry(sub, document, table.hex_label(h), act)
     return menu
 
 

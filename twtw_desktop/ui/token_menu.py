@@ -30,7 +30,7 @@ from .care_dialog import first_aid_action
 from .commands import HIDE_TOKEN_SHORTCUT, PING_KEY, toggle_token_hidden
 from .cover_menu import cover_menu_actions, risk_action
 from .judge_dialog import judge_override
-from .rules_menu import rules_menu_actions
+from .rules_menu import rules_menu_actions, table_entry
 
 
 def token_menu_action(parent: Any, document: Any, token_id: str) -> QAction:
@@ -63,18 +63,6 @@ def judge_action(parent: Any, document: Any, who: str) -> QAction:
     return act
 
 
-def _table_entry(menu: QMenu, document: Any, text: str, action: Any) -> QAction:
-    """A menu entry applying a table action; disabled, saying why, when refused."""
-    act = menu.addAction(text)
-    why = document.table.why_not(action)
-    if why:
-        act.setEnabled(False)
-        act.setToolTip(why)
-        act.setStatusTip(why)
-    act.triggered.connect(lambda: document.apply(action))
-    return act
-
-
 def bonus_menu(parent: Any, document: Any, who: str) -> QMenu:
     """The "Bonus counter" submenu (002): take one with a bump, spend it on a result,
     or hand it to another player (I've got your back!)."""
@@ -83,9 +71,9 @@ def bonus_menu(parent: Any, document: Any, who: str) -> QMenu:
     menu = QMenu(f"Bonus counter ({held}; {counters_free(document.table)} in the pool)", parent)
     menu.setObjectName("menu_bonus_counter")
     menu.setToolTipsVisible(True)
-    _table_entry(menu, document, "Take one (a bump spent on it)", TakeCounter(who=c.id))
+    table_entry(menu, document, "Take one (a bump spent on it)", TakeCounter(who=c.id))
     for key, (name, value, where) in SPENDS.items():
-        _table_entry(
+        table_entry(
             menu,
             document,
             f"Spend: {name} +{value} ({where})",
@@ -94,9 +82,9 @@ def bonus_menu(parent: Any, document: Any, who: str) -> QMenu:
     give = menu.addMenu("I've got your back! — hand it to")
     for other in document.encounter.characters:
         if other.id != c.id and other.side == c.side:
-            _table_entry(give, document, other.name, GiveCounter(who=c.id, to=other.id))
+            table_entry(give, document, other.name, GiveCounter(who=c.id, to=other.id))
     menu.addSeparator()
-    _table_entry(
+    table_entry(
         menu, document, "The session ends: unspent counters are lost", LoseCounters()
     ).setObjectName("act_lose_counters")
     return menu
@@ -117,7 +105,7 @@ def entangle_menu(parent: Any, document: Any, who: str) -> QMenu | None:
     menu.setObjectName("menu_entangle")
     menu.setToolTipsVisible(True)
     if tok.entangled_by is not None:
-        _table_entry(menu, document, "Break free", BreakFree(who=c.id))
+        table_entry(menu, document, "Break free", BreakFree(who=c.id))
     if found is not None:
         for verb, trip in (("Entangle", False), ("Trip", True)):
             sub = menu.addMenu(f"{verb} with the {found[1].name}")
@@ -125,7 +113,7 @@ def entangle_menu(parent: Any, document: Any, who: str) -> QMenu | None:
                 if other.id != tok.id:
                     name = table.character_of(other.id).name
                     act = Entangle(who=c.id, target=other.id, trip=trip)
-                    _table_entry(sub, document, name, act)
+                    table_entry(sub, document, name, act)
     return menu
 
 
