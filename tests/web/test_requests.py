@@ -21,10 +21,10 @@ import aiohttp
 import numpy as np
 import pytest
 
-from twtw_desktop.play.player_options import answer_options
 from twtw_desktop.play.player_requests import NO_FIGURE, NO_HEX, RequestDesk
 from twtw_desktop.play.visibility import PlayersOptions
 from twtw_desktop.resources import maps_dir
+from twtw_desktop.web.headless import serve_request
 from twtw_desktop.web.server import NOT_A_REQUEST, REQUEST_BURST, TOO_MANY
 
 from .conftest import WAIT, sample_table, served
@@ -65,15 +65,7 @@ def table_side(table, svc, maker, options=None, approve_all=True):
             except queue.Empty:
                 continue
             seen_threads.add(threading.current_thread().name)
-            if req.kind == "options":
-                svc.answer(
-                    req.view.character_id, answer_options(table, req.n, req.view, req.declare)
-                )
-                continue
-            reply = desk.receive(table, req.n, req.view, req.declare)
-            svc.answer(req.view.character_id, reply)
-            if reply["status"] == "approved":
-                svc.publish(maker(table, options))
+            serve_request(table, svc, desk, req, lambda: svc.publish(maker(table, options)))
 
     t = threading.Thread(target=run, name="table-side", daemon=True)
     t.start()

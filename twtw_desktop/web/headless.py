@@ -15,15 +15,36 @@ import argparse
 import queue
 import sys
 import threading
+from collections.abc import Callable
 
 from ..errors import OneLineParser, TwtwError
 from ..play.player_options import answer_options
 from ..play.player_requests import RequestDesk
 from ..play.session import open_table
+from ..play.table import Table
 from ..play.visibility import PlayersOptions
 from .net import DEFAULT_PORT
 from .server import DeviceService, PlayerRequest, ServiceError
 from .state import FrameMaker, PictureCutter
+
+
+def serve_request(
+    table: Table,
+    service: DeviceService,
+    desk: RequestDesk,
+    req: PlayerRequest,
+    republish: Callable[[], None],
+) -> None:
+    """One page's request on the table's side (never the service's thread): its options
+    answered, or its declaration checked by the desk and answered, the pages' state
+    published again once it is applied."""
+    if req.kind == "options":
+        service.answer(req.view.character_id, answer_options(table, req.n, req.view, req.declare))
+        return
+    reply = desk.receive(table, req.n, req.view, req.declare)
+    service.answer(req.view.character_id, reply)
+    if reply["status"] == "approved":
+        republish()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -105,15 +126,10 @@ def main(
                 req = inbox.get(timeout=0.2)
             except queue.Empty:
                 continue
-            if req.kind == "options":
-                service.answer(
-                    req.view.character_id, answer_options(table, req.n, req.view, req.declare)
-                )
-                continue
-            reply = desk.receive(table, req.n, req.view, req.declare)
-            service.answer(req.view.character_id, reply)
-            if reply["status"] == "approved":
-                service.publish(maker(table, options, map_path=map_path))
+            serve_request(
+                table, service, desk, req,
+                lambda: service.publish(maker(table, options, map_path=map_path)),
+            )  # fmt: skip
     except KeyboardInterrupt:
         pass
     finally:
