@@ -204,6 +204,7 @@ class AutopilotUi(QObject):
     # -- drawing -----------------------------------------------------------------------
 
     def clear(self) -> None:
+        had_plans = bool(self.plans)
         self.plans = []
         self._marks = {}
         for group in self._items.values():
@@ -211,7 +212,8 @@ class AutopilotUi(QObject):
             if scene is not None:
                 scene.removeItem(group)
         self._items = {}
-        self._show_on_track()
+        if had_plans:  # the rows marked a plan (none at start-up: no track panel yet)
+            self._show_on_track()
 
     def _draw(self, plan: Plan) -> None:
         view = self.win.map_view
