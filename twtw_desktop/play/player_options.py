@@ -117,7 +117,7 @@ def _reach(table: Table, view: PageView) -> list[list[int]]:
     budget, counters = reach_budget(table, c.id)
     now = counters if counters is not None else budget
     m = table.map
-    ever = table.sight.seen(view.character_id, (m.rows, m.cols)).ever
+    ever = view.ever(table)
     # walked through seen hexes alone: an AP through hexes never seen would tell of
     # a way (or a wall) the page does not show
     unseen = [m.hex_at(int(col), int(row)) for row, col in np.argwhere(~ever)]

@@ -43,6 +43,7 @@ from ..hexgrid import Hex
 from ..hexgrid.layout import offset_label
 from .actions import Action, parse_action
 from .declarations import WhenAble, segments
+from .seen import Seen
 from .table import Table
 
 #: the words of a refusal for a token the page does not show
@@ -108,6 +109,16 @@ class PageView:
     aliases: dict[str, str]
     #: token ids the page shows with their names
     named: frozenset[str] = frozenset()
+    #: the character's sight record, copied when the table is copied to be asked on
+    #: another thread (None: the table's own record, read on the table's thread)
+    seen: Seen | None = None
+
+    def ever(self, table: Table) -> Any:
+        """The hexes the character has seen this session, ``(rows, cols)``."""
+        m = table.map
+        if self.seen is not None and self.seen.ever.shape == (m.rows, m.cols):
+            return self.seen.ever
+        return table.sight.seen(self.character_id, (m.rows, m.cols)).ever
 
     def own_aliases(self, table: Table) -> set[str]:
         return {
@@ -139,8 +150,7 @@ def _hex_seen(table: Table, view: PageView, ref: object) -> bool:
     m = table.map
     if not (1 <= col <= m.cols and 1 <= row <= m.rows):
         return False
-    seen = table.sight.seen(view.character_id, (m.rows, m.cols))
-    return bool(seen.ever[row - 1, col - 1])
+    return bool(view.ever(table)[row - 1, col - 1])
 
 
 def translate(table: Table, view: PageView, declare: Any, depth: int = 0) -> dict[str, Any]:
@@ -231,7 +241,7 @@ def scrub(table: Table, view: PageView, text: str) -> str:
         swaps.append((c.id, instead))
         swaps += [(t, alias_of.get(t, instead)) for t in toks]
     m = table.map
-    ever = table.sight.seen(view.character_id, (m.rows, m.cols)).ever
+    ever = view.ever(table)
     for f in m.features:
         swaps += [(f.id, COVER), (f.name, COVER)]
     for lab in m.labels:
