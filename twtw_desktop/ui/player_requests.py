@@ -111,10 +111,11 @@ class RequestsController(QObject):
         self.main = devices.main
         self.desk = RequestDesk(self._apply, on_change=self._refresh)
         self.arrived.connect(self._receive, Qt.ConnectionType.QueuedConnection)
-        #: each page's latest options ask not yet handed to the pool, and whether a
-        #: task is answering some now (one at a time: the asks coalesce meanwhile)
+        #: each page's latest options ask not yet handed to the pool, and the
+        #: document a task is answering some of now (one at a time: the asks
+        #: coalesce meanwhile), else None
         self._asks: dict[str, PlayerRequest] = {}
-        self._asking = False
+        self._asking: Any = None
         self._relay = _Relay(self)
         self._relay.done.connect(self._answered, Qt.ConnectionType.QueuedConnection)
         self.dialog: RefuseDialog | None = None
@@ -199,7 +200,7 @@ class RequestsController(QObject):
 
     def _ask_pool(self) -> None:
         """Hand the asks waiting to one task of the pool, on a copy of the table."""
-        if self._asking or not self._asks or self.main.document is None:
+        if self._asking is not None or not self._asks or self.main.document is None:
             return
         table = self._table()
         shape = (table.map.rows, table.map.cols)
@@ -210,13 +211,14 @@ class RequestsController(QObject):
             for cid, r in self._asks.items()
         ]
         self._asks.clear()
-        self._asking = True
+        self._asking = self.main.document
         QThreadPool.globalInstance().start(_OptionsTask(scratch_of(table), asks, self._relay))
 
     def _answered(self, out: list[tuple[str, dict[str, Any]]]) -> None:
-        self._asking = False
-        for key, reply in out:
-            self._answer(reply, key)
+        asked_of, self._asking = self._asking, None
+        if asked_of is self.main.document:  # else another fight's: its pages ask anew
+            for key, reply in out:
+                self._answer(reply, key)
         self._ask_pool()
 
     def approve(self, n: int) -> None:
