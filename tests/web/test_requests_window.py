@@ -29,11 +29,16 @@ class Phone(threading.Thread):
         self.url = url
         self.out: queue.SimpleQueue = queue.SimpleQueue()
         self.answers: list[dict] = []
+        #: the answers to the page's options asks
+        self.options: list[dict] = []
         self.first: dict | None = None
         self.stop = threading.Event()
 
     def send(self, declare: dict) -> None:
         self.out.put(json.dumps({"declare": declare}))
+
+    def ask_options(self) -> None:
+        self.out.put(json.dumps({"options": {}}))
 
     def run(self) -> None:
         async def go():
@@ -52,6 +57,8 @@ class Phone(threading.Thread):
                         self.first = data["full"]
                     if "request" in data:
                         self.answers.append(data)
+                    if "options" in data:
+                        self.options.append(data)
 
         asyncio.run(go())
 
@@ -68,9 +75,11 @@ def _seen_near(table, cid: str, taken=()) -> list[int]:
     )  # fmt: skip
 
 
-def test_the_judge_approves_and_refuses_the_phones_requests(qtbot, tmp_path, monkeypatch):
+def _serving_window(qtbot, tmp_path, monkeypatch):
+    """The window at 1366×768 with Main Street open and the devices service started
+    on this computer by clicks in its dialog: (window, {character id: page url})."""
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QLineEdit, QPushButton
+    from PySide6.QtWidgets import QPushButton
 
     from tests.ui.conftest import fresh_window
     from twtw_desktop.resources import maps_dir
@@ -95,6 +104,54 @@ def test_the_judge_approves_and_refuses_the_phones_requests(qtbot, tmp_path, mon
     assert win.devices.running, dlg.status.text()
     url = {a.key: a.url for a in dlg.shown}
     dlg.close()
+    return win, url
+
+
+def test_the_window_s_thread_never_works_out_a_page_s_options(qtbot, tmp_path, monkeypatch):
+    """A page's options (asked after every update) are answered by the thread pool on
+    a copy of the table, the asks of a page coalescing while one is answered: the
+    window's thread never runs answer_options, and the phone still gets its reach,
+    again after a step of the table."""
+    import twtw_desktop.ui.player_requests as ui_requests
+
+    threads: list[threading.Thread] = []
+    real = ui_requests.answer_options
+
+    def recorded(*a, **k):
+        threads.append(threading.current_thread())
+        return real(*a, **k)
+
+    monkeypatch.setattr(ui_requests, "answer_options", recorded)
+    win, url = _serving_window(qtbot, tmp_path, monkeypatch)
+    table = win.document.table
+    table.sight.look(table)
+    phone = Phone(url["hank_daggett"])
+    phone.start()
+    try:
+        qtbot.waitUntil(lambda: phone.first is not None, timeout=WAIT * 1000)
+        for _ in range(5):
+            phone.ask_options()
+        qtbot.waitUntil(lambda: len(phone.options) >= 1, timeout=WAIT * 1000)
+        got = phone.options[-1]["options"]
+        assert got["reach"] and got["actions"]
+        phone.send({"do": "face", "facing": 4})
+        qtbot.waitUntil(lambda: len(phone.answers) == 1, timeout=WAIT * 1000)
+        phone.ask_options()
+        n = len(phone.options)
+        qtbot.waitUntil(lambda: len(phone.options) > n, timeout=WAIT * 1000)
+    finally:
+        phone.stop.set()
+        phone.join(WAIT)
+    assert threads and threading.main_thread() not in threads
+    win.close()
+
+
+def test_the_judge_approves_and_refuses_the_phones_requests(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLineEdit, QPushButton
+
+    win, url = _serving_window(qtbot, tmp_path, monkeypatch)
+    L = Qt.MouseButton.LeftButton
     table = win.document.table
     table.sight.look(table)
     first_hex = _seen_near(table, "hank_daggett")

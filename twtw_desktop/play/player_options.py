@@ -13,7 +13,10 @@ computes a cost or a reason itself, and is never sent anything it could not see.
   and the phase to act in; ``declare`` is what the page sends to ask for it (its journal form, as the
   page names things); ``why`` is None when the table would take it now.
 * ``reach``: ``[[col, row, ap], …]`` — the hexes the character could walk to (the
-  reach area the window's overlay shows), only those it has seen, with their AP.
+  reach area the window's overlay shows) through hexes it has seen, with their AP:
+  a hex reached only (or more cheaply) through hexes it has never seen would tell
+  of them, so the reach walks its seen hexes alone (the table may still take a
+  move there; its answer's words go through :func:`scrub`).
 * ``targets``: ``{alias: {"tn", "tn_items", "ap", "ap_items", "why", "declare"}}`` —
   a normal shot at the figure the page asked about (``{"options": {"target":
   alias}}``, one the page shows, not the character itself), as the Attack panel
@@ -26,6 +29,8 @@ computes a cost or a reason itself, and is never sent anything it could not see.
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from ..errors import RulesError
 from ..geometry import movement
@@ -111,23 +116,25 @@ def _reach(table: Table, view: PageView) -> list[list[int]]:
         return []
     budget, counters = reach_budget(table, c.id)
     now = counters if counters is not None else budget
+    m = table.map
+    ever = view.ever(table)
+    # walked through seen hexes alone: an AP through hexes never seen would tell of
+    # a way (or a wall) the page does not show
+    unseen = [m.hex_at(int(col), int(row)) for row, col in np.argwhere(~ever)]
     try:
         area = movement.reachable(
-            table.map, table.walls(), tok.at, tok.facing, budget, now, c.move,
-            occupied_hexes(table, tok.id),
+            m, table.walls(), tok.at, tok.facing, budget, now, c.move,
+            [*occupied_hexes(table, tok.id), *unseen],
         )  # fmt: skip
     except RulesError:
         return []
-    m = table.map
-    ever = table.sight.seen(view.character_id, (m.rows, m.cols)).ever
     hexes, costs = area.costs()
     out = []
     for h, cost in sorted(zip(hexes, costs.tolist(), strict=True), key=lambda x: x[1]):
         if h == tok.at:
             continue
         col, row = ref_of(table, h)
-        if ever[row - 1, col - 1]:
-            out.append([col, row, int(cost)])
+        out.append([col, row, int(cost)])
         if len(out) >= MAX_REACH:
             break
     return out

@@ -21,7 +21,9 @@ then turns it into the table's own action, or a refusal:
   time the action is declared the way the window does (``when_able``).
 * **A refusal tells nothing the page does not show** (:func:`scrub`): every name and
   id of a figure the page does not name is replaced by its alias on the page, or by
-  "someone".
+  "someone"; every wall, door or window (the page draws walls, never their names or
+  ids) by :data:`COVER`; a label the page does not show, and a hex the character has
+  never seen (by its label or its axial ``q,r``), by :data:`SOMEWHERE`.
 
 :class:`RequestDesk` holds the requests waiting for the Judge (or approves them at
 once when "approve the posse's requests" is on) and makes the answers
@@ -36,14 +38,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RulesError
+from ..geometry.hexcut import point_in
+from ..hexgrid import Hex
+from ..hexgrid.layout import offset_label
 from .actions import Action, parse_action
 from .declarations import WhenAble, segments
+from .seen import Seen
 from .table import Table
 
 #: the words of a refusal for a token the page does not show
 NO_FIGURE = "There is no figure {name} on your map."
 #: the words of a refusal for a hex the character has never seen (or off the map)
 NO_HEX = "There is no hex {ref} on your map."
+#: what a wall, door or window is called on a page (it never shows their names)
+COVER = "cover"
+#: what a hex or label the page does not show is called
+SOMEWHERE = "somewhere"
+#: a hex in a table's words: axial "q,r" (a path's steps), or its label ("0412")
+_AXIAL = re.compile(r"(?<![\w.\[-])(-?\d{1,4}),\s?(-?\d{1,4})(?![\w\]]|\.\d)")
+_LABEL = re.compile(r"(?<![\w.-])(\d{4,8})(?![\w]|\.\d)")
+#: the words of a refusal for a hex where a figure the page does not show stands: the
+#: table's own for a hex it finds no way to (play/movement.py), so that a refusal
+#: does not tell of the figure
+NO_WAY = "No way there (walls, water or other figures)."
 #: requests one page may have waiting for the Judge at once
 MAX_WAITING = 8
 
@@ -92,6 +109,16 @@ class PageView:
     aliases: dict[str, str]
     #: token ids the page shows with their names
     named: frozenset[str] = frozenset()
+    #: the character's sight record, copied when the table is copied to be asked on
+    #: another thread (None: the table's own record, read on the table's thread)
+    seen: Seen | None = None
+
+    def ever(self, table: Table) -> Any:
+        """The hexes the character has seen this session, ``(rows, cols)``."""
+        m = table.map
+        if self.seen is not None and self.seen.ever.shape == (m.rows, m.cols):
+            return self.seen.ever
+        return table.sight.seen(self.character_id, (m.rows, m.cols)).ever
 
     def own_aliases(self, table: Table) -> set[str]:
         return {
@@ -123,8 +150,7 @@ def _hex_seen(table: Table, view: PageView, ref: object) -> bool:
     m = table.map
     if not (1 <= col <= m.cols and 1 <= row <= m.rows):
         return False
-    seen = table.sight.seen(view.character_id, (m.rows, m.cols))
-    return bool(seen.ever[row - 1, col - 1])
+    return bool(view.ever(table)[row - 1, col - 1])
 
 
 def translate(table: Table, view: PageView, declare: Any, depth: int = 0) -> dict[str, Any]:
@@ -169,6 +195,7 @@ def translate(table: Table, view: PageView, declare: Any, depth: int = 0) -> dic
 def check(table: Table, view: PageView, declare: Any) -> Action:
     """The table action a request asks for, legal now (Refused otherwise, scrubbed)."""
     line = translate(table, view, declare)
+    _hidden_there(table, view, line)
     try:
         action = parse_action(line)
         if segments(table) and line["do"] not in ("pass", "when_able", "wait_until"):
@@ -179,6 +206,24 @@ def check(table: Table, view: PageView, declare: Any) -> Action:
     if why is not None:
         raise Refused(scrub(table, view, why))
     return action
+
+
+def _hidden_there(table: Table, view: PageView, line: dict[str, Any]) -> None:
+    """Refused with :data:`NO_WAY` when the hex a move asks for (its own or under
+    ``then``) holds a figure the page does not show: the table's words would name
+    it, or say that someone stands there."""
+    then = line.get("then")
+    if isinstance(then, dict):
+        _hidden_there(table, view, then)
+    to = line.get("to")
+    if line.get("do") not in ("move", "run") or not isinstance(to, list | tuple):
+        return
+    other = table.encounter.token_at(table.map.hex_at(int(to[0]) - 1, int(to[1]) - 1))
+    shown = set(view.aliases.values())
+    if other is None or other.id in shown or other.riding in shown:
+        return
+    if table.token(other.id).character_id != view.character_id:
+        raise Refused(NO_WAY)
 
 
 def scrub(table: Table, view: PageView, text: str) -> str:
@@ -195,11 +240,45 @@ def scrub(table: Table, view: PageView, text: str) -> str:
             swaps.append((c.name, instead))
         swaps.append((c.id, instead))
         swaps += [(t, alias_of.get(t, instead)) for t in toks]
+    m = table.map
+    ever = view.ever(table)
+    for f in m.features:
+        swaps += [(f.id, COVER), (f.name, COVER)]
+    for lab in m.labels:
+        if lab.judge_only or not point_in(m, ever, *lab.at):
+            swaps.append((lab.text, SOMEWHERE))
     swaps.sort(key=lambda s: -len(s[0]))
     for old, new in swaps:
-        if old:
+        if old.strip():
             text = re.sub(rf"(?<![\w-]){re.escape(old)}(?![\w-])", new, text)
-    return text
+    return _unseen_hexes(table, ever, text)
+
+
+def _unseen_hexes(table: Table, ever: Any, text: str) -> str:
+    """``text`` with every hex of the map the character has never seen, named by its
+    axial ``q,r`` or by its label, replaced by :data:`SOMEWHERE`."""
+    m = table.map
+
+    def unseen(h: Hex) -> bool:
+        if not m.contains(h):
+            return False
+        col, row = m.offset(h)
+        return not bool(ever[row, col])
+
+    def axial(mt: re.Match[str]) -> str:
+        return SOMEWHERE if unseen(Hex(int(mt[1]), int(mt[2]))) else mt[0]
+
+    text = _AXIAL.sub(axial, text)
+    if _LABEL.search(text) is None:
+        return text
+    hexes = {offset_label(m.hex_at(c, r), m.orientation): (r, c) for r in range(m.rows)
+             for c in range(m.cols)}  # fmt: skip
+
+    def label(mt: re.Match[str]) -> str:
+        at = hexes.get(mt[1])
+        return SOMEWHERE if at is not None and not ever[at] else mt[0]
+
+    return _LABEL.sub(label, text)
 
 
 @dataclass

@@ -3,7 +3,12 @@ waiting for the Judge beside the action track.
 
 The devices service hands each page's request over from its own thread; it is
 queued to the window's thread (:attr:`RequestsController.arrived`) and checked there
-by the table (:class:`~twtw_desktop.play.player_requests.RequestDesk`). A request
+by the table (:class:`~twtw_desktop.play.player_requests.RequestDesk`). A page's
+``{"options": …}`` (asked after every update, ~13 ms a page on Main Street) is not
+worked out on the window's thread: the latest ask of each page waits, and one task
+of the thread pool answers them all on a copy of the table (and of each character's
+sight record) made on the window's thread — as the autopilot plans — so nothing a
+Judge does hitches the window, and the answer never reads a table being changed. A request
 that may be taken waits in the "Players' requests" dock, one row each: the
 character, what it asks, **Approve** and **Refuse…** (a small dialog asks the reason
 the phone then shows). **Ctrl+Shift+Y** approves every request waiting, oldest
@@ -16,9 +21,10 @@ as they come.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -37,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from ..play.player_options import answer_options
 from ..play.player_requests import RequestDesk
+from ..tactics.view import scratch_of
 
 if TYPE_CHECKING:
     from ..web.server import PlayerRequest
@@ -66,6 +73,31 @@ class RefuseDialog(QDialog):
         lay.addWidget(buttons)
 
 
+class _Relay(QObject):
+    #: [(character id, answer)] of one options task, to the window's thread
+    done = Signal(object)
+
+
+class _OptionsTask(QRunnable):
+    """Answers pages' options asks on a copy of the table (made on the GUI thread)."""
+
+    def __init__(self, scratch: Any, asks: list[PlayerRequest], relay: _Relay) -> None:
+        super().__init__()
+        self.scratch, self.asks, self.relay = scratch, asks, relay
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        out = []
+        for req in self.asks:
+            try:
+                got = answer_options(self.scratch, req.n, req.view, req.declare)
+            except Exception:  # never kills the pool: the page asks again after an update
+                continue
+            out.append((req.view.character_id, got))
+        with contextlib.suppress(RuntimeError):  # the window is gone
+            self.relay.done.emit(out)
+
+
 class RequestsController(QObject):
     """The window's side of the players' requests (see the module docstring)."""
 
@@ -79,6 +111,13 @@ class RequestsController(QObject):
         self.main = devices.main
         self.desk = RequestDesk(self._apply, on_change=self._refresh)
         self.arrived.connect(self._receive, Qt.ConnectionType.QueuedConnection)
+        #: each page's latest options ask not yet handed to the pool, and the
+        #: document a task is answering some of now (one at a time: the asks
+        #: coalesce meanwhile), else None
+        self._asks: dict[str, PlayerRequest] = {}
+        self._asking: Any = None
+        self._relay = _Relay(self)
+        self._relay.done.connect(self._answered, Qt.ConnectionType.QueuedConnection)
         self.dialog: RefuseDialog | None = None
         self.widget = QWidget()
         self.widget.setObjectName("requests_box")
@@ -150,17 +189,37 @@ class RequestsController(QObject):
 
     def _receive(self, req: PlayerRequest) -> None:
         if req.kind == "options":
-            if self.main.document is not None:
-                self._answer(
-                    answer_options(self._table(), req.n, req.view, req.declare),
-                    req.view.character_id,
-                )
+            self._asks[req.view.character_id] = req
+            self._ask_pool()
             return
         reply = self.desk.receive(self._table(), req.n, req.view, req.declare)
         self._answer(reply, req.view.character_id)
         if reply["status"] == "waiting":
             self.dock.show()
             self.dock.raise_()
+
+    def _ask_pool(self) -> None:
+        """Hand the asks waiting to one task of the pool, on a copy of the table."""
+        if self._asking is not None or not self._asks or self.main.document is None:
+            return
+        table = self._table()
+        shape = (table.map.rows, table.map.cols)
+        asks = [
+            dataclasses.replace(
+                r, view=dataclasses.replace(r.view, seen=table.sight.seen(cid, shape))
+            )
+            for cid, r in self._asks.items()
+        ]
+        self._asks.clear()
+        self._asking = self.main.document
+        QThreadPool.globalInstance().start(_OptionsTask(scratch_of(table), asks, self._relay))
+
+    def _answered(self, out: list[tuple[str, dict[str, Any]]]) -> None:
+        asked_of, self._asking = self._asking, None
+        if asked_of is self.main.document:  # else another fight's: its pages ask anew
+            for key, reply in out:
+                self._answer(reply, key)
+        self._ask_pool()
 
     def approve(self, n: int) -> None:
         req = self.desk.waiting.get(n)
