@@ -74,7 +74,7 @@ def test_the_judge_approves_and_refuses_the_phones_requests(qtbot, tmp_path, mon
 
     from tests.ui.conftest import fresh_window
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
 
     monkeypatch.setenv("TWTW_DATA_DIR", str(tmp_path / "app-data"))
     for f in maps_dir().glob("main_street.*.json"):
