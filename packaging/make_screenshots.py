@@ -26,7 +26,7 @@ import sys
 from PySide6.QtCore import QTimer
 from PySide6.QtTest import QTest
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.app import make_app, open_window
+from twtw_desktop.ui.window.app import make_app, open_window
 
 out = sys.argv[1]
 app = make_app([])

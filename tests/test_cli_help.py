@@ -15,7 +15,7 @@ import pytest
 from twtw_desktop import __version__
 from twtw_desktop.cli import COMMANDS, main
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.display import display_problem
+from twtw_desktop.ui.window.display import display_problem
 
 STREET = maps_dir() / "main_street.encounter.json"
 

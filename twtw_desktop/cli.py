@@ -178,7 +178,7 @@ def _export(argv: list[str]) -> int:
     path = Path(args.file)
     try:
         # lazy: start-up (Qt only for the commands that draw)
-        from .ui.export import ensure_app, export_pdf, export_png
+        from .ui.files.export import ensure_app, export_pdf, export_png
 
         ensure_app()
         common = {
@@ -188,7 +188,7 @@ def _export(argv: list[str]) -> int:
             "tokens": args.tokens,
         }
         # lazy: start-up (Qt only for the commands that draw)
-        from .ui.document import EncounterDocument
+        from .ui.core.document import EncounterDocument
 
         doc = EncounterDocument.open(path)
         results = []
@@ -212,8 +212,8 @@ def _export(argv: list[str]) -> int:
 def _picture_to_png(data: bytes, fmt: str, width: int, height: int) -> bytes:
     """The Qt picture step of a battle-map import or export (Qt loads only here)."""
     # lazy: start-up (Qt only for the commands that draw)
-    from .ui.export import ensure_app
-    from .ui.uvtt_dialog import picture_to_png
+    from .ui.files.export import ensure_app
+    from .ui.files.uvtt_dialog import picture_to_png
 
     ensure_app()
     return picture_to_png(data, fmt, width, height)
@@ -329,13 +329,13 @@ def _open(argv: list[str]) -> int:
         return path
     # no file: None, and the window reopens the last encounter (offering its recovery
     # after a crash); the sample only when there is none (ui/app.py open_window)
-    from .ui.display import display_problem  # lazy: start-up (standard library only)
+    from .ui.window.display import display_problem  # lazy: start-up (standard library only)
 
     problem = display_problem()
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    from .ui.app import run_app  # lazy: start-up (Qt only for the window)
+    from .ui.window.app import run_app  # lazy: start-up (Qt only for the window)
 
     return run_app(str(path) if path is not None else None)
 
@@ -374,7 +374,7 @@ def _plan(argv: list[str]) -> int:
 
 
 def _serve(argv: list[str]) -> int:
-    from .ui.picture_cut import cut_picture  # lazy: start-up (Qt cuts the pages' picture)
+    from .ui.devices.picture_cut import cut_picture  # lazy: start-up (Qt cuts the pages' picture)
     from .web.headless import main as serve_main  # lazy: start-up (aiohttp only when serving)
 
     return serve_main(argv, cutter=cut_picture)

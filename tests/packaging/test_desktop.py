@@ -243,7 +243,7 @@ def test_make_icons_writes_every_file(tmp_path: Path):
 
 def test_window_icon_is_the_app_icon():
     pytest.importorskip("PySide6.QtWidgets")
-    from twtw_desktop.ui.app import make_app
+    from twtw_desktop.ui.window.app import make_app
 
     app = make_app()
     sizes = {s.width() for s in app.windowIcon().availableSizes()}

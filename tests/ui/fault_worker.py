@@ -69,8 +69,8 @@ def main(folder: str) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from twtw_desktop.ui.main_window import MainWindow
-    from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+    from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+    from twtw_desktop.ui.window.main_window import MainWindow
 
     out = Path(folder)
     use_ini_folder(out / "settings")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
 from .test_attack_more import judge_window

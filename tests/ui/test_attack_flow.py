@@ -74,7 +74,7 @@ def street(qtbot):
     path = sample_encounter_path()
     if path is None:
         pytest.skip("the sample encounter is not there yet")
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
 
     doc = EncounterDocument.open(path)
     enc = doc.encounter

@@ -56,8 +56,8 @@ def judge_window(qtbot, qapp, tmp_path, monkeypatch, doc):
     """The real main window on ``doc``, shown offscreen at 1366×768."""
     from PySide6.QtWidgets import QMessageBox
 
-    from twtw_desktop.ui.main_window import MainWindow
-    from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+    from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+    from twtw_desktop.ui.window.main_window import MainWindow
 
     # closing a changed document asks to save: answer Discard
     monkeypatch.setattr(
@@ -971,7 +971,7 @@ def test_a_holstered_gun_offers_draw_and_shoot_in_one_action(qtbot):
     """#16: shooting with a holstered gun is one flow: "draw first" is ticked, the draw's
     AP is in the cost shown before the card, and Apply leaves the gun in hand."""
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
     from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
@@ -989,7 +989,7 @@ def test_draw_waits_until_the_whole_action_is_payable(qtbot):
     (here: Miranda has 2 AP this round and the snap shot needs 3); the reason is shown."""
     from twtw_desktop.play.actions import StartActionTime, StartRound
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
     from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
@@ -1013,7 +1013,7 @@ def test_draw_declares_a_shot_the_counters_do_not_cover_yet(qtbot):
     from twtw_desktop.play.actions import StartActionTime, StartRound
     from twtw_desktop.play.declarations import RunOn
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
     from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
@@ -1046,7 +1046,7 @@ def test_the_panel_follows_undo_of_an_applied_attack(qtbot):
     """#16: after an applied shot is undone the panel no longer shows its card."""
     from twtw_desktop.play.actions import Draw
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
     from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
@@ -1070,7 +1070,7 @@ def test_a_snap_shot_from_a_selected_shooter_takes_three_clicks_even_holstered(q
     from PySide6.QtCore import Qt
 
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
     from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
@@ -1180,7 +1180,7 @@ def test_the_routine_snap_shot_is_two_clicks_from_a_selected_shooter(qtbot):
     from PySide6.QtCore import Qt
 
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
 
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
     panel = AttackPanel(doc)

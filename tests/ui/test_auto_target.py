@@ -12,7 +12,7 @@ from twtw_desktop.hexgrid import Hex
 from twtw_desktop.play.attack import nearest_enemy, out_of_sight
 from twtw_desktop.play.attack_request import Geometry
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
 from .test_attack_more import judge_window

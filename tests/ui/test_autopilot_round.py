@@ -18,9 +18,9 @@ from twtw_desktop.play.actions import parse_action
 from twtw_desktop.play.attack import nearest_enemy, usable_weapons
 from twtw_desktop.play.declarations import decision_waiting
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.autopilot import AutopilotUi
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
+from twtw_desktop.ui.window.autopilot import AutopilotUi
 
 from .test_attack_more import judge_window
 from .test_round_flow import _in_view, _step_hex, _viewport_point

@@ -8,10 +8,10 @@ import uuid
 from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.autosave import SUFFIX, newer_copy
-from twtw_desktop.ui.commands import ChangeValueCommand
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.core.commands import ChangeValueCommand
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.window.autosave import SUFFIX, newer_copy
+from twtw_desktop.ui.window.main_window import MainWindow
 
 MAP = "main_street.map.json"
 

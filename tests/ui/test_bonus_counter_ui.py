@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from twtw_desktop.play.bonus_actions import TakeCounter
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.dialogs.rules_dialog import ChangeRulesCommand, RulesDialog
+from twtw_desktop.ui.menus.token_menu import token_menu_actions
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
-from twtw_desktop.ui.rules_dialog import ChangeRulesCommand, RulesDialog
-from twtw_desktop.ui.token_menu import token_menu_actions
 
 SAMPLE = maps_dir() / "main_street.encounter.json"
 

@@ -13,13 +13,13 @@ from PySide6.QtCore import Qt
 
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.character import SkillRating
-from twtw_desktop.ui import care_dialog
-from twtw_desktop.ui.care_dialog import FirstAidDialog, RestDialog
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.main_window import MainWindow
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.dialogs import care_dialog
+from twtw_desktop.ui.dialogs.care_dialog import FirstAidDialog, RestDialog
+from twtw_desktop.ui.menus.token_menu import token_menu_actions
 from twtw_desktop.ui.panels import sheet_panel
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
-from twtw_desktop.ui.token_menu import token_menu_actions
+from twtw_desktop.ui.window.main_window import MainWindow
 
 DOC, HANK, MIRANDA = "cyril_wellington", "hank_daggett", "miranda_valentine"
 CARD_7, CARD_2, CARD_6 = 5, 8, 6  # 2d8 reads 7, 2 and 6 on these (no exceptional cell)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.base import Pool
-from twtw_desktop.ui.check_dialog import CheckDialog
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.main_window import MainWindow
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.dialogs.check_dialog import CheckDialog
+from twtw_desktop.ui.dialogs.rules_reference import help_menu
 from twtw_desktop.ui.panels import sheet_panel
-from twtw_desktop.ui.rules_reference import help_menu
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.window.main_window import MainWindow
 
 HANK = "hank_daggett"
 
@@ -83,7 +83,7 @@ def test_ctrl_k_and_the_sheet_button_reach_it(qtbot, qapp, monkeypatch, tmp_path
 
     opened: list[tuple[str | None]] = []
     monkeypatch.setattr(
-        "twtw_desktop.ui.check_dialog.open_check_dialog",
+        "twtw_desktop.ui.dialogs.check_dialog.open_check_dialog",
         lambda doc, who=None, parent=None: opened.append((who,)) or True,
     )
     monkeypatch.setattr(

@@ -13,7 +13,7 @@ from twtw_desktop.play.declarations import PassTurn
 from twtw_desktop.play.movement import plan_move
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.character import Posture
-from twtw_desktop.ui.commands import (
+from twtw_desktop.ui.core.commands import (
     ChangePostureCommand,
     ChangeValueCommand,
     Locator,
@@ -21,7 +21,7 @@ from twtw_desktop.ui.commands import (
     SnapshotCommand,
     locate,
 )
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.tools.select import push_move, turn_token
 
 from .test_panels_support import small_document

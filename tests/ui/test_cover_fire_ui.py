@@ -15,10 +15,10 @@ from twtw_desktop.play.actions import Draw, EndSegment, StartActionTime, StartRo
 from twtw_desktop.play.cover_actions import active_covers, cover_state, pending_reactions
 from twtw_desktop.play.declarations import PassTurn
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.cover_menu import BraveryDialog, cover_menu_actions
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.menus.cover_menu import BraveryDialog, cover_menu_actions
+from twtw_desktop.ui.window.main_window import MainWindow
 
 MIRANDA = "miranda_valentine"
 ANGUS = "angus_laroq"
@@ -191,7 +191,7 @@ def test_the_window_offers_nothing_without_a_selection(qtbot, qapp, monkeypatch,
 def test_risk_death_from_the_token_menu(qtbot, qapp, monkeypatch, tmp_path):
     from twtw_desktop.play.actions import SetRules
     from twtw_desktop.play.risk_actions import risking_death
-    from twtw_desktop.ui.token_menu import token_menu_actions
+    from twtw_desktop.ui.menus.token_menu import token_menu_actions
 
     win, doc, shown = _window(qtbot, qapp, monkeypatch, tmp_path)
     atok = doc.token_for(ANGUS).id

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox
 
-from twtw_desktop.ui.app import make_app
-from twtw_desktop.ui.dialog_titles import _filters, install_title_fit, title_width
+from twtw_desktop.ui.window.app import make_app
+from twtw_desktop.ui.window.dialog_titles import _filters, install_title_fit, title_width
 
 
 def test_a_short_message_box_is_as_wide_as_its_title(qtbot):

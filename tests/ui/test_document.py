@@ -10,8 +10,8 @@ import pytest
 from twtw_desktop.errors import LoadError, RulesError
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.commands import ChangeValueCommand, MoveTokenCommand, SnapshotCommand
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.commands import ChangeValueCommand, MoveTokenCommand, SnapshotCommand
+from twtw_desktop.ui.core.document import EncounterDocument
 
 SAMPLE = "main_street.encounter.json"
 

@@ -16,11 +16,11 @@ from twtw_desktop import io as io_mod
 from twtw_desktop.hexgrid import Hex, Orientation
 from twtw_desktop.model import edit as ed
 from twtw_desktop.model.map import CoverHeight, Material, Terrain
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.core.settings import AppSettings
 from twtw_desktop.ui.editor import install_editor
 from twtw_desktop.ui.editor.dialogs import NewMapSpec
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings
+from twtw_desktop.ui.window.main_window import MainWindow
 
 L = Qt.MouseButton.LeftButton
 SHIFT = Qt.KeyboardModifier.ShiftModifier

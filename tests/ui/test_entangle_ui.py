@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from twtw_desktop.play.actions import Draw
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.token_menu import token_menu_actions
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.menus.token_menu import token_menu_actions
 
 OCTAVIO = "token-octavio_vaquero"
 

@@ -17,8 +17,8 @@ from twtw_desktop.hexgrid import Hex, Orientation  # noqa: E402
 from twtw_desktop.model import Encounter, Feature, Map, Token  # noqa: E402
 from twtw_desktop.model.map import Label, Marker  # noqa: E402
 from twtw_desktop.rules.samples import sample_characters  # noqa: E402
-from twtw_desktop.ui import export as ex  # noqa: E402
-from twtw_desktop.ui.document import EncounterDocument  # noqa: E402
+from twtw_desktop.ui.core.document import EncounterDocument  # noqa: E402
+from twtw_desktop.ui.files import export as ex  # noqa: E402
 from twtw_desktop.ui.scene.frame import MapFrame  # noqa: E402
 
 SQRT3 = math.sqrt(3.0)

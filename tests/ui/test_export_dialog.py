@@ -10,17 +10,17 @@ from PySide6.QtWidgets import QDialog
 pdfium = pytest.importorskip("pypdfium2")
 
 from twtw_desktop.model import Encounter, Map  # noqa: E402
-from twtw_desktop.ui import export as ex  # noqa: E402
-from twtw_desktop.ui import export_dialog  # noqa: E402
-from twtw_desktop.ui.document import EncounterDocument  # noqa: E402
-from twtw_desktop.ui.export_dialog import (  # noqa: E402
+from twtw_desktop.ui.core.document import EncounterDocument  # noqa: E402
+from twtw_desktop.ui.core.settings import AppSettings  # noqa: E402
+from twtw_desktop.ui.files import export as ex  # noqa: E402
+from twtw_desktop.ui.files import export_dialog  # noqa: E402
+from twtw_desktop.ui.files.export_dialog import (  # noqa: E402
     ExportDialog,
     install_export,
     load_options,
     scale_of,
 )
-from twtw_desktop.ui.main_window import MainWindow  # noqa: E402
-from twtw_desktop.ui.settings import AppSettings  # noqa: E402
+from twtw_desktop.ui.window.main_window import MainWindow  # noqa: E402
 
 
 def _doc(name: str = "Dry Gulch", cols: int = 20, rows: int = 12) -> EncounterDocument:

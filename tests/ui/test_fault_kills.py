@@ -22,8 +22,8 @@ from PySide6.QtWidgets import QMessageBox
 
 from tests.ui.fault_worker import state_hash
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.window.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIALS = int(os.environ.get("TWTW_FAULT_TRIALS", "50"))

@@ -16,11 +16,11 @@ from twtw_desktop.cli import main
 from twtw_desktop.errors import LoadError
 from twtw_desktop.io import open_any, save_map
 from twtw_desktop.model import BackgroundImage, Map
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.main_window import MainWindow
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
 from twtw_desktop.ui.scene import picture
 from twtw_desktop.ui.scene.map_scene import MapScene
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.window.main_window import MainWindow
 
 from ..io.strategies import png_header
 from ..io.test_faults import _limited, hostile_corpus

@@ -9,10 +9,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from twtw_desktop import __version__
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.help_menu import shortcut_rows
-from twtw_desktop.ui.preferences import SIDE_PALETTES, apply_palette
+from twtw_desktop.ui.core.settings import AppSettings
+from twtw_desktop.ui.menus.help_menu import shortcut_rows
 from twtw_desktop.ui.scene import style
-from twtw_desktop.ui.settings import AppSettings
+from twtw_desktop.ui.window.preferences import SIDE_PALETTES, apply_palette
 
 from .conftest import fresh_window
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 
 from twtw_desktop.resources import resource_path
-from twtw_desktop.ui.icons import icon
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings
+from twtw_desktop.ui.core.icons import icon
+from twtw_desktop.ui.core.settings import AppSettings
+from twtw_desktop.ui.window.main_window import MainWindow
 
 
 def test_every_bundled_icon_renders(qapp):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from twtw_desktop.play.actions import EndSegment, StartActionTime, StartRound
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.judge_dialog import JudgeDialog
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.dialogs.judge_dialog import JudgeDialog
 
 MIRANDA = "miranda_valentine"
 
@@ -48,7 +48,7 @@ def test_counters_only_in_ap_v2_action_time(qtbot):
 
 
 def test_the_judge_is_one_right_click_away_on_a_token_and_a_track_row(qtbot):
-    from twtw_desktop.ui.token_menu import token_menu_actions
+    from twtw_desktop.ui.menus.token_menu import token_menu_actions
 
     doc = _doc()
     acts = token_menu_actions(None, doc, "token-hank_daggett", "hank_daggett")

@@ -9,9 +9,9 @@ import pytest
 
 from twtw_desktop.play.attack import the_fight
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.main_window import READABLE_NAME_PX, MainWindow
+from twtw_desktop.ui.core.settings import AppSettings
 from twtw_desktop.ui.scene.token_item import TokenLook, name_px
-from twtw_desktop.ui.settings import AppSettings
+from twtw_desktop.ui.window.main_window import READABLE_NAME_PX, MainWindow
 
 from .conftest import fresh_window
 
@@ -53,7 +53,7 @@ def test_a_map_opens_with_the_fight_in_view_and_names_readable(window, sample):
 
 
 def test_a_small_map_opens_whole(window):
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
 
     window.set_document(EncounterDocument.new(6, 5))
     mv = window.map_view
@@ -194,7 +194,7 @@ def test_the_spent_column_says_what_its_numbers_are(window, qtbot):
 def test_the_track_buttons_ride_in_its_docks_title_bar(window, qtbot):
     """The track panel's top row (status and buttons) is its dock's title bar, with the
     float and close buttons; a newly opened encounter's panel brings its own."""
-    from twtw_desktop.ui.dock_title import DockTitle
+    from twtw_desktop.ui.window.dock_title import DockTitle
 
     assert window.open_path(maps_dir() / "main_street.encounter.json", ask=False)
     dock = window.docks["dock_track"]

@@ -18,7 +18,7 @@ SCRIPT = r"""
 import json, os, signal, sys
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMessageBox
-from twtw_desktop.ui.app import make_app, open_window
+from twtw_desktop.ui.window.app import make_app, open_window
 
 out, what = sys.argv[2], sys.argv[3]
 app = make_app([])
@@ -43,7 +43,7 @@ def step():
     if what.startswith("open:"):
         win.open_path(what[5:], ask=False)
     if what != "quit":
-        from twtw_desktop.ui.commands import MoveTokenCommand
+        from twtw_desktop.ui.core.commands import MoveTokenCommand
         doc = win.document
         t = doc.encounter.tokens[0]
         doc.push(MoveTokenCommand(doc, t.id, t.at.neighbor(0)))

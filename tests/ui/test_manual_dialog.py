@@ -11,7 +11,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from twtw_desktop import manual
-from twtw_desktop.ui.manual_dialog import ManualDialog
+from twtw_desktop.ui.dialogs.manual_dialog import ManualDialog
 
 from .conftest import fresh_window
 

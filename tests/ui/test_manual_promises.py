@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from twtw_desktop import manual
-from twtw_desktop.ui.help_menu import shortcut_rows
+from twtw_desktop.ui.menus.help_menu import shortcut_rows
 
 from .conftest import fresh_window
 
@@ -78,7 +78,7 @@ def test_names_at_the_opening_zoom_are_as_large_as_the_manual_says():
 def test_save_as_starts_in_the_home_folder_when_there_is_no_documents(tmp_path, monkeypatch):
     from PySide6.QtCore import QStandardPaths
 
-    from twtw_desktop.ui.window_files import documents_dir
+    from twtw_desktop.ui.core.datadir import documents_dir
 
     assert "the home folder when there is none" in _page("user-guide.md")
     monkeypatch.setattr(Path, "home", staticmethod(lambda: tmp_path))

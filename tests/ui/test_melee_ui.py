@@ -21,9 +21,9 @@ from twtw_desktop.play.mount_actions import Mount
 from twtw_desktop.play.speed_actions import SetSpeed
 from twtw_desktop.play.track_actions import Continuous
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.rules_dialog import ChangeRulesCommand, RulesDialog
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.dialogs.rules_dialog import ChangeRulesCommand, RulesDialog
+from twtw_desktop.ui.window.main_window import MainWindow
 
 SAMPLE = "main_street.encounter.json"
 HANK = "hank_daggett"

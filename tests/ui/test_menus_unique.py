@@ -10,8 +10,8 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings
+from twtw_desktop.ui.core.settings import AppSettings
+from twtw_desktop.ui.window.main_window import MainWindow
 
 
 def _entries(menu: QMenu) -> list[str]:

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.play.actions import Place
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.window.main_window import MainWindow
 
 MIRANDA = "miranda_valentine"
 HANK = "hank_daggett"

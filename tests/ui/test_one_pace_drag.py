@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from twtw_desktop.play.declarations import PassTurn
-from twtw_desktop.ui.commands import SnapshotCommand
+from twtw_desktop.ui.core.commands import SnapshotCommand
 
 from .test_window import MIRANDA, _view_pos, no_prompts, sample_copy, settings, window
 

@@ -55,7 +55,7 @@ def test_a_broken_party_file_opened_is_one_error(window, tmp_path, monkeypatch):
 
 
 def test_launching_on_a_party_file_opens_the_window_then_offers(qtbot, tmp_path, monkeypatch):
-    from twtw_desktop.ui.app import open_window
+    from twtw_desktop.ui.window.app import open_window
 
     asked = []
     monkeypatch.setattr(

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.preferences import SIDE_PALETTES, apply_palette
+from twtw_desktop.ui.window.preferences import SIDE_PALETTES, apply_palette
 
 from .colour_vision import _qimage_to_array, distance, simulate_deuteranopia
 from .conftest import fresh_window

@@ -51,7 +51,7 @@ def small_encounter(edition: str = "ap_v2", with_cover: bool = False) -> Encount
 
 
 def small_document(edition: str = "ap_v2", with_cover: bool = False):
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
 
     return EncounterDocument(small_encounter(edition, with_cover))
 

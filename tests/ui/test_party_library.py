@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QMessageBox
 from twtw_desktop.io.library import CharacterLibrary
 from twtw_desktop.io.party import load_party
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings
+from twtw_desktop.ui.core.settings import AppSettings
+from twtw_desktop.ui.window.main_window import MainWindow
 
 
 @pytest.fixture
@@ -162,7 +162,7 @@ def test_the_export_dialog_ticks_the_posse(window, tmp_path, monkeypatch):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QDialog, QFileDialog
 
-    from twtw_desktop.ui.party_dialogs import ChooseCharacters
+    from twtw_desktop.ui.files.party_dialogs import ChooseCharacters
 
     dlg = ChooseCharacters(window)
     posse = [c.id for c in window.document.encounter.characters if c.side == "posse"]

@@ -34,7 +34,7 @@ from twtw_desktop.play.actions import SetRules
 from twtw_desktop.play.attack import nearest_enemy, usable_weapons
 from twtw_desktop.play.deck_actions import DeckSeed
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
 from twtw_desktop.ui.panels.track_panel import TrackPanel
 
@@ -277,7 +277,7 @@ def test_each_track_key_means_one_thing_in_both_editions_and_help_says_it(
 ):
     """#37: F9 ends the round in both editions (it opened Delay in Phases); Delay has
     its own key, Alt+D; Help names them and the speed keys of the Phases rows."""
-    from twtw_desktop.ui.help_menu import shortcut_rows
+    from twtw_desktop.ui.menus.help_menu import shortcut_rows
 
     from .conftest import fresh_window
 

@@ -8,7 +8,7 @@ import random
 
 from twtw_desktop.bench.ui import make_document
 from twtw_desktop.hexgrid import Hex
-from twtw_desktop.ui.commands import MoveTokenCommand
+from twtw_desktop.ui.core.commands import MoveTokenCommand
 from twtw_desktop.ui.scene.map_scene import MapScene
 from twtw_desktop.ui.scene.plates import PlateLayout
 

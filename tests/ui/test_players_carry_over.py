@@ -17,7 +17,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from twtw_desktop.play.fog import SeenMemory
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.players.view import PlayersView
 
 from .test_players_screen import answers, controller, make_doc, open_players, settings, win
@@ -128,7 +128,7 @@ def test_names_off_never_shows_an_hombres_name_after_open(qtbot, tmp_path, win):
 
 
 def test_the_players_screen_keeps_its_last_play_picture_while_the_map_is_edited(qtbot, win):
-    from twtw_desktop.ui.commands import MoveTokenCommand
+    from twtw_desktop.ui.core.commands import MoveTokenCommand
 
     _ctl, pw = open_players(qtbot, win)
     pw.view.refresh_now()

@@ -21,10 +21,10 @@ from twtw_desktop.model import edit as ed
 from twtw_desktop.model.map import BackgroundImage, Label, Marker, Note
 from twtw_desktop.play.fog import SeenMemory
 from twtw_desktop.rules.samples import sample_characters
-from twtw_desktop.ui.commands import HideTokenCommand, MoveTokenCommand, toggle_token_hidden
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.commands import HideTokenCommand, MoveTokenCommand, toggle_token_hidden
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.editor.commands import MapStateCommand, SetFieldCommand
-from twtw_desktop.ui.export import export_png
+from twtw_desktop.ui.files.export import export_png
 from twtw_desktop.ui.players.fog import FogRunner
 from twtw_desktop.ui.players.view import PlayersView
 from twtw_desktop.ui.scene.token_item import PLAYERS_LOOK

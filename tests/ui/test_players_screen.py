@@ -21,9 +21,9 @@ from twtw_desktop.model import Encounter, Feature, Map, Token
 from twtw_desktop.model.map import Label, Marker, Note
 from twtw_desktop.play.public_clock import headline
 from twtw_desktop.rules.samples import sample_characters
-from twtw_desktop.ui.commands import ChangeValueCommand, MoveTokenCommand, SnapshotCommand
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.main_window import MainWindow
+from twtw_desktop.ui.core.commands import ChangeValueCommand, MoveTokenCommand, SnapshotCommand
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.core.settings import AppSettings
 from twtw_desktop.ui.players import install_players_screen
 from twtw_desktop.ui.players.controller import screen_id
 from twtw_desktop.ui.players.fog import REMEMBERED, SEEN, UNKNOWN
@@ -31,8 +31,8 @@ from twtw_desktop.ui.players.view import Caption, FocusRing
 from twtw_desktop.ui.scene.map_items import FeatureItem, LabelItem, MarkerItem
 from twtw_desktop.ui.scene.overlays import ThrowItem
 from twtw_desktop.ui.scene.token_item import TokenItem
-from twtw_desktop.ui.settings import AppSettings
 from twtw_desktop.ui.tools.cover import CoverLineItem
+from twtw_desktop.ui.window.main_window import MainWindow
 
 SQ3 = math.sqrt(3.0)
 #: the long east-west wall sits between rows 6 and 7 (map units, pointy hexes)
@@ -682,7 +682,7 @@ def test_hide_and_reveal_from_the_window(qtbot, win):
     pushed at the token comes down with it."""
     from PySide6.QtGui import QKeySequence
 
-    from twtw_desktop.ui.token_menu import token_menu_action
+    from twtw_desktop.ui.menus.token_menu import token_menu_action
 
     ctl, pw = open_players(qtbot, win)
     doc = win.document

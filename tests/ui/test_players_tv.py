@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QImage
 
-from twtw_desktop.ui.commands import SnapshotCommand
-from twtw_desktop.ui.help_menu import shortcut_rows
+from twtw_desktop.ui.core.commands import SnapshotCommand
+from twtw_desktop.ui.menus.help_menu import shortcut_rows
 from twtw_desktop.ui.players import miniature
 from twtw_desktop.ui.players.miniature import px_per_inch
 from twtw_desktop.ui.players.miniature_dialog import MiniatureDialog
@@ -331,7 +331,7 @@ TV_SCRIPT = r"""
 import json, math, sys
 from PySide6.QtCore import QTimer
 from twtw_desktop.hexgrid import Hex
-from twtw_desktop.ui.app import make_app, open_window, sample_path
+from twtw_desktop.ui.window.app import make_app, open_window, sample_path
 from twtw_desktop.ui.players.controller import PlayersController
 
 out = sys.argv[1]
@@ -391,7 +391,7 @@ def test_rings_reach_the_devices_pages_without_showing_a_hidden_token(qtbot, win
     """A ping and "show this" on a hex ring it on the devices' pages for a moment;
     "show this" on a hex where a token the page does not see stands is dropped, a
     ping there rings the hex only."""
-    from twtw_desktop.ui import devices_dialog
+    from twtw_desktop.ui.devices import devices_dialog
     from twtw_desktop.web.state import TABLE_PAGE, PageBuilder
 
     monkeypatch.setattr(devices_dialog, "PING_MS", 60)

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QMessageBox
 from twtw_desktop.io.journal import journal_path
 from twtw_desktop.play.actions import DropProne, EndSegment, Place, StartActionTime, StartRound
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.commands import ChangeValueCommand
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.core.commands import ChangeValueCommand
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.window.main_window import MainWindow
 
 SAMPLE = "main_street.encounter.json"
 HANK = "token-hank_daggett"
@@ -130,7 +130,7 @@ def test_the_app_window_offers_the_recovery_once_it_is_shown(qtbot, files, monke
     """The app's window (open_window) shows the map first, then completes itself and
     starts the journal or offers the recovery over the complete window, before
     anything can change the encounter."""
-    from twtw_desktop.ui.app import open_window
+    from twtw_desktop.ui.window.app import open_window
 
     asked = _answer(monkeypatch, QMessageBox.StandardButton.Yes)
     win = _window(qtbot, files)

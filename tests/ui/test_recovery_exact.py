@@ -196,7 +196,7 @@ def test_set_aside_journals_are_pruned(qtbot, files, monkeypatch):  # noqa: F811
 
 def test_an_unusable_data_folder_opens_files_and_says_so_once(qtbot, tmp_path, monkeypatch):
     """TWTW_DATA_DIR naming a regular file: the sample still opens, once told."""
-    from twtw_desktop.ui import recovery
+    from twtw_desktop.ui.window import recovery
 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")
@@ -225,7 +225,7 @@ def _long_journal(qtbot, files, n):  # noqa: F811
 def test_a_long_replay_shows_progress_and_can_be_cancelled(qtbot, files, monkeypatch):  # noqa: F811
     from PySide6.QtWidgets import QProgressDialog
 
-    from twtw_desktop.ui import recovery
+    from twtw_desktop.ui.window import recovery
 
     ans = Answers(monkeypatch)
     _long_journal(qtbot, files, recovery.PROGRESS_FROM + 300)
@@ -250,7 +250,7 @@ def test_a_long_replay_shows_progress_and_can_be_cancelled(qtbot, files, monkeyp
 
 
 def test_a_long_replay_not_cancelled_applies_everything(qtbot, files, monkeypatch):  # noqa: F811
-    from twtw_desktop.ui import recovery
+    from twtw_desktop.ui.window import recovery
 
     ans = Answers(monkeypatch)
     n = recovery.PROGRESS_FROM + 100

@@ -26,7 +26,7 @@ from twtw_desktop.play.attack import nearest_enemy, usable_weapons
 from twtw_desktop.play.declarations import decision_waiting
 from twtw_desktop.play.movement import plan_move
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
 
 from .test_attack_more import judge_window

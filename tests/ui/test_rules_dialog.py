@@ -8,8 +8,8 @@ from twtw_desktop.errors import RulesError
 from twtw_desktop.model import Encounter, Map
 from twtw_desktop.rules.editions import OptionalRules
 from twtw_desktop.rules.samples import sample_characters
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.rules_dialog import SWITCHES, ChangeRulesCommand, RulesDialog
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.dialogs.rules_dialog import SWITCHES, ChangeRulesCommand, RulesDialog
 
 
 def _doc() -> EncounterDocument:

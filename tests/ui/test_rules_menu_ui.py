@@ -21,7 +21,7 @@ from twtw_desktop.play.track_actions import DeclareAction
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules import actions as A
 from twtw_desktop.rules.editions import OptionalRules
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
 
 from ..play.test_worked_examples import EXAMPLES
 from .test_attack_more import judge_window

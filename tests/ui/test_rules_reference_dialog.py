@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMainWindow
 
-from twtw_desktop.ui.rules_reference import (
+from twtw_desktop.ui.dialogs.rules_reference import (
     RulesReferenceDialog,
     help_menu,
     install_rules_reference,

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.resources import maps_dir
 from twtw_desktop.sample_maps import SAMPLES
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.samples_menu import SamplesMenu, bundled_samples, install_samples_menu
-from twtw_desktop.ui.settings import AppSettings
+from twtw_desktop.ui.core.settings import AppSettings
+from twtw_desktop.ui.files.samples_menu import SamplesMenu, bundled_samples, install_samples_menu
+from twtw_desktop.ui.window.main_window import MainWindow
 
 TITLES = [
     "Showdown on Main Street",

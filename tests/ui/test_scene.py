@@ -13,8 +13,8 @@ from twtw_desktop.model import Encounter, Feature, Map, Token
 from twtw_desktop.play.clock_actions import EndSegment, StartRound
 from twtw_desktop.rules.character import Posture
 from twtw_desktop.rules.samples import sample_characters
-from twtw_desktop.ui.commands import ChangeValueCommand
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.commands import ChangeValueCommand
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.scene.frame import MapFrame
 from twtw_desktop.ui.scene.grid_painter import TILE, GridPainter, bucket_scale
 from twtw_desktop.ui.scene.map_items import FeatureItem

@@ -7,8 +7,8 @@ from twtw_desktop.io import detect_kind, load_map, save_map
 from twtw_desktop.model import Encounter, Feature, Map, Token
 from twtw_desktop.model.map import Label, Marker, Note
 from twtw_desktop.rules.samples import sample_characters
-from twtw_desktop.ui.commands import ChangeValueCommand
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.commands import ChangeValueCommand
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.scene.map_scene import LAYERS, MapScene
 
 

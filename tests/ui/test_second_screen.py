@@ -19,7 +19,7 @@ SCRIPT = r"""
 import json, sys
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
-from twtw_desktop.ui.app import make_app, open_window, sample_path
+from twtw_desktop.ui.window.app import make_app, open_window, sample_path
 from twtw_desktop.ui.players.controller import PlayersController
 
 out = sys.argv[1]
@@ -72,7 +72,7 @@ import json, sys
 from PySide6.QtCore import QTimer, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
-from twtw_desktop.ui.app import make_app, open_window, sample_path
+from twtw_desktop.ui.window.app import make_app, open_window, sample_path
 from twtw_desktop.ui.players.controller import PlayersController
 
 out = sys.argv[1]

@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from twtw_desktop.model import Map
-from twtw_desktop.ui import export as ex
-from twtw_desktop.ui.export_dialog import ExportDialog, load_options
-from twtw_desktop.ui.settings import AppSettings
+from twtw_desktop.ui.core.settings import AppSettings
+from twtw_desktop.ui.files import export as ex
+from twtw_desktop.ui.files.export_dialog import ExportDialog, load_options
 
 
 @pytest.mark.parametrize("dpi", ["nan", "inf", "-inf", "1e308", "-5", "banana", ""])

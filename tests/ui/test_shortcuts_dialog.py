@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from twtw_desktop.ui.help_menu import ShortcutsDialog
+from twtw_desktop.ui.menus.help_menu import ShortcutsDialog
 
 from .conftest import fresh_window
 

@@ -10,11 +10,11 @@ from pathlib import Path
 from twtw_desktop.play.actions import Draw
 from twtw_desktop.play.combat_actions import SnapShot
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui import speed_dialog
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
-from twtw_desktop.ui.speed_dialog import SpeedDialog
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.dialogs import speed_dialog
+from twtw_desktop.ui.dialogs.speed_dialog import SpeedDialog
+from twtw_desktop.ui.window.main_window import MainWindow
 
 ANGUS = "angus_laroq"
 MIRANDA = "miranda_valentine"

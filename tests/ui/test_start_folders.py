@@ -14,8 +14,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox
 
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings
+from twtw_desktop.ui.core.settings import AppSettings
+from twtw_desktop.ui.window.main_window import MainWindow
 
 
 @pytest.fixture

@@ -15,10 +15,10 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QMenu, QMessageBox, QSpinBox, QToolBar
 
-from twtw_desktop.ui import app as app_mod
-from twtw_desktop.ui import wheel
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.window import app as app_mod
+from twtw_desktop.ui.window import wheel
+from twtw_desktop.ui.window.main_window import MainWindow
 
 PANELS = {
     "dock_attack": "AttackPanel",
@@ -175,21 +175,21 @@ AFTER_FIRST_FRAME = (
     "twtw_desktop.ui.panels.log_panel",
     "twtw_desktop.ui.editor",
     "twtw_desktop.ui.players",
-    "twtw_desktop.ui.export",
-    "twtw_desktop.ui.export_dialog",
-    "twtw_desktop.ui.uvtt_dialog",
-    "twtw_desktop.ui.library",
-    "twtw_desktop.ui.samples_menu",
-    "twtw_desktop.ui.rules_reference",
+    "twtw_desktop.ui.files.export",
+    "twtw_desktop.ui.files.export_dialog",
+    "twtw_desktop.ui.files.uvtt_dialog",
+    "twtw_desktop.ui.files.library",
+    "twtw_desktop.ui.files.samples_menu",
+    "twtw_desktop.ui.dialogs.rules_reference",
     "twtw_desktop.sample_maps",
 )
 
 STARTUP = r"""
 import json, os, sys, tempfile
 os.environ["TWTW_DATA_DIR"] = tempfile.mkdtemp()
-from twtw_desktop.ui import settings
+from twtw_desktop.ui.core import settings
 settings.use_ini_folder(tempfile.mkdtemp())
-from twtw_desktop.ui.app import make_app, open_window
+from twtw_desktop.ui.window.app import make_app, open_window
 watch = json.loads(sys.argv[1])
 app = make_app([])
 win = open_window(None)
@@ -227,7 +227,7 @@ def test_the_first_frame_loads_no_panel_nor_add_on(tmp_path):
     assert set(found["later"]) >= {m for m in AFTER_FIRST_FRAME if ".panels." in m} | {
         "twtw_desktop.ui.editor",
         "twtw_desktop.ui.players",
-        "twtw_desktop.ui.export_dialog",
+        "twtw_desktop.ui.files.export_dialog",
     }
 
 

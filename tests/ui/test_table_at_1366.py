@@ -24,8 +24,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.app import make_app, open_window
-from twtw_desktop.ui.commands import SnapshotCommand
+from twtw_desktop.ui.window.app import make_app, open_window
+from twtw_desktop.ui.core.commands import SnapshotCommand
 from twtw_desktop.ui.scene.token_item import NAME_MIN_HEX_PX, TokenLook, name_px
 from twtw_desktop.ui.players.controller import PlayersController
 from twtw_desktop.play.attack import the_fight

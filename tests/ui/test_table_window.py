@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from twtw_desktop.model.party import character_differences
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.main_window import documents_dir, save_suggestion
-from twtw_desktop.ui.party_dialogs import under_a_title, view_centre_hex
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.files.party_dialogs import under_a_title, view_centre_hex
+from twtw_desktop.ui.window.main_window import documents_dir, save_suggestion
 
 from .conftest import fresh_window
 

@@ -19,10 +19,10 @@ from twtw_desktop.resources import maps_dir
 from twtw_desktop.rules.character import CarriedWeapon
 from twtw_desktop.rules.combat.ranged import ShotSpec, ranged_tn
 from twtw_desktop.rules.combat.situation import ShotSituation
-from twtw_desktop.ui.commands import ChangeValueCommand
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.core.commands import ChangeValueCommand
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
 from twtw_desktop.ui.tools.throw import throw_at
+from twtw_desktop.ui.window.main_window import MainWindow
 
 SAMPLE = "main_street.encounter.json"
 HANK = "token-hank_daggett"

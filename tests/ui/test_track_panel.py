@@ -14,7 +14,7 @@ from twtw_desktop.rules import actions as A
 from twtw_desktop.rules.base import Speed, WoundLocation
 from twtw_desktop.rules.card import Card
 from twtw_desktop.rules.editions import OptionalRules
-from twtw_desktop.ui.document import EncounterDocument
+from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.panels.track_panel import SEGMENTS, ContinuousDialog, TrackPanel
 
 from ..rules.test_action_track import card
@@ -830,7 +830,7 @@ def test_a_phases_row_offers_a_free_action_one_a_round(qtbot, monkeypatch):
 
     from twtw_desktop.play.actions import StartActionTime
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
     from twtw_desktop.ui.panels.track_panel import TrackPanel
 
     doc = EncounterDocument.open(maps_dir() / "laroq_hacienda.encounter.json")

@@ -26,7 +26,7 @@ import json, math, sys
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from twtw_desktop.hexgrid import Hex
-from twtw_desktop.ui.app import make_app, open_window
+from twtw_desktop.ui.window.app import make_app, open_window
 from twtw_desktop.ui.players.controller import PlayersController
 
 out = sys.argv[1]
@@ -184,7 +184,7 @@ def test_a_tokens_menu_rings_its_hex(qtbot, win):
 
 
 def test_help_names_the_ping_key(qtbot, win):
-    from twtw_desktop.ui.help_menu import shortcut_rows
+    from twtw_desktop.ui.menus.help_menu import shortcut_rows
 
     rows = shortcut_rows(win)
     assert any(k == "Shift+P" and "Ring the hex under the mouse" in t for k, t, _w in rows), rows

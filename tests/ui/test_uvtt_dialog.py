@@ -15,9 +15,9 @@ from tests.io.uvtt_files import png_header_only, saloon, write
 from twtw_desktop.cli import main as cli_main
 from twtw_desktop.io import load_map, uvtt, validate_file
 from twtw_desktop.model.map import Material
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings
-from twtw_desktop.ui.uvtt_dialog import ImportDialog, picture_to_png
+from twtw_desktop.ui.core.settings import AppSettings
+from twtw_desktop.ui.files.uvtt_dialog import ImportDialog, picture_to_png
+from twtw_desktop.ui.window.main_window import MainWindow
 
 
 def _webp(width: int, height: int) -> bytes:

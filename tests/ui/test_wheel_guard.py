@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from twtw_desktop.ui.panels.sheet_panel import SheetPanel
-from twtw_desktop.ui.wheel import install_wheel_guard
+from twtw_desktop.ui.window.wheel import install_wheel_guard
 
 from .test_panels_support import small_document
 

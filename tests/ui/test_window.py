@@ -13,11 +13,11 @@ from PySide6.QtWidgets import QMessageBox
 
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui import app as app_mod
-from twtw_desktop.ui.commands import ChangeValueCommand, SnapshotCommand
-from twtw_desktop.ui.document import EncounterDocument
-from twtw_desktop.ui.main_window import MainWindow
-from twtw_desktop.ui.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.core.commands import ChangeValueCommand, SnapshotCommand
+from twtw_desktop.ui.core.document import EncounterDocument
+from twtw_desktop.ui.core.settings import AppSettings, use_ini_folder
+from twtw_desktop.ui.window import app as app_mod
+from twtw_desktop.ui.window.main_window import MainWindow
 
 SAMPLE = "main_street.encounter.json"
 MIRANDA = "token-miranda_valentine"

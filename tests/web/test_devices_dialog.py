@@ -31,7 +31,7 @@ def window(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("TWTW_DATA_DIR", str(tmp_path / "app-data"))
     from tests.ui.conftest import fresh_window
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
 
     for f in maps_dir().glob("main_street.*.json"):  # a copy: the window journals beside it
         shutil.copy(f, tmp_path / f.name)
@@ -139,7 +139,7 @@ def test_one_code_at_a_time_and_one_page_revoked(qtbot, tmp_path, monkeypatch):
 
     from tests.ui.conftest import fresh_window
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
 
     monkeypatch.setenv("TWTW_DATA_DIR", str(tmp_path / "app-data"))
     for f in maps_dir().glob("main_street.*.json"):

@@ -227,7 +227,7 @@ def test_a_page_holds_nothing_of_a_hex_its_character_has_not_seen_over_a_fight(h
     """Every message to every character's page over the fight, applied in order: no
     state holds anything of a hex its character had not seen by the end; the picture
     is cut to the hexes seen (with the window's cutter) or not sent at all."""
-    from twtw_desktop.ui.picture_cut import cut_picture
+    from twtw_desktop.ui.devices.picture_cut import cut_picture
     from twtw_desktop.web.server import DeviceService
 
     table = hacienda
@@ -509,7 +509,7 @@ def test_the_picture_a_page_gets_is_cut_to_the_hexes_its_character_has_seen(haci
     PNG transparent on every hex he has not seen, and the picture's own pixels on
     the hexes he has; it changes (``v``) only when he sees more."""
 
-    from twtw_desktop.ui.picture_cut import cut_picture
+    from twtw_desktop.ui.devices.picture_cut import cut_picture
     from twtw_desktop.web.server import DeviceService
 
     table = hacienda

@@ -83,7 +83,7 @@ def _serving_window(qtbot, tmp_path, monkeypatch):
 
     from tests.ui.conftest import fresh_window
     from twtw_desktop.resources import maps_dir
-    from twtw_desktop.ui.document import EncounterDocument
+    from twtw_desktop.ui.core.document import EncounterDocument
 
     monkeypatch.setenv("TWTW_DATA_DIR", str(tmp_path / "app-data"))
     for f in maps_dir().glob("main_street.*.json"):
@@ -112,7 +112,7 @@ def test_the_window_s_thread_never_works_out_a_page_s_options(qtbot, tmp_path, m
     a copy of the table, the asks of a page coalescing while one is answered: the
     window's thread never runs answer_options, and the phone still gets its reach,
     again after a step of the table."""
-    import twtw_desktop.ui.player_requests as ui_requests
+    import twtw_desktop.ui.devices.player_requests as ui_requests
 
     threads: list[threading.Thread] = []
     real = ui_requests.answer_options

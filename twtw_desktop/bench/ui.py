@@ -41,9 +41,8 @@ from ..play.declarations import WhenAble
 from ..play.move_actions import Move
 from ..resources import maps_dir
 from ..rules.samples import sample_characters
-from ..ui.commands import MoveTokenCommand
-from ..ui.document import EncounterDocument
-from ..ui.main_window import MainWindow
+from ..ui.core.commands import MoveTokenCommand
+from ..ui.core.document import EncounterDocument
 from ..ui.panels.track_panel import TrackPanel
 from ..ui.scene import style
 from ..ui.scene.frame import MapFrame
@@ -52,6 +51,7 @@ from ..ui.scene.map_items import FeatureItem
 from ..ui.scene.map_scene import MapScene
 from ..ui.scene.map_view import MapView
 from ..ui.scene.token_item import TokenItem
+from ..ui.window.main_window import MainWindow
 from . import BenchContext, Measured, figure, format_seconds
 from .geometry import (
     BIG_SIDE,
@@ -192,9 +192,9 @@ def _startup_code(body: str) -> str:
 
 #: a fresh interpreter to a shown window on the sample encounter
 STARTUP_APP = _startup_code(
-    "from twtw_desktop.ui import settings\n"
+    "from twtw_desktop.ui.core import settings\n"
     "settings.use_ini_folder(tempfile.mkdtemp())\n"
-    "from twtw_desktop.ui.app import make_app, open_window\n"
+    "from twtw_desktop.ui.window.app import make_app, open_window\n"
     "app = make_app(); w = open_window(None); app.processEvents()\n"
     "w.map_view.viewport().repaint()\n"
     "w.document.undo_stack.setClean()\n"
@@ -202,9 +202,9 @@ STARTUP_APP = _startup_code(
 #: a fresh interpreter to the same window complete: its add-ons and panels, which come
 #: just after the first frame, there and painted too
 STARTUP_READY = _startup_code(
-    "from twtw_desktop.ui import settings\n"
+    "from twtw_desktop.ui.core import settings\n"
     "settings.use_ini_folder(tempfile.mkdtemp())\n"
-    "from twtw_desktop.ui.app import make_app, open_window\n"
+    "from twtw_desktop.ui.window.app import make_app, open_window\n"
     "app = make_app(); w = open_window(None); app.processEvents()\n"
     "w.map_view.viewport().repaint()\n"
     "while w.incomplete:\n"
@@ -467,11 +467,11 @@ def next_segment_200_tokens(ctx: BenchContext) -> Measured:
 OPEN_BIG = _startup_code(
     "import sys\n"
     "side, segs, toks = (int(x) for x in sys.argv[1:4])\n"
-    "from twtw_desktop.ui import settings\n"
+    "from twtw_desktop.ui.core import settings\n"
     "settings.use_ini_folder(tempfile.mkdtemp())\n"
-    "from twtw_desktop.ui.app import make_app\n"
+    "from twtw_desktop.ui.window.app import make_app\n"
     "from twtw_desktop.bench.ui import make_document\n"
-    "from twtw_desktop.ui.main_window import MainWindow\n"
+    "from twtw_desktop.ui.window.main_window import MainWindow\n"
     "app = make_app(); doc = make_document(side, segs, toks)\n"
     "t0 = time.perf_counter()\n"
     "w = MainWindow(document=doc); w.resize(1600, 1000); w.show(); app.processEvents()\n"
@@ -579,7 +579,7 @@ EXPORT_PDF = _startup_code(
     "import sys\n"
     "side, segs, scale = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]\n"
     "from twtw_desktop.bench.geometry import make_bench_map\n"
-    "from twtw_desktop.ui import export as ex\n"
+    "from twtw_desktop.ui.files import export as ex\n"
     "m = make_bench_map(side, segs)\n"
     "marks = []\n"
     "def progress(done, total):\n"
@@ -715,7 +715,7 @@ def f6_frames(presses: int) -> list[float]:
 #: prints each frame's seconds, one line
 FRAMES = _startup_code(
     "import sys\n"
-    "from twtw_desktop.ui import settings\n"
+    "from twtw_desktop.ui.core import settings\n"
     "settings.use_ini_folder(tempfile.mkdtemp())\n"
     "from twtw_desktop.bench import ui as bench_ui\n"
     "which, args = sys.argv[1], [int(a) for a in sys.argv[2:]]\n"

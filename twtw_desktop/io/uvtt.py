@@ -22,7 +22,7 @@ Decisions (the user guide, resources/manual/user-guide.md, says the same):
 
 Everything here is Qt-free. Decoding the picture (to check it really is one, and to
 turn a WebP into the PNG the map refers to) is the caller's job, passed in as
-``to_png`` — :func:`twtw_desktop.ui.uvtt_dialog.picture_to_png` in the app and the
+``to_png`` — :func:`twtw_desktop.ui.files.uvtt_dialog.picture_to_png` in the app and the
 command line. The limits are the project's own: the file-size cap of every JSON file
 (:data:`MAX_FILE_BYTES`), the JSON depth cap, the picture caps of :mod:`.images` read
 from the picture's header before any decoding, and :data:`MAX_MAP_SIDE` hexes a side.

@@ -1,28 +1,31 @@
 """Everything Qt lives here (the only package that imports PySide6).
 
 The window asks :mod:`twtw_desktop.play` for every rule and changes the game only
-through the table's actions; what lives where here:
+through the table's actions. The window is laid out in rooms, from the window down
+to what every room builds on; no two rooms import each other, directly or round a
+loop (the import-linter contract "no import cycles" holds them):
 
-* the window — :mod:`.app` (start-up), :mod:`.main_window` (menus, docks, files),
-  :mod:`.document` (the open encounter: Qt signals and the undo stack over the
-  table), :mod:`.commands` (the undo commands), :mod:`.actions` (menu and toolbar
-  actions), :mod:`.settings`, :mod:`.preferences`;
+* :mod:`.window` — start-up (:mod:`.window.app`), the main window and its parts
+  (files, actions, layout, dock title bars), autosave and recovery, the autopilot,
+  the preferences;
+* :mod:`.files` — the File menu: export to PNG or PDF, Universal VTT import, party
+  files, the character library, the sample maps;
+* :mod:`.devices` — the players' devices: their dialog, their requests, the picture
+  cut for their pages;
+* :mod:`.editor` — the map editor; :mod:`.players` — the players' screen;
 * :mod:`.panels` — the docks, one module per dock: attack, action track, character
   sheet, deck, log;
-* :mod:`.scene` — the map view: grid painter, feature and token items, overlays;
-  :mod:`.tools` — the map tools (select and drag, measure, cover line, throw, pick a
-  target); :mod:`.widgets` — the card, the card entry, the body diagram;
-* menus and dialogs, one module each, named after what they do: checks
-  (:mod:`.check_dialog`), first aid and rest (:mod:`.care_dialog`), covering fire
-  (:mod:`.cover_menu`, :mod:`.cover_overlay`), hand to hand (:mod:`.melee_menu`),
-  mounts (:mod:`.mount_menu`), speed (:mod:`.speed_dialog`), a token's right-click
-  menu (:mod:`.token_menu`), the Judge's override (:mod:`.judge_dialog`), rules and
-  options (:mod:`.rules_dialog`), Help (:mod:`.help_menu`, :mod:`.manual_dialog`,
-  :mod:`.rules_reference`),
-  files (:mod:`.export_dialog`, :mod:`.uvtt_dialog`, :mod:`.party_dialogs`,
-  :mod:`.library`, :mod:`.samples_menu`, :mod:`.recovery`, :mod:`.autosave`);
-* :mod:`.editor` — the map editor; :mod:`.players` — the players' screen;
-  :mod:`.devices_dialog` — the players' devices (served by :mod:`twtw_desktop.web`).
+* :mod:`.cover_overlay` — covering fire drawn on the Judge's map;
+* :mod:`.tools` — the map tools (select and drag, measure, cover line, throw, pick a
+  target); :mod:`.scene` — the map view: grid painter, feature and token items,
+  overlays;
+* :mod:`.menus` — one module per menu: a token's right-click menu, rules, covering
+  fire, hand to hand, mounts, Help;
+* :mod:`.dialogs` — one module per table dialog: an action, checks, first aid and
+  rest, speed, the Judge's override, rules and options, Help's manual and rules
+  reference; :mod:`.widgets` — the card, the card entry, the body diagram;
+* :mod:`.core` — what every room builds on: the document (Qt signals and the undo
+  stack over the table), the undo commands, settings, folders, actions, icons.
 
 Start-up: the Qt-free layers the window needs are imported here, before PySide6.
 Once PySide6 is loaded, its import hook reads the source of every module imported

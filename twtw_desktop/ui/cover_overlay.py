@@ -32,7 +32,7 @@ from ..play.cover_actions import (
     pending_reactions,
     planned_hexes,
 )
-from .cover_menu import cover_menu_actions
+from .menus.cover_menu import cover_menu_actions
 from .tools.base import Tool
 
 #: above the map's overlays (2), below features (5) and tokens (10)

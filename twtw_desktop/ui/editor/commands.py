@@ -7,7 +7,7 @@
 * :class:`MapStateCommand` — runs a function over the whole map and keeps a copy of
   the map before and after (resize, paste, move or delete a region, a new background).
 * :class:`SetFieldCommand` — one field of a map object through the shared
-  :class:`~twtw_desktop.ui.commands.ChangeValueCommand` (validated, merging), announcing
+  :class:`~twtw_desktop.ui.core.commands.ChangeValueCommand` (validated, merging), announcing
   labels, notes and the map itself without pretending they are walls.
 
 Every command applies once in ``prepare()`` (the document's push calls it), so a
@@ -27,8 +27,8 @@ from PySide6.QtGui import QUndoCommand
 from ...hexgrid import Hex
 from ...model.edit import GroundChange, hex_of, list_name, write_ground
 from ...model.map import Feature, Label, Map, Marker, Note
-from ..commands import ChangeValueCommand, DocumentCommand
-from ..document import EncounterDocument
+from ..core.commands import ChangeValueCommand, DocumentCommand
+from ..core.document import EncounterDocument
 
 #: what a map holds by id (walls and doors, labels, notes, markers)
 MapObject = Feature | Label | Note | Marker

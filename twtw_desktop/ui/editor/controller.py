@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 
 from ...hexgrid import Hex
 from ...model import edit as ed
-from ..actions import make_action
-from ..document import EncounterDocument
+from ..core.actions import make_action
+from ..core.document import EncounterDocument
 from .items import HexSetItem, OutlineItem
 from .layers import LayersPanel
 from .palette import PaletteState, PaletteWidget

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QInputDialog
 from ...errors import RulesError
 from ...hexgrid import Hex
 from ...model import edit as ed
-from ..document import EncounterDocument
+from ..core.document import EncounterDocument
 from ..scene.map_scene import LAYER_TITLES
 from ..scene.map_view import MapView, ViewTool
 from .dialogs import AlignDialog

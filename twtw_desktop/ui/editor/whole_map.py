@@ -15,7 +15,7 @@ from ...errors import LoadError, RulesError
 from ...hexgrid import Hex
 from ...model import edit as ed
 from ...model.map import BackgroundImage, Map
-from ..document import EncounterDocument
+from ..core.document import EncounterDocument
 from .commands import MapStateCommand, SetFieldCommand
 from .dialogs import NewMapDialog, NewMapSpec, ResizeDialog
 from .selection import REGION_LAYERS, EditorSelection
@@ -114,7 +114,7 @@ class WholeMapEditing(EditorSelection):
             return False
         if path is None:
             start = doc.map_path or doc.path
-            from ..window_files import documents_dir
+            from ..core.datadir import documents_dir
 
             last = self.window.settings.last_dir()
             folder = start.parent if start else Path(last) if last else documents_dir()

@@ -1,7 +1,7 @@
 """The side panels of the Judge's window (docks).
 
 Each panel is a ``QWidget`` built as ``Panel(document, parent=None)``; it reads the
-:class:`~twtw_desktop.ui.document.EncounterDocument`, listens to its signals and
+:class:`~twtw_desktop.ui.core.document.EncounterDocument`, listens to its signals and
 changes it only through ``document.push``. The main window builds one dock per
 entry of :func:`dock_specs`.
 """

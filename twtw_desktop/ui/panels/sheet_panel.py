@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
 from ...play.catalogue import posture_mismatch
 from ...rules.base import WoundLocation
 from ...rules.character import Character
-from ..care_dialog import open_first_aid
-from ..check_dialog import open_check_dialog
+from ..dialogs.care_dialog import open_first_aid
+from ..dialogs.check_dialog import open_check_dialog
 from ..widgets.body_diagram import BodyDiagram
 from ._common import MessageLabel, VerticalScroll
 from .sheet import edits, numbers, roster, skills, weapons, wounds

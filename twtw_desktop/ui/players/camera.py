@@ -22,7 +22,7 @@ from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import QGraphicsView
 
 from ...hexgrid import Hex
-from ..document import EncounterDocument
+from ..core.document import EncounterDocument
 from ..scene.grid_painter import bucket_index, bucket_scale
 from ..scene.map_scene import MapScene
 from ..scene.map_view import MAX_ZOOM_K, MIN_ZOOM_K

@@ -52,8 +52,8 @@ from PySide6.QtWidgets import QMenu, QToolBar
 
 from ...hexgrid import Hex
 from ...play.fog import SeenMemory
-from ..actions import make_action
-from ..commands import HIDE_TOKEN_SHORTCUT, PING_KEY, toggle_token_hidden
+from ..core.actions import make_action
+from ..core.commands import HIDE_TOKEN_SHORTCUT, PING_KEY, toggle_token_hidden
 from .camera import CAMERA_MODES, CAMERA_TITLES
 from .displays import screen_id
 from .options import PlayersChoices

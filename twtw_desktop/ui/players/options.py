@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QGuiApplication
 
 from ...hexgrid import Hex, Orientation
 from ...play.fog import SeenMemory
-from ..commands import PING_KEY
+from ..core.commands import PING_KEY
 from ..scene.token_item import PLAYERS_LOOK
 from .camera import DEFAULT_CAMERA
 from .displays import PlayersDisplays, screen_id

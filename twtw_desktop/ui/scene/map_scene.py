@@ -36,7 +36,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from ...hexgrid import Hex
 from ...model.map import Label, Marker, Note
 from ...play.visibility import is_public
-from ..document import EncounterDocument
+from ..core.document import EncounterDocument
 from . import style
 from .frame import MapFrame
 from .grid_painter import GridPainter

@@ -17,7 +17,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QTransform, QWheelEv
 from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
 
 from ...hexgrid import Hex
-from ..document import EncounterDocument
+from ..core.document import EncounterDocument
 from . import style
 from .grid_painter import bucket_index, bucket_scale
 from .map_scene import MapScene

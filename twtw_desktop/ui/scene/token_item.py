@@ -342,7 +342,7 @@ class TokenItem(QGraphicsItem):
             return
         from PySide6.QtWidgets import QMenu
 
-        from ..token_menu import token_menu_actions  # lazy: the menu's dialogs on first use
+        from ..menus.token_menu import token_menu_actions  # lazy: the menu's dialogs on first use
 
         menu = QMenu()
         doc = getattr(sc, "document", None)  # the map scene's (it imports this module)

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from ...hexgrid import Hex
 from ...rules.character import Posture
-from ..document import EncounterDocument
+from ..core.document import EncounterDocument
 from ..scene.map_items import MATERIAL_WORD, Z_TOOL
 from .base import Tool
 from .labels import Bubble

@@ -13,7 +13,7 @@ from ...hexgrid import Hex
 from ...play.catalogue import weapon_in_hand
 from ...rules.combat.ranged import range_tn
 from ...rules.combat.thrown import is_throwable
-from ..document import EncounterDocument
+from ..core.document import EncounterDocument
 from .base import Tool
 from .labels import Bubble, PathItem
 

@@ -24,8 +24,8 @@ from ...hexgrid import Hex, facing_turn, rotate_facing
 from ...play.actions import Move, Run, ref_of
 from ...play.declarations import WhenAble, segments
 from ...play.movement import MovePlan, mount_of, plan_move
-from ..commands import ChangeValueCommand, MoveTokenCommand, RotateTokenCommand
-from ..document import EncounterDocument
+from ..core.commands import ChangeValueCommand, MoveTokenCommand, RotateTokenCommand
+from ..core.document import EncounterDocument
 from ..scene import style
 from ..scene.map_items import FeatureItem
 from .base import Tool

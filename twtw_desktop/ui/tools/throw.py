@@ -35,7 +35,7 @@ from ...play.attack import CardNeeded
 from ...play.combat_actions import Throw, card_ref
 from ...play.throw import ThrowOutcome, typed_card_refusal
 from ...rules.card import Card
-from ..document import EncounterDocument
+from ..core.document import EncounterDocument
 from .base import Tool
 
 

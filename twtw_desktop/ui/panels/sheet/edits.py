@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
 from ....errors import RulesError
 from ....play.catalogue import posture_mismatch
 from ....rules.character import Character, Posture
-from ...commands import (
+from ...core.commands import (
     ChangePostureCommand,
     ChangeValueCommand,
 )

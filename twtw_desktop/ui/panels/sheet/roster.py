@@ -8,7 +8,7 @@ from ....hexgrid.hex import hex_spiral
 from ....model.encounter import Token
 from ....model.map import Terrain
 from ....rules.character import Character
-from ...commands import (
+from ...core.commands import (
     SnapshotCommand,
 )
 from .._common import USER_ERRORS, error_text

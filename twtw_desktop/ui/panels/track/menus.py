@@ -73,7 +73,7 @@ def _row_menu(panel: TrackHost, table: QTableWidget, pos) -> None:
 def row_menu_actions(panel: TrackHost, table: QTableWidget, pos, parent) -> list:
     """A row's menu: hide its character's token from the players or reveal it,
     and the Judge's override."""
-    from ...token_menu import token_menu_actions  # lazy: the menu's dialogs on first use
+    from ...menus.token_menu import token_menu_actions  # lazy: the menu's dialogs on first use
 
     r = table.rowAt(pos.y())
     if not 0 <= r < len(panel._row_ids):
