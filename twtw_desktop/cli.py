@@ -374,9 +374,15 @@ def _plan(argv: list[str]) -> int:
 
 
 def _serve(argv: list[str]) -> int:
-    from .ui.devices.picture_cut import cut_picture  # lazy: start-up (Qt cuts the pages' picture)
     from .web.headless import main as serve_main  # lazy: start-up (aiohttp only when serving)
 
+    try:
+        from .ui.devices.picture_cut import cut_picture  # lazy: start-up (Qt cuts the picture)
+    except ImportError:  # no Qt here: the pages are served without the background picture
+        logging.getLogger(__name__).warning(
+            "Qt is not available: the pages get no background picture (it is cut with Qt)"
+        )
+        return serve_main(argv)
     return serve_main(argv, cutter=cut_picture)
 
 

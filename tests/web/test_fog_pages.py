@@ -508,7 +508,7 @@ def test_the_picture_a_page_gets_is_cut_to_the_hexes_its_character_has_seen(haci
     """With the window's cutter (Qt), Jonah's page gets the background picture as a
     PNG transparent on every hex he has not seen, and the picture's own pixels on
     the hexes he has; it changes (``v``) only when he sees more."""
-
+    pytest.importorskip("PySide6.QtGui")  # the cutter is Qt's
     from twtw_desktop.ui.devices.picture_cut import cut_picture
     from twtw_desktop.web.server import DeviceService
 
