@@ -101,22 +101,27 @@ async def _eval(ws, ids, expr: str):
     return r.get("result", {}).get("value")
 
 
+def chromium_with_devtools(url: str, profile) -> tuple[subprocess.Popen, str]:
+    """Chromium showing ``url`` with its DevTools open on a free port: (process, port).
+    The caller ends the process."""
+    proc = subprocess.Popen(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0", url],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    for line in itertools.islice(proc.stderr, 200):  # bounded
+        m = re.search(r"DevTools listening on (ws://\S+)", line)
+        if m:
+            return proc, re.search(r":(\d+)/", m.group(1)).group(1)
+    proc.terminate()
+    proc.wait(30)
+    raise AssertionError("Chromium did not print its DevTools address")
+
+
 def test_a_step_reaches_the_open_page_without_reloading(table, tmp_path, capsys):
     with served(wounded(table)) as (svc, maker):
         url = page_url(svc)
-        proc = subprocess.Popen(
-            [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path}", "--remote-debugging-port=0", url],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        proc, port = chromium_with_devtools(url, tmp_path)
         try:
-            devtools = None
-            for line in itertools.islice(proc.stderr, 200):  # bounded
-                m = re.search(r"DevTools listening on (ws://\S+)", line)
-                if m:
-                    devtools = m.group(1)
-                    break
-            assert devtools, "Chromium did not print its DevTools address"
-            port = re.search(r":(\d+)/", devtools).group(1)
             me = "document.querySelector('#tokens g.token.me circle:last-of-type')"
 
             async def go():

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import re
-import subprocess
 
 import aiohttp
 import pytest
 
 from .conftest import sample_table, served
-from .test_browser import CHROMIUM, FLAGS, _cdp, _eval
+from .test_browser import CHROMIUM, _cdp, _eval, chromium_with_devtools
 from .test_requests import table_side
 
 pytestmark = [
@@ -70,19 +68,8 @@ def test_a_player_taps_a_hex_then_move_and_sees_the_request_waiting(tmp_path):
         table_side(table, svc, maker, approve_all=False) as (desk, _threads),
     ):
         url = next(a.url for a in svc.addresses() if a.key == WHO)
-        proc = subprocess.Popen(
-            [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path}", "--remote-debugging-port=0", url],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        proc, port = chromium_with_devtools(url, tmp_path)
         try:
-            devtools = None
-            for line in itertools.islice(proc.stderr, 200):  # bounded
-                m = re.search(r"DevTools listening on (ws://\S+)", line)
-                if m:
-                    devtools = m.group(1)
-                    break
-            assert devtools, "Chromium did not print its DevTools address"
-            port = re.search(r":(\d+)/", devtools).group(1)
 
             async def go():
                 async with aiohttp.ClientSession() as s:
