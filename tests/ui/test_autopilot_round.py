@@ -23,7 +23,7 @@ from twtw_desktop.ui.panels.attack_panel import AttackPanel
 from twtw_desktop.ui.window.autopilot import AutopilotUi
 
 from .test_attack_more import judge_window
-from .test_round_flow import _in_view, _step_hex, _viewport_point
+from .test_round_flow import _drag_a_step, _in_view
 
 L = Qt.MouseButton.LeftButton
 #: the issue's target is 18 and is NOT met: 11 actions set the round up (F5, plan,
@@ -48,7 +48,6 @@ def test_a_round_with_the_hombres_on_autopilot(qtbot, qapp, tmp_path, monkeypatc
     panel = win.findChild(AttackPanel)
     auto = win.autopilot
     assert isinstance(auto, AutopilotUi)
-    vp = win.map_view.viewport()
     actions = 0
     kinds: list[str] = []
 
@@ -90,22 +89,9 @@ def test_a_round_with_the_hombres_on_autopilot(qtbot, qapp, tmp_path, monkeypatc
         and usable_weapons(doc.table, doc.character(cid), "ranged")
     }
     for cid in posse:
-        tid = doc.token_for(cid).id
-        start, to = doc.token(tid).at, _step_hex(doc, tid, win)
-        a, b = _viewport_point(win, start), _viewport_point(win, to)
-        if not (vp.rect().contains(a) and vp.rect().contains(b)):
-            win.map_view.center_on_hex(start)
-            actions += 1
-            kinds.append("scroll")
-            qtbot.wait(5)
-            to = _step_hex(doc, tid, win)
-            a, b = _viewport_point(win, start), _viewport_point(win, to)
-        qtbot.mousePress(vp, L, Qt.KeyboardModifier.NoModifier, a)
-        qtbot.mouseMove(vp, b)
-        qtbot.mouseRelease(vp, L, Qt.KeyboardModifier.NoModifier, b)
-        actions += 1
-        kinds.append("drag")
-        qtbot.wait(5)
+        made = _drag_a_step(qtbot, win, doc, doc.token_for(cid).id)
+        actions += len(made)
+        kinds += made
         if cid in armed:
             click(panel.draw_button)
 

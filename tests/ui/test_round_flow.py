@@ -63,6 +63,27 @@ def _step_hex(doc, token_id: str, win=None) -> Hex:
     return free[0]
 
 
+def _drag_a_step(qtbot, win, doc, token_id: str) -> list[str]:
+    """The Judge drags a token one hex, scrolling the map to it first where the token
+    or the hex is out of view: the Judge actions made ("scroll", "drag")."""
+    vp = win.map_view.viewport()
+    made = []
+    start, to = doc.token(token_id).at, _step_hex(doc, token_id, win)
+    a, b = _viewport_point(win, start), _viewport_point(win, to)
+    if not (vp.rect().contains(a) and vp.rect().contains(b)):
+        win.map_view.center_on_hex(start)  # the Judge scrolls the map to it
+        made.append("scroll")
+        qtbot.wait(5)
+        to = _step_hex(doc, token_id, win)
+        a, b = _viewport_point(win, start), _viewport_point(win, to)
+    qtbot.mousePress(vp, L, Qt.KeyboardModifier.NoModifier, a)
+    qtbot.mouseMove(vp, b)
+    qtbot.mouseRelease(vp, L, Qt.KeyboardModifier.NoModifier, b)
+    made.append("drag")
+    qtbot.wait(5)
+    return made
+
+
 def _in_view(widget) -> bool:
     """Shown and not scrolled or clipped out of sight (no scroll needed to press it)."""
     return widget.isVisible() and not widget.visibleRegion().isEmpty()
@@ -75,7 +96,6 @@ def test_a_round_of_the_sample_in_at_most_29_judge_actions(qtbot, qapp, tmp_path
     qtbot.wait(10)
     panel = win.findChild(AttackPanel)
     assert panel is not None
-    vp = win.map_view.viewport()
     actions = 0
     kinds: list[str] = []
 
@@ -124,21 +144,9 @@ def test_a_round_of_the_sample_in_at_most_29_judge_actions(qtbot, qapp, tmp_path
     # counters cover it — a drag (the move), then Declare for a gunman (the shot)
     for cid in chars:
         tid = doc.token_for(cid).id
-        start, to = doc.token(tid).at, _step_hex(doc, tid, win)
-        a, b = _viewport_point(win, start), _viewport_point(win, to)
-        if not (vp.rect().contains(a) and vp.rect().contains(b)):
-            win.map_view.center_on_hex(start)  # the Judge scrolls the map to it
-            actions += 1
-            kinds.append("scroll")
-            qtbot.wait(5)
-            to = _step_hex(doc, tid, win)
-            a, b = _viewport_point(win, start), _viewport_point(win, to)
-        qtbot.mousePress(vp, L, Qt.KeyboardModifier.NoModifier, a)
-        qtbot.mouseMove(vp, b)
-        qtbot.mouseRelease(vp, L, Qt.KeyboardModifier.NoModifier, b)
-        actions += 1
-        kinds.append("drag")
-        qtbot.wait(5)
+        made = _drag_a_step(qtbot, win, doc, tid)
+        actions += len(made)
+        kinds += made
         assert doc.table.track.state.standing.get(cid), win.statusBar().currentMessage()
         moved.add(cid)
         if cid in armed:
