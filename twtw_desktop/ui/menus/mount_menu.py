@@ -12,12 +12,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from ...play.mount_actions import Dismount, Mount
-
-
-def _selected(window):
-    """The window's document and its selected figure (None when there is none)."""
-    doc = window.document
-    return doc, doc.selected_token() if doc is not None else None
+from .melee_menu import _selected
 
 
 def _fill(window, menu: QMenu) -> None:
