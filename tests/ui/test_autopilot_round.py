@@ -18,8 +18,10 @@ from twtw_desktop.play.actions import parse_action
 from twtw_desktop.play.attack import nearest_enemy, usable_weapons
 from twtw_desktop.play.declarations import decision_waiting
 from twtw_desktop.resources import maps_dir
+from twtw_desktop.tactics.autopilot import on_autopilot
 from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
+from twtw_desktop.ui.panels.track_panel import TrackPanel
 from twtw_desktop.ui.window.autopilot import AutopilotUi
 
 from .test_attack_more import judge_window
@@ -81,6 +83,9 @@ def test_a_round_with_the_hombres_on_autopilot(qtbot, qapp, tmp_path, monkeypatc
     given = [c for c in hombres if doc.table.track.state.standing.get(c)]
     assert len(given) >= 4, win.statusBar().currentMessage()
     assert not auto._items  # the drawings go once given
+    # planned and accepted: the hombres are on the autopilot for the fight, shown
+    assert on_autopilot(doc.table) and auto.act_fight.isChecked()
+    assert "NPCs on the autopilot" in win.findChild(TrackPanel).status.text()
 
     armed = {
         cid
@@ -115,11 +120,11 @@ def test_a_round_with_the_hombres_on_autopilot(qtbot, qapp, tmp_path, monkeypatc
         pending = doc.table.track.pending_declarers()
         assert pending or "000 Determine Bonus" in stop, stop
         if "no longer applies" in stop and set(pending) & set(hombres):
-            # a plan that no longer makes sense stops the run: a fresh one for them
+            # a plan that no longer makes sense stops the run; on the autopilot the
+            # fresh plan is proposed by itself, and the Judge accepts it
             replans += 1
-            auto.plans = []
-            key(Qt.Key.Key_P, shift)
             qtbot.waitUntil(lambda: bool(auto.plans), timeout=20_000)
+            assert {p.who for p in auto.plans} <= set(pending) & set(hombres)
             key(Qt.Key.Key_Return, shift)
         key(Qt.Key.Key_F6)
     print(" ".join(kinds))
@@ -131,8 +136,6 @@ def test_a_round_with_the_hombres_on_autopilot(qtbot, qapp, tmp_path, monkeypatc
 
 
 def test_a_track_rows_menu_plans_that_npc_and_the_map_shows_it(qtbot, qapp, tmp_path, monkeypatch):
-    from twtw_desktop.ui.panels.track_panel import TrackPanel
-
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
     win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
     qtbot.wait(10)
@@ -145,8 +148,10 @@ def test_a_track_rows_menu_plans_that_npc_and_the_map_shows_it(qtbot, qapp, tmp_
     table = panel.stack.currentWidget()
     row = panel._row_ids.index("angus_laroq")
     pos = table.visualItemRect(table.item(row, 0)).center()
-    (entry,) = [a for a in panel.row_menu_actions(table, pos, None) if "Autopilot" in a.text()]
+    entry, fight = [a for a in panel.row_menu_actions(table, pos, None) if "Autopilot" in a.text()]
     assert entry.text() == "Autopilot: plan Angus Laroq's round"
+    assert fight.isCheckable() and not fight.isChecked()
+    assert fight.shortcut().toString() == "Ctrl+Alt+P"
     posse_row = panel._row_ids.index("miranda_valentine")
     pos = table.visualItemRect(table.item(posse_row, 0)).center()
     assert not [a for a in panel.row_menu_actions(table, pos, None) if "Autopilot" in a.text()]
