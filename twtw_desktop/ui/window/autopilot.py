@@ -204,6 +204,7 @@ class AutopilotUi(QObject):
             self.win.statusBar().showMessage(
                 "Autopilot: the table moved on while planning; plan again."
             )
+            self._table_moved()  # on the autopilot: what is due now, proposed again
             return
         assert isinstance(result, list)
         mine = {p.who for p in result}
