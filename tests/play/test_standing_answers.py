@@ -41,7 +41,7 @@ def test_a_standing_pass_waits_for_the_counters_then_passes_without_a_stop(table
     table.apply(WhenAble(who=MIRANDA, then=_move(table, MIRANDA).journal_form()))
     steps = table.position
     table.apply(StandingPass(who=MIRANDA))
-    assert _labels(table, MIRANDA)[-1] == "then pass"
+    assert _labels(table, MIRANDA)[-1] == "pass when next able"
     for _ in range(6):
         table.apply(RunOn(passing=table.track.pending_declarers()))
         if any("Miranda Valentine pass" in e.text for e in table.encounter.log):
@@ -53,7 +53,7 @@ def test_a_standing_pass_waits_for_the_counters_then_passes_without_a_stop(table
     assert not table.track.state.standing.get(MIRANDA) and table.track.row(MIRANDA).offered
     while table.position > steps:
         table.undo()
-    assert _labels(table, MIRANDA) and _labels(table, MIRANDA)[-1] != "then pass"
+    assert _labels(table, MIRANDA) and _labels(table, MIRANDA)[-1] != "pass when next able"
 
 
 def test_the_judges_action_goes_before_the_standing_pass(table):
@@ -61,7 +61,7 @@ def test_the_judges_action_goes_before_the_standing_pass(table):
     assert how(table, MIRANDA, 1) == "standing"  # segment 0: nothing is counted yet
     table.apply(WhenAble(who=MIRANDA, then=_move(table, MIRANDA).journal_form()))
     labels = _labels(table, MIRANDA)
-    assert len(labels) == 2 and labels[-1] == "then pass"
+    assert len(labels) == 2 and labels[-1] == "pass when next able"
     assert "already" in (table.why_not(StandingPass(who=MIRANDA)) or "")
     # the run declares her move on segment 1, then she passes when next able
     table.apply(RunOn())

@@ -93,7 +93,7 @@ class StandingPass(_TrackStep):
     )
 
     def label(self, table: Table) -> str:
-        return f"{self.actor(table)[0].name}: then pass"
+        return f"{self.actor(table)[0].name}: pass when next able"
 
     def refusal(self, table: Table) -> str | None:
         c, _ = self.actor(table)
@@ -122,7 +122,7 @@ class StandingPass(_TrackStep):
 
 def _the_pass(character_id: str) -> Standing:
     """The standing pass as the queue keeps it: the ``pass`` the run carries out."""
-    return Standing(act=PassTurn(who=[character_id]).journal_form(), label="then pass")
+    return Standing(act=PassTurn(who=[character_id]).journal_form(), label="pass when next able")
 
 
 __all__ = ["StandingBid", "StandingPass"]
