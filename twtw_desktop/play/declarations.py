@@ -29,7 +29,10 @@ nothing. The steps here:
   simultaneous ones go through the stack (one card flipped per character resolves
   that character's action), and it stops only where the Judge must decide: someone
   newly able with nothing declared (named; passing them is one key), a declaration
-  that no longer applies, a result with choices to apply, the round's end.
+  that no longer applies, a result with choices to apply, the round's end. What a
+  character answered ahead (:mod:`.standing_actions`: a standing bid for the
+  stack's offer of AP, a standing pass for when next able) it carries out instead
+  of stopping.
 * :class:`RecoveryCheck` — a stunned character's recovery check, drawn at the table.
 
 An action whose actor is down or stunned before it resolves does not happen; its AP
