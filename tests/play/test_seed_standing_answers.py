@@ -75,3 +75,36 @@ def test_the_standing_answers_are_saved_with_the_track(tmp_path, capsys):
     assert play_main([str(SAMPLE), "--script", script, "--out", str(pass_out)]) == 0
     saved = json.loads(pass_out.read_text(encoding="utf-8"))["action_state"]
     assert "cyril_wellington" not in saved["standing"]  # carried out: nothing left
+
+
+def test_002_a_standing_bump_choice_spends_the_bumps_without_a_stop(tmp_path, capsys):
+    """002 Spending Bumps: "Players may spend bumps on their actions in any order they
+    choose." Miranda's standing choice sends every bump of her shot to damage: the
+    card shows 3, the run spends them and carries the shot out, no stop for the panel."""
+    log = play("seed_002_standing_bumps", tmp_path, capsys)
+    texts = _texts(log)
+    assert "Miranda Valentine spends every bump an attack earns on damage this round" in texts
+    spent = texts.index(
+        "Miranda Valentine's standing choice spends 3 bump(s) on damage (002 Spending Bumps)"
+    )
+    (shot,) = [e for e in log[spent:] if e.get("kind") == "attack"]
+    record = shot["detail"]["record"]
+    assert record["attacker_id"] == "miranda_valentine" and record["spends"]["damage"] == 3
+    assert not any("bump(s) to spend" in t for t in texts)
+
+
+def test_002_without_the_choice_the_run_stops_for_the_bumps(tmp_path, capsys):
+    """The same script without Miranda's standing choice: the run stops where the card's
+    bumps wait for the Judge's spends, as it did before."""
+    lines = (EXAMPLES / "seed_002_standing_bumps.jsonl").read_text(encoding="utf-8")
+    script = tmp_path / "no_choice.jsonl"
+    script.write_text(
+        "".join(line for line in lines.splitlines(True) if "standing_bumps" not in line),
+        encoding="utf-8",
+    )
+    out = tmp_path / "no_choice.encounter.json"
+    assert play_main([str(SAMPLE), "--script", str(script), "--out", str(out)]) == 0
+    capsys.readouterr()
+    texts = _texts(json.loads(out.read_text(encoding="utf-8"))["log"])
+    assert any("Miranda Valentine attacks Angus Laroq: 3 bump(s) to spend" in t for t in texts)
+    assert not any("standing choice" in t for t in texts)

@@ -108,7 +108,7 @@ def test_the_autopilot_action_journals_the_ordinary_actions_it_gives() -> None:
     steps = len(table.steps)
     table.apply(parse_action({"do": "autopilot", "seed": 1}))
     made = [s.action for s in table.steps[steps:]]
-    kinds = {"when_able", "clear_standing", "standing_bid", "standing_pass"}
+    kinds = {"when_able", "clear_standing", "standing_bid", "standing_bumps", "standing_pass"}
     assert made and {a["do"] for a in made} <= kinds
     # a replay of those lines on a fresh table needs no planner and gives the same state
     fresh = sample_in_round("longhorn_saloon")
@@ -120,15 +120,18 @@ def test_the_autopilot_action_journals_the_ordinary_actions_it_gives() -> None:
 
 def test_each_plan_ends_with_its_standing_answers_and_a_reason_line() -> None:
     """The plan's standing bid (the AP it leaves unspent, up to Quick Draw: 000
-    Determine Bonus) and its standing pass come last, said in a reason line."""
+    Determine Bonus), its bumps to damage (002 Spending Bumps) and its standing pass
+    come last, said in a reason line."""
     table = sample_in_round("main_street")
     for plan in Autopilot(seed=0).plans(table):
-        bid, last = plan.actions[-2:]
-        assert (bid.do, last.do) == ("standing_bid", "standing_pass"), plan.who
+        bid, bumps, last = plan.actions[-3:]
+        assert (bid.do, bumps.do, last.do) == ("standing_bid", "standing_bumps", "standing_pass")
+        assert bumps.on == "damage"  # type: ignore[attr-defined]
         c, row = table.character(plan.who), table.track.row(plan.who)
         assert 0 <= bid.ap <= min(c.quick_draw, row.pool)  # type: ignore[attr-defined]
         assert "at a stack it offers" in plan.reasons[-1]
         assert "passes when next able" in plan.reasons[-1]
+        assert "its bumps go to damage" in plan.reasons[-1]
 
 
 def test_the_fight_on_the_autopilot_is_a_table_step_kept_from_round_to_round() -> None:

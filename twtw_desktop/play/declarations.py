@@ -55,6 +55,8 @@ from ..rules.checks import check_pool
 from ..rules.damage import recovery_check, stun_tn
 from .actions import Action, RuledAction, Who, parse_action, register
 from .attack import bumps_left, declared_shot, preview
+from .attack_base import SpendRef
+from .attack_resolve import Spends
 from .combat_actions import _AttackAction
 from .movement import move_continuous
 from .table import AFTER_ACTION, ROUTE_ACTION, TableEvent
@@ -68,6 +70,7 @@ SRC_TIMING = "000 Action Timing"
 SRC_SIMULTANEOUS = "000 Simultaneous Actions"
 SRC_STUN = "000 Wound Effects (stun and recovery)"
 SRC_BONUS = "000 Determine Bonus"
+SRC_BUMPS = "002 Spending Bumps"
 
 
 def segments(table: Table) -> bool:
@@ -183,6 +186,39 @@ def _decision(table: Table, action: Action) -> str | None:
     return None
 
 
+def _decided(table: Table, entry: StackEntry, action: Action) -> tuple[Action, str | None, int]:
+    """:func:`_decision` for a declared action in its place, the actor's standing bump
+    choice taken first: the action as it will be carried out, what the Judge must
+    still choose (None: nothing), and how many bumps the standing choice spent."""
+    need = _decision(table, action)
+    choice = table.track.state.bumps.get(entry.character_id)
+    if not need or not choice or not isinstance(action, _AttackAction):
+        return action, need, 0
+    chosen, spent = _standing_spends(table, action, choice)
+    return chosen, _decision(table, chosen), spent
+
+
+def _standing_spends(table: Table, action: _AttackAction, choice: str) -> tuple[_AttackAction, int]:
+    """A declared attack with the bumps its card earns spent by the attacker's standing
+    choice (:class:`~.standing_actions.StandingBumps`; "damage": every bump left goes
+    to damage), the spends it carries kept. As it was where the shots and their
+    spends do not pair one to one (a fan's secondary shots): the Judge spends those.
+    Returns the action and how many bumps the choice spent."""
+    plan = action.plan(table)
+    spends = action.spend_list()
+    records = preview(table, plan, spends).outcome.records
+    if len(records) != len(spends):
+        return action, 0
+    chosen: list[Spends] = []
+    for i, r in enumerate(records):
+        s = spends[i].copy() if i < len(spends) else Spends()
+        if choice == "damage":
+            s.damage += bumps_left(r)[1]
+        chosen.append(s)
+    spent = sum(bumps_left(r)[1] for r in records)
+    return action.model_copy(update={"spends": tuple(SpendRef.of(s) for s in chosen)}), spent
+
+
 def target_gone(table: Table, action: Action) -> str | None:
     """Why an attack no longer applies because of its target: down, or off the map
     (None: the target is there, or the action has none)."""
@@ -233,7 +269,14 @@ def perform(table: Table, entry: StackEntry) -> str | None:
         if why:
             _log_events(table, [t.perform_entry(entry.seq, skipped=why)])
             return None
-        need = _decision(table, action)
+        action, need, spent = _decided(table, entry, action)
+        if spent and not need:
+            choice = t.state.bumps[entry.character_id]
+            table.log(
+                f"{c.name}'s standing choice spends {spent} bump(s) on {choice} ({SRC_BUMPS})",
+                "track",
+                {"bumps": spent, "on": choice},
+            )
         if need:
             return _waits_for(table, action, need)
         ev = action.apply(table)
@@ -324,7 +367,7 @@ def decision_waiting(table: Table) -> str | None:
         if c.out_of_action or c.stunned or entry.intent is None:
             return None
         with _in_place(table, entry) as (action, why):
-            need = None if why else _decision(table, action)
+            need = None if why else _decided(table, entry, action)[1]
         return _waits_for(table, action, need) if need else None
     return None
 

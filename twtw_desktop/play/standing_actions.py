@@ -11,16 +11,22 @@ otherwise stop to ask the Judge (AP v2).
   nothing more: when next able with nothing declared they let the segment go, as
   :class:`~.declarations.PassTurn` does, and keep their counters (000 Action Timing:
   "players may declare actions for their character" — may, not must).
+* :class:`StandingBumps` — where the bumps the character's declared attacks earn go
+  when the run carries them out ("damage": every bump left to damage), so the run
+  does not stop for the Attack panel's spends. Spends the declaration carries stay;
+  what the preview shows as left over goes to damage, and the table checks the
+  attack with those spends as it would the Judge's clicks.
 
-House reading (Help ▸ Rules reference, "000 Determine Bonus" and "000 Action
-Timing"): 000 gives each character the choice "once all actions that will occur
-during a segment are known" and when their counters are placed; it does not say the
-choice cannot be made ahead. A standing answer is that choice made ahead and said
-aloud — journaled, shown on the track, withdrawn or changed like any standing
-declaration — and the table still checks it when it is carried out: the bid never
-spends AP the pool no longer holds, a calamity on Quick Draw still bars it, and a
-declaration dropped before the pass takes the pass with it (the character is asked
-again).
+House readings (Help ▸ Rules reference, "000 Determine Bonus", "000 Action Timing"
+and "002 Spending Bumps"): 000 gives each character the choice "once all actions
+that will occur during a segment are known" and when their counters are placed, and
+002 lets them spend bumps "in any order they choose"; neither says the choice cannot
+be made ahead. A standing answer is that choice made ahead and said aloud —
+journaled, shown on the track, withdrawn or changed like any standing declaration —
+and the table still checks it when it is carried out: the bid never spends AP the
+pool no longer holds, a calamity on Quick Draw still bars it, a declaration dropped
+before the pass takes the pass with it (the character is asked again), and a fan's
+secondary shots are still spent by the Judge.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from ..rules.timecommon import RowStatus
 from .actions import Who, register
 from .declarations import (
     SRC_BONUS,
+    SRC_BUMPS,
     SRC_TIMING,
     PassTurn,
     _log_events,
@@ -120,9 +127,41 @@ class StandingPass(_TrackStep):
         return _settled(table, texts)
 
 
+@register
+class StandingBumps(_TrackStep):
+    """Where the bumps the character's declared attacks earn go this round, given
+    ahead ("damage"); ``on`` left out withdraws it (see the module docstring)."""
+
+    do: Literal["standing_bumps"] = "standing_bumps"
+    who: Who
+    on: Literal["damage"] | None = None
+    page: ClassVar[str] = SRC_BUMPS
+    summary: ClassVar[str] = (
+        "a standing bump choice: the bumps a declared attack earns go to damage when the run "
+        "carries it out"
+    )
+
+    def label(self, table: Table) -> str:
+        name = self.actor(table)[0].name
+        if self.on is None:
+            return f"{name}: no standing bump choice"
+        return f"{name}: bumps to {self.on}"
+
+    def refusal(self, table: Table) -> str | None:
+        c, _ = self.actor(table)
+        if table.track.row(c.id).status != RowStatus.ACTIVE:
+            return f"{c.name} cannot act this round ({table.track.row(c.id).status_reason})."
+        return table.track.refusal(lambda: table.track.set_standing_bumps(c.id, self.on))
+
+    def apply(self, table: Table) -> TableEvent:
+        c, _ = self.actor(table)
+        texts = _log_events(table, [table.track.set_standing_bumps(c.id, self.on)])
+        return _settled(table, texts)
+
+
 def _the_pass(character_id: str) -> Standing:
     """The standing pass as the queue keeps it: the ``pass`` the run carries out."""
     return Standing(act=PassTurn(who=[character_id]).journal_form(), label="pass when next able")
 
 
-__all__ = ["StandingBid", "StandingPass"]
+__all__ = ["StandingBid", "StandingBumps", "StandingPass"]

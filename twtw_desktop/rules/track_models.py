@@ -290,6 +290,9 @@ class TrackState(Strict):
     #: standing bids by character id: the AP from the pool each offers, given ahead,
     #: when this round's stack offers them AP (000 Determine Bonus; 0: none)
     bids: dict[str, Count] = {}
+    #: standing bump choices by character id, given ahead: where the bumps a declared
+    #: attack earns go when the run carries it out ("damage": every bump left to damage)
+    bumps: dict[str, Literal["damage"]] = {}
     #: the NPCs are on the autopilot for this fight: the window proposes their plans
     #: by itself (a house design; the Judge still accepts each); kept from round to round
     autopilot: bool = False

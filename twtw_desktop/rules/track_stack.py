@@ -7,6 +7,7 @@ resolution card per action.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from ..errors import RulesError
 from .actions import single_action_tie_key
@@ -260,6 +261,31 @@ class TrackStack(TrackBase):
             summary = f"{row.name} {what} whenever the stack asks this round"
         event = self._event("standing_bid", character_id=character_id, summary=summary)
         return st.model_copy(update={"bids": bids}), event, False
+
+    def set_standing_bumps(self, character_id: str, on: Literal["damage"] | None) -> TrackEvent:
+        """Give a character's standing bump choice for this round: where the bumps their
+        declared attacks earn go when the run carries them out ("damage": every bump
+        left to damage, 002 Spending Bumps); None withdraws it (the Judge chooses at the table)."""
+        return self._run(lambda: self._set_bumps(character_id, on))
+
+    def _set_bumps(
+        self, character_id: str, on: Literal["damage"] | None
+    ) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError("Standing bump choices are kept only while a round is running.")
+        row = self.row(character_id)
+        bumps = dict(st.bumps)
+        if on is None:
+            if character_id not in bumps:
+                raise RulesError(f"{row.name} has no standing bump choice to withdraw.")
+            bumps.pop(character_id)
+            summary = f"{row.name}: no standing bump choice (bumps chosen at the table)"
+        else:
+            bumps[character_id] = on
+            summary = f"{row.name} spends every bump an attack earns on {on} this round"
+        event = self._event("standing_bumps", character_id=character_id, summary=summary)
+        return st.model_copy(update={"bumps": bumps}), event, False
 
     def offer_bonus(self, character_ids: Sequence[str]) -> TrackEvent:
         """Mark that ``character_ids`` were offered AP from the pool for the stack (000

@@ -12,7 +12,9 @@ what it was given before it.
 
 AP v2: each plan ends with its standing answers (:func:`with_answers`): the
 ``standing_bid`` the NPC offers when a stack asks it for AP from the pool — the AP its
-plan leaves unspent, up to its Quick Draw level, else none — and a ``standing_pass``:
+plan leaves unspent, up to its Quick Draw level, else none —, a ``standing_bumps``
+(the bumps its attacks earn go to damage: the run does not stop for its spends) and a
+``standing_pass``:
 once the plan is declared it declares nothing more, so the run stops for it only
 where the plan breaks (a declaration dropped takes the pass with it).
 
@@ -37,7 +39,7 @@ from ..errors import LoadError, RulesError
 from ..play.actions import Action, Who, parse_action, register
 from ..play.declarations import WhenAble, cost_of, segments
 from ..play.session import open_table
-from ..play.standing_actions import StandingBid, StandingPass
+from ..play.standing_actions import StandingBid, StandingBumps, StandingPass
 from ..play.table import TableEvent
 from ..rules.timecommon import RowStatus
 from .planner import Plan, npc_ids, plan_on, plan_round
@@ -182,8 +184,9 @@ def with_answers(table: Table, plan: Plan) -> Plan:
         offer = "at a stack it offers no AP (its plan needs every AP it has)"
     else:
         offer = "at a stack it offers no AP (no Quick Draw)"
-    why = f"{offer}; its plan declared, it passes when next able"
-    answers = (StandingBid(who=c.id, ap=bid), StandingPass(who=c.id))
+    why = f"{offer}; its bumps go to damage; its plan declared, it passes when next able"
+    answers = (StandingBid(who=c.id, ap=bid), StandingBumps(who=c.id, on="damage"))
+    answers += (StandingPass(who=c.id),)
     return replace(plan, actions=(*plan.actions, *answers), reasons=(*plan.reasons, why))
 
 
