@@ -185,8 +185,8 @@ def with_answers(table: Table, plan: Plan) -> Plan:
     else:
         offer = "at a stack it offers no AP (no Quick Draw)"
     why = f"{offer}; its bumps go to damage; its plan declared, it passes when next able"
-    answers = (StandingBid(who=c.id, ap=bid), StandingBumps(who=c.id, on="damage"))
-    answers += (StandingPass(who=c.id),)
+    bumps = StandingBumps(who=c.id, on="damage")
+    answers = (StandingBid(who=c.id, ap=bid), bumps, StandingPass(who=c.id))
     return replace(plan, actions=(*plan.actions, *answers), reasons=(*plan.reasons, why))
 
 
