@@ -169,3 +169,17 @@ def test_a_bid_is_not_declared_as_an_action():
     reqs = [desk.waiting[1].action, desk.waiting[2].action]
     assert reqs[0].do == "stack_bonus" and not isinstance(reqs[0], WhenAble)
     assert isinstance(reqs[1], NoBid) and reqs[1].who == J
+
+
+def test_in_action_time_a_shot_is_priced_with_its_tn_as_the_attack_panel_prices_it():
+    """The page's shot at a figure it shows carries the TN and its breakdown in action
+    time too (the request is declared when able; the price is the shot's own)."""
+    table = _able_stop()
+    foe = next(
+        t.id for t in table.encounter.tokens
+        if t.character_id and table.character(t.character_id).side == "hombres"
+    )  # fmt: skip
+    view = _view(M, t9=foe.removeprefix("token-"))
+    entry = options(table, view, "t9")["targets"]["t9"]
+    assert entry["declare"]["do"] == "normal_shot"
+    assert entry.get("tn", 0) > 0 and entry["tn_items"] and entry.get("ap", 0) > 0, entry

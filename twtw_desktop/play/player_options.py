@@ -168,7 +168,10 @@ def _targets(table: Table, view: PageView, asked: Any) -> dict[str, dict[str, An
         entry: dict[str, Any] = {"declare": declare, "why": None}
         try:
             action = check(table, view, declare)
-            p = table.preview(action)
+            # in action time the request is the shot declared when able: priced as
+            # the shot itself, as the Attack panel prices it
+            inner = getattr(action, "inner", None)
+            p = table.preview(inner() if callable(inner) else action)
         except Refused as e:
             entry["why"] = str(e)
             out[alias] = entry
@@ -179,7 +182,7 @@ def _targets(table: Table, view: PageView, asked: Any) -> dict[str, dict[str, An
                     entry[k] = int(p[k])
             for k in ("tn_items", "ap_items"):
                 entry[k] = [scrub(table, view, str(x)) for x in p.get(k) or ()]
-            if p.get("why_not"):
+            if p.get("why_not") and not callable(inner):  # (declared: the table took it)
                 entry["why"] = scrub(table, view, str(p["why_not"]))
         out[alias] = entry
     return out
