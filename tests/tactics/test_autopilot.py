@@ -18,7 +18,7 @@ from twtw_desktop.play.table import Table
 from twtw_desktop.rules.character import Character
 from twtw_desktop.rules.deck import DeckState
 from twtw_desktop.tactics.autopilot import Autopilot
-from twtw_desktop.tactics.planner import plan_round
+from twtw_desktop.tactics.planner import npc_ids, plan_round
 from twtw_desktop.tactics.view import npc_sight, scratch_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,12 +108,58 @@ def test_the_autopilot_action_journals_the_ordinary_actions_it_gives() -> None:
     steps = len(table.steps)
     table.apply(parse_action({"do": "autopilot", "seed": 1}))
     made = [s.action for s in table.steps[steps:]]
-    assert made and {a["do"] for a in made} <= {"when_able", "clear_standing"}
+    kinds = {"when_able", "clear_standing", "standing_bid", "standing_pass"}
+    assert made and {a["do"] for a in made} <= kinds
     # a replay of those lines on a fresh table needs no planner and gives the same state
     fresh = sample_in_round("longhorn_saloon")
     for a in made:
         fresh.apply(parse_action(a))
     assert fresh.track.state.standing == table.track.state.standing
+    assert fresh.track.state.bids == table.track.state.bids
+
+
+def test_each_plan_ends_with_its_standing_answers_and_a_reason_line() -> None:
+    """The plan's standing bid (the AP it leaves unspent, up to Quick Draw: 000
+    Determine Bonus) and its standing pass come last, said in a reason line."""
+    table = sample_in_round("main_street")
+    for plan in Autopilot(seed=0).plans(table):
+        bid, last = plan.actions[-2:]
+        assert (bid.do, last.do) == ("standing_bid", "standing_pass"), plan.who
+        c, row = table.character(plan.who), table.track.row(plan.who)
+        assert 0 <= bid.ap <= min(c.quick_draw, row.pool)  # type: ignore[attr-defined]
+        assert "at a stack it offers" in plan.reasons[-1]
+        assert "passes when next able" in plan.reasons[-1]
+
+
+def test_the_fight_on_the_autopilot_is_a_table_step_kept_from_round_to_round() -> None:
+    """autopilot_fight: undone like any step, saved with the track, kept at the next
+    round's start; due_for_a_plan names every NPC at a round's start while none has
+    anything standing."""
+    from twtw_desktop.tactics.autopilot import AutopilotFight, due_for_a_plan, on_autopilot
+
+    table = sample_in_round("main_street")
+    assert not on_autopilot(table) and due_for_a_plan(table) == []
+    before = table.position
+    table.apply(AutopilotFight(on=True))
+    assert on_autopilot(table) and "already" in (table.why_not(AutopilotFight()) or "")
+    assert due_for_a_plan(table) == npc_ids(table)
+    table.apply(Autopilot(seed=0))
+    assert due_for_a_plan(table) == []  # given: nothing due until a run stops for one
+    while table.position > before:
+        table.undo()
+    assert not on_autopilot(table)
+    table.redo()
+    table.apply(parse_action({"do": "end_round"}))
+    table.apply(parse_action({"do": "start_round"}))
+    assert on_autopilot(table)
+    # saved with the track; a track saved before it loads off the autopilot, no bids
+    from twtw_desktop.rules.track_models import TrackState
+
+    saved = table.track.state.model_dump(mode="json")
+    assert saved["autopilot"] is True
+    old = {k: v for k, v in saved.items() if k not in ("autopilot", "bids")}
+    loaded = TrackState.model_validate(old)
+    assert not loaded.autopilot and loaded.bids == {}
 
 
 def test_the_autopilot_refuses_outside_a_round() -> None:

@@ -16,7 +16,8 @@ live — an action is found by its ``do`` name in the module of its family:
   ``wait``, ``set_rules``, ``judge``), :mod:`.track_actions` (the track's and the
   Phases round's own steps: ``declare_action``, ``join``, ``rush``, ``resolve``,
   ``delay``, ``interrupt``…), :mod:`.declarations` (``when_able``, ``pass``,
-  ``run_on``, standing declarations), :mod:`.combat_actions` (shots, ``fan_fire``,
+  ``run_on``, standing declarations), :mod:`.standing_actions` (``standing_bid``,
+  ``standing_pass``: answers given ahead), :mod:`.combat_actions` (shots, ``fan_fire``,
   ``throw``, ``aim``, ``attack_card``; what every attack shares: :mod:`.attack_base`),
   :mod:`.melee_actions` (``melee_attack``, ``block``, ``dodge``, ``switch_target``,
   ``engage``, ``disengage``, ``hold``, ``escape``), :mod:`.cover_actions` (covering
@@ -57,6 +58,7 @@ from . import (  # noqa: F401
     mount_actions,
     risk_actions,
     speed_actions,
+    standing_actions,
     target_actions,
     track_actions,
 )

@@ -29,7 +29,10 @@ nothing. The steps here:
   simultaneous ones go through the stack (one card flipped per character resolves
   that character's action), and it stops only where the Judge must decide: someone
   newly able with nothing declared (named; passing them is one key), a declaration
-  that no longer applies, a result with choices to apply, the round's end.
+  that no longer applies, a result with choices to apply, the round's end. What a
+  character answered ahead (:mod:`.standing_actions`: a standing bid for the
+  stack's offer of AP, a standing pass for when next able) it carries out instead
+  of stopping.
 * :class:`RecoveryCheck` — a stunned character's recovery check, drawn at the table.
 
 An action whose actor is down or stunned before it resolves does not happen; its AP
@@ -64,6 +67,7 @@ if TYPE_CHECKING:
 SRC_TIMING = "000 Action Timing"
 SRC_SIMULTANEOUS = "000 Simultaneous Actions"
 SRC_STUN = "000 Wound Effects (stun and recovery)"
+SRC_BONUS = "000 Determine Bonus"
 
 
 def segments(table: Table) -> bool:
@@ -111,6 +115,18 @@ def cost_of(table: Table, action: Action) -> int:
     return int(spec.ap)
 
 
+def is_pass(standing: Standing) -> bool:
+    """A standing pass (:class:`~.standing_actions.StandingPass`): with what stands
+    before it declared, the character declares nothing more when next able."""
+    return standing.act is not None and standing.act.get("do") == "pass"
+
+
+def split_passes(queue: Iterable[Standing]) -> tuple[tuple[Standing, ...], tuple[Standing, ...]]:
+    """A standing queue as its declarations (and waits), then its standing pass."""
+    items = tuple(queue)
+    return tuple(q for q in items if not is_pass(q)), tuple(q for q in items if is_pass(q))
+
+
 def how(table: Table, character_id: str, ap: int) -> Literal["now", "stack", "standing"]:
     """How the Judge's action for a character goes on the track now: ``now`` (the
     segment's lone action: carried out as it is paid), ``stack`` (others act on this
@@ -120,7 +136,8 @@ def how(table: Table, character_id: str, ap: int) -> Literal["now", "stack", "st
     t: ActionTrack = table.track
     st = t.state
     row = st.rows[character_id]
-    if st.closed or st.segment == 0 or row.counters < ap or st.standing.get(character_id):
+    acts, _passes = split_passes(st.standing.get(character_id, ()))
+    if st.closed or st.segment == 0 or row.counters < ap or acts:
         return "standing"
     others = [c for c in t.pending_declarers() if c != character_id]
     waiting = [e for e in t.stack() if not e.performed and e.character_id != character_id]
@@ -263,11 +280,37 @@ def _offer_bonus(table: Table) -> str:
         if t.quick_draw_refusal(entry.character_id) == "":
             _log_events(table, [t.quick_draw_check(entry.character_id)])
     bidders = t.bonus_bidders()
-    if not bidders:
+    bids = t.state.bids
+    answered = [(c, n) for c, n in bidders if c in bids]
+    if answered:  # a standing bid answers the offer (StandingBid)
+        _log_events(table, [t.offer_bonus([c for c, _ in answered])])
+        for cid, room in answered:
+            _answer_with_bid(table, cid, bids[cid], room)
+    asked = [(c, n) for c, n in bidders if c not in bids]
+    if not asked:
         return ""
-    _log_events(table, [t.offer_bonus([c for c, _ in bidders])])
-    names = ", ".join(f"{t.row(c).name} up to {n}" for c, n in bidders)
+    _log_events(table, [t.offer_bonus([c for c, _ in asked])])
+    names = ", ".join(f"{t.row(c).name} up to {n}" for c, n in asked)
     return f"{names} (Alt+Q; 000 Determine Bonus)"
+
+
+def _answer_with_bid(table: Table, character_id: str, bid: int, room: int) -> None:
+    """Inside a step: the character's standing bid answers the stack's offer — that
+    many AP from the pool for +1 each, or none (000 Determine Bonus: "Each AP spent
+    from the pool grants the character +1"); never more than the pool and the Quick
+    Draw level allow now (the log says when that is less than the bid)."""
+    t: ActionTrack = table.track
+    name = t.row(character_id).name
+    ap = min(bid, room)
+    if ap:
+        _log_events(table, [t.buy_stack_bonus(character_id, ap)])
+    less = f" ({bid} bid; {room} is all the pool and Quick Draw allow now)" if ap < bid else ""
+    what = f"{ap} AP from the pool" if ap else "no AP"
+    table.log(
+        f"{name}'s standing bid answers the stack's offer: {what}{less} ({SRC_BONUS})",
+        "track",
+        {"bid": bid, "spent": ap},
+    )
 
 
 def decision_waiting(table: Table) -> str | None:
@@ -391,10 +434,9 @@ class WhenAble(_TrackStep):
             assert spec is not None
             texts = _log_events(table, [t.declare(c.id, spec, intent=inner.journal_form())])
         else:
-            queue = (
-                *t.state.standing.get(c.id, ()),
-                Standing(act=inner.journal_form(), ap=ap, label=label),
-            )
+            # a standing pass stays last: declaring nothing more comes after this
+            acts, passes = split_passes(t.state.standing.get(c.id, ()))
+            queue = (*acts, Standing(act=inner.journal_form(), ap=ap, label=label), *passes)
             texts = _log_events(table, [t.set_standing(c.id, queue)])
         stop = settle(table)
         if stop:
@@ -570,6 +612,9 @@ class RunOn(_TrackStep):
                 continue
             head, rest = queue[0], queue[1:]
             assert head.act is not None
+            if is_pass(head):
+                _standing_pass(table, cid, rest)
+                continue
             action = parse_action(head.act)
             try:
                 ap = cost_of(table, action)
@@ -579,7 +624,9 @@ class RunOn(_TrackStep):
             except RulesError as e:
                 why = str(e)
             if why:
-                _log_events(table, [t.set_standing(cid, rest, offer=True)])
+                # the plan it belonged to is broken: its standing pass goes with it, and
+                # the character is offered the segment anew
+                _log_events(table, [t.set_standing(cid, split_passes(rest)[0], offer=True)])
                 return (
                     f"{row.name}'s declaration ({head.label}) no longer applies: {why} — "
                     "it is dropped"
@@ -591,6 +638,21 @@ class RunOn(_TrackStep):
             _log_events(table, [t.declare(cid, spec, intent=head.act)])
             _log_events(table, [t.set_standing(cid, rest)])
         return None
+
+
+def _standing_pass(table: Table, character_id: str, rest: tuple[Standing, ...]) -> None:
+    """Inside a step: a standing pass at the head of the character's queue. Once
+    counters are in front of them again (able, with nothing else declared) they let
+    the segment go as :class:`PassTurn` does, and keep their counters (000 Action
+    Timing: "players may declare actions" — declaring nothing is theirs to choose);
+    until then it waits."""
+    t: ActionTrack = table.track
+    row = t.row(character_id)
+    if row.counters <= 0:
+        return
+    _log_events(table, [t.set_standing(character_id, rest)])
+    if not row.offered:
+        _log_events(table, [t.pass_turn([character_id])])
 
 
 @register

@@ -183,6 +183,7 @@ class ActionTrack(TrackDeclarations, TrackStack):
             movers=st.movers,
             next_seq=1,
             deck=st.deck,
+            autopilot=st.autopilot,
         )
         event = self._start_event(round_no, f"Round {round_no}: initiative step", details, drawn)
         return new, event, True
@@ -510,6 +511,29 @@ class ActionTrack(TrackDeclarations, TrackStack):
         character is offered the segment anew (a wait that has ended, a declaration
         dropped), so a run stops for them if nothing else is declared."""
         return self._run(lambda: self._set_standing(character_id, tuple(queue), offer))
+
+    def set_autopilot(self, on: bool) -> TrackEvent:
+        """Put the NPCs on the autopilot for this fight, or take them off (a house
+        design: the window proposes their plans by itself; no rule changes)."""
+
+        def build() -> tuple[TrackState, TrackEvent, bool]:
+            st = self._state
+            if st.autopilot == on:
+                raise RulesError(
+                    "The NPCs are on the autopilot already."
+                    if on
+                    else "The NPCs are not on the autopilot."
+                )
+            summary = (
+                "The NPCs are on the autopilot for this fight: their plans are proposed "
+                "by themselves, the Judge accepts them"
+                if on
+                else "The NPCs are off the autopilot: the Judge plans for them"
+            )
+            event = self._event("autopilot", summary=summary)
+            return st.model_copy(update={"autopilot": on}), event, False
+
+        return self._run(build)
 
     @contextmanager
     def supposing(self, character_id: str, counters: int) -> Iterator[None]:

@@ -287,6 +287,12 @@ class TrackState(Strict):
     closed: bool = False
     #: standing declarations by character id, first to fire first
     standing: dict[str, tuple[Standing, ...]] = {}
+    #: standing bids by character id: the AP from the pool each offers, given ahead,
+    #: when this round's stack offers them AP (000 Determine Bonus; 0: none)
+    bids: dict[str, Count] = {}
+    #: the NPCs are on the autopilot for this fight: the window proposes their plans
+    #: by itself (a house design; the Judge still accepts each); kept from round to round
+    autopilot: bool = False
     #: the deck after the track's last draw
     deck: DeckState | None = None
 

@@ -215,12 +215,51 @@ class TrackStack(TrackBase):
         for e in waiting:
             if e.bonus_offered != offered or (e.quick_draw is not None and e.quick_draw.calamity):
                 continue
+            if offered and e.character_id in st.bids:
+                continue  # answered by their standing bid when offered
             room = min(
                 self._sheet(e.character_id).quick_draw - e.bonus_ap, st.rows[e.character_id].pool
             )
             if room > 0:
                 out.append((e.character_id, room))
         return out
+
+    def set_standing_bid(self, character_id: str, ap: int | None) -> TrackEvent:
+        """Give a character's standing bid for this round: the AP from the pool they
+        offer whenever the stack offers them AP (000 Determine Bonus), 0 for none;
+        None withdraws it (they are asked at the table again). At most their Quick
+        Draw level ("No character may spend more AP for bonus than their level in
+        Quick Draw") and what their pool holds now (it only shrinks)."""
+        return self._run(lambda: self._set_bid(character_id, ap))
+
+    def _set_bid(self, character_id: str, ap: int | None) -> tuple[TrackState, TrackEvent, bool]:
+        st = self._state
+        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
+            raise RulesError("Standing bids are kept only while a round is running.")
+        row = self.row(character_id)
+        sheet = self._sheet(character_id)
+        bids = dict(st.bids)
+        if ap is None:
+            if character_id not in bids:
+                raise RulesError(f"{row.name} has no standing bid to withdraw.")
+            bids.pop(character_id)
+            summary = f"{row.name}: no standing bid (asked at the stack)"
+        else:
+            if ap > sheet.quick_draw:
+                raise RulesError(
+                    f"{row.name} may spend at most {sheet.quick_draw} AP for the stack "
+                    f"(Quick Draw {sheet.quick_draw}, 000 Determine Bonus)."
+                )
+            if ap > row.pool:
+                raise RulesError(
+                    f"{row.name} has {row.pool} AP left in the pool: a bid of {ap} could "
+                    "never be paid (000 Determine Bonus)."
+                )
+            bids[character_id] = ap
+            what = f"offers {ap} AP from the pool" if ap else "offers no AP"
+            summary = f"{row.name} {what} whenever the stack asks this round"
+        event = self._event("standing_bid", character_id=character_id, summary=summary)
+        return st.model_copy(update={"bids": bids}), event, False
 
     def offer_bonus(self, character_ids: Sequence[str]) -> TrackEvent:
         """Mark that ``character_ids`` were offered AP from the pool for the stack (000

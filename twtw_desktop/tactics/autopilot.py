@@ -10,6 +10,12 @@ what it was given before it.
 
     twtw-desktop plan ENCOUNTER [--who ID,…] [--seed N] [--json]
 
+AP v2: each plan ends with its standing answers (:func:`with_answers`): the
+``standing_bid`` the NPC offers when a stack asks it for AP from the pool — the AP its
+plan leaves unspent, up to its Quick Draw level, else none — and a ``standing_pass``:
+once the plan is declared it declares nothing more, so the run stops for it only
+where the plan breaks (a declaration dropped takes the pass with it).
+
 prints each NPC's plan and its reasons without a window (``--json``: one object per
 NPC per line, ``{"who", "actions", "reasons"}``, the actions in their journal form).
 An encounter in narrative time is planned as if action time and its first round
@@ -22,17 +28,22 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from ..errors import LoadError, RulesError
 from ..play.actions import Action, Who, parse_action, register
+from ..play.declarations import WhenAble, cost_of, segments
 from ..play.session import open_table
-from .planner import Plan, npc_ids, plan_round
+from ..play.standing_actions import StandingBid, StandingPass
+from ..play.table import TableEvent
+from ..rules.timecommon import RowStatus
+from .planner import Plan, npc_ids, plan_on, plan_round
 
 if TYPE_CHECKING:
-    from ..play.table import Table, TableEvent
+    from ..play.table import Table
 
 SRC_AUTOPILOT = "house: the NPC autopilot (no seed page; it plays by the table's rules)"
 
@@ -71,7 +82,7 @@ class Autopilot(Action):
         return None
 
     def plans(self, table: Table) -> list[Plan]:
-        return plan_round(table, self._ids(table), self.seed)
+        return [with_answers(table, p) for p in plan_round(table, self._ids(table), self.seed)]
 
     def expand(self, table: Table) -> Iterator[Action]:
         """The plans' actions in order, each yielded only while the table allows it
@@ -84,6 +95,102 @@ class Autopilot(Action):
 
     def apply(self, table: Table) -> TableEvent:
         return table.apply(self)  # the table applies what it expands to
+
+
+@register
+class AutopilotFight(Action):
+    """Put the NPCs on the autopilot for this fight (AP v2), or take them off: while
+    on, the window proposes their plans by itself — each round's, and a fresh one for
+    an NPC whose declaration was dropped — and the Judge still accepts them (a house
+    design: no rule changes). Kept with the fight's track (saved in the encounter,
+    undone like any step); a new fight starts off."""
+
+    do: Literal["autopilot_fight"] = "autopilot_fight"
+    on: bool = True
+    page: ClassVar[str] = SRC_AUTOPILOT
+    summary: ClassVar[str] = (
+        "put the NPCs on the autopilot for this fight (their plans proposed by themselves) or off"
+    )
+    needs_actor: ClassVar[bool] = False
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
+
+    def label(self, table: Table) -> str:
+        return "NPCs on the autopilot" if self.on else "NPCs off the autopilot"
+
+    def why_not(self, table: Table) -> str | None:
+        if not table.in_action or table.time is None:
+            return "Not in action time: declare action time first (Ctrl+T)."
+        if table.time.kind != "segments":
+            return "The autopilot for the fight runs on the AP v2 action track."
+        return table.track.refusal(lambda: table.track.set_autopilot(self.on))
+
+    def apply(self, table: Table) -> TableEvent:
+        ev = table.track.set_autopilot(self.on)
+        table.log(ev.summary, "track")
+        return TableEvent(ev.summary)
+
+
+def on_autopilot(table: Table) -> bool:
+    """The NPCs are on the autopilot for this fight (AP v2)."""
+    if not table.in_action or table.time is None or table.time.kind != "segments":
+        return False
+    return bool(table.track.state.autopilot)
+
+
+def due_for_a_plan(table: Table) -> list[str]:
+    """On the autopilot: the NPCs whose plan is due now — those a run stopped for
+    (able with nothing declared: a declaration dropped, say), else every NPC at a
+    round's start (segment 0) while none of them has anything standing. Empty when
+    nothing is due or the fight is not on the autopilot."""
+    if not on_autopilot(table) or not table.time.round_running():  # type: ignore[union-attr]
+        return []
+    t = table.track
+    npcs = npc_ids(table)
+    stopped = [c for c in t.pending_declarers() if c in npcs]
+    if stopped:
+        return stopped
+    if t.state.segment == 0 and not any(t.state.standing.get(c) for c in npcs):
+        return npcs
+    return []
+
+
+def with_answers(table: Table, plan: Plan) -> Plan:
+    """AP v2: the plan with its standing answers and a reason line for them (see the
+    module docstring); as it was in Phases, or for an NPC who cannot act this round.
+    The bid is what the plan leaves unspent of the round's AP (counters and pool), up
+    to the Quick Draw level: AP that would be lost at the round's end anyway buy a
+    better place on a stack (000 Determine Bonus), and the plan still has every AP it
+    needs."""
+    if not segments(table):
+        return plan
+    c = table.character(plan.who)
+    row = table.track.state.rows.get(plan.who)
+    if row is None or row.status != RowStatus.ACTIVE or c.out_of_action or c.stunned:
+        return plan
+    try:
+        need = sum(cost_of(table, a.inner()) for a in plan.actions if isinstance(a, WhenAble))
+    except RulesError:
+        need = row.counters + row.pool  # priced where it stands: bid nothing
+    bid = max(0, min(c.quick_draw, row.counters + row.pool - need, row.pool))
+    if bid:
+        offer = (
+            f"at a stack it offers {bid} AP from the pool (its plan leaves them unspent; "
+            f"Quick Draw {c.quick_draw})"
+        )
+    elif c.quick_draw:
+        offer = "at a stack it offers no AP (its plan needs every AP it has)"
+    else:
+        offer = "at a stack it offers no AP (no Quick Draw)"
+    why = f"{offer}; its plan declared, it passes when next able"
+    answers = (StandingBid(who=c.id, ap=bid), StandingPass(who=c.id))
+    return replace(plan, actions=(*plan.actions, *answers), reasons=(*plan.reasons, why))
+
+
+def plans_on(scratch: Table, who: list[str], seed: int) -> list[Plan]:
+    """:func:`~.planner.plan_on` with each plan's standing answers (the window plans
+    on a worker, on a scratch copy of the table)."""
+    return [with_answers(scratch, p) for p in plan_on(scratch, who, seed)]
 
 
 def _ready(table: Table) -> str:
@@ -119,7 +226,7 @@ def main(argv: list[str]) -> int:
         table = open_table(args.encounter).table
         note = _ready(table)
         who = [w.strip() for w in args.who.split(",") if w.strip()] if args.who else None
-        plans = plan_round(table, who, args.seed)
+        plans = [with_answers(table, p) for p in plan_round(table, who, args.seed)]
     except (LoadError, RulesError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -7,10 +7,18 @@ is selected: the table is copied on the GUI thread and the planner
 drawn on the map — a ghost path to where it walks and a line to its target, with
 its one line of why beside the NPC — and said in the status bar. Accept the plans
 (Ctrl+Shift+Return) gives each NPC its plan as the ordinary table actions
-(``when_able`` declarations), one undo step for them all. A plan whose NPC the
+(``when_able`` declarations, then its standing bid and standing pass), one undo step
+for them all. A plan whose NPC the
 Judge has dealt with since (moved it, declared for it) is left out and its drawing
 taken away; the others stay. The window decides no rule: every action is asked
 ``why_not`` of the table first, and an NPC's plan ends at the first one refused.
+
+On the autopilot for the fight (Ctrl+Alt+P, a check mark on the menu entry and the
+track rows' menus; accepting plans turns it on): the next round's plans, and a fresh
+plan for an NPC whose declaration was dropped, are proposed by themselves as the
+table moves on — planned on the worker and drawn as above — and the Judge still
+accepts them with Ctrl+Shift+Return. It is the table step ``autopilot_fight``, kept
+with the fight (undone like any step).
 """
 
 from __future__ import annotations
@@ -22,7 +30,8 @@ from PySide6.QtCore import QObject, QPointF, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItemGroup, QGraphicsPathItem, QGraphicsSimpleTextItem
 
-from ...tactics.planner import Plan, npc_ids, plan_on
+from ...tactics.autopilot import AutopilotFight, due_for_a_plan, on_autopilot, plans_on
+from ...tactics.planner import Plan, npc_ids
 from ...tactics.view import scratch_of
 from ..scene.map_items import Z_OVERLAY
 
@@ -51,7 +60,7 @@ class _Task(QRunnable):
     def run(self) -> None:
         result: object
         try:
-            result = plan_on(self.scratch, self.ids, self.seed)
+            result = plans_on(self.scratch, self.ids, self.seed)
         except Exception as e:  # reported on the GUI thread, never kills the pool
             result = e
         with contextlib.suppress(RuntimeError):
@@ -82,7 +91,15 @@ class AutopilotUi(QObject):
         self.act_accept = QAction("Autopilot: accept the plans shown", win)
         self.act_accept.setShortcut(QKeySequence("Ctrl+Shift+Return"))
         self.act_accept.triggered.connect(self.accept)
-        for a in (self.act_plan, self.act_accept):
+        self.act_fight = QAction("Autopilot: the NPCs run themselves this fight", win)
+        self.act_fight.setCheckable(True)
+        self.act_fight.setShortcut(QKeySequence("Ctrl+Alt+P"))
+        self.act_fight.setToolTip(
+            "While checked, each round's plans and a fresh plan for an NPC whose declaration "
+            "was dropped are proposed by themselves; Ctrl+Shift+Return still accepts them"
+        )
+        self.act_fight.triggered.connect(self.set_fight)
+        for a in (self.act_plan, self.act_accept, self.act_fight):
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             win.addAction(a)
         menu = getattr(win, "encounter_menu", None)
@@ -90,7 +107,54 @@ class AutopilotUi(QObject):
             menu.addSeparator()
             menu.addAction(self.act_plan)
             menu.addAction(self.act_accept)
-        win.documentReplaced.connect(lambda _doc: self.clear())
+            menu.addAction(self.act_fight)
+        #: the table position and NPCs of the last plan proposed by itself
+        self._proposed: tuple[Any, ...] | None = None
+        self._watched: Any = None
+        win.documentReplaced.connect(self._replaced)
+        self._replaced(self.doc)
+
+    # -- the autopilot for the fight ------------------------------------------------
+
+    def _replaced(self, doc: Any) -> None:
+        self.clear()
+        if self._watched is not None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                self._watched.changed.disconnect(self._table_moved)
+        self._watched = doc
+        if doc is not None:
+            doc.changed.connect(self._table_moved)
+        self._table_moved()
+
+    def set_fight(self, on: bool) -> None:
+        """Put the NPCs on the autopilot for this fight, or off (one undo step)."""
+        doc = self.doc
+        if doc is None:
+            return
+        act = AutopilotFight(on=bool(on))
+        why = doc.table.why_not(act)
+        if why is None:
+            doc.apply(act)
+            self.win.statusBar().showMessage(f"Autopilot: {act.label(doc.table)}.")
+        else:
+            self.win.statusBar().showMessage(f"Autopilot: {why}")
+        self._table_moved()
+
+    def _table_moved(self, _what: str = "") -> None:
+        """The check mark as the table has it, and the plans due proposed by
+        themselves (once per table position)."""
+        doc = self.doc
+        on = doc is not None and on_autopilot(doc.table)
+        if self.act_fight.isChecked() != on:
+            self.act_fight.setChecked(on)
+        if not on:
+            return
+        shown = {p.who for p in self.plans}
+        due = [c for c in due_for_a_plan(doc.table) if c not in shown]
+        key = (doc.table.position, tuple(due))
+        if due and key != self._proposed:
+            self._proposed = key
+            self.plan(due)
 
     # -- planning ----------------------------------------------------------------------
 
@@ -140,6 +204,7 @@ class AutopilotUi(QObject):
             self.win.statusBar().showMessage(
                 "Autopilot: the table moved on while planning; plan again."
             )
+            self._table_moved()  # on the autopilot: what is due now, proposed again
             return
         assert isinstance(result, list)
         mine = {p.who for p in result}
@@ -196,6 +261,10 @@ class AutopilotUi(QObject):
                         break
                     doc.apply(act)
                     given += 1
+            # planned and accepted in this fight: the next plans come by themselves
+            fight = AutopilotFight(on=True)
+            if given and doc.table.why_not(fight) is None:
+                doc.apply(fight)
         finally:
             doc.undo_stack.endMacro()
         self.clear()
@@ -268,7 +337,12 @@ def _row_actions(document: Any, cid: str, parent: Any) -> list[QAction]:
         return []
     act = QAction(f"Autopilot: plan {c.name}'s round", parent)
     act.triggered.connect(lambda: ui.plan([cid]))
-    return [act]
+    fight = QAction(ui.act_fight.text(), parent)
+    fight.setCheckable(True)
+    fight.setChecked(ui.act_fight.isChecked())
+    fight.setShortcut(ui.act_fight.shortcut())
+    fight.triggered.connect(ui.set_fight)
+    return [act, fight]
 
 
 def _row_note(document: Any, cid: str) -> str | None:

@@ -128,8 +128,9 @@ def _show_status(panel: TrackHost, t, st, stage: str, seg: int) -> bool:
         panel.status.setText(f"Round {st.round} over — start the next")
     else:
         label = f"segment {seg}" if seg <= SEGMENTS else f"after 20 ({seg})"
+        auto = " · NPCs on the autopilot" if getattr(st, "autopilot", False) else ""
         panel.status.setText(
-            f"Round {st.round} · {label}" if seg else f"Round {st.round} · initiative done"
+            (f"Round {st.round} · {label}" if seg else f"Round {st.round} · initiative done") + auto
         )
     running = stage in ("running", "overtime")
     panel.start_button.setEnabled(t is None or stage in ("idle", "ended"))
