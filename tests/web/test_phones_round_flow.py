@@ -24,20 +24,26 @@ Bonus), which F6 passes — one F6; an Apply for a result with choices; a fresh 
 applies. NOT counted: the set-up the Judge does once per evening, starting the
 devices service from its dialog (``_serving_window``, clicks made there).
 
-The count this test reached, TARGET = 10 (issue 39's goal: ≤ 12): Ctrl+Alt+Y, F5,
-Ctrl+Shift+P, Ctrl+Shift+Return, F6 to run; then four F6 at the hombres' stops (the
-stack's AP offer with an hombre in it, twice — Angus with Miranda, Felicia with
-Jonah and Miranda, whose phones had bid; Clem and Dave able again with their plans
-done; Angus's declaration dropped as it no longer applied) and one Apply (Hank's
-shotgun hit with a bump to spend). Every stop for a posse character — able with
-nothing declared, or offered AP for the stack — was answered from their page, and
-the run went on by itself. Printed at the end: what each player asked for, and the
-Judge's actions in order.
+The count this test reaches, TARGET = 8 (issue 39's goal: ≤ 12): Ctrl+Alt+Y, F5,
+Ctrl+Shift+P, Ctrl+Shift+Return, F6 to run; then Ctrl+Shift+Return and F6 once
+Angus's declaration no longer applies (under fire, his aimed shot is dropped; on the
+autopilot for the fight his fresh plan is proposed by itself, the Judge accepts it
+and passes him), and one Apply (a hit with a bump to spend). The hombres' own
+answers — their bids for the stack and their passes once their plans are done —
+are standing answers at the table (issue 38, merged from h10-count38); every stop
+for a posse character (able with nothing declared, or offered AP for the stack) was
+answered from their page, and the run went on by itself. Without issue 38's
+standing answers the same round took 10: four F6 at the hombres' stops (the stack's
+offer with Angus, then Felicia, in it; Clem and Dave able with their plans done;
+Angus dropped) in place of Ctrl+Shift+Return and F6. Printed at the end: what each
+player asked for, why the run stood at each of the Judge's F6, and the Judge's
+actions in order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import queue
@@ -60,7 +66,7 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
 )
 L = Qt.MouseButton.LeftButton
-TARGET = 10
+TARGET = 8
 BROWSER = "hank_daggett"
 
 
@@ -302,10 +308,16 @@ def test_a_round_with_the_posse_on_phones_and_the_hombres_on_autopilot(
         kinds.append(button.text())
         qtbot.wait(5)
 
-    def plan() -> None:
-        auto.plans = []
-        key(Qt.Key.Key_P, shift, "Ctrl+Shift+P")  # plan every NPC's round (a worker)
-        qtbot.waitUntil(lambda: bool(auto.plans), timeout=20_000)
+    def plan(proposed: bool = False) -> None:
+        """The hombres' plans: proposed by themselves on the autopilot for the fight
+        (issue 38, where the window has it), else planned with Ctrl+Shift+P; then
+        accepted with Ctrl+Shift+Return."""
+        if proposed:
+            with contextlib.suppress(Exception):  # a moment: a worker plans
+                qtbot.waitUntil(lambda: bool(auto.plans), timeout=5000)
+        if not auto.plans:
+            key(Qt.Key.Key_P, shift, "Ctrl+Shift+P")  # plan every NPC's round (a worker)
+            qtbot.waitUntil(lambda: bool(auto.plans), timeout=20_000)
         key(Qt.Key.Key_Return, shift, "Ctrl+Shift+Return")  # accept them all
 
     posse = [c.id for c in doc.encounter.characters if c.side == "posse"]
@@ -381,7 +393,7 @@ def test_a_round_with_the_posse_on_phones_and_the_hombres_on_autopilot(
                 continue
             pending = table.track.pending_declarers()
             if "no longer applies" in last and set(pending) & set(hombres):
-                plan()
+                plan(proposed=True)  # a fresh plan for an hombre whose declaration dropped
             stops.append(next(e.detail["stop"] for e in reversed(doc.encounter.log)
                               if isinstance(e.detail, dict) and e.detail.get("stop")))  # fmt: skip
             key(Qt.Key.Key_F6)  # passes whoever is named (the hombres' stops)

@@ -49,8 +49,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...errors import RulesError
-from ...play.declarations import RunOn, segments
+from ...play.declarations import segments
 from ...play.player_options import answer_options
 from ...play.player_requests import RequestDesk
 from ...tactics.view import scratch_of
@@ -243,11 +242,12 @@ class RequestsController(QObject):
         doc = self.main.document
         if doc is None or mark != self._mark() or not getattr(doc, "running_on", False):
             return
-        table = self._table()
-        if self._awaited() or table.why_not(RunOn()) is not None:
-            return
-        with contextlib.suppress(RulesError):
-            doc.apply(RunOn())
+        if self._awaited():
+            return  # still waiting for a phone: the stop stands
+        # the document's own run-on, as after the Judge's pass: it runs on, or, where
+        # the table will not (a result with choices the answer brought), shows the
+        # stop (the Attack panel loads the attack waiting)
+        doc._run_on()
 
     def _answer(self, reply: dict[str, Any] | None, key: str) -> None:
         if reply is not None and self.devices.running:
