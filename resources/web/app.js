@@ -126,7 +126,7 @@
     g.textContent = "";
     var toks = state.tokens || {};
     Object.keys(toks).forEach(function (id) {
-      var t = toks[id], c = centre(t.q, t.r), grp = el("g", { "class": "token" + (t.me ? " me" : ""), "data-id": id });
+      var t = toks[id], c = centre(t.q, t.r), grp = el("g", { "class": "token" + (t.me ? " me" : ""), "data-id": id, "data-side": t.side || "" });
       var fill = t.out ? "#8c8c8c" : (t.side === "posse" ? "#2f5f9e" : (t.side === "hombres" ? "#a3302a" : "#6d6d6d"));
       var a = ((pointy() ? 0 : -30) + 60 * t.f) * Math.PI / 180, dx = Math.cos(a), dy = -Math.sin(a);
       grp.appendChild(el("polygon", { points: [c[0] + dx * 0.98, c[1] + dy * 0.98, c[0] + dx * 0.55 - dy * 0.32, c[1] + dy * 0.55 + dx * 0.32,
@@ -318,7 +318,17 @@
         p.appendChild(button("Aim", null, null, { do: "aim", target: picked.id }, "btn-aim"));
       }
     }
-    opts.actions.forEach(function (a) { acts.appendChild(button(a.label, a.ap, a.why, a.declare)); });
+    // what the run waits for from this character (000 Action Timing / Determine Bonus)
+    var turn = $("turn"), t = opts.turn || {};
+    turn.textContent = "";
+    turn.hidden = !t.able && !t.bid;
+    if (t.able) turn.appendChild(h("div", "", "Your turn: you can act now with nothing declared. Declare (tap a hex or a figure), or pass."));
+    if (t.bid) turn.appendChild(h("div", "", "AP from the pool for the stack: up to " + t.bid + ". Bid, or no bid."));
+    opts.actions.forEach(function (a) {
+      var d = a.declare, id = d.do === "pass" ? "btn-pass" : (d.do === "stack_bonus" ? "btn-bid-" + d.ap : undefined);
+      var b = button(a.label, d.do === "stack_bonus" ? null : a.ap, a.why, d, id);
+      if (d.do === "stack_bonus" || (t.able && d.do === "pass")) turn.appendChild(b); else acts.appendChild(b);
+    });
     if (opts.wait) {
       var n = Math.min(opts.wait, 20);
       acts.appendChild(button("Wait until " + n + " counters", null, null, { do: "wait_until", counters: n }));

@@ -2,7 +2,9 @@
 person would (mouse presses at screen points, through the DevTools protocol): the page
 shows the reach the table worked out, a tap on a reached hex offers the move with its
 AP, a tap on the button sends the request and the page shows it waiting; a tap on a
-figure shows the shot's TN and its breakdown. Nothing changes on the table."""
+figure shows the shot's TN and its breakdown. Nothing changes on the table. At the
+run's stops for the player's own choices, the page's turn box says so and offers
+Pass, or No bid / Bid N for the stack, a tap asking for it."""
 
 from __future__ import annotations
 
@@ -120,3 +122,88 @@ def test_a_player_taps_a_hex_then_move_and_sees_the_request_waiting(tmp_path):
     assert waiting and waiting.startswith("waiting") and "Hank Daggett" in waiting
     assert len(held) == 1 and held[0].action.do == "move"
     assert table.encounter.model_dump_json() == before  # held: the table is unchanged
+
+
+def _page_session(url: str, tmp_path, play):
+    """Chromium on ``url``; ``play(ws, ids)`` run against its DevTools socket."""
+    proc, port = chromium_with_devtools(url, tmp_path)
+    try:
+
+        async def go():
+            async with aiohttp.ClientSession() as s:
+                target = None
+                for _ in range(100):  # bounded: up to 10 s
+                    async with s.get(f"http://127.0.0.1:{port}/json/list") as r:
+                        pages = [p for p in await r.json() if p.get("url") == url]
+                    if pages:
+                        target = pages[0]["webSocketDebuggerUrl"]
+                        break
+                    await asyncio.sleep(0.1)
+                assert target, "the page did not open"
+                async with s.ws_connect(target, max_msg_size=0) as ws:
+                    return await play(ws, itertools.count(1))
+
+        return asyncio.run(go())
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+TURN = "!document.getElementById('turn').hidden && document.getElementById('turn').innerText"
+WAITING = (
+    "document.querySelector('#requests li.waiting') && "
+    "document.querySelector('#requests li.waiting').innerText"
+)
+
+
+def test_the_page_says_it_is_the_player_s_turn_and_a_tap_on_pass_asks_for_it(tmp_path):
+    """The run stands for Miranda (able with nothing declared, 000 Action Timing): her
+    page says so in its turn box with Pass; a tap on Pass sends the request, held
+    for the Judge."""
+    from .test_requests_turn import M, _able_stop
+
+    table = _able_stop()
+    with (
+        served(table) as (svc, maker),
+        table_side(table, svc, maker, approve_all=False) as (desk, _threads),
+    ):
+        url = next(a.url for a in svc.addresses() if a.key == M)
+
+        async def play(ws, ids):
+            said = await _until(ws, ids, TURN)
+            assert await _tap(ws, ids, "#btn-pass")
+            return said, await _until(ws, ids, WAITING)
+
+        said, waiting = _page_session(url, tmp_path, play)
+        held = list(desk.waiting.values())
+    assert said and said.startswith("Your turn: you can act now with nothing declared")
+    assert "Pass" in said
+    assert waiting and waiting.startswith("waiting")
+    assert len(held) == 1 and held[0].action.do == "pass"
+    assert table.track.pending_declarers() == [M]  # held: nothing changed
+
+
+def test_the_page_offers_the_bid_and_a_tap_asks_for_it(tmp_path):
+    """The run stands to offer Miranda AP from the pool for the stack (000 Determine
+    Bonus): her turn box says up to 2, with No bid and Bid 1 / Bid 2; a tap on Bid 2
+    asks for the table's stack_bonus of 2 AP."""
+    from .test_requests_turn import M, _bid_stop
+
+    table = _bid_stop()
+    with (
+        served(table) as (svc, maker),
+        table_side(table, svc, maker, approve_all=False) as (desk, _threads),
+    ):
+        url = next(a.url for a in svc.addresses() if a.key == M)
+
+        async def play(ws, ids):
+            said = await _until(ws, ids, TURN)
+            assert await _tap(ws, ids, "#btn-bid-2")
+            return said, await _until(ws, ids, WAITING)
+
+        said, waiting = _page_session(url, tmp_path, play)
+        held = list(desk.waiting.values())
+    assert said and "AP from the pool for the stack: up to 2" in said
+    assert "No bid" in said and "Bid 1 AP for the stack" in said and "Bid 2 AP" in said
+    assert waiting and "2 AP for the stack" in waiting
+    assert len(held) == 1 and held[0].action.do == "stack_bonus" and held[0].action.ap == 2

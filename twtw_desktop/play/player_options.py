@@ -24,6 +24,10 @@ computes a cost or a reason itself, and is never sent anything it could not see.
   name.
 * ``wait``: the most counters the character may wait for this round (AP v2 action
   time), or absent.
+* ``turn``: ``{"able", "bid"}`` — what the run waits for from this character now
+  (:func:`turn`): able to act with nothing declared (the page offers its actions and
+  **Pass**), or offered AP from the pool for the stack (``actions`` then holds
+  "No bid" and "Bid N AP for the stack", ``{"do": "stack_bonus", "ap": N}``).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from .action_base import ref_of
 from .actions import parse_action
 from .declarations import cost_of, segments
 from .movement import occupied_hexes, reach_budget
-from .player_requests import PageView, Refused, check, scrub
+from .player_requests import NoBid, PageView, Refused, check, scrub
 from .table import Table
 
 #: hexes of the reach area sent at most (the nearest first)
@@ -47,6 +51,13 @@ MAX_REACH = 400
 
 def _entry(table: Table, view: PageView, label: str, declare: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"label": label, "declare": declare, "ap": None, "why": None}
+    if declare["do"] == "stack_bonus":  # the AP it spends from the pool, not counters
+        out["ap"] = declare["ap"]
+        try:
+            check(table, view, declare)
+        except Refused as e:
+            out["why"] = str(e)
+        return out
     try:
         action = check(table, view, declare)
     except Refused as e:
@@ -56,6 +67,8 @@ def _entry(table: Table, view: PageView, label: str, declare: dict[str, Any]) ->
             out["ap"] = cost_of(table, parse_action(line))
         except (RulesError, ValueError, KeyError):
             pass
+        return out
+    if isinstance(action, NoBid):
         return out
     inner = getattr(action, "inner", None)
     try:
@@ -98,6 +111,12 @@ def _actions(table: Table, view: PageView) -> list[dict[str, Any]]:
         out.append(_entry(table, view, "Turn about", {"do": "face", "facing": (f + 3) % 6}))
     if segments(table):
         out.append(_entry(table, view, "Pass", {"do": "pass"}))
+        room = dict(table.track.bonus_bidders(offered=True)).get(view.character_id, 0)
+        if room:  # 000 Determine Bonus: the offer of AP from the pool for the stack
+            out.append(_entry(table, view, "No bid", {"do": "stack_bonus", "ap": 0}))
+            for ap in range(1, room + 1):
+                bid = {"do": "stack_bonus", "ap": ap}
+                out.append(_entry(table, view, f"Bid {ap} AP for the stack", bid))
     if table.in_action and table.time is not None and table.time.kind == "phases":
         # 004 Declaring Actions: the round's speed, then the phase to act in
         for speed, word in (("fast", "Quick"), ("normal", "Half"), ("slow", "Full")):
@@ -149,7 +168,10 @@ def _targets(table: Table, view: PageView, asked: Any) -> dict[str, dict[str, An
         entry: dict[str, Any] = {"declare": declare, "why": None}
         try:
             action = check(table, view, declare)
-            p = table.preview(action)
+            # in action time the request is the shot declared when able: priced as
+            # the shot itself, as the Attack panel prices it
+            inner = getattr(action, "inner", None)
+            p = table.preview(inner() if callable(inner) else action)
         except Refused as e:
             entry["why"] = str(e)
             out[alias] = entry
@@ -160,7 +182,7 @@ def _targets(table: Table, view: PageView, asked: Any) -> dict[str, dict[str, An
                     entry[k] = int(p[k])
             for k in ("tn_items", "ap_items"):
                 entry[k] = [scrub(table, view, str(x)) for x in p.get(k) or ()]
-            if p.get("why_not"):
+            if p.get("why_not") and not callable(inner):  # (declared: the table took it)
                 entry["why"] = scrub(table, view, str(p["why_not"]))
         out[alias] = entry
     return out
@@ -178,7 +200,22 @@ def options(table: Table, view: PageView, target: Any = None) -> dict[str, Any]:
     if segments(table):
         row = table.track.row(view.character_id)
         out["wait"] = int(row.counters + row.pool)
+    out["turn"] = turn(table, view.character_id)
     return out
+
+
+def turn(table: Table, character_id: str) -> dict[str, Any]:
+    """What the run waits for from this character now (AP v2 action time): ``able``,
+    it may act on this segment with nothing declared (000 Action Timing: declare,
+    or pass); ``bid``, the most AP from the pool it is offered to spend for the
+    segment's stack (000 Determine Bonus), 0 when none."""
+    if not segments(table):
+        return {"able": False, "bid": 0}
+    t = table.track
+    return {
+        "able": character_id in t.pending_declarers(),
+        "bid": int(dict(t.bonus_bidders(offered=True)).get(character_id, 0)),
+    }
 
 
 def answer_options(table: Table, n: int, view: PageView, asked: Any) -> dict[str, Any]:
@@ -188,4 +225,4 @@ def answer_options(table: Table, n: int, view: PageView, asked: Any) -> dict[str
     return {"options": options(table, view, target), "asked": n}
 
 
-__all__ = ["MAX_REACH", "answer_options", "options"]
+__all__ = ["MAX_REACH", "answer_options", "options", "turn"]

@@ -16,6 +16,11 @@ then turns it into the table's own action, or a refusal:
   figure that does not exist. A hex the character has never seen (this session,
   :class:`~twtw_desktop.play.seen.SightRecord`) is refused with :data:`NO_HEX`, the
   words of a hex off the map.
+* **The player's own choices at the run's stops**: ``pass`` (000 Action Timing: able
+  with nothing declared, the character declares nothing) and ``stack_bonus`` (000
+  Determine Bonus: AP from the pool for the stack, spent now, never declared to be
+  made when able); ``{"do": "stack_bonus", "ap": 0}`` is :class:`NoBid`, the offer
+  answered with no AP (it changes nothing at the table).
 * **Checked like any action**: parsed by :func:`~twtw_desktop.play.actions.parse_action`
   (the journal's parser), and asked ``why_not`` through the table; in AP v2 action
   time the action is declared the way the window does (``when_able``).
@@ -85,11 +90,16 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "aimed_shot": ("target", *_WEAPON, "aims", "cock_first", "draw_first"),
     "wait_until": ("counters",),
     "pass": (),
+    "stack_bonus": ("ap",),
     "when_able": ("then",),
     "declare": ("speed",),
     "set_speed": ("speed", "facing", "toward"),
     "choose_phase": ("phase",),
 }
+#: what a page may ask for now, not declared to be made when able: a pass, a
+#: declaration's own steps, and AP from the pool for the stack (000 Determine Bonus:
+#: spent before the cards flip)
+NOT_DECLARED = ("pass", "when_able", "wait_until", "stack_bonus")
 #: fields naming a token, and fields naming a hex [column, row]
 TOKEN_FIELDS = ("target",)
 HEX_FIELDS = ("to", "toward")
@@ -166,7 +176,7 @@ def translate(table: Table, view: PageView, declare: Any, depth: int = 0) -> dic
     allowed = FIELDS[do]
     out: dict[str, Any] = {"do": do}
     who = declare.get("who", "me")
-    if who != "me" and who not in view.own_aliases(table):
+    if who != "me" and (not isinstance(who, str) or who not in view.own_aliases(table)):
         raise Refused(NO_FIGURE.format(name=_quoted(who)))
     for k, v in declare.items():
         if k in ("do", "who"):
@@ -183,6 +193,8 @@ def translate(table: Table, view: PageView, declare: Any, depth: int = 0) -> dic
             out[k] = v
         elif k == "then":
             out[k] = translate(table, view, v, depth + 1)
+        elif k == "ap" and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            raise Refused(f"{do}: ap is a whole number of AP (0: no bid).")
         else:
             out[k] = v
     if do == "pass":
@@ -192,13 +204,41 @@ def translate(table: Table, view: PageView, declare: Any, depth: int = 0) -> dic
     return out
 
 
-def check(table: Table, view: PageView, declare: Any) -> Action:
-    """The table action a request asks for, legal now (Refused otherwise, scrubbed)."""
+@dataclass(frozen=True)
+class NoBid:
+    """A player's answer to the offer of AP from the pool for the stack (000 Determine
+    Bonus: "each player … may spend AP from their pool"): none. It changes nothing at
+    the table; the Judge's window reads it as the offer answered (the run goes on by
+    itself once every phone offered has answered). A page asks for it as
+    ``{"do": "stack_bonus", "ap": 0}``."""
+
+    who: str
+    do: str = "no_bid"
+
+    def label(self, table: Table) -> str:
+        return f"{table.character(self.who).name}: no AP for the stack"
+
+    def why_not(self, table: Table) -> str | None:
+        if self.who not in dict(table.track.bonus_bidders(offered=True)):
+            name = table.character(self.who).name
+            return f"{name} is not offered AP from the pool for the stack now."
+        return None
+
+
+def check(table: Table, view: PageView, declare: Any) -> Action | NoBid:
+    """The table action a request asks for, legal now (Refused otherwise, scrubbed);
+    a bid of no AP is :class:`NoBid`."""
     line = translate(table, view, declare)
     _hidden_there(table, view, line)
+    if line["do"] == "stack_bonus" and line.get("ap") == 0 and segments(table):
+        no = NoBid(view.character_id)
+        why = no.why_not(table)
+        if why is not None:
+            raise Refused(scrub(table, view, why))
+        return no
     try:
         action = parse_action(line)
-        if segments(table) and line["do"] not in ("pass", "when_able", "wait_until"):
+        if segments(table) and line["do"] not in NOT_DECLARED:
             action = WhenAble(who=view.character_id, then=action.journal_form())
     except ValueError as e:
         raise Refused(scrub(table, view, str(e))) from None
@@ -287,7 +327,7 @@ class Request:
 
     n: int
     view: PageView
-    action: Action
+    action: Action | NoBid
     #: what it asks, as the Judge reads it (the table's own label)
     label: str
 
@@ -310,6 +350,9 @@ class RequestDesk:
     waiting: dict[int, Request] = field(default_factory=dict)
     #: called after the waiting requests changed (the window's track shows them)
     on_change: Callable[[], None] | None = None
+    #: (round, segment, character id) of each offer of AP for the stack answered by
+    #: an approved bid or "no bid" (this segment's only)
+    answered: set[tuple[int, int, str]] = field(default_factory=set)
 
     def receive(self, table: Table, n: int, view: PageView, declare: Any) -> dict[str, Any]:
         """Check a page's request: its answer (waiting, approved at once, or refused)."""
@@ -329,10 +372,29 @@ class RequestDesk:
 
     def _apply(self, table: Table, req: Request) -> dict[str, Any]:
         try:
-            self.apply(req.action)
+            if isinstance(req.action, NoBid):
+                why = req.action.why_not(table)
+                if why is not None:
+                    raise RulesError(why)
+            else:
+                self.apply(req.action)
         except RulesError as e:
             return answer(req.n, "refused", scrub(table, req.view, str(e)))
+        if req.action.do in ("stack_bonus", "no_bid"):
+            at = (table.track.state.round, table.track.state.segment)
+            self.answered = {a for a in self.answered if a[:2] == at}
+            self.answered.add((*at, req.view.character_id))
         return answer(req.n, "approved", scrub(table, req.view, req.label))
+
+    def unanswered_offers(self, table: Table) -> list[str]:
+        """Who is offered AP from the pool for this segment's stack and has not
+        answered it from their page (an approved bid or "no bid")."""
+        st = table.track.state
+        return [
+            cid
+            for cid, _room in table.track.bonus_bidders(offered=True)
+            if (st.round, st.segment, cid) not in self.answered
+        ]
 
     def approve(self, table: Table, n: int) -> dict[str, Any] | None:
         """Approve request ``n`` (its answer; None when it is not waiting)."""

@@ -13,9 +13,17 @@ that may be taken waits in the "Players' requests" dock, one row each: the
 character, what it asks, **Approve** and **Refuse…** (a small dialog asks the reason
 the phone then shows). **Ctrl+Shift+Y** approves every request waiting, oldest
 first. An approved request is applied through the document like the window's own
-actions (journaled, one undo step each). "Approve the posse's requests" (checked
-in the dock, for this fight: it is off again with another encounter) applies them
-as they come.
+actions (journaled, one undo step each). "Approve the posse's requests" for this
+fight (**Ctrl+Alt+Y**, checked in the dock and in Encounter ▸ Players' requests;
+remembered per fight for the session: off with another encounter, on again when
+this one is opened again; the dock's title says it) applies them as they come.
+
+**The run goes on by itself** (AP v2): when the run (F6) stopped only to wait for
+characters able with nothing declared (000 Action Timing) or offered AP from the
+pool for the stack (000 Determine Bonus), and their phones' answers (a declaration,
+a pass, a bid or "no bid") arrive approved, the run goes on as if the Judge pressed
+F6 again — the Judge already approved; nothing about how the table decides
+changes. The track's line says whose phone the run waits for; F6 still passes them.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ import contextlib
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -41,6 +49,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...play.declarations import segments
 from ...play.player_options import answer_options
 from ...play.player_requests import RequestDesk
 from ...tactics.view import scratch_of
@@ -50,6 +59,11 @@ if TYPE_CHECKING:
 
 #: the key that approves every request waiting
 APPROVE_ALL_KEY = "Ctrl+Shift+Y"
+#: the key that turns "approve the posse's requests" for this fight on or off
+APPROVE_FIGHT_KEY = "Ctrl+Alt+Y"
+#: the track line's words for the phones the run waits for
+PHONE_MARK = " · waiting for "
+DOCK_TITLE = "Players' requests"
 
 
 class RefuseDialog(QDialog):
@@ -124,10 +138,12 @@ class RequestsController(QObject):
         lay = QVBoxLayout(self.widget)
         lay.setContentsMargins(4, 2, 4, 2)
         top = QHBoxLayout()
-        self.auto = QCheckBox("Approve the posse's requests")
+        self.auto = QCheckBox(f"Approve the posse's requests ({APPROVE_FIGHT_KEY})")
         self.auto.setObjectName("requests_auto")
         self.auto.setToolTip("For this fight: each request the table allows is applied as it comes")
         self.auto.toggled.connect(self._auto_toggled)
+        #: "approve the posse's requests", per fight (the encounter's file) this session
+        self._auto_by_fight: dict[str, bool] = {}
         self.all_button = QPushButton(f"Approve all ({APPROVE_ALL_KEY})")
         self.all_button.setObjectName("requests_approve_all")
         self.all_button.clicked.connect(self.approve_all)
@@ -140,7 +156,7 @@ class RequestsController(QObject):
         self.empty = QLabel("No request from the phones.")
         lay.addWidget(self.empty)
         lay.addStretch(1)
-        self.dock = QDockWidget("Players' requests", self.main)
+        self.dock = QDockWidget(DOCK_TITLE, self.main)
         self.dock.setObjectName("dock_requests")
         self.dock.setWidget(self.widget)
         self.main.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
@@ -156,6 +172,21 @@ class RequestsController(QObject):
         self.act_approve_all.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
         self.act_approve_all.triggered.connect(self.approve_all)
         self.main.addAction(self.act_approve_all)
+        self.act_auto = QAction("Approve the posse's requests for this fight", self.main)
+        self.act_auto.setObjectName("act_approve_posse")
+        self.act_auto.setCheckable(True)
+        self.act_auto.setShortcut(QKeySequence(APPROVE_FIGHT_KEY))
+        self.act_auto.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+        self.act_auto.setStatusTip(
+            "Each request a posse phone sends is applied as it comes, if the table allows it"
+        )
+        self.act_auto.toggled.connect(self.auto.setChecked)
+        self.main.addAction(self.act_auto)
+        menu = getattr(self.main, "encounter_menu", None)
+        if menu is not None:
+            sub = menu.addMenu("Players' &requests")
+            sub.addAction(self.act_approve_all)
+            sub.addAction(self.act_auto)
         self.main.documentReplaced.connect(self._document_replaced)
         self._hooked: Any = None
         self._hook_document()
@@ -183,6 +214,41 @@ class RequestsController(QObject):
     def _apply(self, action: Any) -> None:
         self.main.document.apply(action)
 
+    # -- the run goes on by itself -------------------------------------------------------
+
+    def _awaited(self) -> list[str]:
+        """Whom the run stands waiting for (AP v2 action time): able with nothing
+        declared, else offered AP for the stack and not answered from a phone."""
+        table = self._table()
+        if not segments(table):
+            return []
+        return table.track.pending_declarers() or self.desk.unanswered_offers(table)
+
+    def _mark(self) -> tuple[Any, ...]:
+        table = self._table()
+        st = table.track.state if segments(table) else None
+        where = (st.round, st.segment) if st is not None else ()
+        return (id(self.main.document), len(table.encounter.log), *where)
+
+    def _after_approved(self, cid: str, waited: bool) -> None:
+        """A phone's answer the run stood waiting for was approved: once nobody else
+        is waited for, the run goes on (a moment later: the document's own run-on
+        after a pass goes first, and this one then stands down)."""
+        if waited and getattr(self.main.document, "running_on", False):
+            mark = self._mark()
+            QTimer.singleShot(0, lambda: self._go_on(mark))
+
+    def _go_on(self, mark: tuple[Any, ...]) -> None:
+        doc = self.main.document
+        if doc is None or mark != self._mark() or not getattr(doc, "running_on", False):
+            return
+        if self._awaited():
+            return  # still waiting for a phone: the stop stands
+        # the document's own run-on, as after the Judge's pass: it runs on, or, where
+        # the table will not (a result with choices the answer brought), shows the
+        # stop (the Attack panel loads the attack waiting)
+        doc._run_on()
+
     def _answer(self, reply: dict[str, Any] | None, key: str) -> None:
         if reply is not None and self.devices.running:
             self.devices.service.answer(key, reply)
@@ -192,11 +258,15 @@ class RequestsController(QObject):
             self._asks[req.view.character_id] = req
             self._ask_pool()
             return
+        cid = req.view.character_id
+        waited = cid in self._awaited()
         reply = self.desk.receive(self._table(), req.n, req.view, req.declare)
-        self._answer(reply, req.view.character_id)
+        self._answer(reply, cid)
         if reply["status"] == "waiting":
             self.dock.show()
             self.dock.raise_()
+        elif reply["status"] == "approved":
+            self._after_approved(cid, waited)
 
     def _ask_pool(self) -> None:
         """Hand the asks waiting to one task of the pool, on a copy of the table."""
@@ -223,8 +293,14 @@ class RequestsController(QObject):
 
     def approve(self, n: int) -> None:
         req = self.desk.waiting.get(n)
-        if req is not None:
-            self._answer(self.desk.approve(self._table(), n), req.view.character_id)
+        if req is None:
+            return
+        cid = req.view.character_id
+        waited = cid in self._awaited()
+        reply = self.desk.approve(self._table(), n)
+        self._answer(reply, cid)
+        if reply is not None and reply["status"] == "approved":
+            self._after_approved(cid, waited)
 
     def approve_all(self) -> None:
         for n in sorted(self.desk.waiting):
@@ -244,8 +320,17 @@ class RequestsController(QObject):
         if req is not None:
             self._answer(self.desk.refuse(n, why), req.view.character_id)
 
+    def _fight(self) -> str:
+        doc = self.main.document
+        path = getattr(doc, "path", None)
+        return str(path) if path is not None else f"unsaved-{id(doc)}"
+
     def _auto_toggled(self, on: bool) -> None:
         self.desk.approve_all = on
+        self._auto_by_fight[self._fight()] = on
+        if self.act_auto.isChecked() != on:
+            self.act_auto.setChecked(on)
+        self.dock.setWindowTitle(DOCK_TITLE + (" — approved as they come" if on else ""))
         if on:
             self.approve_all()
 
@@ -275,13 +360,33 @@ class RequestsController(QObject):
                     item.setData(Qt.ItemDataRole.DecorationRole, icon if want else None)
                 if want:
                     item.setStatusTip("Request waiting: " + "; ".join(asking[cid]))
+        self._say_phones(panel)
+
+    def _say_phones(self, panel: Any) -> None:
+        """The track's line ends with whose phone the run waits for (those it waits
+        for whose page is open)."""
+        info = getattr(panel, "info", None)
+        if info is None or self.main.document is None:
+            return
+        live = {d.page for d in self.devices.service.devices()} if self.devices.running else set()
+        table = self._table()
+        asking = {r.view.character_id for r in self.desk.waiting.values()}
+        names = [
+            table.character(c).name + ("'s request (you approve)" if c in asking else "'s phone")
+            for c in self._awaited()
+            if c in live
+        ]
+        full = str(getattr(info, "full", info.text()))
+        text = full.split(PHONE_MARK)[0] + (PHONE_MARK + ", ".join(names) if names else "")
+        if text != full:
+            info.setText(text)
 
     def _document_replaced(self, *_a: Any) -> None:
         """Another fight: nothing waits, and requests are held again."""
         for n in sorted(self.desk.waiting):
             self.refuse(n, "The Judge opened another encounter.")
-        self.auto.setChecked(False)
         self._hook_document()
+        self.auto.setChecked(self._auto_by_fight.get(self._fight(), False))
 
     # -- the rows ----------------------------------------------------------------------
 
@@ -320,4 +425,10 @@ def install_requests(devices: Any) -> RequestsController:
     return ctl
 
 
-__all__ = ["APPROVE_ALL_KEY", "RefuseDialog", "RequestsController", "install_requests"]
+__all__ = [
+    "APPROVE_ALL_KEY",
+    "APPROVE_FIGHT_KEY",
+    "RefuseDialog",
+    "RequestsController",
+    "install_requests",
+]
