@@ -349,9 +349,12 @@ class EncounterDocument(QObject):
         elif self.running_on and isinstance(action, PassTurn | _AttackAction):
             # the decision the run stopped for is made (a declaration at a stop is not:
             # the Judge may give that character more, then F6 runs on)
-            QTimer.singleShot(0, self._run_on)
+            QTimer.singleShot(0, self.go_on)
 
-    def _run_on(self) -> None:
+    def go_on(self) -> None:
+        """Go on with the run F6 started once what it stopped for is answered (a
+        pass, a result applied, a phone's approved answer); where the table will not
+        run on, show the stop."""
         from ...play.declarations import RunOn
 
         if not self.running_on or self.table.why_not(RunOn()) is not None:

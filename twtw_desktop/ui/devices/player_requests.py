@@ -247,7 +247,7 @@ class RequestsController(QObject):
         # the document's own run-on, as after the Judge's pass: it runs on, or, where
         # the table will not (a result with choices the answer brought), shows the
         # stop (the Attack panel loads the attack waiting)
-        doc._run_on()
+        doc.go_on()
 
     def _answer(self, reply: dict[str, Any] | None, key: str) -> None:
         if reply is not None and self.devices.running:
