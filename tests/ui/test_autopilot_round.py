@@ -249,3 +249,38 @@ def test_on_the_autopilot_the_next_rounds_plans_are_proposed_by_themselves(
     assert "autopilot" not in track.status.text()
     key(Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # and back on with undo
     assert on_autopilot(doc.table) and auto.act_fight.isChecked()
+
+
+def test_a_phases_rows_name_shows_the_plan_and_its_why(qtbot, qapp, tmp_path, monkeypatch):
+    """The Phases track marks a planned NPC's row » with the plan's one line of why in
+    its name's tooltip, as the AP v2 track does (issue 38: "on its track row with one
+    line of why"), and drops the mark once the plans are accepted."""
+    from twtw_desktop.play.actions import SetRules
+
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.apply(SetRules(edition="phases", options=doc.encounter.options))
+    win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
+    qtbot.wait(10)
+    win.map_view.setFocus()
+    qtbot.keyClick(win.map_view, Qt.Key.Key_F5)  # action time, round 1
+    qtbot.wait(5)
+    panel = win.findChild(TrackPanel)
+    doc.select(None)
+    shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    win.map_view.setFocus()
+    qtbot.keyClick(win.map_view, Qt.Key.Key_P, shift)  # plan every NPC's round
+    auto = win.autopilot
+    qtbot.waitUntil(lambda: bool(auto.plans), timeout=20_000)
+    qtbot.wait(10)
+    table = panel.ph_table
+    names = {panel._row_ids[r]: table.item(r, 0) for r in range(table.rowCount())}
+    planned = [p for p in auto.plans if p.reasons]
+    assert planned
+    for plan in planned:
+        item = names[plan.who]
+        assert item.text().endswith("»") and plan.reasons[0] in item.toolTip(), plan.who
+    assert not names["miranda_valentine"].text().endswith("»")
+    qtbot.keyClick(win.map_view, Qt.Key.Key_Return, shift)  # accept them all
+    qtbot.wait(10)
+    table = panel.ph_table
+    assert not any(table.item(r, 0).text().endswith("»") for r in range(table.rowCount()))

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from ....rules.base import Speed
+from .ap_rows import _row_note
 from .host import TrackHost
 from .speed_keys import SPEED_KEYS_TEXT, install_speed_keys
 from .widgets import (
@@ -41,11 +42,13 @@ def _refresh_phases(panel: TrackHost, t) -> None:
     nxt = t.next_to_act() if t is not None and stage == "acting" else None
     for r, c in enumerate(chars):
         row = st.rows.get(c.id) if st is not None else None
-        name = QTableWidgetItem(("▶ " if c.id == nxt else "") + c.name)
-        if row is not None:
-            name.setToolTip(
-                "\n".join([*row.declared_reasons, *row.bar_reasons, *row.reflex_reasons])
-            )
+        note = _row_note(panel, c.id)  # the autopilot's plan shown, with its why
+        name = QTableWidgetItem(("▶ " if c.id == nxt else "") + c.name + (" »" if note else ""))
+        tip = [*row.declared_reasons, *row.bar_reasons, *row.reflex_reasons] if row else []
+        if note:
+            tip.append(note)
+        if tip:
+            name.setToolTip("\n".join(tip))
         table.setItem(r, 0, name)
         reflex = c.traits.get("reflex")
         table.setItem(r, 1, QTableWidgetItem(str(reflex) if reflex else "—"))
