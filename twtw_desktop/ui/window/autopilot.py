@@ -16,15 +16,16 @@ taken away; the others stay. The window decides no rule: every action is asked
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPointF, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItemGroup, QGraphicsPathItem, QGraphicsSimpleTextItem
 
-from ...tactics.planner import Plan, npc_ids, plan_on
-from ...tactics.view import scratch_of
 from ..scene.map_items import Z_OVERLAY
+
+if TYPE_CHECKING:
+    from ...tactics.planner import Plan
 
 GHOST = QColor(40, 90, 200, 190)
 AIM = QColor(200, 40, 40, 200)
@@ -49,6 +50,8 @@ class _Task(QRunnable):
         self.setAutoDelete(True)
 
     def run(self) -> None:
+        from ...tactics.planner import plan_on  # imported by plan(), on the GUI thread
+
         result: object
         try:
             result = plan_on(self.scratch, self.ids, self.seed)
@@ -101,6 +104,8 @@ class AutopilotUi(QObject):
     def _ids(self) -> list[str]:
         """Whom a plan is for: the NPCs a run stopped for (newly able with nothing
         declared, a declaration dropped), else the selected NPC, else every NPC."""
+        from ...tactics.planner import npc_ids  # lazy: start-up (the planner)
+
         doc = self.doc
         track = doc.table.track if doc.table.in_action else None
         pending = getattr(track, "pending_declarers", None)
@@ -117,6 +122,10 @@ class AutopilotUi(QObject):
 
     def plan(self, ids: list[str] | None = None) -> None:
         """Start planning (on a worker); the plans are shown when it is done."""
+        # lazy: start-up (the planner, imported here on the GUI thread for the worker)
+        from ...tactics import planner  # noqa: F401
+        from ...tactics.view import scratch_of
+
         doc = self.doc
         if doc is None:
             return
@@ -283,9 +292,15 @@ def _row_note(document: Any, cid: str) -> str | None:
 
 
 def install(win: Any) -> AutopilotUi:
-    """The window's autopilot, its entry in the track rows' menus and its line on
-    each planned NPC's row."""
-    # lazy: start-up (the track's menus and rows)
+    """The window's autopilot: its two actions in the Encounter menu (the track rows'
+    entries come with the panels, :func:`hook_track_rows`)."""
+    return AutopilotUi(win)
+
+
+def hook_track_rows() -> None:
+    """The autopilot's entry in the track rows' menus and its line on each planned
+    NPC's row (installed with the window's add-ons, before the panels are built:
+    importing the track panel's rows is no part of the first frame)."""
     from ..panels.track.ap_rows import ROW_NOTES
     from ..panels.track.menus import ROW_MENU_EXTRAS
 
@@ -293,4 +308,3 @@ def install(win: Any) -> AutopilotUi:
         ROW_MENU_EXTRAS.append(_row_actions)
     if _row_note not in ROW_NOTES:
         ROW_NOTES.append(_row_note)
-    return AutopilotUi(win)
