@@ -87,6 +87,7 @@ __all__ = [
     "StartRound",
     "Wait",
     "Who",
+    "all_actions",
     "by_name",
     "hex_of",
     "parse_action",
@@ -319,8 +320,18 @@ def register(cls: type[Action]) -> type[Action]:
 _ADAPTER: TypeAdapter[Any] | None = None
 
 
+def all_actions() -> tuple[type[Action], ...]:
+    """Every action: the action families imported first (:func:`~twtw_desktop.play.load_families`),
+    then :data:`ACTIONS` as registered by now (an action registered from above ``play``,
+    the autopilot's, is in it too)."""
+    from . import load_families
+
+    load_families()
+    return ACTIONS
+
+
 def by_name() -> dict[str, type[Action]]:
-    return {cls.model_fields["do"].default: cls for cls in ACTIONS}
+    return {cls.model_fields["do"].default: cls for cls in all_actions()}
 
 
 def parse_action(data: dict[str, Any]) -> Action:

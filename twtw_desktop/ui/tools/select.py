@@ -22,7 +22,6 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from ...errors import RulesError
 from ...hexgrid import Hex, facing_turn, rotate_facing
 from ...play.actions import Move, Run, ref_of
-from ...play.declarations import WhenAble, segments
 from ...play.movement import MovePlan, mount_of, plan_move
 from ..core.commands import ChangeValueCommand, MoveTokenCommand, RotateTokenCommand
 from ..core.document import EncounterDocument
@@ -225,6 +224,8 @@ def push_move(doc: EncounterDocument, token_id: str, plan: MovePlan, *, forgo: b
     now as the segment's lone action, put on the segment's stack while others act or
     may still declare, or kept as a standing declaration until the counters cover it
     (000 Action Timing)."""
+    from ...play.declarations import WhenAble, segments  # lazy: start-up
+
     end = plan.path[-1]
     cls = Run if plan.run else Move
     move = cls(who=token_id, to=ref_of(doc.table, end), facing=plan.facing, forgo_defence=forgo)
