@@ -31,7 +31,6 @@ from PySide6.QtWidgets import QDialog, QToolButton
 
 from ...errors import RulesError
 from ...hexgrid import Hex
-from ...play.actions import ref_of
 from ...rules.card import Card
 from ..core.document import EncounterDocument
 from .base import Tool
@@ -51,7 +50,8 @@ def throw_action(
     typed_more: Sequence[Card] = (),
 ) -> Throw:
     """The table's ``throw`` action for a click on ``target``."""
-    # lazy: start-up (the attack actions, not needed by the map's first frame)
+    # lazy: start-up (the table's actions, not needed by the map's first frame)
+    from ...play.actions import ref_of
     from ...play.combat_actions import Throw, card_ref
 
     table = doc.table
