@@ -57,7 +57,7 @@ try:
     from ..io import journal as io_journal  # noqa: F401  (the document)
     from ..model import party  # noqa: F401  (the File menu's party files)
     from ..play import attack_request, table, visibility  # noqa: F401  (the document, the map)
-    from ..rules import action_track, combat, deck, phases  # noqa: F401
+    from ..rules import combat, deck  # noqa: F401
 finally:
     gc.freeze()
     if _collecting:
