@@ -370,13 +370,13 @@ def deck_cards(encounter: Encounter, path: Path | str | None) -> tuple[list[Any]
 def time_engine(edition: Any) -> tuple[Any, type[BaseModel]]:
     """(engine class, saved-state model) of an edition's action time: AP v2's action
     track or a Phases round."""
-    # lazy: start-up (the engines' models, for an encounter saved in action time; the
-    # window's first frame of one in narrative time does without them)
+    # (the engines' models are imported here, for an encounter saved in action time:
+    # the window's first frame of one in narrative time does without them)
     if edition.time == "segments":
-        from ..rules.action_track import ActionTrack, TrackState
+        from ..rules.action_track import ActionTrack, TrackState  # lazy: start-up
 
         return ActionTrack, TrackState
-    from ..rules.phases import PhaseRound, PhaseState
+    from ..rules.phases import PhaseRound, PhaseState  # lazy: start-up
 
     return PhaseRound, PhaseState
 

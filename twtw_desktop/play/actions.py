@@ -32,6 +32,7 @@ from pydantic import Field, TypeAdapter, ValidationError
 
 from ..rules import actions as A
 from ..rules.editions import EditionId, OptionalRules
+from . import load_families
 from .action_base import (
     SRC_READY,
     SRC_SKILLS,
@@ -324,8 +325,6 @@ def all_actions() -> tuple[type[Action], ...]:
     """Every action: the action families imported first (:func:`~twtw_desktop.play.load_families`),
     then :data:`ACTIONS` as registered by now (an action registered from above ``play``,
     the autopilot's, is in it too)."""
-    from . import load_families
-
     load_families()
     return ACTIONS
 

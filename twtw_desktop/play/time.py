@@ -143,7 +143,7 @@ class SegmentClock(Clock):
         return self.engine.end_round()
 
     def round_running(self) -> bool:
-        from ..rules.action_track import TrackStage  # loaded with the engine (make_clock)
+        from ..rules.action_track import TrackStage  # lazy: start-up (the engine has it)
 
         return self.engine.state.stage in (TrackStage.RUNNING, TrackStage.OVERTIME)
 
@@ -171,7 +171,7 @@ class PhaseClock(Clock):
         return self.engine.advance_phase()
 
     def end_round(self) -> Any:
-        from ..rules.phases import PhaseStage  # loaded with the engine (make_clock)
+        from ..rules.phases import PhaseStage  # lazy: start-up (the engine has it)
 
         # a Phases round ends after phase IV's continuous step: advance until it does
         events = []
@@ -182,7 +182,7 @@ class PhaseClock(Clock):
         return events
 
     def round_running(self) -> bool:
-        from ..rules.phases import PhaseStage
+        from ..rules.phases import PhaseStage  # lazy: start-up
 
         return self.engine.state.stage in (
             PhaseStage.DECLARE,
