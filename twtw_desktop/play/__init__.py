@@ -42,6 +42,7 @@ The numbers themselves — TNs, AP costs, wounds — are the rules' (:mod:`twtw_
 """
 
 import importlib
+import threading
 
 #: the action families outside :mod:`.actions`: importing one registers its actions
 #: with the catalogue (:func:`.actions.register`) and its hooks with the table
@@ -69,6 +70,8 @@ FAMILIES = (
     "track_actions",
 )
 _families_loaded = False
+#: one thread imports them; another asking meanwhile (the autopilot's worker) waits
+_families_lock = threading.RLock()
 
 
 def load_families() -> None:
@@ -77,10 +80,9 @@ def load_families() -> None:
     global _families_loaded
     if _families_loaded:
         return
-    _families_loaded = True  # (a family asking again while it loads: already on its way)
-    try:
+    with _families_lock:
+        if _families_loaded:
+            return
         for name in FAMILIES:
             importlib.import_module(f"{__name__}.{name}")
-    except BaseException:
-        _families_loaded = False
-        raise
+        _families_loaded = True
