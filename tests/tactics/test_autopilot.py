@@ -138,7 +138,8 @@ def test_the_fight_on_the_autopilot_is_a_table_step_kept_from_round_to_round() -
     """autopilot_fight: undone like any step, saved with the track, kept at the next
     round's start; due_for_a_plan names every NPC at a round's start while none has
     anything standing."""
-    from twtw_desktop.tactics.autopilot import AutopilotFight, due_for_a_plan, on_autopilot
+    from twtw_desktop.play.standing_actions import AutopilotFight
+    from twtw_desktop.tactics.autopilot import due_for_a_plan, on_autopilot
 
     table = sample_in_round("main_street")
     assert not on_autopilot(table) and due_for_a_plan(table) == []

@@ -59,11 +59,9 @@ from ..hexgrid import Hex
 from ..model.encounter import Encounter
 from ..model.map import MAX_COORDINATE, MAX_ELEVATION, Map
 from ..model.migrations import CURRENT_VERSIONS, MigrationError, migrate
-from ..rules.action_track import ActionTrack, TrackState
 from ..rules.deck import Deck, DeckState, load_deck_file, standard_deck
 from ..rules.editions import load_edition
 from ..rules.gear import GearCatalog, default_gear
-from ..rules.phases import PhaseRound, PhaseState
 from .atomic import SaveError, clean_stale_temps, write_atomic
 from .images import ImageHeaderError, PictureError, checked_picture, inside_folder
 from .jsonsafe import (
@@ -372,8 +370,14 @@ def deck_cards(encounter: Encounter, path: Path | str | None) -> tuple[list[Any]
 def time_engine(edition: Any) -> tuple[Any, type[BaseModel]]:
     """(engine class, saved-state model) of an edition's action time: AP v2's action
     track or a Phases round."""
+    # (the engines' models are imported here, for an encounter saved in action time:
+    # the window's first frame of one in narrative time does without them)
     if edition.time == "segments":
+        from ..rules.action_track import ActionTrack, TrackState  # lazy: start-up
+
         return ActionTrack, TrackState
+    from ..rules.phases import PhaseRound, PhaseState  # lazy: start-up
+
     return PhaseRound, PhaseState
 
 

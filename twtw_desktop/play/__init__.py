@@ -42,23 +42,49 @@ live — an action is found by its ``do`` name in the module of its family:
 The numbers themselves — TNs, AP costs, wounds — are the rules' (:mod:`twtw_desktop.rules`).
 """
 
-# the track's and the attack's actions register themselves with the action catalogue
-from . import (  # noqa: F401
-    bonus_actions,
-    care_actions,
-    check_actions,
-    combat_actions,
-    cover_actions,
-    cover_reactions,
-    deck_actions,
-    declarations,
-    entangle_actions,
-    gear_actions,
-    melee_actions,
-    mount_actions,
-    risk_actions,
-    speed_actions,
-    standing_actions,
-    target_actions,
-    track_actions,
+import importlib
+import threading
+
+#: the action families outside :mod:`.actions`: importing one registers its actions
+#: with the catalogue (:func:`.actions.register`) and its hooks with the table
+#: (``ROUTE_ACTION``, ``AFTER_ACTION``, ``AIM_REFUSALS``). They are imported by
+#: :func:`load_families` — whatever reads the catalogue or runs the hooks asks for it
+#: first (:func:`.actions.all_actions`, ``Table.routed``, ``aim_refusal``) — not with
+#: the package: the window's first frame (a map and its figures, no action asked
+#: yet) does without their hundred-odd pydantic models
+FAMILIES = (
+    "bonus_actions",
+    "care_actions",
+    "check_actions",
+    "combat_actions",
+    "cover_actions",
+    "cover_reactions",
+    "deck_actions",
+    "declarations",
+    "entangle_actions",
+    "gear_actions",
+    "melee_actions",
+    "mount_actions",
+    "risk_actions",
+    "speed_actions",
+    "standing_actions",
+    "target_actions",
+    "track_actions",
 )
+_families_loaded = False
+#: one thread imports them; another asking meanwhile (the autopilot's worker) waits
+_families_lock = threading.RLock()
+
+
+def load_families() -> None:
+    """Import every action family (once): the catalogue and the table's hooks are
+    then complete."""
+    global _families_loaded
+    if _families_loaded:
+        return
+    with _families_lock:
+        if _families_loaded:
+            return
+        for name in FAMILIES:
+            importlib.import_module(f"{__name__}.{name}")
+        _families_loaded = True

@@ -32,6 +32,7 @@ from pydantic import Field, TypeAdapter, ValidationError
 
 from ..rules import actions as A
 from ..rules.editions import EditionId, OptionalRules
+from . import load_families
 from .action_base import (
     SRC_READY,
     SRC_SKILLS,
@@ -87,6 +88,7 @@ __all__ = [
     "StartRound",
     "Wait",
     "Who",
+    "all_actions",
     "by_name",
     "hex_of",
     "parse_action",
@@ -319,8 +321,16 @@ def register(cls: type[Action]) -> type[Action]:
 _ADAPTER: TypeAdapter[Any] | None = None
 
 
+def all_actions() -> tuple[type[Action], ...]:
+    """Every action: the action families imported first (:func:`~twtw_desktop.play.load_families`),
+    then :data:`ACTIONS` as registered by now (an action registered from above ``play``,
+    the autopilot's, is in it too)."""
+    load_families()
+    return ACTIONS
+
+
 def by_name() -> dict[str, type[Action]]:
-    return {cls.model_fields["do"].default: cls for cls in ACTIONS}
+    return {cls.model_fields["do"].default: cls for cls in all_actions()}
 
 
 def parse_action(data: dict[str, Any]) -> Action:

@@ -99,6 +99,8 @@ from .attack_request import (
     blocking_declared,
     display_name,
     dodging_this_round,
+    out_of_sight,
+    the_fight,
 )
 from .attack_resolve import Outcome, Spends, resolve
 from .bonus_actions import spend_counter_on
@@ -211,45 +213,6 @@ def default_weapon_index(
         return (-int(ready), -int(loaded), -int(cocked), i)
 
     return sorted(usable, key=score)[0][0]
-
-
-def out_of_sight(
-    shooter_token: Token, target_token: Token, geometry: Geometry | None
-) -> str | None:
-    """Why the shooter cannot see the target: "out of sight (wall back-room-west)" —
-    every sight line to the target's hex is blocked (000/001 Hit Location and Cover);
-    None when in sight, or with no map to tell."""
-    if geometry is None:
-        return None
-    try:
-        cl = geometry.cover_line(
-            shooter_token, target_token, target_token.posture, shooter_token.posture
-        )
-    except Exception:  # geometry is advisory here
-        return None
-    if cl.visibility != "not_visible":
-        return None
-    blockers = [c.feature_id for c in cl.crossings if c.lines_met and c.covers]
-    return f"out of sight ({', '.join(blockers[:2])})" if blockers else "out of sight"
-
-
-def the_fight(table: Table, posse_side: str = "posse", *, only_posse: bool = False) -> list[Token]:
-    """The figures a view opens on: the posse and every figure of another side one of
-    them can see (all the figures when there is no posse on the map); ``only_posse``:
-    the posse's alone."""
-    posse: list[Token] = []
-    others: list[Token] = []
-    for t in table.encounter.tokens:
-        try:
-            side = table.character(t.character_id).side
-        except KeyError:
-            side = None
-        (posse if side == posse_side else others).append(t)
-    if only_posse or not posse:
-        return posse if only_posse else list(table.encounter.tokens)
-    geometry = Geometry(table)
-    seen = [o for o in others if any(out_of_sight(p, o, geometry) is None for p in posse)]
-    return posse + seen
 
 
 def nearest_enemy(

@@ -53,6 +53,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import RulesError
 from ..rules import actions as A
 from ..rules.card import Card
+from . import load_families
 from .actions import (
     SRC_READY,
     Action,
@@ -215,6 +216,7 @@ AIM_REFUSALS: list[Callable[[Table, str], str | None]] = []
 
 def aim_refusal(table: Table, character_id: str) -> str | None:
     """The first reason a hook of :data:`AIM_REFUSALS` gives, or None."""
+    load_families()  # the covering fire's hook in place (once; play/__init__.py)
     for hook in AIM_REFUSALS:
         why = hook(table, character_id)
         if why:

@@ -115,7 +115,9 @@ def load_reference() -> RulesReference:
 
 def action_pages() -> dict[str, tuple[str, str]]:
     """Every table action: its name → (seed page, one-line summary)."""
-    return {cls.model_fields["do"].default: (cls.page, cls.summary) for cls in actions_mod.ACTIONS}
+    return {
+        cls.model_fields["do"].default: (cls.page, cls.summary) for cls in actions_mod.all_actions()
+    }
 
 
 def reference_entries() -> Iterator[tuple[int, str]]:

@@ -33,7 +33,7 @@ def describe_actions() -> str:
     out = []
     # the registry as it is now: an action registered after this module was imported
     # (the autopilot, from the package above play) is listed too
-    for cls in _actions.ACTIONS:
+    for cls in _actions.all_actions():
         name = cls.model_fields["do"].default
         params = []
         for fname, f in cls.model_fields.items():

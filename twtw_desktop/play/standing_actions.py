@@ -11,6 +11,9 @@ otherwise stop to ask the Judge (AP v2).
   nothing more: when next able with nothing declared they let the segment go, as
   :class:`~.declarations.PassTurn` does, and keep their counters (000 Action Timing:
   "players may declare actions for their character" — may, not must).
+* :class:`AutopilotFight` — the NPCs on the autopilot for the fight: the window
+  proposes their plans by itself (the planner is :mod:`twtw_desktop.tactics`); a
+  table step so that it is saved, undone and replayed without the planner.
 * :class:`StandingBumps` — where the bumps the character's declared attacks earn go
   when the run carries them out ("damage": every bump left to damage), so the run
   does not stop for the Attack panel's spends. Spends the declaration carries stay;
@@ -37,7 +40,7 @@ from pydantic import Field
 
 from ..rules.action_track import Standing
 from ..rules.timecommon import RowStatus
-from .actions import Who, register
+from .actions import Action, Who, register
 from .declarations import (
     SRC_BONUS,
     SRC_BUMPS,
@@ -49,6 +52,9 @@ from .declarations import (
     split_passes,
 )
 from .table import TableEvent
+
+#: the autopilot is a house design: no seed page has NPCs plan themselves
+SRC_AUTOPILOT = "house: the NPC autopilot (no seed page; it plays by the table's rules)"
 
 if TYPE_CHECKING:
     from .table import Table
@@ -159,9 +165,50 @@ class StandingBumps(_TrackStep):
         return _settled(table, texts)
 
 
+@register
+class AutopilotFight(Action):
+    """Put the NPCs on the autopilot for this fight (AP v2), or take them off: while
+    on, the window proposes their plans by itself — each round's, and a fresh one for
+    an NPC whose declaration was dropped — and the Judge still accepts them (a house
+    design: no rule changes). Kept with the fight's track (saved in the encounter,
+    undone like any step); a new fight starts off."""
+
+    do: Literal["autopilot_fight"] = "autopilot_fight"
+    on: bool = True
+    page: ClassVar[str] = SRC_AUTOPILOT
+    summary: ClassVar[str] = (
+        "put the NPCs on the autopilot for this fight (their plans proposed by themselves) or off"
+    )
+    needs_actor: ClassVar[bool] = False
+    undo_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
+    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
+
+    def label(self, table: Table) -> str:
+        return "NPCs on the autopilot" if self.on else "NPCs off the autopilot"
+
+    def why_not(self, table: Table) -> str | None:
+        if not table.in_action or table.time is None:
+            return "Not in action time: declare action time first (Ctrl+T)."
+        if table.time.kind != "segments":
+            return "The autopilot for the fight runs on the AP v2 action track."
+        return table.track.refusal(lambda: table.track.set_autopilot(self.on))
+
+    def apply(self, table: Table) -> TableEvent:
+        ev = table.track.set_autopilot(self.on)
+        table.log(ev.summary, "track")
+        return TableEvent(ev.summary)
+
+
+def on_autopilot(table: Table) -> bool:
+    """The NPCs are on the autopilot for this fight (AP v2)."""
+    if not table.in_action or table.time is None or table.time.kind != "segments":
+        return False
+    return bool(table.track.state.autopilot)
+
+
 def _the_pass(character_id: str) -> Standing:
     """The standing pass as the queue keeps it: the ``pass`` the run carries out."""
     return Standing(act=PassTurn(who=[character_id]).journal_form(), label="pass when next able")
 
 
-__all__ = ["StandingBid", "StandingBumps", "StandingPass"]
+__all__ = ["AutopilotFight", "StandingBid", "StandingBumps", "StandingPass", "on_autopilot"]

@@ -32,6 +32,7 @@ from ..rules.character import Character
 from ..rules.deck import Deck, DeckState
 from ..rules.editions import Edition, load_edition
 from ..rules.gear import GearCatalog, default_gear
+from . import load_families
 from .seen import SightRecord
 from .snapshot import ALL_AREAS, Snapshot, diff_ids, patch_between
 from .time import Clock, make_clock
@@ -426,6 +427,7 @@ class Table:
 
     def routed(self, action: Any) -> Any:
         """The action as the table takes it now (see :data:`ROUTE_ACTION`)."""
+        load_families()  # every family's hooks in place (once; play/__init__.py)
         for route in ROUTE_ACTION:
             action = route(self, action)
         return action

@@ -13,13 +13,11 @@ from typing import Any
 
 from .. import io as io_mod
 from ..errors import LoadError, RulesError
-from ..rules.action_track import TrackStage
 from ..rules.actions import ActionSpec
 from ..rules.card import Card
 from ..rules.character import Character
 from ..rules.deck import Deck
 from ..rules.editions import Edition, OptionalRules
-from ..rules.phases import PhaseStage
 
 
 class Clock:
@@ -145,6 +143,8 @@ class SegmentClock(Clock):
         return self.engine.end_round()
 
     def round_running(self) -> bool:
+        from ..rules.action_track import TrackStage  # lazy: start-up (the engine has it)
+
         return self.engine.state.stage in (TrackStage.RUNNING, TrackStage.OVERTIME)
 
     def why_not_advance(self) -> str | None:
@@ -171,6 +171,8 @@ class PhaseClock(Clock):
         return self.engine.advance_phase()
 
     def end_round(self) -> Any:
+        from ..rules.phases import PhaseStage  # lazy: start-up (the engine has it)
+
         # a Phases round ends after phase IV's continuous step: advance until it does
         events = []
         while self.engine.state.stage == PhaseStage.ACTING:
@@ -180,6 +182,8 @@ class PhaseClock(Clock):
         return events
 
     def round_running(self) -> bool:
+        from ..rules.phases import PhaseStage  # lazy: start-up
+
         return self.engine.state.stage in (
             PhaseStage.DECLARE,
             PhaseStage.RESOLVED,

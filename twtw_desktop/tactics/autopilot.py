@@ -39,15 +39,19 @@ from ..errors import LoadError, RulesError
 from ..play.actions import Action, Who, parse_action, register
 from ..play.declarations import WhenAble, cost_of, segments
 from ..play.session import open_table
-from ..play.standing_actions import StandingBid, StandingBumps, StandingPass
+from ..play.standing_actions import (
+    SRC_AUTOPILOT,
+    StandingBid,
+    StandingBumps,
+    StandingPass,
+    on_autopilot,
+)
 from ..play.table import TableEvent
 from ..rules.timecommon import RowStatus
 from .planner import Plan, npc_ids, plan_on, plan_round
 
 if TYPE_CHECKING:
     from ..play.table import Table
-
-SRC_AUTOPILOT = "house: the NPC autopilot (no seed page; it plays by the table's rules)"
 
 
 @register
@@ -97,47 +101,6 @@ class Autopilot(Action):
 
     def apply(self, table: Table) -> TableEvent:
         return table.apply(self)  # the table applies what it expands to
-
-
-@register
-class AutopilotFight(Action):
-    """Put the NPCs on the autopilot for this fight (AP v2), or take them off: while
-    on, the window proposes their plans by itself — each round's, and a fresh one for
-    an NPC whose declaration was dropped — and the Judge still accepts them (a house
-    design: no rule changes). Kept with the fight's track (saved in the encounter,
-    undone like any step); a new fight starts off."""
-
-    do: Literal["autopilot_fight"] = "autopilot_fight"
-    on: bool = True
-    page: ClassVar[str] = SRC_AUTOPILOT
-    summary: ClassVar[str] = (
-        "put the NPCs on the autopilot for this fight (their plans proposed by themselves) or off"
-    )
-    needs_actor: ClassVar[bool] = False
-    undo_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
-    shown_areas: ClassVar[frozenset[str]] = frozenset({"track", "log"})
-
-    def label(self, table: Table) -> str:
-        return "NPCs on the autopilot" if self.on else "NPCs off the autopilot"
-
-    def why_not(self, table: Table) -> str | None:
-        if not table.in_action or table.time is None:
-            return "Not in action time: declare action time first (Ctrl+T)."
-        if table.time.kind != "segments":
-            return "The autopilot for the fight runs on the AP v2 action track."
-        return table.track.refusal(lambda: table.track.set_autopilot(self.on))
-
-    def apply(self, table: Table) -> TableEvent:
-        ev = table.track.set_autopilot(self.on)
-        table.log(ev.summary, "track")
-        return TableEvent(ev.summary)
-
-
-def on_autopilot(table: Table) -> bool:
-    """The NPCs are on the autopilot for this fight (AP v2)."""
-    if not table.in_action or table.time is None or table.time.kind != "segments":
-        return False
-    return bool(table.track.state.autopilot)
 
 
 def due_for_a_plan(table: Table) -> list[str]:

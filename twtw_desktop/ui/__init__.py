@@ -31,7 +31,9 @@ Start-up: the Qt-free layers the window needs are imported here, before PySide6.
 Once PySide6 is loaded, its import hook reads the source of every module imported
 after it (to look for its ``__feature__`` switches), which costs a tenth of a
 second over the model, geometry, rules, the table (play: the document holds one)
-and their libraries. The cyclic garbage collector does not run while they load (its
+and their libraries. Only what the first frame needs is imported here: the table's
+actions (``play.actions``, the action families, the journal) are not — the first
+frame checks no action — and come just after it, with the panels and add-ons. The cyclic garbage collector does not run while they load (its
 passes over their objects cost tens of milliseconds), and what they made is frozen
 (``gc.freeze``: never scanned again; the few hundred objects of garbage among it stay
 for the life of the process).
@@ -53,8 +55,9 @@ try:
     from .. import geometry, io, model, play, rules  # noqa: F401
     from ..geometry import raster  # noqa: F401  (the map's grid painter)
     from ..io import journal as io_journal  # noqa: F401  (the document)
-    from ..play import journal, visibility  # noqa: F401  (the document, the map)
-    from ..rules import action_track, combat, deck, phases, samples  # noqa: F401
+    from ..model import party  # noqa: F401  (the File menu's party files)
+    from ..play import attack_request, table, visibility  # noqa: F401  (the document, the map)
+    from ..rules import combat, deck  # noqa: F401
 finally:
     gc.freeze()
     if _collecting:

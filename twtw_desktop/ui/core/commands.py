@@ -21,8 +21,6 @@ from PySide6.QtGui import QUndoCommand
 
 from ...hexgrid import Hex
 from ...model import LogEntry
-from ...play.actions import Face, Place, ref_of
-from ...play.catalogue import set_posture
 from ...play.snapshot import ALL_AREAS
 from ...play.table import Step as TableStep
 from ...rules.character import Posture
@@ -227,6 +225,8 @@ class MoveTokenCommand(TableActionCommand):
         drag_id: int | None = None,
         text: str | None = None,
     ) -> None:
+        from ...play.actions import Place, ref_of  # lazy: start-up
+
         h = to_hex if isinstance(to_hex, Hex) else Hex(*to_hex)
         self.token_id = token_id
         self.to_hex = h
@@ -251,6 +251,8 @@ class RotateTokenCommand(TableActionCommand):
         *,
         text: str | None = None,
     ) -> None:
+        from ...play.actions import Face  # lazy: start-up
+
         self.token_id = token_id
         super().__init__(document, Face(who=token_id, facing=facing % 6))
         if text:
@@ -566,6 +568,8 @@ class ChangePostureCommand(SnapshotCommand):
         *,
         text: str | None = None,
     ) -> None:
+        from ...play.catalogue import set_posture  # lazy: start-up
+
         new = Posture(posture)
         name = document.character(character_id).name
 

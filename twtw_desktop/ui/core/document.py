@@ -13,7 +13,7 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -22,8 +22,6 @@ from ...errors import LoadError, RulesError
 from ...io.journal import bytes_fingerprint, journal_path, set_aside
 from ...model import Encounter, LogEntry, Map
 from ...model.encounter import Token
-from ...play.actions import EndActionTime, StartActionTime
-from ...play.journal import Journal, ReplayResult, replay
 from ...play.table import Table
 from ...rules.character import Character
 from ...rules.deck import Deck
@@ -31,6 +29,9 @@ from ...rules.editions import Edition
 from ...rules.gear import GearCatalog, default_gear
 from .commands import AppendLogCommand, TableActionCommand
 from .datadir import unsaved_journal
+
+if TYPE_CHECKING:
+    from ...play.journal import Journal, ReplayResult
 
 log = logging.getLogger(__name__)
 
@@ -322,10 +323,14 @@ class EncounterDocument(QObject):
 
     def start_action_time(self) -> None:
         """Declare action time: the track (or Phases round) takes over (undoable)."""
+        from ...play.actions import StartActionTime  # lazy: start-up
+
         self.apply(StartActionTime())
 
     def end_action_time(self) -> None:
         """Return to narrative time (undoable)."""
+        from ...play.actions import EndActionTime  # lazy: start-up
+
         self.apply(EndActionTime())
 
     def apply(self, action: Any, *, merge_key: Any = None) -> Any:
@@ -459,6 +464,8 @@ class EncounterDocument(QObject):
         """Journal every table step from now on (a fresh journal continuing the file
         on disk). A journal that cannot be written is said in the log, never fatal."""
         self.stop_journal(keep=True)
+        from ...play.journal import Journal  # lazy: start-up (after the first frame)
+
         jp = self.journal_file()
         if jp is None:
             return
@@ -496,6 +503,8 @@ class EncounterDocument(QObject):
     ) -> ReplayResult:
         """Apply journal lines through the undo stack (each one undoable as if the
         Judge had done it); ``progress`` as for :func:`~twtw_desktop.play.journal.replay`."""
+        from ...play.journal import replay  # lazy: start-up
+
         return replay(
             self.table,
             lines,

@@ -51,7 +51,6 @@ from PySide6.QtWidgets import QGraphicsItem
 from ...errors import RulesError
 from ...geometry import movement
 from ...hexgrid import Hex
-from ...play.catalogue import weapon_in_hand
 from . import style
 from .grid_painter import TILE, TiledLayer, bucket_scale
 from .map_items import Z_OVERLAY, Z_TOOL
@@ -639,6 +638,8 @@ class Overlays(QObject):
         return fof, cells
 
     def _compute_field_of_fire(self, doc, tok, it):
+        from ...play.catalogue import weapon_in_hand  # lazy: start-up
+
         w = weapon_in_hand(doc, tok.id)
         degrees = w.field_of_fire if w is not None else 60
         inc = (w.range_increment or 10) if w is not None else 10

@@ -10,9 +10,6 @@ from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent
 
 from ...errors import RulesError
 from ...hexgrid import Hex
-from ...play.catalogue import weapon_in_hand
-from ...rules.combat.ranged import range_tn
-from ...rules.combat.thrown import is_throwable
 from ..core.document import EncounterDocument
 from .base import Tool
 from .labels import Bubble, PathItem
@@ -37,6 +34,11 @@ class RangeReading:
 def range_reading(doc: EncounterDocument, a: Hex, b: Hex, token_id: str | None) -> RangeReading:
     """Range in paces and, for the token's weapon, the range part of the TN as the
     rules give it to an attack at that distance (:func:`.rules.combat.ranged.range_tn`)."""
+    # lazy: start-up (the attack's rules, not needed by the map's first frame)
+    from ...play.catalogue import weapon_in_hand
+    from ...rules.combat.ranged import range_tn
+    from ...rules.combat.thrown import is_throwable
+
     d = a.distance(b)
     reading = RangeReading(paces=d)
     if token_id is None:

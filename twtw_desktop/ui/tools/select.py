@@ -15,21 +15,22 @@ Dragging a mounted rider drags its mount, which carries the rider.
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 
 from ...errors import RulesError
 from ...hexgrid import Hex, facing_turn, rotate_facing
-from ...play.actions import Move, Run, ref_of
-from ...play.declarations import WhenAble, segments
-from ...play.movement import MovePlan, mount_of, plan_move
 from ..core.commands import ChangeValueCommand, MoveTokenCommand, RotateTokenCommand
 from ..core.document import EncounterDocument
 from ..scene import style
 from ..scene.map_items import FeatureItem
 from .base import Tool
 from .labels import Bubble, PathItem
+
+if TYPE_CHECKING:
+    from ...play.movement import MovePlan
 
 _drag_ids = itertools.count(1)
 
@@ -90,6 +91,10 @@ class SelectTool(Tool):
         doc.select(tok.id if tok is not None else None)
         if tok is None:
             return True
+        # lazy: start-up (a drag's rules: the engagement and hand-to-hand rules with
+        # them; the first frame has no drag to plan)
+        from ...play.movement import mount_of
+
         mount = mount_of(doc.table, tok)  # a rider goes where its mount goes
         self._drag_token = mount.id if mount is not None else tok.id
         self._drag_origin = h
@@ -124,6 +129,8 @@ class SelectTool(Tool):
                 [fr.center(origin), fr.center(h)], pos, f"{d} pace{'s' if d != 1 else ''}", True
             )
             return True
+        from ...play.movement import plan_move
+
         run, forgo = _drop_keys(ev)
         plan = plan_move(doc, self._drag_token, h, run=run, forgo=forgo)
         self._plan = plan
@@ -149,6 +156,8 @@ class SelectTool(Tool):
             return True
         if h == self._drag_origin:
             return True
+        from ...play.movement import plan_move
+
         run, forgo = _drop_keys(ev)
         plan = plan_move(doc, tid, h, run=run, forgo=forgo)
         if not plan.allowed:
@@ -225,6 +234,9 @@ def push_move(doc: EncounterDocument, token_id: str, plan: MovePlan, *, forgo: b
     now as the segment's lone action, put on the segment's stack while others act or
     may still declare, or kept as a standing declaration until the counters cover it
     (000 Action Timing)."""
+    from ...play.actions import Move, Run, ref_of  # lazy: start-up (the table's actions)
+    from ...play.declarations import WhenAble, segments
+
     end = plan.path[-1]
     cls = Run if plan.run else Move
     move = cls(who=token_id, to=ref_of(doc.table, end), facing=plan.facing, forgo_defence=forgo)

@@ -23,6 +23,7 @@ After a throw a small **Show the players** button appears at the top of the map
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
@@ -30,13 +31,13 @@ from PySide6.QtWidgets import QDialog, QToolButton
 
 from ...errors import RulesError
 from ...hexgrid import Hex
-from ...play.actions import ref_of
-from ...play.attack import CardNeeded
-from ...play.combat_actions import Throw, card_ref
-from ...play.throw import ThrowOutcome, typed_card_refusal
 from ...rules.card import Card
 from ..core.document import EncounterDocument
 from .base import Tool
+
+if TYPE_CHECKING:
+    from ...play.combat_actions import Throw
+    from ...play.throw import ThrowOutcome
 
 
 def throw_action(
@@ -49,6 +50,10 @@ def throw_action(
     typed_more: Sequence[Card] = (),
 ) -> Throw:
     """The table's ``throw`` action for a click on ``target``."""
+    # lazy: start-up (the table's actions, not needed by the map's first frame)
+    from ...play.actions import ref_of
+    from ...play.combat_actions import Throw, card_ref
+
     table = doc.table
     if not table.map.contains(target):
         raise RulesError("That hex is off the map.")
@@ -200,6 +205,9 @@ class ThrowTool(Tool):
         """A throw with a printed deck: ask for the throw's card, then for each further
         card the resolution reads, one at a time, each question naming what the card
         is for (the attack flow's :class:`CardNeeded`). None when the Judge cancels."""
+        from ...play.attack import CardNeeded
+        from ...play.throw import typed_card_refusal
+
         doc = self.document
         cards: list[Card] = []
         while True:

@@ -13,6 +13,7 @@ details on request) and logged; the window stays up.
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 import time
@@ -114,6 +115,19 @@ def make_app(argv: list[str] | None = None) -> QApplication:
 def open_window(path: str | Path | None = None, *, show: bool = True):
     """Create the main window on ``path`` (else the last encounter, else the
     sample); errors become dialogs."""
+    paused = show and _pause_collector()
+    try:
+        win = _open_window(path, show=show)
+    except BaseException:
+        if paused:
+            gc.enable()
+        raise
+    if paused:
+        _resume_collector_when_complete(win)
+    return win
+
+
+def _open_window(path: str | Path | None, *, show: bool):
     from ..core.document import EncounterDocument
     from .main_window import MainWindow
     from .window_files import is_bundled
@@ -159,6 +173,35 @@ def open_window(path: str | Path | None = None, *, show: bool = True):
     if party is not None:
         QTimer.singleShot(0, win, lambda: win.open_path(party, ask=False))
     return win
+
+
+def _pause_collector() -> bool:
+    """No cyclic garbage collection while the window is built and first painted: its
+    modules, the encounter's models and the window itself are thousands of
+    long-lived objects and next to no garbage, and each collector pass over them
+    would delay the first frame (as for the Qt-free layers' imports, ui/__init__.py).
+    True if it was on (and is now paused)."""
+    if not gc.isenabled():
+        return False
+    gc.disable()
+    return True
+
+
+def _resume_collector_when_complete(win) -> None:
+    """The collector back on once ``win`` is complete (just after its first frame)
+    or gone, whichever comes first."""
+    resumed = [False]
+
+    def resume(*_args) -> None:
+        if not resumed[0]:
+            resumed[0] = True
+            gc.enable()
+
+    if not win.incomplete:
+        resume()
+        return
+    win.completed.connect(resume)
+    win.destroyed.connect(resume)
 
 
 def run_app(path: str | None = None) -> int:

@@ -24,16 +24,16 @@ with the fight (undone like any step).
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPointF, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItemGroup, QGraphicsPathItem, QGraphicsSimpleTextItem
 
-from ...tactics.autopilot import AutopilotFight, due_for_a_plan, on_autopilot, plans_on
-from ...tactics.planner import Plan, npc_ids
-from ...tactics.view import scratch_of
 from ..scene.map_items import Z_OVERLAY
+
+if TYPE_CHECKING:
+    from ...tactics.planner import Plan
 
 GHOST = QColor(40, 90, 200, 190)
 AIM = QColor(200, 40, 40, 200)
@@ -58,6 +58,8 @@ class _Task(QRunnable):
         self.setAutoDelete(True)
 
     def run(self) -> None:
+        from ...tactics.autopilot import plans_on  # imported by plan(), on the GUI thread
+
         result: object
         try:
             result = plans_on(self.scratch, self.ids, self.seed)
@@ -131,6 +133,8 @@ class AutopilotUi(QObject):
         doc = self.doc
         if doc is None:
             return
+        from ...play.standing_actions import AutopilotFight
+
         act = AutopilotFight(on=bool(on))
         why = doc.table.why_not(act)
         if why is None:
@@ -140,15 +144,19 @@ class AutopilotUi(QObject):
             self.win.statusBar().showMessage(f"Autopilot: {why}")
         self._table_moved()
 
-    def _table_moved(self, _what: str = "") -> None:
+    def _table_moved(self, _what: str = "") -> None:  # every table step
         """The check mark as the table has it, and the plans due proposed by
         themselves (once per table position)."""
+        from ...play.standing_actions import on_autopilot  # lazy: start-up (the families)
+
         doc = self.doc
         on = doc is not None and on_autopilot(doc.table)
         if self.act_fight.isChecked() != on:
             self.act_fight.setChecked(on)
         if not on:
             return
+        from ...tactics.autopilot import due_for_a_plan  # lazy: start-up (the planner)
+
         shown = {p.who for p in self.plans}
         due = [c for c in due_for_a_plan(doc.table) if c not in shown]
         key = (doc.table.position, tuple(due))
@@ -165,6 +173,8 @@ class AutopilotUi(QObject):
     def _ids(self) -> list[str]:
         """Whom a plan is for: the NPCs a run stopped for (newly able with nothing
         declared, a declaration dropped), else the selected NPC, else every NPC."""
+        from ...tactics.planner import npc_ids  # lazy: start-up (the planner)
+
         doc = self.doc
         track = doc.table.track if doc.table.in_action else None
         pending = getattr(track, "pending_declarers", None)
@@ -181,6 +191,10 @@ class AutopilotUi(QObject):
 
     def plan(self, ids: list[str] | None = None) -> None:
         """Start planning (on a worker); the plans are shown when it is done."""
+        # lazy: start-up (the planner, imported here on the GUI thread for the worker)
+        from ...tactics import autopilot  # noqa: F401
+        from ...tactics.view import scratch_of
+
         doc = self.doc
         if doc is None:
             return
@@ -262,6 +276,8 @@ class AutopilotUi(QObject):
                     doc.apply(act)
                     given += 1
             # planned and accepted in this fight: the next plans come by themselves
+            from ...play.standing_actions import AutopilotFight
+
             fight = AutopilotFight(on=True)
             if given and doc.table.why_not(fight) is None:
                 doc.apply(fight)
@@ -357,9 +373,15 @@ def _row_note(document: Any, cid: str) -> str | None:
 
 
 def install(win: Any) -> AutopilotUi:
-    """The window's autopilot, its entry in the track rows' menus and its line on
-    each planned NPC's row."""
-    # lazy: start-up (the track's menus and rows)
+    """The window's autopilot: its two actions in the Encounter menu (the track rows'
+    entries come with the panels, :func:`hook_track_rows`)."""
+    return AutopilotUi(win)
+
+
+def hook_track_rows() -> None:
+    """The autopilot's entry in the track rows' menus and its line on each planned
+    NPC's row (installed with the window's add-ons, before the panels are built:
+    importing the track panel's rows is no part of the first frame)."""
     from ..panels.track.ap_rows import ROW_NOTES
     from ..panels.track.menus import ROW_MENU_EXTRAS
 
@@ -367,4 +389,3 @@ def install(win: Any) -> AutopilotUi:
         ROW_MENU_EXTRAS.append(_row_actions)
     if _row_note not in ROW_NOTES:
         ROW_NOTES.append(_row_note)
-    return AutopilotUi(win)

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QLabel,
-    QStyle,
     QToolButton,
     QWidget,
 )
@@ -27,6 +26,10 @@ class DockTitle(QWidget):
     and close buttons."""
 
     def __init__(self, dock: QDockWidget, head: QWidget) -> None:
+        # lazy: start-up (importing QStyle makes its dozen enums, some 600 members; the
+        # first frame has no panel with a head of its own yet)
+        from PySide6.QtWidgets import QStyle
+
         super().__init__(dock)
         self.dock = dock
         self.head = head

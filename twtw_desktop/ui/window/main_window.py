@@ -127,11 +127,13 @@ class MainWindow(WindowActions, WindowLayout):
         from ..menus.melee_menu import install_melee_menu
         from ..menus.mount_menu import install_mount_menu
         from ..players import install_players_screen
+        from .autopilot import hook_track_rows
         from .dialog_titles import install_title_fit
         from .dock_rail import install_dock_rail
         from .preferences import install_preferences
 
         install_title_fit()  # every dialog as wide as its title (the app's, once)
+        hook_track_rows()  # the autopilot's entries in the track's rows (their panel next)
         self.editor = install_editor(self)
         self.players_screen = install_players_screen(self)
         self.devices = install_devices(self)  # after the players' screen: its options
@@ -233,7 +235,8 @@ class MainWindow(WindowActions, WindowLayout):
         self._update_mode()
         self.documentReplaced.emit(document)
         self._remember_last(document)
-        self.open_view()
+        if not self.incomplete:  # (else the start-up does, once the window is shown)
+            self.open_view()
         if old is not None and old is not document:
             old.deleteLater()
         if not self.incomplete:  # else complete() does, after the first frame

@@ -33,6 +33,8 @@ class WindowBase(QMainWindow):
     map_view: MapView
     #: the add-ons and the panels are still to come (:meth:`complete`)
     incomplete: bool
+    #: emitted once the window is complete (the signal is :class:`.main_window.MainWindow`'s)
+    completed: Any
     docks: dict[str, QDockWidget]
     _dock_factories: dict[str, PanelFactory]
     docks_menu: QMenu

@@ -226,4 +226,9 @@ class WindowFiles(WindowBase):
         src = doc.path if doc.path is not None else getattr(doc, "origin", None)
         if src is not None and self.settings.q.value(LAST_ENCOUNTER_KEY) != str(src):
             self.settings.q.setValue(LAST_ENCOUNTER_KEY, str(src))
-            self.settings.q.sync()  # on disk now: the app may be killed before it quits
+            if self.incomplete:
+                # the start-up: written just after the first frame, with the rest of
+                # the window (a write and sync delayed the map by milliseconds)
+                self.completed.connect(self.settings.q.sync)
+            else:
+                self.settings.q.sync()  # on disk now: the app may be killed before it quits
