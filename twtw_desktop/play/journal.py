@@ -2,8 +2,9 @@
 
 :class:`Journal` listens to a :class:`~twtw_desktop.play.table.Table` and appends one
 line per step done, undone or redone (:mod:`twtw_desktop.io.journal` writes and
-fsyncs it). A typed action is written exactly as typed, plus the cards it drew; a
-change made by hand (a sheet edited, a door opened) is written as the Judge's
+flushes it, and fsyncs it off the window's thread). A typed action is written
+exactly as typed, plus the cards it drew; a change made by hand (a sheet edited, a
+door opened) is written as the Judge's
 ``judge`` action with the patch of what changed. The same lines are a ``play``
 script, so :func:`replay` serves both crash recovery and the command line.
 """
@@ -102,7 +103,7 @@ class Journal:
         """The file is about to be written with these bytes (size, sha256): say so
         first, so a kill after the write never replays what the file holds."""
         if self._writer is not None:
-            self._writer.append({"saved": fingerprint})
+            self._writer.append({"saved": fingerprint}, durable=True)
             self._writer.lines -= 1  # a marker, not a step
 
     @property

@@ -43,6 +43,9 @@ class Table(Protocol):
 
     def set_rules(self, edition_id: str, options: Any) -> None: ...
 
+    #: the copies earlier snapshots took (:class:`Copies`)
+    copies: Copies
+
 
 #: every area a snapshot can hold
 ALL_AREAS = frozenset({"tokens", "characters", "log", "map", "deck", "track", "mode", "rules"})
@@ -50,6 +53,38 @@ ALL_AREAS = frozenset({"tokens", "characters", "log", "map", "deck", "track", "m
 
 def clone(obj: BaseModel) -> Any:
     return obj.model_copy(deep=True)
+
+
+class Copies:
+    """The last copy a snapshot took of each live object, shared by the snapshots
+    that follow while the object stays equal to it: a step's "before" is mostly the
+    last step's "after", and its "after" mostly its "before", so a step that moves
+    nine figures among seventy features copies the nine (the run on, F6), not
+    everything twice. Copies are never changed (restoring copies them again,
+    :meth:`~twtw_desktop.rules.base.Mutable.assign_from`), so sharing is safe;
+    equality is pydantic's (type, fields, private attributes) plus the set fields."""
+
+    def __init__(self) -> None:
+        self._last: dict[int, tuple[Any, Any]] = {}
+
+    def of(self, obj: BaseModel) -> Any:
+        hit = self._last.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            copy = hit[1]
+            if copy == obj and copy.model_fields_set == obj.model_fields_set:
+                return copy
+        copy = clone(obj)
+        self._last[id(obj)] = (obj, copy)
+        return copy
+
+    def keep_only(self, live: Iterable[Any]) -> None:
+        """Forget the objects no longer on the table (called when the cache has grown
+        well past them: removed figures, fresh copies put back by undo)."""
+        ids = {id(o) for o in live}
+        self._last = {k: v for k, v in self._last.items() if k in ids}
+
+    def __len__(self) -> int:
+        return len(self._last)
 
 
 def restore_list(
@@ -134,7 +169,10 @@ class Snapshot:
             else:
                 picked = list(live)
             self.refs[area] = picked
-            copies[area] = [clone(o) for o in picked]
+            copies[area] = [table.copies.of(o) for o in picked]
+        live_count = sum(len(v) for v in lists.values())
+        if len(table.copies) > 2 * live_count + 64:
+            table.copies.keep_only(o for v in lists.values() for o in v)
         self.tokens = copies["tokens"]
         self.characters = copies["characters"]
         self.features = copies["map"]
@@ -197,6 +235,26 @@ class Snapshot:
         if area in self.order:
             return list(self.order[area])
         return [o.id for o in self.refs.get(area, ())]
+
+
+def areas_changed(before: Snapshot, after: Snapshot) -> set[str] | None:
+    """The areas other than the object lists (deck, track, mode) that differ between
+    a step's two snapshots, to tell the window what a step that may change anything
+    (the run on, F6) did change; None when something outside the named areas changed
+    (the rules), which only a whole refresh shows."""
+    if before.rules != after.rules:
+        return None
+    out: set[str] = set()
+    if before.deck is not None and after.deck is not None and before.deck != after.deck:
+        out.add("deck")
+    if before.mode != after.mode:
+        out.add("mode")
+    bt, at = before.track, after.track
+    if (bt is None) != (at is None) or (
+        bt is not None and at is not None and (bt[0] is not at[0] or bt[1] != at[1])
+    ):
+        out.add("track")
+    return out
 
 
 # -- journal patches ---------------------------------------------------------------------

@@ -34,7 +34,7 @@ from ..rules.editions import Edition, load_edition
 from ..rules.gear import GearCatalog, default_gear
 from . import load_families
 from .seen import SightRecord
-from .snapshot import ALL_AREAS, Snapshot, diff_ids, patch_between
+from .snapshot import ALL_AREAS, Copies, Snapshot, diff_ids, patch_between
 from .time import Clock, make_clock
 
 #: what a listener is told: ("do" | "undo" | "redo" | "merge", the step)
@@ -191,6 +191,8 @@ class Table:
         self._running: Step | None = None
         self._walls: WallIndex | None = None
         self.listeners: list[Listener] = []
+        #: the last copy a snapshot took of each object (shared while unchanged)
+        self.copies = Copies()
         #: what each posse character has seen this session (the players' pages)
         self.sight = SightRecord()
         self._tokens_follow_sheets()

@@ -21,7 +21,7 @@ from PySide6.QtGui import QUndoCommand
 
 from ...hexgrid import Hex
 from ...model import LogEntry
-from ...play.snapshot import ALL_AREAS
+from ...play.snapshot import ALL_AREAS, areas_changed
 from ...play.table import Step as TableStep
 from ...rules.character import Posture
 
@@ -121,6 +121,7 @@ def announce_step(doc: EncounterDocument, step: TableStep) -> None:
         _announce(doc, step)
     finally:
         doc.announcing_step = False
+    doc.stepAnnounced.emit()
 
 
 def _announce(doc: EncounterDocument, step: TableStep) -> None:
@@ -131,10 +132,17 @@ def _announce(doc: EncounterDocument, step: TableStep) -> None:
         doc.characterChanged.emit(cid)
     for fid in sorted(step.features):
         doc.featureChanged.emit(fid)
+    b, a = step.before, step.after
+    if "all" in areas and step.action is not None:
+        # a typed action changes only what its snapshots hold (the journal replays it
+        # from them): name what it did change, so a run on that moved the figures
+        # and counted the track does not rebuild the deck, the sheets and the map
+        known = areas_changed(b, a)
+        if known is not None:
+            areas = (areas - {"all"}) | known
     if "all" in areas:
         doc.changed.emit("all")
         return
-    b, a = step.before, step.after
     if "tokens" in b.order and b.ids("tokens") == a.ids("tokens"):
         # a step that only moved or turned known tokens: their own signals say it all,
         # so two hundred figures are not all looked at again for one that moved

@@ -50,6 +50,9 @@ class EncounterDocument(QObject):
     tokenChanged = Signal(str)
     characterChanged = Signal(str)
     featureChanged = Signal(str)
+    #: a table step's signals (ids, then areas) are all out: a panel that gathered
+    #: them while ``announcing_step`` refreshes once
+    stepAnnounced = Signal()
     selectionChanged = Signal(object)
     #: AP v2: a run stopped at a declared attack that waits for the Judge's choices
     #: (its table action's journal form): the attack panel shows it

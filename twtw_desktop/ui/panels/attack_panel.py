@@ -154,6 +154,7 @@ class AttackPanel(QWidget):
         document.selectionChanged.connect(self._on_selection)
         document.attackDue.connect(self._attack_due)
         document.changed.connect(self._on_changed)
+        document.stepAnnounced.connect(self._after_step)
         document.undo_stack.indexChanged.connect(self._on_undo_index)
         self._on_selection(document.selected_token_id)
         self.recompute()  # no attacker yet: Draw and Apply start disabled, saying why
@@ -181,6 +182,8 @@ class AttackPanel(QWidget):
         self._typed: Card | None = None
         self._shooter: str | None = None
         self._busy = False
+        #: (refill the lists, plan again) once the step being announced is all out
+        self._pending = (False, False)
         self._dialog: PhysicalCardDialog | None = None
         #: the typed-in card of the defender's block (physical-card mode)
         self._typed_block: Card | None = None
@@ -669,10 +672,26 @@ class AttackPanel(QWidget):
             # the deck moved under the preview (undo, another draw): read again
             self.clear_preview()
         if area in ("tokens", "characters", "map", "all", "file", "track", "mode"):
-            if area in ("tokens", "characters", "all", "file"):
+            refill = area in ("tokens", "characters", "all", "file")
+            if self.document.announcing_step:  # once when the step's signals are out
+                self._pending = (self._pending[0] or refill, True)
+                return
+            if refill:
                 self._refill()
             if self.current is None:
                 self.recompute()
+
+    def _after_step(self) -> None:
+        """A table step named what it changed (tokens, characters, the track…): the
+        targets and the plan read again once, not once per area."""
+        refill, again = self._pending
+        self._pending = (False, False)
+        if self._busy or not again:
+            return
+        if refill:
+            self._refill()
+        if self.current is None:
+            self.recompute()
 
     def _refill(self) -> None:
         """Re-read the target list and the weapons, keeping the Judge's choices (an

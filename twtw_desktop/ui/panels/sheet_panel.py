@@ -260,7 +260,8 @@ class SheetPanel(QWidget):
             self.refresh()
 
     def _on_character_changed(self, cid: str) -> None:
-        if cid == self._cid:
+        # a table step's "characters" signal follows its ids: refreshed there once
+        if cid == self._cid and not self.document.announcing_step:
             self.refresh()
 
     # -- model → widgets -------------------------------------------------------------

@@ -180,7 +180,7 @@ class TrackPanel(QWidget):
             _RowHover(self.ph_table, self._row_hovered),
         ]
         document.changed.connect(self._on_changed)
-        document.characterChanged.connect(lambda _c: self.refresh())
+        document.characterChanged.connect(self._on_character)
         document.selectionChanged.connect(lambda _t: self._mark_rows())
         self.refresh()
 
@@ -303,6 +303,12 @@ class TrackPanel(QWidget):
     # -- view ------------------------------------------------------------------------------
     def _on_changed(self, area: str) -> None:
         if area in ("track", "mode", "characters", "all", "file"):
+            self.refresh()
+
+    def _on_character(self, _cid: str) -> None:
+        # a table step names its changed characters one by one, then "characters":
+        # one refresh for the step, not one per figure
+        if not self.document.announcing_step:
             self.refresh()
 
     def refresh(self) -> None:

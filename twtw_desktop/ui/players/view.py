@@ -120,6 +120,8 @@ class PlayersView(PlayersCamera):
         self._shown: frozenset[str] = frozenset()
         self.sight: PlayersSight | None = None
         self._snap: SightSnapshot | None = None
+        #: a table step's signals asked for a refresh (see :meth:`_after_step`)
+        self._refresh_due = False
         self._snap_key: tuple | None = None
         self._runner = FogRunner(self)
         self._runner.finished.connect(self._fog_result)
@@ -194,6 +196,7 @@ class PlayersView(PlayersCamera):
             (doc.changed, self._doc_changed),
             (doc.featureChanged, self._changed),
             (doc.characterChanged, self._changed),
+            (doc.stepAnnounced, self._after_step),
         )
 
     def _ensure_fog_item(self) -> None:
@@ -218,10 +221,20 @@ class PlayersView(PlayersCamera):
             self._ensure_fog_item()
             self._restyle_tokens()
         if area in ("map", "all", "tokens", "characters", "track", "mode"):
-            self.refresh()
+            self._changed()
 
     def _changed(self, *_args) -> None:
+        if self.document is not None and self.document.announcing_step:
+            self._refresh_due = True  # once, when the step's signals are all out
+            return
         self.refresh()
+
+    def _after_step(self) -> None:
+        """A table step named each token, sheet and area it changed: the fog's
+        request, the tokens shown and the camera worked out once for all of them."""
+        if self._refresh_due:
+            self._refresh_due = False
+            self.refresh()
 
     def _snapshot(self) -> SightSnapshot:
         """The walls as the fog sees them, frozen for the worker (kept while the
