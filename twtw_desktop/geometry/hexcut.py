@@ -17,35 +17,59 @@ from ..hexgrid import hex_to_offset
 from ..model import Map
 from .sight import map_hex_arrays
 
-_POLY_CACHE: dict[tuple, np.ndarray] = {}
+#: per map shape and orientation: each hex's polygon (None until first asked for) —
+#: built only for the hexes asked about, so a door's first cut on a 200×200 map does
+#: not build 40,000 polygons on the window's thread (about 2 s)
+_POLY_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 #: map units: the hexes' corners are snapped to this grid
 GRID = 1e-6
 
 
-def hex_polygons(game_map: Map) -> np.ndarray:
-    """Every hex of the map as a shapely polygon in map units, row by row (cached per
-    shape and orientation)."""
+def polygons_of(game_map: Map, flat: np.ndarray) -> np.ndarray:
+    """The polygons of the hexes at the flat (row-major) indices ``flat``, in map
+    units, snapped to :data:`GRID` so that neighbours share their corners exactly (a
+    coverage). Each is built once per map shape and orientation, when first asked for."""
     key = (game_map.cols, game_map.rows, game_map.orientation)
     hit = _POLY_CACHE.get(key)
-    if hit is not None:
-        return hit
+    if hit is None:
+        if len(_POLY_CACHE) > 8:
+            _POLY_CACHE.clear()
+        n = game_map.cols * game_map.rows
+        hit = _POLY_CACHE[key] = (np.full(n, None, dtype=object), np.zeros(n, dtype=bool))
+    polys, built = hit
+    flat = np.asarray(flat, dtype=np.intp)
+    missing = flat[~built[flat]]
+    if missing.size:
+        missing = np.unique(missing)
+        centres = map_hex_arrays(game_map).xy[missing]
+        rings = centres[:, None, :] + _corners(game_map)[None, :, :]
+        polys[missing] = shapely.set_precision(shapely.polygons(rings), GRID)
+        built[missing] = True
+    return polys[flat]
+
+
+def _corners(game_map: Map) -> np.ndarray:
     layout = game_map.layout()
-    centres = map_hex_arrays(game_map).xy
-    corners = np.array([layout.corner_offset(i) for i in range(6)])
-    rings = centres[:, None, :] + corners[None, :, :]
-    # on a fine grid, so that neighbours share their corners exactly (a coverage)
-    hit = shapely.set_precision(shapely.polygons(rings), GRID)
-    if len(_POLY_CACHE) > 8:
-        _POLY_CACHE.clear()
-    _POLY_CACHE[key] = hit
-    return hit
+    return np.array([layout.corner_offset(i) for i in range(6)])
+
+
+def hex_polygons(game_map: Map) -> np.ndarray:
+    """Every hex of the map as a shapely polygon in map units, row by row."""
+    return polygons_of(game_map, np.arange(game_map.cols * game_map.rows))
 
 
 def hexes_touching(game_map: Map, points: Sequence[Sequence[float]]) -> np.ndarray:
-    """The flat (row-major) indices of the hexes a polyline touches."""
-    polys = hex_polygons(game_map)
-    line = shapely.linestrings(np.asarray(points, dtype=float))
-    return np.flatnonzero(shapely.intersects(polys, line))
+    """The flat (row-major) indices of the hexes a polyline touches: only the hexes
+    whose centres lie within a hex's reach of the polyline's bounding box are cut."""
+    pts = np.asarray(points, dtype=float)
+    centres = map_hex_arrays(game_map).xy
+    reach = float(np.abs(_corners(game_map)).max()) + GRID
+    lo, hi = pts.min(axis=0) - reach, pts.max(axis=0) + reach
+    near = np.flatnonzero(((centres >= lo) & (centres <= hi)).all(axis=1))
+    if not near.size:
+        return near
+    line = shapely.linestrings(pts)
+    return near[shapely.intersects(polygons_of(game_map, near), line)]
 
 
 def region(game_map: Map, mask: np.ndarray) -> shapely.Geometry | None:
@@ -53,7 +77,7 @@ def region(game_map: Map, mask: np.ndarray) -> shapely.Geometry | None:
     sel = mask.ravel()
     if not sel.any():
         return None
-    polys = hex_polygons(game_map)[sel]
+    polys = polygons_of(game_map, np.flatnonzero(sel))
     try:
         return shapely.coverage_union_all(polys)
     except shapely.errors.GEOSException:  # two corners snapped apart: the slower union
@@ -87,5 +111,5 @@ def point_in(game_map: Map, mask: np.ndarray, x: float, y: float) -> bool:
 
 def hex_rings(game_map: Map, mask: np.ndarray) -> list[list[tuple[float, float]]]:
     """The corners of each hex of ``mask``, in map units."""
-    polys = hex_polygons(game_map)[mask.ravel()]
+    polys = polygons_of(game_map, np.flatnonzero(mask.ravel()))
     return [[(float(x), float(y)) for x, y in shapely.get_coordinates(p)] for p in polys]
