@@ -2,7 +2,8 @@
 
 * ``why_not_all_actions``: ``why_not`` of every catalogue action of every actor of the
   sample encounter in action time — what the track and its menus ask — in total;
-* ``apply_and_journal``: one action applied and its journal line written and fsynced;
+* ``apply_and_journal``: one action applied and its journal line written and flushed
+  (fsynced in the background);
 * ``recover_1000_lines``: a journal of 1,000 steps read and replayed onto the saved
   encounter, as the window does after a crash.
 """
@@ -78,7 +79,7 @@ def _journaled(ctx: BenchContext) -> tuple[Path, int, float]:
 
 
 @figure(
-    "apply_and_journal", "one action applied, its journal line written and fsynced (median)",
+    "apply_and_journal", "one action applied, its journal line written and flushed (fsynced in the background; median)",
     section="play", target_s=0.010, size="sample",
 )  # fmt: skip
 def apply_and_journal(ctx: BenchContext) -> Measured:
