@@ -34,7 +34,6 @@ from ..play.table import Table
 from ..resources import maps_dir
 from ..tactics.naive import NaivePlanner
 from ..tactics.planner import Planner, plan_round
-from ..tactics.view import Memory
 
 #: the samples played (Laroq Hacienda in the Phases edition)
 FIGHT_SAMPLES = ("main_street", "legless_gulch", "longhorn_saloon", "laroq_hacienda")
@@ -80,7 +79,6 @@ class _Driver:
         self.t = table
         self.planners = planners
         self.seed = seed
-        self.memory = Memory()
         self.fight = Fight(None, 0, {})
 
     def apply(self, data: dict[str, Any]) -> str | None:
@@ -98,7 +96,7 @@ class _Driver:
             if not who:
                 continue
             t0 = time.perf_counter()
-            plans = plan_round(self.t, who, self.seed, self.memory, self.planners[side])
+            plans = plan_round(self.t, who, self.seed, self.planners[side])
             self.fight.plan_s += time.perf_counter() - t0
             self.fight.plans += len(plans)
             for plan in plans:

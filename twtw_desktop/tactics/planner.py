@@ -55,7 +55,7 @@ from ..rules.gear import Weapon
 from ..rules.track_models import RowStatus
 from .odds import DeckOdds
 from .temperament import Weights, weights_of, withdrawing
-from .view import Memory, Sight, npc_sight, scratch_of, seeing_only
+from .view import Sight, npc_sight, scratch_of, seeing_only
 
 #: destinations scored in full per NPC (besides staying put)
 FINALISTS = 10
@@ -118,20 +118,18 @@ def plan_round(
     table: Table,
     who: Sequence[str] | None = None,
     seed: int = 0,
-    memory: Memory | None = None,
     planner: type[Planner] | None = None,
 ) -> list[Plan]:
     """A plan for each NPC named (default: every NPC on the map), on a scratch copy
     of the table, by ``planner`` (default :class:`Planner`; the bench's naive
     opponent is another). Raises :class:`RulesError` naming an unknown id."""
-    return plan_on(scratch_of(table), who, seed, memory, planner)
+    return plan_on(scratch_of(table, share_walls=True), who, seed, planner)
 
 
 def plan_on(
     scratch: Table,
     who: Sequence[str] | None = None,
     seed: int = 0,
-    memory: Memory | None = None,
     planner: type[Planner] | None = None,
 ) -> list[Plan]:
     """:func:`plan_round` on a scratch copy made already (:func:`.view.scratch_of`):
@@ -145,7 +143,7 @@ def plan_on(
     claimed: set[Hex] = set()
     out = []
     for cid in ids:
-        plan = (planner or Planner)(scratch, cid, odds, rng, memory, claimed).plan()
+        plan = (planner or Planner)(scratch, cid, odds, rng, claimed).plan()
         out.append(plan)
     return out
 
@@ -167,14 +165,12 @@ class Planner:
         cid: str,
         odds: DeckOdds,
         rng: random.Random,
-        memory: Memory | None,
         claimed: set[Hex],
     ) -> None:
         self.t = scratch
         self.cid = cid
         self.odds = odds
         self.rng = rng
-        self.memory = memory
         self.claimed = claimed
         c, tok = scratch.actor(cid)
         self.c: Character = c
@@ -200,7 +196,7 @@ class Planner:
             return Plan(c.id, (), (f"{c.name} is {'stunned' if c.stunned else 'down'}.",))
         if not self.t.in_action or self.t.time is None:
             return Plan(c.id, (), ("Not in action time: the autopilot plans rounds.",))
-        sight = npc_sight(self.t, c.id, self.memory)
+        sight = npc_sight(self.t, c.id)
         with seeing_only(self.t, c.id, sight):
             if _segments(self.t):
                 return self._plan_segments(sight)
@@ -946,4 +942,4 @@ def _and(names: list[str]) -> str:
     return uniq[0] if len(uniq) == 1 else ", ".join(uniq[:-1]) + " and " + uniq[-1]
 
 
-__all__ = ["Memory", "Plan", "Planner", "npc_ids", "plan_on", "plan_round"]
+__all__ = ["Plan", "Planner", "npc_ids", "plan_on", "plan_round"]
