@@ -2,10 +2,12 @@
 
 ``twtw-desktop bench --fights N`` plays N fights of each sample for each
 pairing — the hombres on the autopilot against a naive posse, the posse on the
-autopilot against naive hombres, and the autopilot on both sides — with no window,
-and reports side by side: wins, damage dealt per damage taken, rounds per fight,
-and the planning time per NPC per round. Fight ``i`` of a sample uses deck seed
-``i`` (the same cards for every pairing).
+autopilot against naive hombres, the autopilot on both sides, and the naive
+opponent on both sides (the yardstick: a sample may favour one side whoever plays
+it) — with no window, and reports side by side: wins, damage dealt per damage
+taken, rounds per fight, and the planning time per NPC per round. Fight ``i`` of a
+sample uses deck seed ``i`` (the same cards for every pairing); the same seed plays
+the same fight.
 
 The driver is the Judge's hand, and it decides only what the table leaves to the
 Judge: every figure is shown at the start (no Judge is there to reveal a hidden one
@@ -222,6 +224,9 @@ PAIRINGS: dict[str, dict[str, type[Planner]]] = {
     "autopilot hombres v naive posse": {"hombres": Planner, "posse": NaivePlanner},
     "naive hombres v autopilot posse": {"hombres": NaivePlanner, "posse": Planner},
     "autopilot v autopilot": {"hombres": Planner, "posse": Planner},
+    # the yardstick: how the sample goes when neither side thinks (a sample may
+    # favour one side whoever plays it)
+    "naive v naive": {"hombres": NaivePlanner, "posse": NaivePlanner},
 }
 
 
