@@ -61,3 +61,19 @@ def test_a_steady_npc_withdraws_when_its_conc_is_low() -> None:
     angus.conc = angus.conc_max // 4
     (plan,) = plan_round(table, ["angus_laroq"], seed=1)
     assert plan.reasons[0].startswith("steady: withdraws with Conc")
+
+
+def test_an_npc_walks_only_where_it_sees_the_way() -> None:
+    """A figure it does not see may block a way it does not see: it plans none (Octavio
+    at Main Street was planned through Jonah Benton, unseen, and the table refused)."""
+    from twtw_desktop.geometry.sight import visible
+
+    table = sample_in_round("main_street")
+    start = table.token("token-octavio_vaquero").at
+    (plan,) = plan_round(table, ["octavio_vaquero"], seed=0)
+    walls = table.walls()
+    for col, row in plan.path:
+        assert visible(table.map, walls, start, table.map.hex_at(col - 1, row - 1))
+    for act in plan.actions:
+        assert table.why_not(act) is None, (act.journal_form(), plan.reasons)
+        table.apply(act)

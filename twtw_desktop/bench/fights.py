@@ -147,6 +147,11 @@ class _Driver:
                 continue
             run = {"do": "run_on", "passing": pending}
             why = t.why_not(parse_action(run))
+            if why is not None and t.why_not(parse_action({"do": "resolve"})) is None:
+                # a stack the run left standing: the Judge flips its cards (000
+                # Initiative Stack) before the round can go on or end
+                self.apply({"do": "resolve"})
+                continue
             if why is not None:
                 if t.track.round_over or "F9" in why or "another counter" in why:
                     break

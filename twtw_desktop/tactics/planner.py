@@ -414,6 +414,8 @@ class Planner:
             scored.append((score, dest.q, dest.r, dest, move, move_ap, attack, cover_words))
         scored.sort(key=lambda x: (-x[0], x[1], x[2]))
         for score, _q, _r, dest, move, move_ap, attack, cover_words in scored:
+            if move is not None and not self._sees_the_way(dest):
+                continue
             if move is not None and not self._legal(move, move_ap, first=True):
                 continue
             with self._placed(dest, move):
@@ -892,6 +894,20 @@ class Planner:
         if covered_from:
             words = f"cover AV {best_av} against {_and(covered_from)}"
         return total, fire, words
+
+    def _sees_the_way(self, dest: Hex) -> bool:
+        """Whether the NPC sees every hex of its way there (the reach area's path).
+        A figure it does not see may stand on a hex it does not see, and the table
+        would refuse the walk through it; the planner cannot know (it does not
+        cheat), so it walks only where it sees the way."""
+        tok = self.tok
+        assert tok is not None
+        try:
+            path = self._area.path_to(dest) if self._area is not None else [dest]
+        except KeyError:
+            path = [dest]
+        index = self.t.walls()
+        return all(visible(self.t.map, index, tok.at, h) for h in path)
 
     def _ally_hexes(self) -> list[Hex]:
         """Where the NPC's standing allies are (it knows where its own side stands)."""
