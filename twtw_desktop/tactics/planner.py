@@ -186,8 +186,6 @@ class Planner:
         self._area: Any = None
         #: for each threat of the plan being scored: the foe and what it carries
         self._foes: list[Foe] = []
-        #: for each threat: its distances to the NPC's standing allies, nearest first
-        self._ally_dist: list[list[int]] = []
         #: what those foes threaten (set for each plan scored)
         self._threat = Threats(scratch, c, odds, 0, False)
 
@@ -374,10 +372,6 @@ class Planner:
             foe_of(self.t, cid) for cid, _h in sight.remembered
         ]
         self._threat = Threats(self.t, self.c, self.odds, budget, phases)
-        # how near each foe its allies stand: a foe fires at one of them, not always
-        # at this NPC (its fire shared among those nearer to it than the hex)
-        allies = self._ally_hexes()
-        self._ally_dist = [sorted(a.distance(x) for a in allies) for x in threats]
         retreat = withdrawing(self.c, self.w, sight.allies) if threats else None
         if not threats:
             return self._search(start, budget, phases)
@@ -871,11 +865,8 @@ class Planner:
         covered_from: list[str] = []
         names = self._threat_names(threats)
         gun = not self._blade()
-        shares = self._ally_dist or [[] for _x in threats]
-        for x, name, foe, near in zip(threats, names, self._foes, shares, strict=True):
-            d = dest.distance(x)
-            others = sum(1 for a in near if a < d)
-            total += self._threat.by_blade(foe, d) / (1 + others)
+        for x, name, foe in zip(threats, names, self._foes, strict=True):
+            total += self._threat.by_blade(foe, dest.distance(x))
             if not visible(self.t.map, index, x, dest):
                 continue
             line = cover_line(self.t.map, index, x, dest, self.c.posture, self.t.edition)
@@ -888,8 +879,7 @@ class Planner:
             if av:
                 best_av = max(best_av, av)
                 covered_from.append(name)
-            open_share = 1.0 - min(1.0, share)
-            total += self._threat.by_gun(foe, line.range_paces, open_share) / (1 + others)
+            total += self._threat.by_gun(foe, line.range_paces, 1.0 - min(1.0, share))
         words = ""
         if covered_from:
             words = f"cover AV {best_av} against {_and(covered_from)}"
@@ -908,15 +898,6 @@ class Planner:
             path = [dest]
         index = self.t.walls()
         return all(visible(self.t.map, index, tok.at, h) for h in path)
-
-    def _ally_hexes(self) -> list[Hex]:
-        """Where the NPC's standing allies are (it knows where its own side stands)."""
-        out = []
-        for t in self.t.encounter.tokens:
-            c = self.t.character(t.character_id)
-            if c.id != self.cid and c.side == self.c.side and not c.out_of_action:
-                out.append(t.at)
-        return out
 
     def _threat_names(self, threats: list[Hex]) -> list[str]:
         out = []
