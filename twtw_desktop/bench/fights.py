@@ -2,10 +2,12 @@
 
 ``twtw-desktop bench --fights N`` plays N fights of each sample for each
 pairing — the hombres on the autopilot against a naive posse, the posse on the
-autopilot against naive hombres, and the autopilot on both sides — with no window,
-and reports side by side: wins, damage dealt per damage taken, rounds per fight,
-and the planning time per NPC per round. Fight ``i`` of a sample uses deck seed
-``i`` (the same cards for every pairing).
+autopilot against naive hombres, the autopilot on both sides, and the naive
+opponent on both sides (the yardstick: a sample may favour one side whoever plays
+it) — with no window, and reports side by side: wins, damage dealt per damage
+taken, rounds per fight, and the planning time per NPC per round. Fight ``i`` of a
+sample uses deck seed ``i`` (the same cards for every pairing); the same seed plays
+the same fight.
 
 The driver is the Judge's hand, and it decides only what the table leaves to the
 Judge: every figure is shown at the start (no Judge is there to reveal a hidden one
@@ -34,7 +36,6 @@ from ..play.table import Table
 from ..resources import maps_dir
 from ..tactics.naive import NaivePlanner
 from ..tactics.planner import Planner, plan_round
-from ..tactics.view import Memory
 
 #: the samples played (Laroq Hacienda in the Phases edition)
 FIGHT_SAMPLES = ("main_street", "legless_gulch", "longhorn_saloon", "laroq_hacienda")
@@ -80,7 +81,6 @@ class _Driver:
         self.t = table
         self.planners = planners
         self.seed = seed
-        self.memory = Memory()
         self.fight = Fight(None, 0, {})
 
     def apply(self, data: dict[str, Any]) -> str | None:
@@ -98,7 +98,7 @@ class _Driver:
             if not who:
                 continue
             t0 = time.perf_counter()
-            plans = plan_round(self.t, who, self.seed, self.memory, self.planners[side])
+            plans = plan_round(self.t, who, self.seed, self.planners[side])
             self.fight.plan_s += time.perf_counter() - t0
             self.fight.plans += len(plans)
             for plan in plans:
@@ -147,6 +147,11 @@ class _Driver:
                 continue
             run = {"do": "run_on", "passing": pending}
             why = t.why_not(parse_action(run))
+            if why is not None and t.why_not(parse_action({"do": "resolve"})) is None:
+                # a stack the run left standing: the Judge flips its cards (000
+                # Initiative Stack) before the round can go on or end
+                self.apply({"do": "resolve"})
+                continue
             if why is not None:
                 if t.track.round_over or "F9" in why or "another counter" in why:
                     break
@@ -224,6 +229,9 @@ PAIRINGS: dict[str, dict[str, type[Planner]]] = {
     "autopilot hombres v naive posse": {"hombres": Planner, "posse": NaivePlanner},
     "naive hombres v autopilot posse": {"hombres": NaivePlanner, "posse": Planner},
     "autopilot v autopilot": {"hombres": Planner, "posse": Planner},
+    # the yardstick: how the sample goes when neither side thinks (a sample may
+    # favour one side whoever plays it)
+    "naive v naive": {"hombres": NaivePlanner, "posse": NaivePlanner},
 }
 
 

@@ -39,6 +39,7 @@ from typing import Protocol
 import numpy as np
 
 from ..geometry.hexcut import hexes_touching
+from ..geometry.sight import visible
 from ..geometry.visibility import SightSnapshot, visible_mask
 from ..geometry.walls import WallIndex
 from ..hexgrid import Hex
@@ -57,6 +58,8 @@ class Table(Protocol):
     def walls_if_built(self) -> WallIndex | None: ...
 
 
+#: the two sides that fight each other ("neutral" stands apart)
+FOES = {"posse": "hombres", "hombres": "posse"}
 #: the record's key for the posse as a whole (no character id is empty)
 POSSE = ""
 #: features whose open state is news (a door, a window's shutters)
@@ -118,6 +121,8 @@ class SightRecord:
         self._done = 0
         self._lock = threading.Lock()  # the looks, the memory, the doors
         self._work = threading.Lock()  # one reader works sights out at a time
+        #: where each fighting character last saw each foe (the autopilot's memory)
+        self.foes = FoeSightings()
 
     def sight_snapshot(self, table: Table) -> SightSnapshot:
         """The frozen walls of the table now (shared with the frames)."""
@@ -134,7 +139,9 @@ class SightRecord:
     # -- the table's thread ---------------------------------------------------------------
 
     def look(self, table: Table) -> None:
-        """Note where the posse looks from now (module docstring)."""
+        """Note where the posse looks from now (module docstring), and where the
+        figures stand for :attr:`foes`."""
+        self.foes.note(table)
         enc, m = table.encounter, table.map
         shape = (m.rows, m.cols)
         posse = [c.id for c in enc.characters if c.side == POSSE_SIDE]
@@ -254,3 +261,82 @@ class SightRecord:
         if ever is None or ever.shape != shape:
             ever = now
         return Seen(now, ever | now, doors)
+
+
+#: one figure as a step left it: token id, character id, side, hex, hidden, down
+_Figure = tuple[str, str, str, tuple[int, int], bool, bool]
+
+
+class FoeSightings:
+    """Where each character of the posse and of the hombres last saw each foe: the
+    autopilot's memory of a foe it no longer sees (issue 38: "what it saw earlier it
+    may remember where it was last seen"), a threat to take cover from, never a
+    target.
+
+    Kept like the rest of the record: :meth:`note` (after every step, on the table's
+    thread) only copies where the figures stand when that changed; the lines of sight
+    (centre to centre, as the planner's own sight reads them) are worked out when the
+    record is read (:meth:`last_seen`), in the order of the notes. A token hidden by
+    the Judge is seen by no one; a foe seen down is forgotten (it is no threat). A
+    replayed journal makes the same notes, so it rebuilds the same memory."""
+
+    def __init__(self) -> None:
+        #: observer character id -> foe character id -> the hex where it was last seen
+        self.last: dict[str, dict[str, tuple[int, int]]] = {}
+        self._pending: list[tuple[tuple[_Figure, ...], WallIndex, Map]] = []
+        self._key: tuple[tuple[_Figure, ...], object] | None = None
+        self._lock = threading.Lock()
+
+    def note(self, table: Table) -> None:
+        """Where the figures stand now, when they moved (or the walls changed) since
+        the last note."""
+        enc, m = table.encounter, table.map
+        figures: list[_Figure] = []
+        for t in enc.tokens:
+            c = enc.character(t.character_id)
+            if c.side in FOES and m.contains(Hex(*t.hex)):
+                at = (t.hex[0], t.hex[1])
+                figures.append((t.id, c.id, c.side, at, t.hidden, c.out_of_action))
+        sides = {f[2] for f in figures}
+        if len(sides) < 2:
+            return  # nobody to see a foe
+        built = table.walls_if_built()
+        key = (tuple(figures), built)
+        if built is not None and key == self._key:
+            return
+        walls = table.walls()
+        self._key = (tuple(figures), walls)
+        with self._lock:
+            self._pending.append((tuple(figures), walls, m))
+
+    def _resolve(self) -> None:
+        with self._lock:
+            batch, self._pending = self._pending, []
+            for figures, walls, m in batch:
+                for _tid, who, side, at, _hidden, down in figures:
+                    if down:
+                        continue
+                    mine = self.last.setdefault(who, {})
+                    for _ftid, foe, fside, fat, hidden, fdown in figures:
+                        if fside != FOES[side] or hidden:
+                            continue
+                        if not visible(m, walls, Hex(*at), Hex(*fat)):
+                            continue
+                        if fdown:
+                            mine.pop(foe, None)
+                        else:
+                            mine[foe] = fat
+
+    def last_seen(self, table: Table) -> dict[str, dict[str, tuple[int, int]]]:
+        """The memory as of now (the table's figures noted first), copied."""
+        self.note(table)
+        self._resolve()
+        with self._lock:
+            return {who: dict(foes) for who, foes in self.last.items()}
+
+    def adopt(self, last: dict[str, dict[str, tuple[int, int]]]) -> None:
+        """Start from ``last`` (a planner's scratch copy of a table takes the table's
+        memory)."""
+        with self._lock:
+            self.last = {who: dict(foes) for who, foes in last.items()}
+            self._pending = []

@@ -55,7 +55,8 @@ from ..rules.gear import Weapon
 from ..rules.track_models import RowStatus
 from .odds import DeckOdds
 from .temperament import Weights, weights_of, withdrawing
-from .view import Memory, Sight, npc_sight, scratch_of, seeing_only
+from .threat import Foe, Threats, foe_of
+from .view import Sight, npc_sight, scratch_of, seeing_only
 
 #: destinations scored in full per NPC (besides staying put)
 FINALISTS = 10
@@ -118,20 +119,18 @@ def plan_round(
     table: Table,
     who: Sequence[str] | None = None,
     seed: int = 0,
-    memory: Memory | None = None,
     planner: type[Planner] | None = None,
 ) -> list[Plan]:
     """A plan for each NPC named (default: every NPC on the map), on a scratch copy
     of the table, by ``planner`` (default :class:`Planner`; the bench's naive
     opponent is another). Raises :class:`RulesError` naming an unknown id."""
-    return plan_on(scratch_of(table), who, seed, memory, planner)
+    return plan_on(scratch_of(table, share_walls=True), who, seed, planner)
 
 
 def plan_on(
     scratch: Table,
     who: Sequence[str] | None = None,
     seed: int = 0,
-    memory: Memory | None = None,
     planner: type[Planner] | None = None,
 ) -> list[Plan]:
     """:func:`plan_round` on a scratch copy made already (:func:`.view.scratch_of`):
@@ -145,7 +144,7 @@ def plan_on(
     claimed: set[Hex] = set()
     out = []
     for cid in ids:
-        plan = (planner or Planner)(scratch, cid, odds, rng, memory, claimed).plan()
+        plan = (planner or Planner)(scratch, cid, odds, rng, claimed).plan()
         out.append(plan)
     return out
 
@@ -167,14 +166,12 @@ class Planner:
         cid: str,
         odds: DeckOdds,
         rng: random.Random,
-        memory: Memory | None,
         claimed: set[Hex],
     ) -> None:
         self.t = scratch
         self.cid = cid
         self.odds = odds
         self.rng = rng
-        self.memory = memory
         self.claimed = claimed
         c, tok = scratch.actor(cid)
         self.c: Character = c
@@ -187,8 +184,10 @@ class Planner:
         self._declaring = False
         #: the last reach area searched (the ghost path is read from it)
         self._area: Any = None
-        #: for each threat of the plan being scored: whether that foe carries a gun
-        self._armed: list[bool] = []
+        #: for each threat of the plan being scored: the foe and what it carries
+        self._foes: list[Foe] = []
+        #: what those foes threaten (set for each plan scored)
+        self._threat = Threats(scratch, c, odds, 0, False)
 
     # -- the plan ------------------------------------------------------------------
 
@@ -200,7 +199,7 @@ class Planner:
             return Plan(c.id, (), (f"{c.name} is {'stunned' if c.stunned else 'down'}.",))
         if not self.t.in_action or self.t.time is None:
             return Plan(c.id, (), ("Not in action time: the autopilot plans rounds.",))
-        sight = npc_sight(self.t, c.id, self.memory)
+        sight = npc_sight(self.t, c.id)
         with seeing_only(self.t, c.id, sight):
             if _segments(self.t):
                 return self._plan_segments(sight)
@@ -283,6 +282,8 @@ class Planner:
         foes = [self.t.token(t) for t in sight.seen]
         foes = [f for f in foes if not self.t.character(f.character_id).out_of_action]
         retreat = withdrawing(self.c, self.w, sight.allies) if foes else None
+        self._foes = [foe_of(self.t, f.character_id) for f in foes]
+        self._threat = Threats(self.t, self.c, self.odds, 1, True)
         with self._placed(tok.at, None):
             here = self._checked(self._attacks(foes, 99, retreat is not None, True), 99, True)
         if here.actions and here.hits >= 0.05:
@@ -366,10 +367,11 @@ class Planner:
         foes = [self.t.token(t) for t in sight.seen]
         foes = [f for f in foes if not self.t.character(f.character_id).out_of_action]
         threats = [f.at for f in foes] + [h for _id, h in sight.remembered]
-        # which of them can shoot back: a gun carried is in plain view (house)
-        self._armed = [_armed(self.t, f.character_id) for f in foes] + [
-            _armed(self.t, cid) for cid, _h in sight.remembered
+        # what they carry: a gun or a blade is in plain view (house)
+        self._foes = [foe_of(self.t, f.character_id) for f in foes] + [
+            foe_of(self.t, cid) for cid, _h in sight.remembered
         ]
+        self._threat = Threats(self.t, self.c, self.odds, budget, phases)
         retreat = withdrawing(self.c, self.w, sight.allies) if threats else None
         if not threats:
             return self._search(start, budget, phases)
@@ -406,6 +408,8 @@ class Planner:
             scored.append((score, dest.q, dest.r, dest, move, move_ap, attack, cover_words))
         scored.sort(key=lambda x: (-x[0], x[1], x[2]))
         for score, _q, _r, dest, move, move_ap, attack, cover_words in scored:
+            if move is not None and not self._sees_the_way(dest):
+                continue
             if move is not None and not self._legal(move, move_ap, first=True):
                 continue
             with self._placed(dest, move):
@@ -467,7 +471,7 @@ class Planner:
         blade = self._blade()
         want = 1 if blade and not retreat else self.w.distance
         index = self.t.walls()
-        armed = self._armed or [True] * len(threats)
+        armed = [f.gun is not None for f in self._foes] or [True] * len(threats)
         near_foes = sorted(
             zip(threats, armed, strict=True), key=lambda x: (start.distance(x[0]), x[0].q, x[0].r)
         )[:4]
@@ -636,11 +640,22 @@ class Planner:
         # in its phase only a shot the speed it declared allows counts (004: an action
         # as fast as the one declared, or faster); before its turn every kind does
         allowed = phases and not self._declaring
-        for foe in sorted(foes, key=lambda f: (here.distance(f.at), f.id))[:TARGETS]:
+        # the nearest foes, and the one whose gun threatens it most from where it
+        # stands (fire on the foe that hurts most: a hit there is worth more)
+        danger = {f.character_id: self._danger(f, here) for f in foes}
+        near = sorted(foes, key=lambda f: (here.distance(f.at), f.id))[:TARGETS]
+        worst = max(
+            foes, key=lambda f: (danger[f.character_id], -here.distance(f.at)), default=None
+        )
+        if worst is not None and worst not in near and danger[worst.character_id] > 0:
+            near.append(worst)
+        best_worth = 0.0
+        for foe in near:
             for kind in kinds if allowed else kinds[:1]:
                 got = self._allowed(self._series(foe, kind, ap, phases), ap, allowed)
-                if got.hits > best.hits + 1e-9:
-                    best = got
+                worth = got.hits * (1.0 + danger[foe.character_id])
+                if worth > best_worth + 1e-9:
+                    best, best_worth = got, worth
         if best.target is not None and not allowed:
             foe = self.t.token_for(best.target)
             for kind in kinds[1:]:
@@ -654,6 +669,19 @@ class Planner:
             if reload is not None:
                 return reload
         return best
+
+    def _danger(self, foe: Any, here: Hex) -> float:
+        """The hits a seen foe's gun may land on ``here`` in a round, cover aside."""
+        known = self._foe(foe.character_id)
+        if known.gun is None:
+            return 0.0
+        return self._threat.by_gun(known, float(here.distance(foe.at)), 1.0)
+
+    def _foe(self, cid: str) -> Foe:
+        for f in self._foes:
+            if f.cid == cid:
+                return f
+        return foe_of(self.t, cid)
 
     def _allowed(self, attack: _Attack, ap: int, check: bool) -> _Attack:
         """``attack`` as the table allows it now (``check``), the sheet left as it was."""
@@ -826,37 +854,50 @@ class Planner:
         return _Attack([act], need, 0.05, f"reloads the {w.name}")
 
     def _exposure(self, dest: Hex, threats: list[Hex]) -> tuple[float, float, str]:
-        """How open the hex is to the foes it knows of that carry a gun (0 behind full
-        cover or out of sight; a foe with only a blade threatens by its reach, not
-        its line of sight), the line of fire it gives this NPC's gun to one of them
-        next round (0 to 1), and the words for the best cover."""
+        """The hits the foes it knows of may land on the hex in a round
+        (:mod:`.threat`: a gun by its range and the cover, a blade by its reach), the
+        line of fire it gives this NPC's gun to one of them next round (0 to 1), and
+        the words for the best cover."""
         index = self.t.walls()
         total = 0.0
         fire = 0.0
         best_av = 0
         covered_from: list[str] = []
         names = self._threat_names(threats)
-        armed = self._armed or [True] * len(threats)
         gun = not self._blade()
-        for x, name, shoots in zip(threats, names, armed, strict=True):
+        for x, name, foe in zip(threats, names, self._foes, strict=True):
+            total += self._threat.by_blade(foe, dest.distance(x))
             if not visible(self.t.map, index, x, dest):
                 continue
             line = cover_line(self.t.map, index, x, dest, self.c.posture, self.t.edition)
-            near = 1.0 if line.range_paces <= 20 else 0.5
             if gun:
-                fire = max(fire, near)
-            if not shoots:
+                fire = max(fire, 1.0 if line.range_paces <= 20 else 0.5)
+            if foe.gun is None:
                 continue
             av = max((c.av for c in line.covering), default=0)
             share = len(line.covered_locations) / 8.0 * min(1.0, av / 4.0)
             if av:
                 best_av = max(best_av, av)
                 covered_from.append(name)
-            total += near * (1.0 - min(1.0, share))
+            total += self._threat.by_gun(foe, line.range_paces, 1.0 - min(1.0, share))
         words = ""
         if covered_from:
             words = f"cover AV {best_av} against {_and(covered_from)}"
         return total, fire, words
+
+    def _sees_the_way(self, dest: Hex) -> bool:
+        """Whether the NPC sees every hex of its way there (the reach area's path).
+        A figure it does not see may stand on a hex it does not see, and the table
+        would refuse the walk through it; the planner cannot know (it does not
+        cheat), so it walks only where it sees the way."""
+        tok = self.tok
+        assert tok is not None
+        try:
+            path = self._area.path_to(dest) if self._area is not None else [dest]
+        except KeyError:
+            path = [dest]
+        index = self.t.walls()
+        return all(visible(self.t.map, index, tok.at, h) for h in path)
 
     def _threat_names(self, threats: list[Hex]) -> list[str]:
         out = []
@@ -908,21 +949,6 @@ class Planner:
         return tuple(refs)
 
 
-def _armed(table: Table, cid: str) -> bool:
-    """Whether the character carries a gun that can fire. House reading (Help ▸ Rules
-    reference, "What an NPC sees of a foe's gear"): "The pages do not say what a
-    character's eyes take in of another's gear. The autopilot reads a gun carried as
-    in plain view (a gun at the hip)"."""
-    gear = table.gear.weapons
-    for cw in table.character(cid).weapons:
-        w = gear.get(cw.weapon_id)
-        if w is None or cw.failure is not None or not w.is_ranged:
-            continue
-        if w.kind not in ("thrown", "explosive") and not w.throwable:
-            return True
-    return False
-
-
 def _phase_declared(table: Table, cid: str) -> str | None:
     """The speed the character declared this round (None: not yet)."""
     try:
@@ -946,4 +972,4 @@ def _and(names: list[str]) -> str:
     return uniq[0] if len(uniq) == 1 else ", ".join(uniq[:-1]) + " and " + uniq[-1]
 
 
-__all__ = ["Memory", "Plan", "Planner", "npc_ids", "plan_on", "plan_round"]
+__all__ = ["Plan", "Planner", "npc_ids", "plan_on", "plan_round"]

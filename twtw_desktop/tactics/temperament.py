@@ -28,13 +28,15 @@ class Weights:
     withdraw_wounds: int | None
     #: withdraws when this many allies or fewer still stand (None: never)
     withdraw_alone: int | None
+    #: withdraws when its Conc is down to this share of its full Conc (None: never)
+    withdraw_conc: float | None = None
 
 
 TEMPERAMENTS: dict[str, Weights] = {
     "reckless": Weights(1.6, 0.25, 0.06, None, None, None),
-    "steady": Weights(1.0, 0.8, 0.02, 8, 4, None),
-    "cautious": Weights(0.8, 1.5, 0.01, 14, 2, 0),
-    "cowardly": Weights(0.5, 2.5, 0.0, 20, 1, 1),
+    "steady": Weights(1.0, 0.8, 0.02, 8, 4, None, 0.25),
+    "cautious": Weights(0.8, 1.5, 0.01, 14, 2, 0, 0.5),
+    "cowardly": Weights(0.5, 2.5, 0.0, 20, 1, 1, 0.75),
 }
 
 
@@ -46,6 +48,8 @@ def withdrawing(c: Character, w: Weights, allies: int) -> str | None:
     """Why the NPC withdraws now (None: it fights)."""
     if w.withdraw_wounds is not None and c.wound_level >= w.withdraw_wounds:
         return f"{c.temperament}: withdraws at wound level {c.wound_level}"
+    if w.withdraw_conc is not None and c.conc_max and c.conc <= w.withdraw_conc * c.conc_max:
+        return f"{c.temperament}: withdraws with Conc {c.conc} of {c.conc_max}"
     if w.withdraw_alone is not None and allies <= w.withdraw_alone:
         return f"{c.temperament}: withdraws with {allies} all(y/ies) still standing"
     return None

@@ -7,51 +7,47 @@ attack plan, the move plan). Before it plans for one NPC it takes off the scratc
 map every foe that NPC cannot see — a token hidden by the Judge, or one whose line
 of sight from the NPC is blocked — so nothing it is not allowed to know can shape
 the plan: an unseen posse member is neither targeted nor avoided. What the NPC saw
-earlier it may remember (:class:`Memory`): the hex where it last saw each foe, which
-counts as a threat to take cover from, never as a target.
+earlier it may remember: the hex where it last saw each foe, from the table's own
+record (:class:`~twtw_desktop.play.seen.FoeSightings`, kept after every step and
+rebuilt by a replay; the scratch copy takes it), which counts as a threat to take
+cover from, never as a target. The window, the ``autopilot`` action, the ``plan``
+command and the benchmark's fights all read that one record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..geometry.sight import visible
 from ..hexgrid import Hex
 from ..model.encounter import Token
+from ..play.seen import FOES
 from ..play.table import Table
 from ..rules.character import Character
 
-#: the two sides that fight each other ("neutral" stands apart)
-FOES = {"posse": "hombres", "hombres": "posse"}
 
-
-def scratch_of(table: Table) -> Table:
+def scratch_of(table: Table, share_walls: bool = False) -> Table:
     """A copy of the table to ask questions of: same map and gear, a deep copy of
-    the encounter (without its log) and the clock's state. Asking it changes
-    nothing at the real table."""
+    the encounter (without its log) and the clock's state, and the table's memory of
+    where each figure last saw each foe. Asking it changes nothing at the real table.
+
+    ``share_walls``: the copy asks the table's own wall index (the same map, read
+    only: the planner never changes a wall) instead of building its own — only for
+    a copy planned on the table's thread (the index keeps caches that two threads
+    must not fill at once)."""
     table.sync_to_model()
     enc = table.encounter.model_copy(update={"map": None, "log": []}).model_copy(deep=True)
-    return Table(enc, table.map, source=table.source, gear=table.gear)
+    scratch = Table(enc, table.map, source=table.source, gear=table.gear)
+    scratch.sight.foes.adopt(table.sight.foes.last_seen(table))
+    if share_walls:
+        scratch._walls = table.walls()  # the same map object: the same index
+    return scratch
 
 
 def are_foes(a: Character, b: Character) -> bool:
     return FOES.get(a.side) == b.side
-
-
-@dataclass
-class Memory:
-    """Where each NPC last saw each foe: ``{npc id: {foe id: (q, r)}}``. A planner
-    kept across rounds (the bench's fights, the window) passes the same one on."""
-
-    seen: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
-
-    def remember(self, npc: str, foe: str, at: Hex) -> None:
-        self.seen.setdefault(npc, {})[foe] = (at.q, at.r)
-
-    def recalled(self, npc: str) -> dict[str, tuple[int, int]]:
-        return self.seen.get(npc, {})
 
 
 @dataclass(frozen=True)
@@ -64,8 +60,10 @@ class Sight:
     allies: int
 
 
-def npc_sight(scratch: Table, character_id: str, memory: Memory | None = None) -> Sight:
-    """What the NPC sees from its hex (centre to centre, as the fog reads it)."""
+def npc_sight(scratch: Table, character_id: str) -> Sight:
+    """What the NPC sees from its hex (centre to centre, as the fog reads it), and
+    where it last saw the foes it does not see now (the scratch's copy of the
+    table's record; a foe it saw go down is not among them)."""
     me, tok = scratch.actor(character_id)
     if tok is None:
         return Sight((), (), 0)
@@ -84,13 +82,10 @@ def npc_sight(scratch: Table, character_id: str, memory: Memory | None = None) -
         if visible(scratch.map, index, tok.at, t.at):
             seen.append(t.id)
             seen_ids.add(other.id)
-            if memory is not None:
-                memory.remember(me.id, other.id, t.at)
     remembered: list[tuple[str, Hex]] = []
-    if memory is not None:
-        for foe, (q, r) in sorted(memory.recalled(me.id).items()):
-            if foe not in seen_ids:
-                remembered.append((foe, Hex(q, r)))
+    for foe, (q, r) in sorted(scratch.sight.foes.last.get(me.id, {}).items()):
+        if foe not in seen_ids and not scratch.character(foe).out_of_action:
+            remembered.append((foe, Hex(q, r)))
     return Sight(tuple(seen), tuple(remembered), allies)
 
 

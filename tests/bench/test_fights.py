@@ -1,0 +1,15 @@
+"""The fights benchmark (twtw_desktop/bench/fights.py): deterministic by seed."""
+
+from __future__ import annotations
+
+from twtw_desktop.bench.fights import PAIRINGS, play_fight
+
+
+def test_a_fight_is_the_same_for_the_same_seed() -> None:
+    planners = PAIRINGS["autopilot hombres v naive posse"]
+    a = play_fight("main_street", 4, planners, max_rounds=2)
+    b = play_fight("main_street", 4, planners, max_rounds=2)
+    assert (a.winner, a.rounds, a.taken, a.refusals, a.hung, a.plans, a.cut) == (
+        b.winner, b.rounds, b.taken, b.refusals, b.hung, b.plans, b.cut,
+    )  # fmt: skip
+    assert a.plans > 0 and not a.refusals and not a.hung
