@@ -33,17 +33,17 @@ L = Qt.MouseButton.LeftButton
 #: the issue's target, 18, is met. Eleven actions set the round up — F5,
 #: Ctrl+Shift+P (plan), Ctrl+Shift+Return (accept, which puts the hombres on the
 #: autopilot for the fight), a drag and Declare for each of the four of the posse —
-#: then F6 runs on, and the run stops five times, each followed by F6: four are the
-#: Judge's by 000 — a posse member able with nothing declared (Miranda, Jonah,
-#: Cyril: 000 Action Timing) and the stack's AP offer to Jonah (000 Determine
-#: Bonus); one is Angus's declaration dropped (an aimed shot refused once he is under
-#: fire), whose fresh plan is proposed by itself on the autopilot: Ctrl+Shift+Return
-#: accepts it (the planner proposes; the Judge decides). The hombres' own choices
-#: are answered by their plans' standing answers: Felicia's AP offer (standing bid),
-#: Clem and Dave able again with their plans done (standing pass), the bumps of
-#: Felicia's shot (standing bump choice, 002 Spending Bumps: no Apply). 3 + 8 + 1 +
-#: 5 + 1 = 18 (the same round by hand: 29, test_round_flow.py). A plan that did not
-#: break (the planner's part) would make it 16.
+#: then F6 runs on, and the run stops five times, each followed by F6, and once for
+#: an Apply; every one is the Judge's by the seed, for the posse: a posse member able
+#: with nothing declared (Miranda, Jonah, Cyril, Hank: 000 Action Timing), the
+#: stack's AP offer to Jonah (000 Determine Bonus), the bump of Jonah's hit to spend
+#: (002 Spending Bumps). The hombres' own choices are answered by their plans'
+#: standing answers: AP offers (standing bid), able again with their plans done
+#: (standing pass), the bumps of their hits (standing bump choice); and no plan
+#: breaks (an aimed shot is not planned where a seen gun reaches the NPC: shot at,
+#: it would wait on a Bravery check and be dropped). 3 + 8 + 1 + 6 = 18 (the same
+#: round by hand: 29, test_round_flow.py). A plan that breaks costs two more (the
+#: fresh plan proposed by itself, Ctrl+Shift+Return and F6).
 TARGET = 18
 
 

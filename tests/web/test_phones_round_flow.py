@@ -25,17 +25,14 @@ applies. NOT counted: the set-up the Judge does once per evening, starting the
 devices service from its dialog (``_serving_window``, clicks made there).
 
 The count this test reaches, TARGET = 7 (issue 39's goal: ≤ 12): Ctrl+Alt+Y, F5,
-Ctrl+Shift+P, Ctrl+Shift+Return, F6 to run; then Ctrl+Shift+Return and F6 once
-Angus's declaration no longer applies (under fire, his aimed shot is dropped; on the
-autopilot for the fight his fresh plan is proposed by itself, the Judge accepts it
-and passes him). The hombres' own answers — their bids for the stack, where their
-attacks' bumps go and their passes once their plans are done — are standing answers
-at the table (issue 38: no Apply for an hombre's hit with bumps); every stop for a
-posse character (able with nothing declared, or offered AP for the stack) was
-answered from their page, and the run went on by itself. Without issue 38's
-standing answers the same round took 10: four F6 at the hombres' stops (the stack's
-offer with Angus, then Felicia, in it; Clem and Dave able with their plans done;
-Angus dropped) in place of Ctrl+Shift+Return and F6, and an Apply for a bump.
+Ctrl+Shift+P, Ctrl+Shift+Return, F6 to run, and an Apply for each posse hit with
+bumps to spend (spending bumps is the player's choice, which the page does not
+offer: the Judge clicks Apply on the Attack panel). The hombres' own answers — their
+bids for the stack, where their attacks' bumps go and their passes once their plans
+are done — are standing answers at the table (issue 38); every stop for a posse
+character (able with nothing declared, or offered AP for the stack) was answered
+from their page, and the run went on by itself. Without issue 38's standing answers
+the same round took 10 (the hombres' own stops, each an F6).
 Printed at the end: what each
 player asked for, why the run stood at each of the Judge's F6, and the Judge's
 actions in order.

@@ -209,6 +209,16 @@ class Planner:
         row = self.t.track.row(self.cid)
         return int(row.counters + row.pool)
 
+    def _left(self, budget: int, ap: int) -> int:
+        """The AP left for the rest of the plan once a first action of ``ap`` is
+        declared (AP v2): declared now with more counters in front than it costs, the
+        excess is lost (000 Action Timing: "they still must remove all of their
+        counters"), leaving the pool; waited for, it takes exactly its AP."""
+        if ap <= 0 or not _segments(self.t):
+            return budget - ap
+        row = self.t.track.row(self.cid)
+        return int(row.pool) if ap <= row.counters else budget - ap
+
     def _plan_segments(self, sight: Sight) -> Plan:
         c = self.c
         if not self.t.time.round_running():  # type: ignore[union-attr]
@@ -400,7 +410,9 @@ class Planner:
             if dest != start and move is None:
                 continue
             with self._placed(dest, move):
-                attack = self._attacks(foes, budget - move_ap, retreat is not None, phases)
+                attack = self._attacks(
+                    foes, self._left(budget, move_ap), retreat is not None, phases
+                )
             worth = max(attack.hits, later)
             if later > attack.hits and not attack.actions:
                 cover_words = ", ".join(x for x in (cover_words, "a line of fire kept") if x)
@@ -413,7 +425,7 @@ class Planner:
             if move is not None and not self._legal(move, move_ap, first=True):
                 continue
             with self._placed(dest, move):
-                attack = self._checked(attack, budget - move_ap, first=move is None)
+                attack = self._checked(attack, self._left(budget, move_ap), first=move is None)
             words = self._words(dest, move, attack, cover_words, retreat)
             return score, dest, move, attack, words
         return None
@@ -637,6 +649,10 @@ class Planner:
         here = tok.at
         kinds = self._kinds()
         best = _Attack()
+        if any(self._danger(f, here) > 0 for f in foes):
+            # a seen gun can reach it: an aimed shot declared for later would wait on a
+            # Bravery check once it is shot at (000/001 Tactical Aiming) and be dropped
+            kinds = [k for k in kinds if k != "aimed"] or kinds
         # in its phase only a shot the speed it declared allows counts (004: an action
         # as fast as the one declared, or faster); before its turn every kind does
         allowed = phases and not self._declaring
