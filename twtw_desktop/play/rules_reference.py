@@ -54,15 +54,16 @@ HOUSE_DESIGNS: tuple[tuple[str, str], ...] = (
         "The seed pages have no morale rules. A temperament on a character's sheet only "
         "changes what the NPC autopilot (the autopilot action, twtw-desktop plan) prefers "
         "among plans the table allows: closing in, holding cover, withdrawing when badly "
-        "wounded or alone. It never changes a rule; every planned action is checked by "
+        "wounded, alone or low on Conc. It never changes a rule; every planned action is checked by "
         "why_not like anyone's, and an NPC plans only from what it can see.",
     ),
     (
         "What an NPC sees of a foe's gear — house reading",
         "The pages do not say what a character's eyes take in of another's gear. The "
         "autopilot reads a gun carried as in plain view (a gun at the hip): it takes "
-        "cover from the foes it sees with a gun, and weighs a foe with only a blade by "
-        "its reach. Nothing else of a foe's sheet feeds a plan.",
+        "cover from the foes it sees with a gun, and weighs a foe's blade by its reach; "
+        "how well a foe shoots or walks it reckons by its own. Nothing else of a foe's "
+        "sheet feeds a plan.",
     ),
 )
 
