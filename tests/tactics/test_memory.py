@@ -88,5 +88,6 @@ def test_the_autopilot_action_in_a_play_script_plans_with_the_memory(tmp_path: P
     assert saved["clem_perkins"] == here.encounter.action_state["standing"]["clem_perkins"]
     # and it is the plan made with the memory (cover from Cyril where he was last seen)
     planned = plan_round(_played(SCRIPT), ["clem_perkins"], seed=3)[0]
-    given = [d["act"] for d in saved["clem_perkins"]]
+    # (the action's plan ends with its standing pass, which plan_round leaves out)
+    given = [d["act"] for d in saved["clem_perkins"] if d["act"]["do"] != "pass"]
     assert given and given == [a["then"] for a in planned.journal() if a["do"] == "when_able"]
