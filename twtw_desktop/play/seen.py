@@ -7,7 +7,7 @@ session recovered from its journal agree.
 * **When the record looks.** After every table step (done, merged, undone, redone:
   :meth:`~twtw_desktop.play.table.Table.run` and its undo/redo tell it) and when a
   frame for the pages is made (:meth:`SightRecord.look`). Each posse character looks
-  from its own token (:func:`~twtw_desktop.play.visibility.character_viewers`); the
+  from its own token (:func:`~twtw_desktop.play.visibility.viewers_of`); the
   posse as a whole (:data:`POSSE`) sees what any of them sees.
 * **What it keeps**, per character and for the posse: the hexes seen now, the hexes
   seen this session (a :class:`~twtw_desktop.play.fog.SeenMemory`, which follows a
@@ -45,7 +45,7 @@ from ..geometry.walls import WallIndex
 from ..hexgrid import Hex
 from ..model import Encounter, Map
 from .fog import SIGHT_CACHE_SIZE, SeenMemory, anchors
-from .visibility import POSSE_SIDE, character_viewers
+from .visibility import POSSE_SIDE, viewers_of
 
 
 class Table(Protocol):
@@ -152,7 +152,8 @@ class SightRecord:
         with self._lock:
             for cid in [*posse, POSSE]:
                 self.memory.setdefault(cid, SeenMemory()).follow(enc, m, where)
-        viewers = tuple((cid, tuple(character_viewers(enc, m, cid))) for cid in posse)
+        seen_from = viewers_of(enc, m, posse)
+        viewers = tuple((cid, tuple(seen_from[cid])) for cid in posse)
         same_walls = table.walls_if_built() is self._walls
         if last is not None and self._viewers == viewers and same_walls and last.shape == shape:
             return  # nothing new to see
@@ -292,8 +293,9 @@ class FoeSightings:
         the last note."""
         enc, m = table.encounter, table.map
         figures: list[_Figure] = []
+        chars = {c.id: c for c in enc.characters}
         for t in enc.tokens:
-            c = enc.character(t.character_id)
+            c = chars[t.character_id]
             if c.side in FOES and m.contains(Hex(*t.hex)):
                 at = (t.hex[0], t.hex[1])
                 figures.append((t.id, c.id, c.side, at, t.hidden, c.out_of_action))

@@ -279,17 +279,27 @@ def character_viewers(encounter: Encounter, game_map: Map, character_id: str) ->
     """The hex one character looks from: its token's, when the token is on the map,
     not hidden from the players, and the character neither dead nor unconscious
     (the same conditions as :func:`posse_viewers`, for one character)."""
+    return viewers_of(encounter, game_map, [character_id])[character_id]
+
+
+def viewers_of(
+    encounter: Encounter, game_map: Map, character_ids: Sequence[str]
+) -> dict[str, list[Hex]]:
+    """:func:`character_viewers` for several characters in one pass over the tokens
+    (the sight record asks it for the whole posse after every step)."""
+    wanted = set(character_ids)
+    out: dict[str, list[Hex]] = {cid: [] for cid in character_ids}
+    chars = {c.id: c for c in encounter.characters if c.id in wanted}
+    done: set[str] = set()
     for t in encounter.tokens:
-        if t.character_id != character_id or t.hidden:
+        cid = t.character_id
+        if cid not in wanted or cid in done or t.hidden:
             continue
-        try:
-            ch = encounter.character(character_id)
-        except KeyError:
-            return []
-        if ch.dead or ch.unconscious or not game_map.contains(t.at):
-            return []
-        return [t.at]
-    return []
+        done.add(cid)  # its first token not hidden decides
+        ch = chars.get(cid)
+        if ch is not None and not ch.dead and not ch.unconscious and game_map.contains(t.at):
+            out[cid] = [t.at]
+    return out
 
 
 def character_sight(
