@@ -127,7 +127,13 @@ class WindowLayout(WindowBase):
         if sc is None or doc is None or mv.viewport().width() < 10:
             return
         need = readable_scale(TokenLook(), sc.frame.unit)
-        fight_tokens = the_fight(doc.table)
+        # the window opens the view again as it settles (shown, resized): the fight is
+        # worked out once per document and table step
+        key = (id(doc), doc.table.position, len(doc.table.steps))
+        cached = getattr(self, "_fight_cache", None)
+        if cached is None or cached[0] != key:
+            cached = self._fight_cache = (key, the_fight(doc.table))
+        fight_tokens = cached[1]
         fight = [t.id for t in fight_tokens]
         posse = _round(sc.frame, [t.at for t in the_fight(doc.table, only_posse=True)])
 
