@@ -160,6 +160,18 @@ class _Driver:
             self.apply(run)
         else:
             self.fight.hung = True
+        for _ in range(8):  # bounded: a stack left standing is flipped before the round ends
+            pending = t.track.pending_declarers()
+            if pending:  # the fight is over: whoever may still declare lets it go
+                if self.apply({"do": "pass", "who": pending}) is None:
+                    break
+            elif decision_waiting(t) is not None:
+                if not self.carry_out_waiting():
+                    break
+            elif t.why_not(parse_action({"do": "resolve"})) is None:
+                self.apply({"do": "resolve"})
+            else:
+                break
         self.apply({"do": "end_round"})
 
     def phases_round(self) -> None:
