@@ -81,9 +81,9 @@ class StandingBid(_TrackStep):
 
     def refusal(self, table: Table) -> str | None:
         c, _ = self.actor(table)
-        if table.track.row(c.id).status != RowStatus.ACTIVE:
-            return f"{c.name} cannot act this round ({table.track.row(c.id).status_reason})."
-        return table.track.refusal(lambda: table.track.set_standing_bid(c.id, self.ap))
+        return _not_acting(table, c.id) or table.track.refusal(
+            lambda: table.track.set_standing_bid(c.id, self.ap)
+        )
 
     def apply(self, table: Table) -> TableEvent:
         c, _ = self.actor(table)
@@ -112,8 +112,9 @@ class StandingPass(_TrackStep):
         c, _ = self.actor(table)
         t = table.track
         row = t.row(c.id)
-        if row.status != RowStatus.ACTIVE:
-            return f"{c.name} cannot act this round ({row.status_reason})."
+        why = _not_acting(table, c.id)
+        if why:
+            return why
         if c.id in t.pending_declarers():
             return PassTurn(who=[c.id]).why_not(table)
         acts, passes = split_passes(t.state.standing.get(c.id, ()))
@@ -155,9 +156,9 @@ class StandingBumps(_TrackStep):
 
     def refusal(self, table: Table) -> str | None:
         c, _ = self.actor(table)
-        if table.track.row(c.id).status != RowStatus.ACTIVE:
-            return f"{c.name} cannot act this round ({table.track.row(c.id).status_reason})."
-        return table.track.refusal(lambda: table.track.set_standing_bumps(c.id, self.on))
+        return _not_acting(table, c.id) or table.track.refusal(
+            lambda: table.track.set_standing_bumps(c.id, self.on)
+        )
 
     def apply(self, table: Table) -> TableEvent:
         c, _ = self.actor(table)
@@ -204,6 +205,14 @@ def on_autopilot(table: Table) -> bool:
     if not table.in_action or table.time is None or table.time.kind != "segments":
         return False
     return bool(table.track.state.autopilot)
+
+
+def _not_acting(table: Table, character_id: str) -> str | None:
+    """Why a character gives no standing answer this round: their row is not active."""
+    row = table.track.row(character_id)
+    if row.status != RowStatus.ACTIVE:
+        return f"{row.name} cannot act this round ({row.status_reason})."
+    return None
 
 
 def _the_pass(character_id: str) -> Standing:

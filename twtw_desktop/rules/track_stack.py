@@ -6,8 +6,8 @@ resolution card per action.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
 
 from ..errors import RulesError
 from .actions import single_action_tie_key
@@ -23,6 +23,7 @@ from .track_models import (
     StackEntry,
     StackPlace,
     TrackEvent,
+    TrackRow,
     TrackStage,
     TrackState,
 )
@@ -234,18 +235,9 @@ class TrackStack(TrackBase):
         return self._run(lambda: self._set_bid(character_id, ap))
 
     def _set_bid(self, character_id: str, ap: int | None) -> tuple[TrackState, TrackEvent, bool]:
-        st = self._state
-        if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
-            raise RulesError("Standing bids are kept only while a round is running.")
-        row = self.row(character_id)
-        sheet = self._sheet(character_id)
-        bids = dict(st.bids)
-        if ap is None:
-            if character_id not in bids:
-                raise RulesError(f"{row.name} has no standing bid to withdraw.")
-            bids.pop(character_id)
-            summary = f"{row.name}: no standing bid (asked at the stack)"
-        else:
+        def payable(row: TrackRow) -> str:
+            assert ap is not None
+            sheet = self._sheet(character_id)
             if ap > sheet.quick_draw:
                 raise RulesError(
                     f"{row.name} may spend at most {sheet.quick_draw} AP for the stack "
@@ -256,36 +248,56 @@ class TrackStack(TrackBase):
                     f"{row.name} has {row.pool} AP left in the pool: a bid of {ap} could "
                     "never be paid (000 Determine Bonus)."
                 )
-            bids[character_id] = ap
             what = f"offers {ap} AP from the pool" if ap else "offers no AP"
-            summary = f"{row.name} {what} whenever the stack asks this round"
-        event = self._event("standing_bid", character_id=character_id, summary=summary)
-        return st.model_copy(update={"bids": bids}), event, False
+            return f"{row.name} {what} whenever the stack asks this round"
+
+        return self._keep_answer(
+            "bids", "standing_bid", "bid", character_id, ap, "asked at the stack", payable
+        )
 
     def set_standing_bumps(self, character_id: str, on: Literal["damage"] | None) -> TrackEvent:
         """Give a character's standing bump choice for this round: where the bumps their
         declared attacks earn go when the run carries them out ("damage": every bump
         left to damage, 002 Spending Bumps); None withdraws it (the Judge chooses at the table)."""
-        return self._run(lambda: self._set_bumps(character_id, on))
+        return self._run(
+            lambda: self._keep_answer(
+                "bumps",
+                "standing_bumps",
+                "bump choice",
+                character_id,
+                on,
+                "bumps chosen at the table",
+                lambda row: f"{row.name} spends every bump an attack earns on {on} this round",
+            )
+        )
 
-    def _set_bumps(
-        self, character_id: str, on: Literal["damage"] | None
+    def _keep_answer(
+        self,
+        field: Literal["bids", "bumps"],
+        step: str,
+        what: str,
+        character_id: str,
+        value: Any,
+        asked: str,
+        given: Callable[[TrackRow], str],
     ) -> tuple[TrackState, TrackEvent, bool]:
+        """Keep (or, ``value`` None, withdraw) a character's standing answer in the
+        state's ``field`` for this round: ``given`` checks the value and says it."""
         st = self._state
         if st.stage not in (TrackStage.RUNNING, TrackStage.OVERTIME):
-            raise RulesError("Standing bump choices are kept only while a round is running.")
+            raise RulesError(f"Standing {what}s are kept only while a round is running.")
         row = self.row(character_id)
-        bumps = dict(st.bumps)
-        if on is None:
-            if character_id not in bumps:
-                raise RulesError(f"{row.name} has no standing bump choice to withdraw.")
-            bumps.pop(character_id)
-            summary = f"{row.name}: no standing bump choice (bumps chosen at the table)"
+        answers = dict(getattr(st, field))
+        if value is None:
+            if character_id not in answers:
+                raise RulesError(f"{row.name} has no standing {what} to withdraw.")
+            answers.pop(character_id)
+            summary = f"{row.name}: no standing {what} ({asked})"
         else:
-            bumps[character_id] = on
-            summary = f"{row.name} spends every bump an attack earns on {on} this round"
-        event = self._event("standing_bumps", character_id=character_id, summary=summary)
-        return st.model_copy(update={"bumps": bumps}), event, False
+            summary = given(row)
+            answers[character_id] = value
+        event = self._event(step, character_id=character_id, summary=summary)
+        return st.model_copy(update={field: answers}), event, False
 
     def offer_bonus(self, character_ids: Sequence[str]) -> TrackEvent:
         """Mark that ``character_ids`` were offered AP from the pool for the stack (000
