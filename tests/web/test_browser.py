@@ -7,6 +7,7 @@ where Chromium is not installed (``apt-get install chromium``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import re
@@ -117,6 +118,43 @@ def chromium_with_devtools(url: str, profile) -> tuple[subprocess.Popen, str]:
     raise AssertionError("Chromium did not print its DevTools address")
 
 
+@contextlib.asynccontextmanager
+async def devtools_page(port: str, url: str):
+    """The DevTools socket of the Chromium page showing ``url`` (Chromium started by
+    :func:`chromium_with_devtools` on ``port``), waiting up to 10 s for the page."""
+    async with aiohttp.ClientSession() as s:
+        target = None
+        for _ in range(100):  # bounded: up to 10 s
+            async with s.get(f"http://127.0.0.1:{port}/json/list") as r:
+                pages = [p for p in await r.json() if p.get("url") == url]
+            if pages:
+                target = pages[0]["webSocketDebuggerUrl"]
+                break
+            await asyncio.sleep(0.1)
+        assert target, "the page did not open"
+        async with s.ws_connect(target, max_msg_size=0) as ws:
+            yield ws
+
+
+async def tap_at(ws, ids, x: float, y: float) -> None:
+    """Press and release the mouse at page point ``(x, y)``, as a finger taps."""
+    for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+        await _cdp(
+            ws, ids, "Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
+            clickCount=1, pointerType="mouse",
+        )  # fmt: skip
+
+
+async def until(ws, ids, expr: str, tries: int = 200, pause: float = 0.1):
+    """``expr`` evaluated in the page until it is truthy (None after ``tries``)."""
+    for _ in range(tries):  # bounded: up to tries × pause
+        v = await _eval(ws, ids, expr)
+        if v:
+            return v
+        await asyncio.sleep(pause)
+    return None
+
+
 def test_a_step_reaches_the_open_page_without_reloading(table, tmp_path, capsys):
     with served(wounded(table)) as (svc, maker):
         url = page_url(svc)
@@ -125,46 +163,30 @@ def test_a_step_reaches_the_open_page_without_reloading(table, tmp_path, capsys)
             me = "document.querySelector('#tokens g.token.me circle:last-of-type')"
 
             async def go():
-                async with aiohttp.ClientSession() as s:
-                    target = None
-                    for _ in range(100):  # bounded: up to 10 s
-                        async with s.get(f"http://127.0.0.1:{port}/json/list") as r:
-                            pages = [p for p in await r.json() if p.get("url") == url]
-                        if pages:
-                            target = pages[0]["webSocketDebuggerUrl"]
+                async with devtools_page(port, url) as ws:
+                    ids = itertools.count(1)
+                    before = await until(ws, ids, f"{me} && {me}.getAttribute('cx')")
+                    assert before, "the page never drew its token"
+                    assert (
+                        await _eval(ws, ids, "document.querySelectorAll('#ground path').length") > 0
+                    )
+                    sheet = await _eval(ws, ids, "document.getElementById('sheet').innerText")
+                    assert "Left arm" in sheet and "stunned" in sheet
+                    start = table.token(TOKEN).at
+                    t0 = time.perf_counter()
+                    table.apply(Place(who=TOKEN, to=(start.q + 1, start.r)))
+                    svc.publish(maker(table))
+                    after = before
+                    for _ in range(2000):  # bounded: up to 20 s
+                        after = await _eval(ws, ids, f"{me}.getAttribute('cx')")
+                        if after != before:
                             break
-                        await asyncio.sleep(0.1)
-                    assert target, "the page did not open"
-                    async with s.ws_connect(target, max_msg_size=0) as ws:
-                        ids = itertools.count(1)
-                        before = None
-                        for _ in range(200):  # bounded: up to 20 s
-                            before = await _eval(ws, ids, f"{me} && {me}.getAttribute('cx')")
-                            if before:
-                                break
-                            await asyncio.sleep(0.1)
-                        assert before, "the page never drew its token"
-                        assert (
-                            await _eval(ws, ids, "document.querySelectorAll('#ground path').length")
-                            > 0
-                        )
-                        sheet = await _eval(ws, ids, "document.getElementById('sheet').innerText")
-                        assert "Left arm" in sheet and "stunned" in sheet
-                        start = table.token(TOKEN).at
-                        t0 = time.perf_counter()
-                        table.apply(Place(who=TOKEN, to=(start.q + 1, start.r)))
-                        svc.publish(maker(table))
-                        after = before
-                        for _ in range(2000):  # bounded: up to 20 s
-                            after = await _eval(ws, ids, f"{me}.getAttribute('cx')")
-                            if after != before:
-                                break
-                            await asyncio.sleep(0.01)
-                        seconds = time.perf_counter() - t0
-                        loads = await _eval(
-                            ws, ids, "performance.getEntriesByType('navigation').length"
-                        )
-                        return before, after, seconds, loads
+                        await asyncio.sleep(0.01)
+                    seconds = time.perf_counter() - t0
+                    loads = await _eval(
+                        ws, ids, "performance.getEntriesByType('navigation').length"
+                    )
+                    return before, after, seconds, loads
 
             before, after, seconds, loads = asyncio.run(go())
         finally:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-import aiohttp
 import pytest
 
 from .conftest import sample_table, served
-from .test_browser import CHROMIUM, _cdp, _eval, chromium_with_devtools
+from .test_browser import CHROMIUM, _eval, chromium_with_devtools, devtools_page, tap_at, until
 from .test_requests import table_side
 
 pytestmark = [
@@ -44,22 +43,8 @@ async def _tap(ws, ids, selector: str) -> bool:
     box = await _eval(ws, ids, f"{IN_VIEW}({selector!r})")
     if not box:
         return False
-    x, y = box
-    for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
-        await _cdp(
-            ws, ids, "Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
-            clickCount=1, pointerType="mouse",
-        )  # fmt: skip
+    await tap_at(ws, ids, *box)
     return True
-
-
-async def _until(ws, ids, expr: str, tries: int = 200):
-    for _ in range(tries):  # bounded: up to tries × 0.1 s
-        v = await _eval(ws, ids, expr)
-        if v:
-            return v
-        await asyncio.sleep(0.1)
-    return None
 
 
 def test_a_player_taps_a_hex_then_move_and_sees_the_request_waiting(tmp_path):
@@ -70,51 +55,34 @@ def test_a_player_taps_a_hex_then_move_and_sees_the_request_waiting(tmp_path):
         table_side(table, svc, maker, approve_all=False) as (desk, _threads),
     ):
         url = next(a.url for a in svc.addresses() if a.key == WHO)
-        proc, port = chromium_with_devtools(url, tmp_path)
-        try:
 
-            async def go():
-                async with aiohttp.ClientSession() as s:
-                    target = None
-                    for _ in range(100):  # bounded: up to 10 s
-                        async with s.get(f"http://127.0.0.1:{port}/json/list") as r:
-                            pages = [p for p in await r.json() if p.get("url") == url]
-                        if pages:
-                            target = pages[0]["webSocketDebuggerUrl"]
-                            break
-                        await asyncio.sleep(0.1)
-                    assert target, "the page did not open"
-                    async with s.ws_connect(target, max_msg_size=0) as ws:
-                        ids = itertools.count(1)
-                        n = await _until(ws, ids, "document.querySelectorAll('#reach text').length")
-                        assert n, "the page never showed the reach"
-                        acts = await _eval(ws, ids, "document.getElementById('acts').innerText")
-                        # a figure: its shot's TN and breakdown, as the table priced it
-                        assert await _tap(ws, ids, "#tokens g.token:not(.me) circle:last-of-type")
-                        shot = await _until(
-                            ws, ids,
-                            "document.getElementById('btn-shoot') && "
-                            "document.getElementById('picked').innerText",
-                        )  # fmt: skip
-                        # a hex of the reach: the move and its AP, then the request
-                        assert await _tap(ws, ids, "#reach text")
-                        move = await _until(
-                            ws, ids,
-                            "document.getElementById('btn-move') && "
-                            "document.getElementById('btn-move').innerText",
-                        )  # fmt: skip
-                        assert await _tap(ws, ids, "#btn-move")
-                        waiting = await _until(
-                            ws, ids,
-                            "document.querySelector('#requests li.waiting') && "
-                            "document.querySelector('#requests li.waiting').innerText",
-                        )  # fmt: skip
-                        return acts, shot, move, waiting
+        async def play(ws, ids):
+            n = await until(ws, ids, "document.querySelectorAll('#reach text').length")
+            assert n, "the page never showed the reach"
+            acts = await _eval(ws, ids, "document.getElementById('acts').innerText")
+            # a figure: its shot's TN and breakdown, as the table priced it
+            assert await _tap(ws, ids, "#tokens g.token:not(.me) circle:last-of-type")
+            shot = await until(
+                ws, ids,
+                "document.getElementById('btn-shoot') && "
+                "document.getElementById('picked').innerText",
+            )  # fmt: skip
+            # a hex of the reach: the move and its AP, then the request
+            assert await _tap(ws, ids, "#reach text")
+            move = await until(
+                ws, ids,
+                "document.getElementById('btn-move') && "
+                "document.getElementById('btn-move').innerText",
+            )  # fmt: skip
+            assert await _tap(ws, ids, "#btn-move")
+            waiting = await until(
+                ws, ids,
+                "document.querySelector('#requests li.waiting') && "
+                "document.querySelector('#requests li.waiting').innerText",
+            )  # fmt: skip
+            return acts, shot, move, waiting
 
-            acts, shot, move, waiting = asyncio.run(go())
-        finally:
-            proc.terminate()
-            proc.wait(30)
+        acts, shot, move, waiting = _page_session(url, tmp_path, play)
         held = list(desk.waiting.values())
     assert "Draw the" in acts and "AP" in acts
     assert shot and "TN" in shot and "Range" in shot and "AP" in shot
@@ -130,18 +98,8 @@ def _page_session(url: str, tmp_path, play):
     try:
 
         async def go():
-            async with aiohttp.ClientSession() as s:
-                target = None
-                for _ in range(100):  # bounded: up to 10 s
-                    async with s.get(f"http://127.0.0.1:{port}/json/list") as r:
-                        pages = [p for p in await r.json() if p.get("url") == url]
-                    if pages:
-                        target = pages[0]["webSocketDebuggerUrl"]
-                        break
-                    await asyncio.sleep(0.1)
-                assert target, "the page did not open"
-                async with s.ws_connect(target, max_msg_size=0) as ws:
-                    return await play(ws, itertools.count(1))
+            async with devtools_page(port, url) as ws:
+                return await play(ws, itertools.count(1))
 
         return asyncio.run(go())
     finally:
@@ -170,9 +128,9 @@ def test_the_page_says_it_is_the_player_s_turn_and_a_tap_on_pass_asks_for_it(tmp
         url = next(a.url for a in svc.addresses() if a.key == M)
 
         async def play(ws, ids):
-            said = await _until(ws, ids, TURN)
+            said = await until(ws, ids, TURN)
             assert await _tap(ws, ids, "#btn-pass")
-            return said, await _until(ws, ids, WAITING)
+            return said, await until(ws, ids, WAITING)
 
         said, waiting = _page_session(url, tmp_path, play)
         held = list(desk.waiting.values())
@@ -197,9 +155,9 @@ def test_the_page_offers_the_bid_and_a_tap_asks_for_it(tmp_path):
         url = next(a.url for a in svc.addresses() if a.key == M)
 
         async def play(ws, ids):
-            said = await _until(ws, ids, TURN)
+            said = await until(ws, ids, TURN)
             assert await _tap(ws, ids, "#btn-bid-2")
-            return said, await _until(ws, ids, WAITING)
+            return said, await until(ws, ids, WAITING)
 
         said, waiting = _page_session(url, tmp_path, play)
         held = list(desk.waiting.values())

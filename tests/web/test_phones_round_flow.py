@@ -47,7 +47,6 @@ import json
 import queue
 import threading
 
-import aiohttp
 import pytest
 
 pytest.importorskip("PySide6.QtWidgets")
@@ -55,9 +54,10 @@ pytest.importorskip("PySide6.QtWidgets")
 from PySide6.QtCore import Qt
 
 from twtw_desktop.ui.devices.player_requests import PHONE_MARK
+from twtw_desktop.web.state import apply_patch
 
 from .conftest import WAIT
-from .test_browser import CHROMIUM, _cdp, _eval, chromium_with_devtools
+from .test_browser import CHROMIUM, _eval, chromium_with_devtools, devtools_page, tap_at, until
 from .test_requests_window import Phone, _serving_window
 
 pytestmark = pytest.mark.skipif(
@@ -68,19 +68,6 @@ TARGET = 7
 BROWSER = "hank_daggett"
 
 
-def _merge(target: dict, patch: dict) -> dict:
-    """A page's state patch merged as the page merges it (app.js applyPatch)."""
-    out = dict(target) if isinstance(target, dict) else {}
-    for k, v in patch.items():
-        if v is None:
-            out.pop(k, None)
-        elif isinstance(v, dict):
-            out[k] = _merge(out.get(k), v)
-        else:
-            out[k] = v
-    return out
-
-
 class PhonePlayer(Phone):
     """A page's WebSocket client kept up to date like the page (its state merged), and
     a player choosing from what the page is told."""
@@ -89,29 +76,12 @@ class PhonePlayer(Phone):
         super().__init__(url)
         self.state: dict = {}
 
-    def run(self) -> None:
-        async def go():
-            async with aiohttp.ClientSession() as s, s.ws_connect(self.url + "ws") as ws:
-                while not self.stop.is_set():
-                    while not self.out.empty():
-                        await ws.send_str(self.out.get())
-                    try:
-                        msg = await asyncio.wait_for(ws.receive(), 0.05)
-                    except TimeoutError:
-                        continue
-                    if msg.type != aiohttp.WSMsgType.TEXT:
-                        return
-                    data = json.loads(msg.data)
-                    if "full" in data:
-                        self.first = self.state = data["full"]
-                    if "patch" in data:
-                        self.state = _merge(self.state, data["patch"])
-                    if "request" in data:
-                        self.answers.append(data)
-                    if "options" in data:
-                        self.options.append(data)
-
-        asyncio.run(go())
+    def heard(self, data: dict) -> None:
+        super().heard(data)
+        if "full" in data:
+            self.state = data["full"]
+        if "patch" in data:
+            self.state = apply_patch(self.state, data["patch"])
 
     def ask(self, qtbot, target: str | None = None) -> dict:
         n = len(self.options)
@@ -196,49 +166,26 @@ class BrowserPlayer(threading.Thread):
             proc.wait(30)
 
     async def _go(self, port: str) -> None:
-        async with aiohttp.ClientSession() as s:
-            target = None
-            for _ in range(100):  # bounded: up to 10 s
-                async with s.get(f"http://127.0.0.1:{port}/json/list") as r:
-                    pages = [p for p in await r.json() if p.get("url") == self.url]
-                if pages:
-                    target = pages[0]["webSocketDebuggerUrl"]
-                    break
-                await asyncio.sleep(0.1)
-            assert target, "the page did not open"
-            async with s.ws_connect(target, max_msg_size=0) as ws:
-                ids = itertools.count(1)
-                reach = "document.querySelectorAll('#reach text').length"
-                # bounded: up to 2 minutes (Chromium starts slowly on a loaded machine)
-                assert await self._until(ws, ids, reach, 2400), "the page never showed its reach"
-                self.ready.set()
-                while not self.stop.is_set():
-                    try:
-                        tries = self.turns.get(timeout=0.05)
-                    except queue.Empty:
-                        continue
-                    self.done.put(await self._turn(ws, ids, tries))
+        async with devtools_page(port, self.url) as ws:
+            ids = itertools.count(1)
+            reach = "document.querySelectorAll('#reach text').length"
+            # bounded: up to 2 minutes (Chromium starts slowly on a loaded machine)
+            assert await self._until(ws, ids, reach, 2400), "the page never showed its reach"
+            self.ready.set()
+            while not self.stop.is_set():
+                try:
+                    tries = self.turns.get(timeout=0.05)
+                except queue.Empty:
+                    continue
+                self.done.put(await self._turn(ws, ids, tries))
 
     async def _until(self, ws, ids, expr: str, tries: int = 100):
-        for _ in range(tries):  # bounded: up to tries × 0.05 s
-            v = await _eval(ws, ids, expr)
-            if v:
-                return v
-            await asyncio.sleep(0.05)
-        return None
-
-    async def _tap(self, ws, ids, at) -> None:
-        x, y = at
-        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
-            await _cdp(
-                ws, ids, "Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
-                clickCount=1, pointerType="mouse",
-            )  # fmt: skip
+        return await until(ws, ids, expr, tries, pause=0.05)  # up to tries × 0.05 s
 
     async def _press(self, ws, ids, bid: str, tries: int = 60) -> bool:
         at = await self._until(ws, ids, _button(bid), tries)
         if at:
-            await self._tap(ws, ids, at)
+            await tap_at(ws, ids, *at)
         return bool(at)
 
     async def _answered(self, ws, ids, before: int) -> None:
@@ -257,13 +204,13 @@ class BrowserPlayer(threading.Thread):
             return "no bid"
         if tries == 0:
             for at in await _eval(ws, ids, FOES) or []:
-                await self._tap(ws, ids, at)
+                await tap_at(ws, ids, *at)
                 if await self._press(ws, ids, "btn-shoot", 30):
                     await self._answered(ws, ids, before)
                     return "shoot"
             at = await _eval(ws, ids, REACH)
             if at:
-                await self._tap(ws, ids, at)
+                await tap_at(ws, ids, *at)
                 if await self._press(ws, ids, "btn-move", 30):
                     await self._answered(ws, ids, before)
                     return "move"

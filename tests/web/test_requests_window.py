@@ -52,15 +52,18 @@ class Phone(threading.Thread):
                         continue
                     if msg.type != aiohttp.WSMsgType.TEXT:
                         return
-                    data = json.loads(msg.data)
-                    if "full" in data:
-                        self.first = data["full"]
-                    if "request" in data:
-                        self.answers.append(data)
-                    if "options" in data:
-                        self.options.append(data)
+                    self.heard(json.loads(msg.data))
 
         asyncio.run(go())
+
+    def heard(self, data: dict) -> None:
+        """One message from the table: kept by its kind."""
+        if "full" in data:
+            self.first = data["full"]
+        if "request" in data:
+            self.answers.append(data)
+        if "options" in data:
+            self.options.append(data)
 
 
 def _seen_near(table, cid: str, taken=()) -> list[int]:
