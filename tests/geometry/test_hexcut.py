@@ -23,7 +23,7 @@ def test_a_polylines_hexes_are_cut_from_the_hexes_near_it_alone() -> None:
     touched = hexcut.hexes_touching(m, line)
     _polys, built = hexcut._POLY_CACHE[(m.cols, m.rows, m.orientation)]
     assert 0 < built.sum() < 2_000  # the bounding box's hexes, not 40,000
-    every = hexcut.hex_polygons(m)
+    every = hexcut.polygons_of(m, np.arange(m.cols * m.rows))
     assert built.all()
     expected = np.flatnonzero(shapely.intersects(every, shapely.linestrings(line)))
     assert np.array_equal(touched, expected) and len(expected) > 10

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 import shapely
 
-from twtw_desktop.geometry.hexcut import hex_polygons, hexes_touching
+from twtw_desktop.geometry.hexcut import hexes_touching, polygons_of
 from twtw_desktop.geometry.visibility import SightSnapshot, visible_mask
 from twtw_desktop.hexgrid import Hex
 from twtw_desktop.model.map import BackgroundImage, Label, Marker
@@ -66,7 +66,7 @@ def check_picture(table, ever: np.ndarray, data: bytes) -> None:
     b = table.map.background
     img = QImage.fromData(data)
     assert (img.width(), img.height()) == (b.width, b.height)
-    area = shapely.union_all(hex_polygons(table.map)[ever.ravel()])
+    area = shapely.union_all(polygons_of(table.map, np.flatnonzero(ever.ravel())))
     a = np.radians(b.rotation)
     px, py = np.meshgrid(np.arange(0, b.width, 3), np.arange(0, b.height, 3))
     u, v = (px.ravel() + 0.5) * b.scale, (py.ravel() + 0.5) * b.scale
@@ -194,7 +194,7 @@ def check_page(
     codes = np.array([list(row) for row in m.terrain])
     shown = grid != " "
     assert (grid[shown] == codes[shown]).all()
-    polys = hex_polygons(m)[ever.ravel()]
+    polys = polygons_of(m, np.flatnonzero(ever.ravel()))
     area = shapely.union_all(shapely.buffer(polys, 1e-6)) if len(polys) else None
     doors = {f.id: f for f in m.features if f.kind in ("door", "window")}
     for kind, is_open, _h, pts in sm["walls"]:

@@ -53,11 +53,6 @@ def _corners(game_map: Map) -> np.ndarray:
     return np.array([layout.corner_offset(i) for i in range(6)])
 
 
-def hex_polygons(game_map: Map) -> np.ndarray:
-    """Every hex of the map as a shapely polygon in map units, row by row."""
-    return polygons_of(game_map, np.arange(game_map.cols * game_map.rows))
-
-
 def hexes_touching(game_map: Map, points: Sequence[Sequence[float]]) -> np.ndarray:
     """The flat (row-major) indices of the hexes a polyline touches: only the hexes
     whose centres lie within a hex's reach of the polyline's bounding box are cut."""
