@@ -676,18 +676,19 @@ class AttackPanel(QWidget):
             if self.document.announcing_step:  # once when the step's signals are out
                 self._pending = (self._pending[0] or refill, True)
                 return
-            if refill:
-                self._refill()
-            if self.current is None:
-                self.recompute()
+            self._read_again(refill)
 
     def _after_step(self) -> None:
         """A table step named what it changed (tokens, characters, the track…): the
         targets and the plan read again once, not once per area."""
         refill, again = self._pending
         self._pending = (False, False)
-        if self._busy or not again:
-            return
+        if not self._busy and again:
+            self._read_again(refill)
+
+    def _read_again(self, refill: bool) -> None:
+        """The table moved: the target list and weapons (``refill``) and the plan read
+        again, unless a result is on show."""
         if refill:
             self._refill()
         if self.current is None:
