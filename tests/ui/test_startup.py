@@ -92,6 +92,34 @@ def test_the_app_window_is_complete_just_after_its_first_frame(qtbot, settings_f
     win.document.undo_stack.setClean()
 
 
+def test_an_encounter_saved_on_the_autopilot_shows_it_once_the_window_is_complete(
+    qtbot, settings_folder, tmp_path
+):
+    """The autopilot's check mark and the plans it proposes by itself read the table's
+    actions, which come after the first frame: a fight saved with the NPCs on the
+    autopilot reopens with the mark set and their plans proposed, once complete."""
+    from twtw_desktop.play.actions import StartRound
+    from twtw_desktop.play.clock_actions import StartActionTime
+    from twtw_desktop.play.standing_actions import AutopilotFight
+    from twtw_desktop.resources import maps_dir
+    from twtw_desktop.ui.core.document import EncounterDocument
+
+    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
+    doc.apply(StartActionTime())
+    doc.apply(StartRound())
+    doc.apply(AutopilotFight(on=True))
+    saved = tmp_path / "on_autopilot.encounter.json"
+    doc.save(saved)
+    win = app_mod.open_window(saved)
+    qtbot.addWidget(win)
+    assert win.incomplete and not win.autopilot.act_fight.isChecked()
+    qtbot.waitUntil(lambda: not win.incomplete, timeout=5000)
+    assert win.autopilot.act_fight.isChecked()
+    npcs = [c.id for c in win.document.encounter.characters if c.side != "posse"]
+    qtbot.waitUntil(lambda: len(win.autopilot.plans) == len(npcs), timeout=20_000)
+    win.document.undo_stack.setClean()
+
+
 def test_a_window_not_shown_is_complete_at_once(qtbot, settings_folder):
     win = app_mod.open_window(None, show=False)
     qtbot.addWidget(win)
@@ -182,6 +210,10 @@ AFTER_FIRST_FRAME = (
     "twtw_desktop.ui.files.samples_menu",
     "twtw_desktop.ui.dialogs.rules_reference",
     "twtw_desktop.sample_maps",
+    # the table's actions: the first frame checks none (the autopilot's check mark
+    # reads the table once the window is complete)
+    "twtw_desktop.play.actions",
+    "twtw_desktop.play.standing_actions",
 )
 
 STARTUP = r"""

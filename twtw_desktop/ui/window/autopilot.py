@@ -114,6 +114,10 @@ class AutopilotUi(QObject):
         self._proposed: tuple[Any, ...] | None = None
         self._watched: Any = None
         win.documentReplaced.connect(self._replaced)
+        # a window shown before it is complete: the check mark and the plans due once
+        # it is (reading the table's autopilot imports the action families, which the
+        # first frame does not need)
+        win.completed.connect(self._table_moved)
         self._replaced(self.doc)
 
     # -- the autopilot for the fight ------------------------------------------------
@@ -147,6 +151,8 @@ class AutopilotUi(QObject):
     def _table_moved(self, _what: str = "") -> None:  # every table step
         """The check mark as the table has it, and the plans due proposed by
         themselves (once per table position)."""
+        if self.win.incomplete:  # after the first frame (the window's completed signal)
+            return
         from ...play.standing_actions import on_autopilot  # lazy: start-up (the families)
 
         doc = self.doc
