@@ -8,8 +8,6 @@ packaged as ``twtw_desktop._resources``.
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as dist_version
 from pathlib import Path
 
 from . import __version__
@@ -45,6 +43,11 @@ def maps_dir() -> Path:
 def version() -> str:
     """The installed distribution's version; a bundle without package metadata
     (PyInstaller) falls back to ``twtw_desktop.__version__``."""
+    # imported here: importlib.metadata (and the email package it loads) is no part
+    # of the start-up's first frame
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
     try:
         return dist_version("twtw-desktop")
     except PackageNotFoundError:
