@@ -21,33 +21,39 @@ What these answers mean in the rules (a TN, an AP cost) is :mod:`twtw_desktop.ru
 putting them together for a token on the table is :mod:`twtw_desktop.play`'s.
 """
 
-from .corridor import Corridor, UnintendedCandidate, unintended_targets
-from .fields import (
-    Arc,
-    ArcCheck,
-    FieldExit,
-    FieldOfFire,
-    dodge_front,
-    field_of_fire,
-    in_field_of_fire,
-    left_field_of_fire,
-)
-from .movement import (
-    PathCost,
-    Reach,
-    ReachArea,
-    StepCost,
-    cheapest_path,
-    engaged,
-    engagement_break_hexes,
-    path_cost,
-    reachable,
-    turn_in_place_ap,
-)
-from .scatter import ScatterLanding, scatter
-from .sight import CoverCrossing, CoverLine, cover_line, visible, visible_hexes
-from .speed import TargetSpeed, relative_speed, target_speed, total_speed
-from .walls import PACE, Crossing, WallIndex
+from typing import TYPE_CHECKING
+
+# the names below are the package's; each module is imported when one of its names is
+# first asked for (``__getattr__``, after ``_HOME``), so that importing one module of
+# the package — the walls, the sight for the window's first frame — loads no other
+if TYPE_CHECKING:
+    from .corridor import Corridor, UnintendedCandidate, unintended_targets
+    from .fields import (
+        Arc,
+        ArcCheck,
+        FieldExit,
+        FieldOfFire,
+        dodge_front,
+        field_of_fire,
+        in_field_of_fire,
+        left_field_of_fire,
+    )
+    from .movement import (
+        PathCost,
+        Reach,
+        ReachArea,
+        StepCost,
+        cheapest_path,
+        engaged,
+        engagement_break_hexes,
+        path_cost,
+        reachable,
+        turn_in_place_ap,
+    )
+    from .scatter import ScatterLanding, scatter
+    from .sight import CoverCrossing, CoverLine, cover_line, visible, visible_hexes
+    from .speed import TargetSpeed, relative_speed, target_speed, total_speed
+    from .walls import PACE, Crossing, WallIndex
 
 __all__ = [
     "PACE",
@@ -86,3 +92,56 @@ __all__ = [
     "visible",
     "visible_hexes",
 ]
+
+
+#: the module each name lives in, imported when the name is first asked for (the
+#: window's first frame needs the walls and the sight, not the reach, the fields of
+#: fire, the scatter and the rules they load)
+_HOME = {
+    "Corridor": "corridor",
+    "UnintendedCandidate": "corridor",
+    "unintended_targets": "corridor",
+    "Arc": "fields",
+    "ArcCheck": "fields",
+    "FieldExit": "fields",
+    "FieldOfFire": "fields",
+    "dodge_front": "fields",
+    "field_of_fire": "fields",
+    "in_field_of_fire": "fields",
+    "left_field_of_fire": "fields",
+    "PathCost": "movement",
+    "Reach": "movement",
+    "ReachArea": "movement",
+    "StepCost": "movement",
+    "cheapest_path": "movement",
+    "engaged": "movement",
+    "engagement_break_hexes": "movement",
+    "path_cost": "movement",
+    "reachable": "movement",
+    "turn_in_place_ap": "movement",
+    "ScatterLanding": "scatter",
+    "scatter": "scatter",
+    "CoverCrossing": "sight",
+    "CoverLine": "sight",
+    "cover_line": "sight",
+    "visible": "sight",
+    "visible_hexes": "sight",
+    "TargetSpeed": "speed",
+    "relative_speed": "speed",
+    "target_speed": "speed",
+    "total_speed": "speed",
+    "PACE": "walls",
+    "Crossing": "walls",
+    "WallIndex": "walls",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

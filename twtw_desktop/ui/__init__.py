@@ -55,7 +55,6 @@ try:
     from .. import geometry, io, model, play, rules  # noqa: F401
     from ..geometry import raster  # noqa: F401  (the map's grid painter)
     from ..io import journal as io_journal  # noqa: F401  (the document)
-    from ..model import party  # noqa: F401  (the File menu's party files)
     from ..play import attack_request, table, visibility  # noqa: F401  (the document, the map)
     from ..rules import combat, deck  # noqa: F401
 finally:

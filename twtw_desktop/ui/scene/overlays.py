@@ -49,7 +49,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem
 
 from ...errors import RulesError
-from ...geometry import movement
 from ...hexgrid import Hex
 from . import style
 from .grid_painter import TILE, TiledLayer, bucket_scale
@@ -355,6 +354,8 @@ def reach_is_instant(game_map, budget: int, move: int) -> bool:
     """Whether the reach search is small enough to run on the GUI thread: the hexes
     its step table covers (the whole map, or on a big map a window around the
     figure; see :mod:`twtw_desktop.geometry.movement`) are few."""
+    from ...geometry import movement  # (no part of the start-up's first frame)
+
     cells = game_map.cols * game_map.rows
     if cells > movement.WHOLE_MAP_CELLS:
         side = 2 * max(0, budget) * max(1, move) + 2 * movement.WINDOW_STEP
@@ -365,6 +366,8 @@ def reach_is_instant(game_map, budget: int, move: int) -> bool:
 def reach_cells(game_map, walls, at, facing, budget, now, move, occupied):
     """The reachable area and the overlay's cells (colour, AP label, payable now) for
     every hex but the start. Safe to run off the GUI thread (QColor is a value)."""
+    from ...geometry import movement  # imported first by reach_is_instant, on the GUI thread
+
     area = movement.reachable(game_map, walls, at, facing, budget, now, move, occupied)
     hexes, costs = area.costs()
     top = max(1, budget)

@@ -9,7 +9,6 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ...errors import LoadError
-from ...model.party import PARTY_SUFFIX
 from ..core.datadir import documents_dir
 from ..core.document import EncounterDocument
 from ..core.settings import MAX_RECENT
@@ -103,6 +102,8 @@ class WindowFiles(WindowBase):
         """Open a file in this window. A file that cannot be opened shows a dialog with
         the reason and leaves the current encounter as it was. A party file is
         offered for import into the open encounter instead."""
+        from ...model.party import PARTY_SUFFIX  # (the party files: after the first frame)
+
         if str(path).lower().endswith(PARTY_SUFFIX):
             if self.incomplete:
                 self.complete()
