@@ -55,7 +55,7 @@ try:
     from .. import geometry, io, model, play, rules  # noqa: F401
     from ..geometry import raster  # noqa: F401  (the map's grid painter)
     from ..io import journal as io_journal  # noqa: F401  (the document)
-    from ..play import attack_request, table, visibility  # noqa: F401  (the document, the map)
+    from ..play import in_sight, table, visibility  # noqa: F401  (the document, the map)
     from ..rules import combat, deck  # noqa: F401
 finally:
     gc.freeze()

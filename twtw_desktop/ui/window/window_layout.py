@@ -113,12 +113,12 @@ class WindowLayout(WindowBase):
         that way — plates at least READABLE_NAME_PX tall, none cut to initials that
         100 % shows whole (two figures side by side share the room for one name at
         any zoom); else the fight (the posse and the figures they can see,
-        play/attack_request.py ``the_fight``) whole at the largest zoom step showing it,
+        play/in_sight.py ``the_fight``) whole at the largest zoom step showing it,
         100 % at most; where that is not readable, the first readable step (and a
         step more while a name is cut short and the posse still fits), centred on
         the fight — on the posse where the fight's centre would leave some of them
         out (the fight's edges may then be off screen: names first)."""
-        from ...play.attack_request import the_fight
+        from ...play.in_sight import the_fight
         from ..scene.token_item import TokenLook, readable_scale
 
         mv = self.map_view
