@@ -214,6 +214,14 @@ AFTER_FIRST_FRAME = (
     # reads the table once the window is complete)
     "twtw_desktop.play.actions",
     "twtw_desktop.play.standing_actions",
+    # the Qt-free modules the first frame does without: the attack's requests and
+    # records (the opening view's sight is play.in_sight's), the reach, the fields of
+    # fire, the scatter, the party files
+    "twtw_desktop.play.attack_request",
+    "twtw_desktop.geometry.movement",
+    "twtw_desktop.geometry.fields",
+    "twtw_desktop.geometry.scatter",
+    "twtw_desktop.model.party",
 )
 
 STARTUP = r"""
