@@ -43,8 +43,7 @@ def maps_dir() -> Path:
 def version() -> str:
     """The installed distribution's version; a bundle without package metadata
     (PyInstaller) falls back to ``twtw_desktop.__version__``."""
-    # imported here: importlib.metadata (and the email package it loads) is no part
-    # of the start-up's first frame
+    # lazy: start-up (importlib.metadata and the email package it loads)
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as dist_version
 

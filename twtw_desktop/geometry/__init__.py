@@ -21,6 +21,7 @@ What these answers mean in the rules (a TN, an AP cost) is :mod:`twtw_desktop.ru
 putting them together for a token on the table is :mod:`twtw_desktop.play`'s.
 """
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 # the names below are the package's; each module is imported when one of its names is
@@ -140,8 +141,6 @@ def __getattr__(name: str) -> object:
     module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
     value = getattr(import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value

@@ -354,7 +354,7 @@ def reach_is_instant(game_map, budget: int, move: int) -> bool:
     """Whether the reach search is small enough to run on the GUI thread: the hexes
     its step table covers (the whole map, or on a big map a window around the
     figure; see :mod:`twtw_desktop.geometry.movement`) are few."""
-    from ...geometry import movement  # (no part of the start-up's first frame)
+    from ...geometry import movement  # lazy: start-up (the reach)
 
     cells = game_map.cols * game_map.rows
     if cells > movement.WHOLE_MAP_CELLS:
@@ -366,7 +366,8 @@ def reach_is_instant(game_map, budget: int, move: int) -> bool:
 def reach_cells(game_map, walls, at, facing, budget, now, move, occupied):
     """The reachable area and the overlay's cells (colour, AP label, payable now) for
     every hex but the start. Safe to run off the GUI thread (QColor is a value)."""
-    from ...geometry import movement  # imported first by reach_is_instant, on the GUI thread
+    # lazy: start-up (imported first by reach_is_instant, on the GUI thread)
+    from ...geometry import movement
 
     area = movement.reachable(game_map, walls, at, facing, budget, now, move, occupied)
     hexes, costs = area.costs()

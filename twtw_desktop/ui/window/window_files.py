@@ -102,7 +102,7 @@ class WindowFiles(WindowBase):
         """Open a file in this window. A file that cannot be opened shows a dialog with
         the reason and leaves the current encounter as it was. A party file is
         offered for import into the open encounter instead."""
-        from ...model.party import PARTY_SUFFIX  # (the party files: after the first frame)
+        from ...model.party import PARTY_SUFFIX  # lazy: start-up (the party files)
 
         if str(path).lower().endswith(PARTY_SUFFIX):
             if self.incomplete:
