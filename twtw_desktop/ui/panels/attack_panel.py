@@ -155,6 +155,7 @@ class AttackPanel(QWidget):
         document.attackDue.connect(self._attack_due)
         document.changed.connect(self._on_changed)
         document.stepAnnounced.connect(self._after_step)
+        document.stopShown.connect(self._after_step)
         document.undo_stack.indexChanged.connect(self._on_undo_index)
         self._on_selection(document.selected_token_id)
         self.recompute()  # no attacker yet: Draw and Apply start disabled, saying why
@@ -681,6 +682,10 @@ class AttackPanel(QWidget):
     def _after_step(self) -> None:
         """A table step named what it changed (tokens, characters, the track…): the
         targets and the plan read again once, not once per area."""
+        if self.document.stop_due:
+            # F6's stop is selected next: the panel reads the table once, for that
+            # figure (a new shooter reads everything; the same one reads here again)
+            return
         refill, again = self._pending
         self._pending = (False, False)
         if not self._busy and again:
