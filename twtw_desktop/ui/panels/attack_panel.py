@@ -76,6 +76,7 @@ from .attack import (
 from .attack.action_row import ActionRow
 from .attack.card_spends import CardSpendsBox
 from .attack.hand_to_hand import HandToHandRows
+from .attack.lines import RememberedLines
 from .attack.mode_row import ModeRow
 from .attack.second_targets import SecondTargetRows
 from .attack.series import SeriesRow
@@ -343,8 +344,9 @@ class AttackPanel(QWidget):
 
     @property
     def geometry_cache(self) -> Geometry:
-        """Cover lines over the table's map (the table caches its wall index)."""
-        return Geometry(self.table)
+        """Cover lines over the table's map (the table caches its wall index), each
+        kept until the walls change (a new shooter reads them three times)."""
+        return RememberedLines(self.table)
 
     @property
     def spends(self) -> Spends:
