@@ -26,7 +26,7 @@ from ....rules import actions as A
 from ....rules.base import Speed
 from ....rules.character import Character
 from .._common import MessageLabel
-from .widgets import _CurrentSegment, _InfoLabel, _OnResize
+from .widgets import _InfoLabel, _OnResize, _TrackTable
 
 
 class TrackHost(Protocol):
@@ -36,7 +36,6 @@ class TrackHost(Protocol):
     _bar_actions: dict[QWidget, Any]
     _catch_up_filter: _OnResize
     _cells: dict[int, dict[tuple[int, int], tuple[Any, ...]]]
-    _current_segment: _CurrentSegment
     _hooked_view: Any
     _hover_row: int | None
     _map_hover_cid: str | None
@@ -55,7 +54,7 @@ class TrackHost(Protocol):
     _stale_rows: set[int]
     act_button: QPushButton
     action_button: QToolButton
-    ap_table: QTableWidget
+    ap_table: _TrackTable
     bonus_button: QToolButton
     bonus_menu: QMenu
     button_bar: QToolBar
