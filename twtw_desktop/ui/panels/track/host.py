@@ -77,7 +77,7 @@ class TrackHost(Protocol):
     movers_button: QToolButton
     movers_menu: QMenu
     next_button: QPushButton
-    ph_table: QTableWidget
+    ph_table: _TrackTable
     phase_button: QPushButton
     resolve_button: QPushButton
     rush_button: QToolButton
@@ -117,7 +117,7 @@ class TrackHost(Protocol):
         go: Callable[[str, A.ActionSpec], bool],
         reason_tip: bool = ...,
     ) -> None: ...
-    def _make_table(self, cols: int) -> QTableWidget: ...
+    def _make_table(self, cols: int) -> _TrackTable: ...
     def _map_hovered(self, h) -> None: ...
     def _mark_rows(self) -> None: ...
     def _menu_button(
