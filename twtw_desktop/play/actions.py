@@ -352,7 +352,7 @@ def parse_action(data: dict[str, Any]) -> Action:
         raise ValueError('an action is a JSON object with a "do" field')
     name = data.get("do")
     classes = by_name()
-    if name not in classes:
+    if not isinstance(name, str) or name not in classes:
         known = ", ".join(sorted(classes))
         raise ValueError(f"unknown action {name!r} (known: {known})")
     try:
