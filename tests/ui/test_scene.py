@@ -249,3 +249,36 @@ def test_the_ap_badge_drops_its_figure_where_it_could_not_be_read(qtbot):
         _wheel(view.viewport(), 1)
     assert badge.label.isVisible()
     assert badge.label.text() == str(doc.track.counters("hank_daggett"))
+
+
+def test_a_badge_too_small_to_read_asks_for_no_repaint_when_its_count_changes(qtbot):
+    """Zoomed out before the round (the 200-token map's whole view), the badges come
+    without their figures; a segment that changes every count then leaves the map as
+    it was: nothing of it is painted again (each badge's figure had been hidden only
+    once its count first changed, a repaint at every such token)."""
+    doc = _doc()
+    view = MapView(doc)
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    unit = view.map_scene.frame.unit
+    while view.zoom * BADGE_FONT * unit >= BADGE_MIN_PX:
+        _wheel(view.viewport(), -1)
+    doc.start_action_time()
+    doc.apply(StartRound())
+    while doc.track.counters("hank_daggett") < 1:
+        doc.apply(EndSegment())
+    QApplication.processEvents()
+    badge = view.map_scene.tokens["t1"].ap_badge
+    assert badge.isVisible() and not badge.label.isVisible()
+    painted: list = []
+    view.map_scene.changed.connect(
+        lambda rects: painted.extend(r for r in rects if not r.isEmpty())
+    )
+    before = doc.track.counters("hank_daggett")
+    for _ in range(2):
+        doc.apply(EndSegment())
+        QApplication.processEvents()
+    assert doc.track.counters("hank_daggett") != before
+    assert painted == []
+    assert badge.isVisible() and not badge.label.isVisible()

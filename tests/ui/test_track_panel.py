@@ -720,8 +720,8 @@ def _cells(panel: TrackPanel) -> list[tuple]:
                 )
             )
     heads = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
-    # the current segment's colour is its column's delegate, on that column only
-    current = [t.itemDelegateForColumn(c) is panel._current_segment for c in range(t.columnCount())]
+    # the current segment's colour is its column's band, on that column only
+    current = [t.band == c for c in range(t.columnCount())]
     return [*out, tuple(heads), tuple(current)]
 
 
@@ -744,7 +744,7 @@ def test_the_track_updates_only_changed_cells_yet_shows_what_a_fresh_panel_shows
     assert track is not None
     _click(qtbot, panel.next_button)
     seg = track.current_segment
-    assert panel.ap_table.itemDelegateForColumn(2 + seg) is panel._current_segment
+    assert panel.ap_table.band == 2 + seg
     assert sum(x for x in _cells(panel)[-1]) == 1
     while track.counters("miranda_valentine") < 1:
         _click(qtbot, panel.next_button)
@@ -871,3 +871,87 @@ def test_the_line_under_the_track_says_why_the_run_stopped(qtbot):
     assert not panel.info.full.startswith("Declaring")
     why = doc.table.why_not(RunOn())
     assert panel.info.full in (f"Stopped: {why}", f"Stopped: {stop} — F6 runs on")
+
+
+def test_the_current_segment_is_a_coloured_band_and_a_marked_head(qtbot):
+    """A counted segment moves the current colour to its column (painted behind the
+    cells: the IN marker keeps its own) and marks its head ▶, bold; the column before
+    goes back to plain. The table is not painted whole for it (a column's delegate
+    changed, or its model announcing the heads, had the view laid out and painted
+    again: 3–4 ms a segment with 200 rows)."""
+    from PySide6.QtCore import QEvent, QObject, QPoint
+
+    from twtw_desktop.ui.panels.track.widgets import _CUR, _IN
+
+    doc, panel = _panel(qtbot)
+    panel.resize(1100, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    _click(qtbot, panel.start_button)
+    _click(qtbot, panel.next_button)
+    t = panel.ap_table
+    QApplication.processEvents()
+
+    def colour(row: int, col: int):
+        img = t.viewport().grab().toImage()
+        x = t.columnViewportPosition(col) + 3  # beside any mark drawn in the cell
+        y = t.rowViewportPosition(row) + t.rowHeight(row) // 2
+        return img.pixelColor(x, y)
+
+    def plain_row(col: int) -> int:  # a row whose cell there is neither IN nor out
+        for r in range(t.rowCount()):
+            it = t.item(r, col)
+            if it is None or it.background().style() == Qt.BrushStyle.NoBrush:
+                return r
+        raise AssertionError("no plain cell")
+
+    painted = []  # the regions of the table painted again
+
+    class Count(QObject):
+        def eventFilter(self, obj, ev):
+            if ev.type() == QEvent.Type.Paint and obj is t.viewport():
+                painted.append(ev.region())
+            return False
+
+    counter = Count()
+    QApplication.instance().installEventFilter(counter)
+    for _ in range(2):
+        seg = doc.track.current_segment
+        col = 2 + seg
+        assert t.horizontalHeaderItem(col).text() == f"▶{seg}"
+        assert t.horizontalHeaderItem(col).font().bold()
+        assert colour(plain_row(col), col) == _CUR
+        if seg > 1:
+            assert t.horizontalHeaderItem(col - 1).text() == str(seg - 1)
+            assert not t.horizontalHeaderItem(col - 1).font().bold()
+            assert colour(plain_row(col - 1), col - 1) != _CUR
+        marked = [
+            r
+            for r in range(t.rowCount())
+            if (it := t.item(r, col)) and it.background().color() == _IN
+        ]
+        for r in marked:
+            assert colour(r, col) == _IN
+        painted.clear()
+        _click(qtbot, panel.next_button)
+        QApplication.processEvents()
+        # a column far from the segments counted is not painted again
+        far = t.columnViewportPosition(2 + SEGMENTS - 1) + 3
+        assert painted and not any(r.contains(QPoint(far, 5)) for r in painted)
+    QApplication.instance().removeEventFilter(counter)
+
+
+def test_the_message_line_is_selectable_under_the_mouse(qtbot):
+    """The line under the track can be selected to copy it once the mouse is over it
+    (kept plain otherwise: a selectable label lays its text out as a document on each
+    change)."""
+    _doc, panel = _panel(qtbot)
+    panel.resize(1100, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    _click(qtbot, panel.start_button)
+    info = panel.info
+    assert info.textInteractionFlags() == Qt.TextInteractionFlag.NoTextInteraction
+    qtbot.mouseMove(info, info.rect().center())
+    qtbot.wait(20)
+    assert info.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse

@@ -54,6 +54,10 @@ class EncounterDocument(QObject):
     #: them while ``announcing_step`` refreshes once
     stepAnnounced = Signal()
     selectionChanged = Signal(object)
+    #: F6's run on stopped and the character it stops at is selected (``_show_stop``,
+    #: posted after the step): a panel that reads the table for the selected figure
+    #: waited for this (``stop_due``) rather than reading for the last one first
+    stopShown = Signal()
     #: AP v2: a run stopped at a declared attack that waits for the Judge's choices
     #: (its table action's journal form): the attack panel shows it
     attackDue = Signal(object)
@@ -86,6 +90,8 @@ class EncounterDocument(QObject):
         #: a table step's signals are going out (commands.announce_step): the table
         #: has already dropped its wall index if the step changed a map feature
         self.announcing_step = False
+        #: a run on (F6) was applied and its stop is still to be shown (stopShown)
+        self.stop_due = False
         self.undo_stack = QUndoStack(self)
         #: the game at the table: everything that changes game state goes through it
         self.table = Table(encounter, map_, source=self.path, gear=_load_gear())
@@ -339,8 +345,16 @@ class EncounterDocument(QObject):
     def apply(self, action: Any, *, merge_key: Any = None) -> Any:
         """Apply a table action as one undo step; RulesError (and nothing changes)
         when the table refuses it. Returns the table's event."""
+        from ...play.declarations import RunOn  # lazy: start-up
+
         cmd = TableActionCommand(self, action, merge_key=merge_key)
-        self.push(cmd)
+        # a run on's stop is shown (its character selected) right after: see stopShown
+        self.stop_due = isinstance(action, RunOn)
+        try:
+            self.push(cmd)
+        except BaseException:
+            self.stop_due = False
+            raise
         self._after_step(action)
         return cmd.event
 
@@ -374,6 +388,14 @@ class EncounterDocument(QObject):
             self.running_on = False
 
     def _show_stop(self) -> None:
+        try:
+            self._select_stop()
+        finally:
+            self.stop_due = False
+            self.stopShown.emit()
+
+    def _select_stop(self) -> None:
+        """Select the character the run stopped at (or the one due next)."""
         from ...play.declarations import decision_waiting
         from ...play.track_actions import due_next
 

@@ -76,6 +76,7 @@ from .attack import (
 from .attack.action_row import ActionRow
 from .attack.card_spends import CardSpendsBox
 from .attack.hand_to_hand import HandToHandRows
+from .attack.lines import RememberedLines
 from .attack.mode_row import ModeRow
 from .attack.second_targets import SecondTargetRows
 from .attack.series import SeriesRow
@@ -155,6 +156,7 @@ class AttackPanel(QWidget):
         document.attackDue.connect(self._attack_due)
         document.changed.connect(self._on_changed)
         document.stepAnnounced.connect(self._after_step)
+        document.stopShown.connect(self._after_step)
         document.undo_stack.indexChanged.connect(self._on_undo_index)
         self._on_selection(document.selected_token_id)
         self.recompute()  # no attacker yet: Draw and Apply start disabled, saying why
@@ -342,8 +344,9 @@ class AttackPanel(QWidget):
 
     @property
     def geometry_cache(self) -> Geometry:
-        """Cover lines over the table's map (the table caches its wall index)."""
-        return Geometry(self.table)
+        """Cover lines over the table's map (the table caches its wall index), each
+        kept until the walls change (a new shooter reads them three times)."""
+        return RememberedLines(self.table)
 
     @property
     def spends(self) -> Spends:
@@ -681,6 +684,10 @@ class AttackPanel(QWidget):
     def _after_step(self) -> None:
         """A table step named what it changed (tokens, characters, the track…): the
         targets and the plan read again once, not once per area."""
+        if self.document.stop_due:
+            # F6's stop is selected next: the panel reads the table once, for that
+            # figure (a new shooter reads everything; the same one reads here again)
+            return
         refill, again = self._pending
         self._pending = (False, False)
         if not self._busy and again:

@@ -48,7 +48,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QStackedWidget,
-    QTableWidget,
     QToolBar,
     QToolButton,
     QVBoxLayout,
@@ -65,10 +64,10 @@ from .track.dialogs import (
 from .track.fit import compact
 from .track.widgets import (
     SEGMENTS,
-    _CurrentSegment,
     _InfoLabel,
     _OnResize,
     _RowHover,
+    _TrackTable,
 )
 
 # =============================================================================
@@ -96,9 +95,8 @@ class TrackPanel(QWidget):
     _shortcut_buttons: dict[str, tuple[QAbstractButton, ...]]
     _rush_tip: str
     _movers_tip: str
-    ap_table: QTableWidget
-    ph_table: QTableWidget
-    _current_segment: _CurrentSegment
+    ap_table: _TrackTable
+    ph_table: _TrackTable
     #: AP rows out of view at the last refresh, drawn when they come into view
     _stale_rows: set[int]
     _catch_up_filter: _OnResize
@@ -203,8 +201,8 @@ class TrackPanel(QWidget):
     shown = buttons.shown
     _show = buttons._show
 
-    def _make_table(self, cols: int) -> QTableWidget:
-        t = QTableWidget(0, cols)
+    def _make_table(self, cols: int) -> _TrackTable:
+        t = _TrackTable(0, cols)
         t.verticalHeader().hide()
         t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -537,6 +537,16 @@ class Overlays(QObject):
         tok = doc.selected_token()
         for name in names:
             it = self._item(name)
+            if (
+                not self.enabled[name]
+                and not it.isVisible()
+                and not it.cells
+                and it.outline is None
+            ):
+                # off and empty already: emptying it again asked the view to paint
+                # (every segment counted, for each overlay that is off)
+                self.data[name] = None
+                continue
             cells: dict[Hex, tuple[QColor, str, bool]] = {}
             it.outline = None
             self.data[name] = None

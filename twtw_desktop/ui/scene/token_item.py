@@ -181,6 +181,11 @@ class _ApBadge(QGraphicsPathItem):
             it.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.text = ""
         self.on = False  # shown (setVisible costs a call into Qt even unchanged)
+        #: the figure's own visibility (Qt's default: shown). Not label.isVisible(),
+        #: which is False while the badge itself is hidden: read so, the figure was
+        #: left shown with the badge and hidden later, which asked the view to paint
+        #: again at every token whose count first changed
+        self.figure_on = True
         self.setVisible(False)
 
     def show_text(self, text: str | None, readable: bool = True) -> None:
@@ -198,7 +203,8 @@ class _ApBadge(QGraphicsPathItem):
             b = self.label.boundingRect()
             centre = self.box.center()
             self.label.setPos(centre.x() - b.width() / 2, centre.y() - b.height() / 2)
-        if readable != self.label.isVisible():
+        if readable != self.figure_on:
+            self.figure_on = readable
             self.label.setVisible(readable)
         if not self.on:
             self.on = True

@@ -40,6 +40,7 @@ class AttackHost(Protocol):
     _held: Card | None
     _held_key: str | None
     _series: list[tuple[str, str]]
+    _pending: tuple[bool, bool]
     _shooter: str | None
     _strays_hit_shown: bool
     _target_by_hand: bool

@@ -251,6 +251,7 @@ def set_shooter(panel: AttackHost, token_id: str | None) -> None:
         panel.message.clear()  # "Declared: …" was the last shooter's, not this one's
     panel._shooter = token_id
     panel._target_by_hand = False
+    panel._pending = (False, False)  # what a step left to read again is read here
     doc = panel.document
     name = "— select a token on the map —"
     if token_id is not None:

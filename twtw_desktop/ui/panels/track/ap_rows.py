@@ -25,8 +25,8 @@ from .widgets import (
     _IN,
     _OUT,
     SEGMENTS,
-    _CurrentSegment,
     _OnResize,
+    _TrackTable,
 )
 
 
@@ -152,7 +152,7 @@ def _show_status(panel: TrackHost, t, st, stage: str, seg: int) -> bool:
 
 
 def _show_header(
-    panel: TrackHost, table: QTableWidget, now_seg: int | None, last_seg: int | None
+    panel: TrackHost, table: _TrackTable, now_seg: int | None, last_seg: int | None
 ) -> None:
     """The current segment marked in the header and its column coloured."""
     shown = panel._shown_header
@@ -160,22 +160,31 @@ def _show_header(
         panel._shown_header = now_seg
         bold = QFont()
         bold.setBold(True)
-        # the two heads that change (every one the first time): a head's font costs
+        # the two heads that change (every one the first time): a head's font costs.
+        # The model does not announce them: its headerDataChanged has the view lay the
+        # whole table out again and paint it (3–4 ms a segment); the header alone
+        # paints the heads again
         every = shown == -1
-        for col in range(3, 3 + SEGMENTS):
-            s = col - 2
-            if not every and s not in (shown, now_seg):
-                continue
-            item = table.horizontalHeaderItem(col) or QTableWidgetItem()
-            item.setText(f"▶{s}" if s == now_seg else str(s))
-            item.setFont(bold if s == now_seg else QFont())
-            table.setHorizontalHeaderItem(col, item)
+        model = table.model()
+        model.blockSignals(not every)
+        try:
+            for col in range(3, 3 + SEGMENTS):
+                s = col - 2
+                if not every and s not in (shown, now_seg):
+                    continue
+                item = table.horizontalHeaderItem(col)
+                if item is None:  # (the table is built with its heads)
+                    item = QTableWidgetItem()
+                    model.blockSignals(False)
+                    table.setHorizontalHeaderItem(col, item)
+                item.setText(f"▶{s}" if s == now_seg else str(s))
+                item.setFont(bold if s == now_seg else QFont())
+        finally:
+            model.blockSignals(False)
+        if not every:
+            table.horizontalHeader().headerDataChanged(Qt.Orientation.Horizontal, 3, 2 + SEGMENTS)
     if last_seg != now_seg:  # the current segment's colour: a column's, not 200 cells'
-        for x in (last_seg, now_seg):
-            if x is not None and 1 <= x <= SEGMENTS:
-                table.setItemDelegateForColumn(
-                    2 + x, panel._current_segment if x == now_seg else table.itemDelegate()
-                )
+        table.set_band(2 + now_seg if now_seg is not None and 1 <= now_seg <= SEGMENTS else None)
 
 
 def _show_stack_line(panel: TrackHost, t, st, seg: int) -> None:
@@ -390,7 +399,7 @@ def _segment_cell(
     c: Character, row: Any, mine: list[Any], s: int
 ) -> tuple[str, str, QColor | None]:
     """(text, tooltip, background) of segment ``s`` in a character's row; the
-    current segment's colour is the column's (:class:`_CurrentSegment`)."""
+    current segment's colour is the column's (:class:`_TrackTable`'s band)."""
     first = row.first_segment if row is not None else None
     marker = first if first is not None else (c.initiative if row is None else None)
     placed = row.placed if row is not None else 0
@@ -500,7 +509,6 @@ def _build_ap_table(panel: TrackHost) -> None:
     head = panel.ap_table.horizontalHeaderItem(3 + SEGMENTS)
     assert head is not None  # the labels above made it
     head.setToolTip(SPENT_TIP)
-    panel._current_segment = _CurrentSegment(panel.ap_table)
     #: AP rows out of view at the last refresh, drawn when they come into view
     panel._stale_rows = set()
     panel.ap_table.verticalScrollBar().valueChanged.connect(lambda _v: panel._catch_up())

@@ -26,7 +26,7 @@ from ....rules import actions as A
 from ....rules.base import Speed
 from ....rules.character import Character
 from .._common import MessageLabel
-from .widgets import _CurrentSegment, _InfoLabel, _OnResize
+from .widgets import _InfoLabel, _OnResize, _TrackTable
 
 
 class TrackHost(Protocol):
@@ -36,7 +36,6 @@ class TrackHost(Protocol):
     _bar_actions: dict[QWidget, Any]
     _catch_up_filter: _OnResize
     _cells: dict[int, dict[tuple[int, int], tuple[Any, ...]]]
-    _current_segment: _CurrentSegment
     _hooked_view: Any
     _hover_row: int | None
     _map_hover_cid: str | None
@@ -55,7 +54,7 @@ class TrackHost(Protocol):
     _stale_rows: set[int]
     act_button: QPushButton
     action_button: QToolButton
-    ap_table: QTableWidget
+    ap_table: _TrackTable
     bonus_button: QToolButton
     bonus_menu: QMenu
     button_bar: QToolBar
@@ -78,7 +77,7 @@ class TrackHost(Protocol):
     movers_button: QToolButton
     movers_menu: QMenu
     next_button: QPushButton
-    ph_table: QTableWidget
+    ph_table: _TrackTable
     phase_button: QPushButton
     resolve_button: QPushButton
     rush_button: QToolButton
@@ -118,7 +117,7 @@ class TrackHost(Protocol):
         go: Callable[[str, A.ActionSpec], bool],
         reason_tip: bool = ...,
     ) -> None: ...
-    def _make_table(self, cols: int) -> QTableWidget: ...
+    def _make_table(self, cols: int) -> _TrackTable: ...
     def _map_hovered(self, h) -> None: ...
     def _mark_rows(self) -> None: ...
     def _menu_button(

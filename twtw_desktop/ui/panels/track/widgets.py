@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QEnterEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QLabel,
     QSizePolicy,
-    QStyledItemDelegate,
     QTableWidget,
     QWidget,
 )
@@ -102,16 +101,37 @@ class _OnResize(QObject):
         return False
 
 
-class _CurrentSegment(QStyledItemDelegate):
-    """Draws the current segment's column: its cells take the current colour unless
-    they show the IN marker (a counted segment moves this delegate to the next
-    column: no cell of the 200 rows changes)."""
+class _TrackTable(QTableWidget):
+    """The track's table. ``band``: the current segment's column, drawn in the
+    current colour behind its cells (a cell's own colour, the IN marker's or an out
+    row's grey, shows over it). A counted segment moves the band and repaints those
+    two columns: no cell of the 200 rows changes, and the table is not laid out and
+    painted whole, as handing the column another delegate did (a delegate drawing
+    every segment cell would cost a Python call per cell painted)."""
 
-    def initStyleOption(self, option, index) -> None:
-        super().initStyleOption(option, index)
-        brush = option.backgroundBrush
-        if brush.style() == Qt.BrushStyle.NoBrush or brush.color() != _IN:
-            option.backgroundBrush = QBrush(_CUR)
+    band: int | None = None
+
+    def set_band(self, column: int | None) -> None:
+        if column == self.band:
+            return
+        vp = self.viewport()
+        for c in (self.band, column):
+            if c is not None:
+                vp.update(self.columnViewportPosition(c), 0, self.columnWidth(c), vp.height())
+        self.band = column
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        c = self.band
+        if c is not None and self.rowCount():
+            x = self.columnViewportPosition(c)
+            last = self.rowCount() - 1
+            bottom = self.rowViewportPosition(last) + self.rowHeight(last)
+            band = QRect(x, 0, self.columnWidth(c), bottom).intersected(event.rect())
+            if not band.isEmpty():
+                painter = QPainter(self.viewport())
+                painter.fillRect(band, _CUR)
+                painter.end()
+        super().paintEvent(event)
 
 
 class _InfoLabel(QLabel):
@@ -124,7 +144,6 @@ class _InfoLabel(QLabel):
         self.full = ""
         self._cut = False  # the text shown is shorter than ``full``
         self.setWordWrap(True)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setStyleSheet("color: #333;")
         self.setMinimumHeight(self.fontMetrics().lineSpacing() * 2 + 4)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
@@ -148,7 +167,16 @@ class _InfoLabel(QLabel):
         lines = max(2, self.height() // max(1, fm.lineSpacing()))
         return lines * max(self.width(), 600) // max(1, fm.averageCharWidth())
 
+    # The text can be selected (and copied) once the mouse is over it. A selectable
+    # label keeps its text as a rich-text document, laid out again on each change:
+    # about 1 ms of each segment counted with 200 names in the line
+    def enterEvent(self, event: QEnterEvent) -> None:
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        super().enterEvent(event)
+
     def setText(self, text: str) -> None:
+        if not self.underMouse():
+            self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.full = text  # what the label says, whole (also in its tooltip)
         room = self.room()
         self._cut = len(text) > room
