@@ -62,8 +62,11 @@ HOUSE_DESIGNS: tuple[tuple[str, str], ...] = (
         "The pages do not say what a character's eyes take in of another's gear. The "
         "autopilot reads a gun carried as in plain view (a gun at the hip): it takes "
         "cover from the foes it sees with a gun, and weighs a foe's blade by its reach; "
-        "how well a foe shoots or walks it reckons by its own. Nothing else of a foe's "
-        "sheet feeds a plan.",
+        "how well a foe shoots or walks it reckons by its own. A foe it sees stunned "
+        "it reads as stunned (a figure reeling is plain to see; 000 Stun: stunned "
+        "characters spend each round on their recovery check), so it fears no shot "
+        "from it this round; one only remembered it reckons able. Nothing else of a "
+        "foe's sheet feeds a plan.",
     ),
 )
 

@@ -21,6 +21,9 @@ from .view import Sight
 class NaivePlanner(Planner):
     """Straight at the nearest foe, shoot the nearest, no cover (module docstring)."""
 
+    #: it fires whatever the odds
+    cartridge = 0.0
+
     def _best(
         self, sight: Sight, budget: int, phases: bool = False
     ) -> tuple[float, Hex, Move | None, _Attack, str] | None:

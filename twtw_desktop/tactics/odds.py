@@ -17,6 +17,14 @@ from ..rules.card import Card
 
 #: extension cards counted at most (the table stops after a few as well)
 MAX_EXTENSIONS = 4
+#: 002 Escalating Success: "when the TN is exceeded by 4, another success level is
+#: generated ... a bump"
+BUMP_STEP = 4
+#: a bump spent on damage ("increase the damage row by one", 002), reckoned as this
+#: share of a hit's worth
+BUMP_WORTH = 0.25
+#: bumps counted at most
+MAX_BUMPS = 3
 
 
 class DeckOdds:
@@ -79,3 +87,10 @@ class DeckOdds:
         hit = total / self._n if self._n else 0.0
         self._cache[key] = hit
         return hit
+
+    def worth(self, pool: Pool, need: int) -> float:
+        """A hit's chance plus its expected bumps (each :data:`BUMP_WORTH` of a hit):
+        a shot with a result penalty lands its hits with fewer bumps, so it is worth
+        less than its chance alone says."""
+        bumps = sum(self.chance(pool, need + BUMP_STEP * k) for k in range(1, MAX_BUMPS + 1))
+        return self.chance(pool, need) + BUMP_WORTH * bumps

@@ -69,6 +69,9 @@ TARGETS = 2
 #: what a line of fire kept for the next round is worth, in expected hits (half a
 #: shot: the foe may move, or fire first)
 NEXT_ROUND = 0.5
+#: what a cartridge fired costs, in expected hits: a round spent is a reload later
+#: (AP not spent on shots), so a shot with a worse chance than this is not fired
+CARTRIDGE = 0.1
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,9 @@ def _name(table: Table, token_id: str) -> str:
 class Planner:
     """The plan of one NPC (see the module docstring)."""
 
+    #: what a cartridge fired costs it (:data:`CARTRIDGE`)
+    cartridge = CARTRIDGE
+
     def __init__(
         self,
         scratch: Table,
@@ -188,6 +194,8 @@ class Planner:
         self._foes: list[Foe] = []
         #: what those foes threaten (set for each plan scored)
         self._threat = Threats(scratch, c, odds, 0, False)
+        #: the known foes' places, and how many of its side each sees (_shares)
+        self._shares_memo: tuple[tuple[Hex, ...], list[int]] | None = None
 
     # -- the plan ------------------------------------------------------------------
 
@@ -379,13 +387,15 @@ class Planner:
         threats = [f.at for f in foes] + [h for _id, h in sight.remembered]
         # what they carry: a gun or a blade is in plain view (house)
         self._foes = [foe_of(self.t, f.character_id) for f in foes] + [
-            foe_of(self.t, cid) for cid, _h in sight.remembered
+            foe_of(self.t, cid, seen=False) for cid, _h in sight.remembered
         ]
         self._threat = Threats(self.t, self.c, self.odds, budget, phases)
         retreat = withdrawing(self.c, self.w, sight.allies) if threats else None
         if not threats:
             return self._search(start, budget, phases)
-        costs = self._destinations(start, budget, foes, threats, retreat is not None, phases)
+        costs = self._seen_ways(
+            self._destinations(start, budget, foes, threats, retreat is not None, phases)
+        )
         staged = []
         for rank, (dest, move_ap) in enumerate(costs):
             exposure, fire, cover_words = self._exposure(dest, threats)
@@ -415,7 +425,8 @@ class Planner:
                 )
             worth = max(attack.hits, later)
             if later > attack.hits and not attack.actions:
-                cover_words = ", ".join(x for x in (cover_words, "a line of fire kept") if x)
+                kept = "closing in" if self._blade() else "a line of fire kept"
+                cover_words = ", ".join(x for x in (cover_words, kept) if x)
             score = base + self.w.attack * worth + self.rng.random() * 1e-6
             scored.append((score, dest.q, dest.r, dest, move, move_ap, attack, cover_words))
         scored.sort(key=lambda x: (-x[0], x[1], x[2]))
@@ -687,11 +698,13 @@ class Planner:
         return best
 
     def _danger(self, foe: Any, here: Hex) -> float:
-        """The hits a seen foe's gun may land on ``here`` in a round, cover aside."""
+        """The hits a seen foe may land on ``here`` in a round, cover aside: its gun's
+        and its blade's (a brawler next to it is the foe to fire at first)."""
         known = self._foe(foe.character_id)
+        blade = self._threat.by_blade(known, here.distance(foe.at))
         if known.gun is None:
-            return 0.0
-        return self._threat.by_gun(known, float(here.distance(foe.at)), 1.0)
+            return blade
+        return self._threat.by_gun(known, float(here.distance(foe.at)), 1.0) + blade
 
     def _foe(self, cid: str) -> Foe:
         for f in self._foes:
@@ -804,22 +817,27 @@ class Planner:
                     spec = plan.spec
                     need = int(spec.ap) if spec is not None and not spec.all_ap else ap
                     tn = plan.tn
-                    p = self.odds.chance(plan.pool, tn.tn - tn.result_modifier)
+                    need_n = tn.tn - tn.result_modifier
+                    p = self.odds.chance(plan.pool, need_n)
+                    worth = self.odds.worth(plan.pool, need_n)
                     if n == 0:
                         tn_words = (
                             f"{_shot_name(kind)} at {_name(self.t, foe.id)}, "
                             f"{plan.distance} pace(s), TN {tn.tn}{_signed(tn.result_modifier)}, "
                             f"{round(100 * p)} % to hit"
                         )
-                    last = (act, need, p)
+                    last = (act, need, worth)
                 else:
                     act = self._shot(foe, kind, first=False) or last[0]
-                    need, p = last[1], last[2]
+                    need, worth = last[1], last[2]
                 if out.ap + need > ap or not self._rounds_left():
                     break
+                spent = self.cartridge if kind != "blow" else 0.0
+                if spent and worth <= spent:
+                    break  # not worth the cartridge (see CARTRIDGE)
                 out.actions.append(act)
                 out.ap += need
-                out.hits += p
+                out.hits += worth - spent
                 self._fired(act)
                 # one shot in a phase; and a shot that draws the gun is the last the
                 # table takes now: the next would be declared with the gun holstered
@@ -881,8 +899,13 @@ class Planner:
         covered_from: list[str] = []
         names = self._threat_names(threats)
         gun = not self._blade()
-        for x, name, foe in zip(threats, names, self._foes, strict=True):
+        shares = self._shares(threats)
+        for x, name, foe, one_of in zip(threats, names, self._foes, shares, strict=True):
             total += self._threat.by_blade(foe, dest.distance(x))
+            if not gun:
+                # a blade's worth next round: the blows it may land then, fewer the
+                # farther it has to walk (so it closes in, a hex at a time)
+                fire = max(fire, self._threat.blows_later(dest.distance(x)))
             if not visible(self.t.map, index, x, dest):
                 continue
             line = cover_line(self.t.map, index, x, dest, self.c.posture, self.t.edition)
@@ -895,11 +918,65 @@ class Planner:
             if av:
                 best_av = max(best_av, av)
                 covered_from.append(name)
-            total += self._threat.by_gun(foe, line.range_paces, 1.0 - min(1.0, share))
+            total += self._threat.by_gun(foe, line.range_paces, 1.0 - min(1.0, share)) / one_of
         words = ""
         if covered_from:
             words = f"cover AV {best_av} against {_and(covered_from)}"
         return total, fire, words
+
+    def _shares(self, threats: list[Hex]) -> list[int]:
+        """For each known foe, how many of the NPC's side stand in that foe's sight
+        (itself and its standing allies, whose places it knows): a gun fires at one
+        of them at a time, so the NPC reckons its share of that foe's shots as one
+        in that many. Without it an NPC among four allies weighed every foe's every
+        shot as aimed at itself, and kept to cover when it should have fired."""
+        key = tuple(threats)
+        if self._shares_memo is not None and self._shares_memo[0] == key:
+            return self._shares_memo[1]
+        index = self.t.walls()
+        allies = [
+            t.at
+            for t in self.t.encounter.tokens
+            if t.character_id != self.cid
+            and self.t.character(t.character_id).side == self.c.side
+            and not self.t.character(t.character_id).out_of_action
+        ]
+        out = [1 + sum(1 for a in allies if visible(self.t.map, index, x, a)) for x in threats]
+        self._shares_memo = (key, out)
+        return out
+
+    def _seen_ways(self, costs: list[tuple[Hex, int]]) -> list[tuple[Hex, int]]:
+        """The destinations whose way the NPC sees (see :meth:`_sees_the_way`). A
+        blade's is cut short where it stops seeing its way: it walks as far as it
+        sees, to the corner, and looks again from there (the hacienda's brawlers, out
+        of sight of their foes, had stood still for whole fights); a gun keeps to the
+        ways it sees (walked to a corner, it gave up the shots it had from where it
+        stood). Duplicates dropped, the order kept."""
+        out: list[tuple[Hex, int]] = []
+        seen: set[Hex] = set()
+        blade = self._blade()
+        for dest, ap in costs:
+            if ap and not self._sees_the_way(dest):
+                if not blade:
+                    continue
+                dest, ap = self._seen_part(dest)
+            if dest not in seen:
+                seen.add(dest)
+                out.append((dest, ap))
+        return out
+
+    def _seen_part(self, dest: Hex) -> tuple[Hex, int]:
+        """The farthest hex of the way to ``dest`` up to which the NPC sees every hex,
+        and its AP (its own hex and 0 when it does not see the first step)."""
+        tok = self.tok
+        assert tok is not None
+        index = self.t.walls()
+        last, ap = tok.at, 0
+        for h in self._area.path_to(dest):
+            if not visible(self.t.map, index, tok.at, h):
+                break
+            last, ap = h, int(self._area[h].cost)
+        return last, ap
 
     def _sees_the_way(self, dest: Hex) -> bool:
         """Whether the NPC sees every hex of its way there (the reach area's path).
@@ -928,7 +1005,8 @@ class Planner:
         near = min(dest.distance(x) for x in threats)
         if retreat:
             return 0.05 * near
-        want = self.w.distance
+        # a blade fights next to its foe, whatever distance a gun keeps
+        want = 1 if self._blade() else self.w.distance
         if want is None:
             return -self.w.closing * near
         return -self.w.closing * abs(near - want)

@@ -40,13 +40,18 @@ class Foe:
     cid: str
     gun: Weapon | None
     blade: bool
+    #: seen stunned: it spends the round on its recovery check and threatens nothing
+    #: (000 Stun: "Each round, stunned characters use their action (Recover, all
+    #: APs) to attempt a recovery check")
+    stunned: bool = False
 
 
-def foe_of(table: Table, cid: str) -> Foe:
-    """The weapons the NPC sees a foe carry. House reading (Help ▸ Rules reference,
-    "What an NPC sees of a foe's gear"): "The pages do not say what a character's
-    eyes take in of another's gear. The autopilot reads a gun carried as in plain
-    view (a gun at the hip)"."""
+def foe_of(table: Table, cid: str, seen: bool = True) -> Foe:
+    """The weapons the NPC sees a foe carry, and whether it sees the foe stunned
+    (``seen``: a foe only remembered is reckoned able). House reading (Help ▸ Rules
+    reference, "What an NPC sees of a foe's gear"): "The pages do not say what a
+    character's eyes take in of another's gear. The autopilot reads a gun carried as
+    in plain view (a gun at the hip)"."""
     gear = table.gear.weapons
     gun = None
     blade = False
@@ -58,7 +63,7 @@ def foe_of(table: Table, cid: str) -> Foe:
             gun = gun or w
         elif w.is_melee:
             blade = True
-    return Foe(cid, gun, blade)
+    return Foe(cid, gun, blade, stunned=seen and table.character(cid).stunned)
 
 
 class Threats:
@@ -72,7 +77,7 @@ class Threats:
         self.odds = odds
         self.budget = budget
         self.phases = phases
-        self._p: dict[tuple[str, int], float] = {}
+        self._p: dict[tuple[str, int], tuple[float, float]] = {}
 
     def shots(self, gun: Weapon) -> int:
         if self.phases:
@@ -82,28 +87,43 @@ class Threats:
     def chance(self, gun: Weapon, range_paces: float) -> float:
         """One normal shot's chance with ``gun`` at that range, fired with the NPC's
         own pool for it."""
+        return self._odds(gun, range_paces)[0]
+
+    def worth(self, gun: Weapon, range_paces: float) -> float:
+        """That shot's chance with its expected bumps (:meth:`.DeckOdds.worth`)."""
+        return self._odds(gun, range_paces)[1]
+
+    def _odds(self, gun: Weapon, range_paces: float) -> tuple[float, float]:
         key = (gun.id, round(range_paces))
-        hit = self._p.get(key)
-        if hit is None:
+        got = self._p.get(key)
+        if got is None:
             try:
                 pool, _why = attack_pool(self.me, gun)
                 tn = range_tn(self.me, gun, self.t.edition, range_paces, thrown=False).tn
-                hit = self.odds.chance(pool, tn)
+                got = (self.odds.chance(pool, tn), self.odds.worth(pool, tn))
             except RulesError:
-                hit = 0.0
-            self._p[key] = hit
-        return hit
+                got = (0.0, 0.0)
+            self._p[key] = got
+        return got
 
     def by_gun(self, foe: Foe, range_paces: float, open_share: float) -> float:
         assert foe.gun is not None
-        return self.chance(foe.gun, range_paces) * self.shots(foe.gun) * open_share
+        if foe.stunned:
+            return 0.0
+        return self.worth(foe.gun, range_paces) * self.shots(foe.gun) * open_share
 
     def by_blade(self, foe: Foe, distance: int) -> float:
         """A blade's threat to a hex ``distance`` hexes from the foe: the blows the
         AP leave after the walk to it (AP v2), or one blow next to it and half a
         blow within a phase's run of it (Phases)."""
-        if not foe.blade:
+        if not foe.blade or foe.stunned:
             return 0.0
+        return self.blows(distance)
+
+    def blows(self, distance: int) -> float:
+        """The hits of the blows a blade lands in a round on a figure ``distance``
+        hexes away, walking there first at the NPC's own pace (the foe's threat, or
+        the NPC's own blows next round)."""
         walk = max(0, distance - 1)
         if self.phases:
             if walk == 0:
@@ -111,3 +131,16 @@ class Threats:
             return 0.5 * BLOW_HITS if walk <= self.me.run else 0.0
         walk_ap = -(-walk // max(1, self.me.move))
         return BLOW_HITS * max(0, self.budget - walk_ap) / BLOW_AP
+
+    def blows_later(self, distance: int) -> float:
+        """The NPC's own blade, for a hex ``distance`` hexes from a foe: the blows of
+        the round it gets there, each round of walking before it halving them (the
+        foe may move, or fire first) — so a far foe still draws it a hex nearer."""
+        if self.phases:
+            walk = max(0, distance - 1)
+            phases = -(-walk // max(1, self.me.run))
+            return BLOW_HITS * 0.5**phases
+        budget = max(1, self.budget)
+        walk_ap = -(-max(0, distance - 1) // max(1, self.me.move))
+        rounds, rest = divmod(walk_ap, budget)
+        return BLOW_HITS * max(0, budget - rest) / BLOW_AP * 0.5**rounds
