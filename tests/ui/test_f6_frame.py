@@ -9,13 +9,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QTabBar
 
-from twtw_desktop.resources import maps_dir
-from twtw_desktop.ui.core.document import EncounterDocument
 from twtw_desktop.ui.panels.attack_panel import AttackPanel
 from twtw_desktop.ui.panels.sheet_panel import SheetPanel
 
-from .test_attack_more import judge_window
-from .test_round_flow import _drag_a_step, _in_view, _viewport_point
+from .test_round_flow import _in_view, _viewport_point
+from .test_run_on_signals import stepped_round
 
 
 def _counted(monkeypatch, cls, name: str) -> list[int]:
@@ -42,16 +40,7 @@ def _tab_of(win, text: str) -> tuple[QTabBar, int]:
 def test_f6_plans_once_per_press_and_the_hidden_sheet_waits_for_its_tab(
     qtbot, qapp, tmp_path, monkeypatch
 ):
-    doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
-    win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
-    qtbot.wait(10)
-    win.map_view.setFocus()
-    qtbot.keyClick(win.map_view, Qt.Key.Key_F5)  # the round starts
-    qtbot.wait(5)
-    for c in doc.encounter.characters:  # each figure given a step, kept on the track
-        tok = doc.token_for(c.id)
-        if tok is not None:
-            _drag_a_step(qtbot, win, doc, tok.id)
+    doc, win = stepped_round(qtbot, qapp, tmp_path, monkeypatch)
     attack = win.findChild(AttackPanel)
     sheet = win.findChild(SheetPanel)
     bar, i = _tab_of(win, "Attack")

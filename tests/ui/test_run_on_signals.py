@@ -14,7 +14,9 @@ from .test_attack_more import judge_window
 from .test_round_flow import _drag_a_step
 
 
-def test_f6_names_the_areas_it_changed_and_the_window_follows(qtbot, qapp, tmp_path, monkeypatch):
+def stepped_round(qtbot, qapp, tmp_path, monkeypatch):
+    """Main Street in the real window, the round begun with F5 and every figure given
+    a step by a drag (simultaneous moves: F6 runs them through the stack)."""
     doc = EncounterDocument.open(maps_dir() / "main_street.encounter.json")
     win = judge_window(qtbot, qapp, tmp_path, monkeypatch, doc)
     qtbot.wait(10)
@@ -25,6 +27,11 @@ def test_f6_names_the_areas_it_changed_and_the_window_follows(qtbot, qapp, tmp_p
         tok = doc.token_for(c.id)
         if tok is not None:
             _drag_a_step(qtbot, win, doc, tok.id)
+    return doc, win
+
+
+def test_f6_names_the_areas_it_changed_and_the_window_follows(qtbot, qapp, tmp_path, monkeypatch):
+    doc, win = stepped_round(qtbot, qapp, tmp_path, monkeypatch)
     areas: list[str] = []
     doc.changed.connect(areas.append)
     steps = doc.undo_stack.index()
