@@ -6,7 +6,7 @@ from twtw_desktop.bench.tactics import sample_in_round
 from twtw_desktop.rules.base import Pool
 from twtw_desktop.tactics.odds import DeckOdds
 from twtw_desktop.tactics.planner import plan_round
-from twtw_desktop.tactics.threat import Threats, foe_of
+from twtw_desktop.tactics.threat import Threats, foe_of, shares
 
 
 def _threats(sample: str, me: str, phases: bool = False) -> Threats:
@@ -130,6 +130,7 @@ def test_a_way_it_does_not_see_is_walked_as_far_as_it_sees() -> None:
 
     from twtw_desktop.geometry.sight import visible
     from twtw_desktop.tactics.planner import Planner
+    from twtw_desktop.tactics.ways import seen_part, sees_the_way
 
     table = sample_in_round("main_street")
     who = "octavio_vaquero"
@@ -139,10 +140,10 @@ def test_a_way_it_does_not_see_is_walked_as_far_as_it_sees() -> None:
     walls = table.walls()
     cut = 0
     for h, ap in zip(hexes, cost.tolist(), strict=True):
-        if ap == 0 or pl._sees_the_way(h):
+        if ap == 0 or sees_the_way(table, start, pl._area, h):
             continue
         path = pl._area.path_to(h)
-        part, part_ap = pl._seen_part(h)
+        part, part_ap = seen_part(table, start, pl._area, h)
         n = path.index(part) + 1 if part != start else 0
         assert all(visible(table.map, walls, start, x) for x in path[:n])
         assert not visible(table.map, walls, start, path[n])
@@ -176,10 +177,7 @@ def test_a_blade_wants_to_stand_next_to_its_foe_a_gun_at_its_distance() -> None:
 def test_a_foes_shots_are_shared_among_the_npcs_side_in_its_sight() -> None:
     """A gun fires at one figure at a time: an NPC reckons its share of a foe's shots
     as one in as many of its side as that foe sees (itself and its standing allies)."""
-    import random
-
     from twtw_desktop.geometry.sight import visible
-    from twtw_desktop.tactics.planner import Planner
 
     table = sample_in_round("main_street")
     me = "angus_laroq"
@@ -192,9 +190,7 @@ def test_a_foes_shots_are_shared_among_the_npcs_side_in_its_sight() -> None:
     ]
     in_sight = sum(1 for c in allies if visible(table.map, walls, foe, table.token_for(c.id).at))
     assert in_sight > 0  # Main Street opens with hombres in Miranda's sight
-    pl = Planner(table, me, DeckOdds(table.deck.cards), random.Random(0), set())
-    assert pl._shares([foe]) == [1 + in_sight]
+    assert shares(table, me, [foe]) == [1 + in_sight]
     for c in allies:
         c.unconscious = True  # a fallen ally draws no fire
-    alone = Planner(table, me, DeckOdds(table.deck.cards), random.Random(0), set())
-    assert alone._shares([foe]) == [1]
+    assert shares(table, me, [foe]) == [1]

@@ -55,8 +55,9 @@ from ..rules.gear import Weapon
 from ..rules.track_models import RowStatus
 from .odds import DeckOdds
 from .temperament import Weights, weights_of, withdrawing
-from .threat import Foe, Threats, foe_of
+from .threat import Foe, Threats, foe_of, shares
 from .view import Sight, npc_sight, scratch_of, seeing_only
+from .ways import path_refs, seen_ways, sees_the_way
 
 #: destinations scored in full per NPC (besides staying put)
 FINALISTS = 10
@@ -194,7 +195,7 @@ class Planner:
         self._foes: list[Foe] = []
         #: what those foes threaten (set for each plan scored)
         self._threat = Threats(scratch, c, odds, 0, False)
-        #: the known foes' places, and how many of its side each sees (_shares)
+        #: the known foes' places, and how many of its side each sees (:func:`.shares`)
         self._shares_memo: tuple[tuple[Hex, ...], list[int]] | None = None
 
     # -- the plan ------------------------------------------------------------------
@@ -249,7 +250,7 @@ class Planner:
             acts.append(WhenAble(who=c.id, then=move.journal_form()))
             self.claimed.add(dest)
         acts += [WhenAble(who=c.id, then=a.journal_form()) for a in attack.actions]
-        path = self._path_refs(move)
+        path = path_refs(self.t, self._area, move)
         return Plan(c.id, tuple(acts), (words,), path, attack.target, round(score, 6))
 
     # -- Phases --------------------------------------------------------------------
@@ -314,7 +315,7 @@ class Planner:
             return None
         _s, dest, move, _attack, words = best
         assert move is not None
-        return move, words.split("; then ")[0], dest, self._path_refs(move), None
+        return move, words.split("; then ")[0], dest, path_refs(self.t, self._area, move), None
 
     def _readying(self) -> tuple[Action, str] | None:
         """Phases: the gun drawn, or cocked, as this phase's action when the shot
@@ -393,9 +394,8 @@ class Planner:
         retreat = withdrawing(self.c, self.w, sight.allies) if threats else None
         if not threats:
             return self._search(start, budget, phases)
-        costs = self._seen_ways(
-            self._destinations(start, budget, foes, threats, retreat is not None, phases)
-        )
+        costs = self._destinations(start, budget, foes, threats, retreat is not None, phases)
+        costs = seen_ways(self.t, start, self._area, costs, self._blade())
         staged = []
         for rank, (dest, move_ap) in enumerate(costs):
             exposure, fire, cover_words = self._exposure(dest, threats)
@@ -431,7 +431,7 @@ class Planner:
             scored.append((score, dest.q, dest.r, dest, move, move_ap, attack, cover_words))
         scored.sort(key=lambda x: (-x[0], x[1], x[2]))
         for score, _q, _r, dest, move, move_ap, attack, cover_words in scored:
-            if move is not None and not self._sees_the_way(dest):
+            if move is not None and not sees_the_way(self.t, start, self._area, dest):
                 continue
             if move is not None and not self._legal(move, move_ap, first=True):
                 continue
@@ -899,8 +899,11 @@ class Planner:
         covered_from: list[str] = []
         names = self._threat_names(threats)
         gun = not self._blade()
-        shares = self._shares(threats)
-        for x, name, foe, one_of in zip(threats, names, self._foes, shares, strict=True):
+        key = tuple(threats)
+        if self._shares_memo is None or self._shares_memo[0] != key:
+            self._shares_memo = (key, shares(self.t, self.cid, threats))
+        shares_of = self._shares_memo[1]
+        for x, name, foe, one_of in zip(threats, names, self._foes, shares_of, strict=True):
             total += self._threat.by_blade(foe, dest.distance(x))
             if not gun:
                 # a blade's worth next round: the blows it may land then, fewer the
@@ -923,74 +926,6 @@ class Planner:
         if covered_from:
             words = f"cover AV {best_av} against {_and(covered_from)}"
         return total, fire, words
-
-    def _shares(self, threats: list[Hex]) -> list[int]:
-        """For each known foe, how many of the NPC's side stand in that foe's sight
-        (itself and its standing allies, whose places it knows): a gun fires at one
-        of them at a time, so the NPC reckons its share of that foe's shots as one
-        in that many. Without it an NPC among four allies weighed every foe's every
-        shot as aimed at itself, and kept to cover when it should have fired."""
-        key = tuple(threats)
-        if self._shares_memo is not None and self._shares_memo[0] == key:
-            return self._shares_memo[1]
-        index = self.t.walls()
-        allies = [
-            t.at
-            for t in self.t.encounter.tokens
-            if t.character_id != self.cid
-            and self.t.character(t.character_id).side == self.c.side
-            and not self.t.character(t.character_id).out_of_action
-        ]
-        out = [1 + sum(1 for a in allies if visible(self.t.map, index, x, a)) for x in threats]
-        self._shares_memo = (key, out)
-        return out
-
-    def _seen_ways(self, costs: list[tuple[Hex, int]]) -> list[tuple[Hex, int]]:
-        """The destinations whose way the NPC sees (see :meth:`_sees_the_way`). A
-        blade's is cut short where it stops seeing its way: it walks as far as it
-        sees, to the corner, and looks again from there (the hacienda's brawlers, out
-        of sight of their foes, had stood still for whole fights); a gun keeps to the
-        ways it sees (walked to a corner, it gave up the shots it had from where it
-        stood). Duplicates dropped, the order kept."""
-        out: list[tuple[Hex, int]] = []
-        seen: set[Hex] = set()
-        blade = self._blade()
-        for dest, ap in costs:
-            if ap and not self._sees_the_way(dest):
-                if not blade:
-                    continue
-                dest, ap = self._seen_part(dest)
-            if dest not in seen:
-                seen.add(dest)
-                out.append((dest, ap))
-        return out
-
-    def _seen_part(self, dest: Hex) -> tuple[Hex, int]:
-        """The farthest hex of the way to ``dest`` up to which the NPC sees every hex,
-        and its AP (its own hex and 0 when it does not see the first step)."""
-        tok = self.tok
-        assert tok is not None
-        index = self.t.walls()
-        last, ap = tok.at, 0
-        for h in self._area.path_to(dest):
-            if not visible(self.t.map, index, tok.at, h):
-                break
-            last, ap = h, int(self._area[h].cost)
-        return last, ap
-
-    def _sees_the_way(self, dest: Hex) -> bool:
-        """Whether the NPC sees every hex of its way there (the reach area's path).
-        A figure it does not see may stand on a hex it does not see, and the table
-        would refuse the walk through it; the planner cannot know (it does not
-        cheat), so it walks only where it sees the way."""
-        tok = self.tok
-        assert tok is not None
-        try:
-            path = self._area.path_to(dest) if self._area is not None else [dest]
-        except KeyError:
-            path = [dest]
-        index = self.t.walls()
-        return all(visible(self.t.map, index, tok.at, h) for h in path)
 
     def _threat_names(self, threats: list[Hex]) -> list[str]:
         out = []
@@ -1022,25 +957,6 @@ class Planner:
         if attack.words:
             parts.append(f"then {attack.words}")
         return "; ".join(parts)
-
-    def _path_refs(self, move: Move | None) -> tuple[tuple[int, int], ...]:
-        if move is None:
-            return ()
-        dest = hex_of(self.t, move.to)
-        try:
-            path = self._area.path_to(dest) if self._area is not None else []
-        except KeyError:
-            path = []
-        if not path:
-            try:
-                path = move.plan(self.t).path
-            except RulesError:
-                return (tuple(move.to),)  # type: ignore[return-value]
-        refs = []
-        for h in path:
-            col, row = self.t.map.offset(h)
-            refs.append((col + 1, row + 1))
-        return tuple(refs)
 
 
 def _phase_declared(table: Table, cid: str) -> str | None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import RulesError
+from ..geometry.sight import visible
+from ..hexgrid import Hex
 from ..play.table import Table
 from ..rules.character import Character
 from ..rules.combat.ranged import attack_pool, range_tn
@@ -144,3 +146,21 @@ class Threats:
         walk_ap = -(-max(0, distance - 1) // max(1, self.me.move))
         rounds, rest = divmod(walk_ap, budget)
         return BLOW_HITS * max(0, budget - rest) / BLOW_AP * 0.5**rounds
+
+
+def shares(table: Table, cid: str, threats: list[Hex]) -> list[int]:
+    """For each known foe's hex, how many of the NPC's side stand in that foe's sight
+    (itself and its standing allies, whose places it knows): a gun fires at one of
+    them at a time, so the NPC reckons its share of that foe's shots as one in that
+    many. Without it an NPC among four allies weighed every foe's every shot as aimed
+    at itself, and kept to cover when it should have fired."""
+    side = table.character(cid).side
+    index = table.walls()
+    allies = [
+        t.at
+        for t in table.encounter.tokens
+        if t.character_id != cid
+        and table.character(t.character_id).side == side
+        and not table.character(t.character_id).out_of_action
+    ]
+    return [1 + sum(1 for a in allies if visible(table.map, index, x, a)) for x in threats]
