@@ -49,6 +49,20 @@ class NaivePlanner(Planner):
         words = where + (f"; then {attack.words}" if attack.words else "")
         return 0.0, dest, move, attack, words
 
+    def _phase_attack(self, foes: list[Any], retreat: bool) -> _Attack:
+        """Phases: a normal shot (or a blow) at the nearest foe it sees, as its speed
+        allows, whatever the odds — not the autopilot's choice of target and kind."""
+        tok = self.tok
+        assert tok is not None
+        if not foes:
+            return _Attack()
+        nearest = min(foes, key=lambda f: (tok.at.distance(f.at), f.id))
+        kind = "normal" if self._gun() else "blow"
+        got = self._allowed(self._series(nearest, kind, 99, True), 99, not self._declaring)
+        if got.actions:
+            got.hits = max(got.hits, 1.0)  # it fires whatever the odds
+        return got
+
     def _gun(self) -> bool:
         return not self._blade()
 

@@ -304,7 +304,7 @@ class Planner:
         self._foes = [foe_of(self.t, f.character_id) for f in foes]
         self._threat = Threats(self.t, self.c, self.odds, 1, True)
         with self._placed(tok.at, None):
-            here = self._checked(self._attacks(foes, 99, retreat is not None, True), 99, True)
+            here = self._checked(self._phase_attack(foes, retreat is not None), 99, True)
         if here.actions and here.hits >= 0.05:
             return here.actions[0], f"stays put; then {here.words}", None, (), here.target
         ready = self._readying() if foes and retreat is None else None
@@ -316,6 +316,11 @@ class Planner:
         _s, dest, move, _attack, words = best
         assert move is not None
         return move, words.split("; then ")[0], dest, path_refs(self.t, self._area, move), None
+
+    def _phase_attack(self, foes: list[Any], retreat: bool) -> _Attack:
+        """Phases: the attack from where it stands, this phase (the naive opponent
+        has its own)."""
+        return self._attacks(foes, 99, retreat, True)
 
     def _readying(self) -> tuple[Action, str] | None:
         """Phases: the gun drawn, or cocked, as this phase's action when the shot
