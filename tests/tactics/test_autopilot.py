@@ -258,6 +258,29 @@ def test_the_naive_opponent_walks_straight_at_the_nearest_foe() -> None:
         table.apply(act)
 
 
+def test_the_naive_opponent_in_a_phase_shoots_the_nearest_with_a_normal_shot() -> None:
+    """Phases: the naive opponent's in-phase attack is its own — a normal shot at the
+    nearest foe, whatever the odds — not the autopilot's pick of target and kind."""
+    import random
+
+    from twtw_desktop.play.combat_actions import NormalShot
+    from twtw_desktop.tactics.naive import NaivePlanner
+    from twtw_desktop.tactics.odds import DeckOdds
+
+    table = sample_in_round("laroq_hacienda")
+    who = "octavio_vaquero"
+    for cw in table.character(who).weapons:  # the Colt drawn (004: draw + cock + shot
+        cw.readied = cw.weapon_id == "colt_army_44"  # cannot be one declaration)
+    naive = NaivePlanner(table, who, DeckOdds(table.deck.cards), random.Random(0), set())
+    naive._declaring = True  # priced, as while the speeds are declared
+    here = table.token_for(who).at
+    foes = [table.token_for(c.id) for c in table.encounter.characters if c.side == "posse"]
+    nearest = min(foes, key=lambda f: (here.distance(f.at), f.id))
+    got = naive._phase_attack(foes, retreat=False)
+    assert got.actions and isinstance(got.actions[0], NormalShot)
+    assert got.target == nearest.character_id and got.hits >= 1.0
+
+
 def test_a_play_script_gives_the_npcs_their_plans(tmp_path: Path) -> None:
     script = tmp_path / "round.jsonl"
     script.write_text(
