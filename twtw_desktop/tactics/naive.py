@@ -3,7 +3,9 @@
 It sees what the autopilot's NPC would see (the same :mod:`.view`), and it plays
 the way a hurried hand does: it walks straight at the nearest foe it sees (as far
 as the AP leave room for an attack), attacks that foe with normal shots (or blows)
-while the AP last, and never looks for cover. Its actions pass the same table
+while the AP last, and never looks for cover; in a Phases phase it fires a normal
+shot (or a blow) at the nearest foe it sees, whatever the odds, or else walks
+straight at it. Its actions pass the same table
 checks as the autopilot's (:meth:`Planner._checked`), so a fight never meets a
 refusal from either side.
 """
