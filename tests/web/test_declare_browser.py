@@ -17,6 +17,13 @@ from .conftest import sample_table, served
 from .test_browser import CHROMIUM, _eval, chromium_with_devtools, devtools_page, tap_at, until
 from .test_requests import table_side
 
+#: the turn box's text once it shows; the first request held for the Judge, once listed
+TURN = "!document.getElementById('turn').hidden && document.getElementById('turn').innerText"
+WAITING = (
+    "document.querySelector('#requests li.waiting') && "
+    "document.querySelector('#requests li.waiting').innerText"
+)
+
 pytestmark = [
     pytest.mark.slow(minutes=1),
     pytest.mark.skipif(
@@ -75,11 +82,7 @@ def test_a_player_taps_a_hex_then_move_and_sees_the_request_waiting(tmp_path):
                 "document.getElementById('btn-move').innerText",
             )  # fmt: skip
             assert await _tap(ws, ids, "#btn-move")
-            waiting = await until(
-                ws, ids,
-                "document.querySelector('#requests li.waiting') && "
-                "document.querySelector('#requests li.waiting').innerText",
-            )  # fmt: skip
+            waiting = await until(ws, ids, WAITING)
             return acts, shot, move, waiting
 
         acts, shot, move, waiting = _page_session(url, tmp_path, play)
@@ -105,13 +108,6 @@ def _page_session(url: str, tmp_path, play):
     finally:
         proc.terminate()
         proc.wait(30)
-
-
-TURN = "!document.getElementById('turn').hidden && document.getElementById('turn').innerText"
-WAITING = (
-    "document.querySelector('#requests li.waiting') && "
-    "document.querySelector('#requests li.waiting').innerText"
-)
 
 
 def test_the_page_says_it_is_the_player_s_turn_and_a_tap_on_pass_asks_for_it(tmp_path):
