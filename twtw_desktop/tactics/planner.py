@@ -55,7 +55,7 @@ from ..rules.gear import Weapon
 from ..rules.track_models import RowStatus
 from .odds import DeckOdds
 from .temperament import Weights, weights_of, withdrawing
-from .threat import Foe, Threats, foe_of, shares
+from .threat import Foe, Threats, foe_of, is_gun, shares
 from .view import Sight, npc_sight, scratch_of, seeing_only
 from .ways import path_refs, seen_ways, sees_the_way
 
@@ -665,16 +665,17 @@ class Planner:
         here = tok.at
         kinds = self._kinds()
         best = _Attack()
-        if any(self._danger(f, here) > 0 for f in foes):
-            # a seen gun can reach it: an aimed shot declared for later would wait on a
+        # what each seen foe may land on it here (its gun, its blade next to it)
+        danger = {f.character_id: self._danger(f, here) for f in foes}
+        if any(d > 0 for d in danger.values()):
+            # a foe can reach it: an aimed shot declared for later would wait on a
             # Bravery check once it is shot at (000/001 Tactical Aiming) and be dropped
             kinds = [k for k in kinds if k != "aimed"] or kinds
         # in its phase only a shot the speed it declared allows counts (004: an action
         # as fast as the one declared, or faster); before its turn every kind does
         allowed = phases and not self._declaring
-        # the nearest foes, and the one whose gun threatens it most from where it
-        # stands (fire on the foe that hurts most: a hit there is worth more)
-        danger = {f.character_id: self._danger(f, here) for f in foes}
+        # the nearest foes, and the one that threatens it most from where it stands
+        # (fire on the foe that hurts most: a hit there is worth more)
         near = sorted(foes, key=lambda f: (here.distance(f.at), f.id))[:TARGETS]
         worst = max(
             foes, key=lambda f: (danger[f.character_id], -here.distance(f.at)), default=None
@@ -775,7 +776,7 @@ class Planner:
             w = gear.get(cw.weapon_id)
             if w is None or cw.failure is not None:
                 continue
-            if w.is_ranged and w.kind not in ("thrown", "explosive") and not w.throwable:
+            if is_gun(w):
                 guns.append((0 if cw.loaded else 1, i, w))
             elif w.is_melee:
                 blades.append((i, w))

@@ -24,6 +24,7 @@ from ..hexgrid import Hex
 from ..play.table import Table
 from ..rules.character import Character
 from ..rules.combat.ranged import attack_pool, range_tn
+from ..rules.combat.thrown import is_throwable
 from ..rules.gear import Weapon
 from .odds import DeckOdds
 
@@ -48,6 +49,12 @@ class Foe:
     stunned: bool = False
 
 
+def is_gun(w: Weapon) -> bool:
+    """A ranged weapon that fires (not one made to be thrown: a knife, dynamite, a
+    lasso)."""
+    return w.is_ranged and not is_throwable(w)
+
+
 def foe_of(table: Table, cid: str, seen: bool = True) -> Foe:
     """The weapons the NPC sees a foe carry, and whether it sees the foe stunned
     (``seen``: a foe only remembered is reckoned able). House reading (Help ▸ Rules
@@ -61,7 +68,7 @@ def foe_of(table: Table, cid: str, seen: bool = True) -> Foe:
         w = gear.get(cw.weapon_id)
         if w is None or cw.failure is not None:
             continue
-        if w.is_ranged and w.kind not in ("thrown", "explosive") and not w.throwable:
+        if is_gun(w):
             gun = gun or w
         elif w.is_melee:
             blade = True
