@@ -16,7 +16,8 @@ from typing import Any
 
 from ..hexgrid import Hex
 from ..play.actions import Move
-from .planner import Planner, _Attack
+from .arms import _Attack
+from .planner import Planner
 from .view import Sight
 
 
@@ -25,6 +26,12 @@ class NaivePlanner(Planner):
 
     #: it fires whatever the odds
     cartridge = 0.0
+    #: it fights with the first loaded gun it carries (else its blade), and reloads
+    #: only that one
+    choosing = False
+
+    def arms(self) -> list[int | None]:
+        return [None]
 
     def _best(
         self, sight: Sight, budget: int, phases: bool = False

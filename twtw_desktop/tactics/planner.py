@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,9 +36,8 @@ from ..geometry.movement import reachable
 from ..geometry.sight import cover_line, visible
 from ..geometry.walls import hex_centres
 from ..hexgrid import Hex, facing_toward
-from ..play.actions import Action, Cock, Draw, Move, Reload, hex_of
+from ..play.actions import Action, Cock, Draw, Move, hex_of
 from ..play.clock_actions import Declare
-from ..play.combat_actions import AimedShot, NormalShot, SnapShot
 from ..play.declarations import (
     ClearStanding,
     WhenAble,
@@ -46,16 +45,15 @@ from ..play.declarations import (
     target_gone,
     why_not_declaring,
 )
-from ..play.melee_actions import MeleeAttack
 from ..play.movement import occupied_hexes
 from ..play.table import Table
 from ..rules.action_moves import phase_move_speed
 from ..rules.character import Character
-from ..rules.gear import Weapon
 from ..rules.track_models import RowStatus
+from .arms import Arms, _Attack
 from .odds import DeckOdds
 from .temperament import Weights, weights_of, withdrawing
-from .threat import Foe, Threats, foe_of, is_gun, shares
+from .threat import Foe, Threats, foe_of, shares
 from .view import Sight, npc_sight, scratch_of, seeing_only
 from .ways import path_refs, seen_ways, sees_the_way
 
@@ -92,19 +90,6 @@ class Plan:
 
     def as_json(self) -> dict[str, Any]:
         return {"who": self.who, "actions": self.journal(), "reasons": list(self.reasons)}
-
-
-@dataclass
-class _Attack:
-    """The attacks of a plan from one hex: the actions, their AP, expected hits."""
-
-    actions: list[Action] = field(default_factory=list)
-    ap: int = 0
-    hits: float = 0.0
-    words: str = ""
-    target: str | None = None
-    #: the words of the first attack alone
-    first: str = ""
 
 
 def npc_ids(table: Table) -> list[str]:
@@ -161,7 +146,7 @@ def _name(table: Table, token_id: str) -> str:
     return table.character_of(token_id).name
 
 
-class Planner:
+class Planner(Arms):
     """The plan of one NPC (see the module docstring)."""
 
     #: what a cartridge fired costs it (:data:`CARTRIDGE`)
@@ -189,6 +174,8 @@ class Planner:
         self._origin_weapons = [w.model_copy() for w in c.weapons]
         #: Phases, while the round's speeds are declared (see :meth:`_plan_phases`)
         self._declaring = False
+        #: whether it has a weapon to fight with now (:meth:`.Arms.armed`)
+        self._armed = True
         #: the last reach area searched (the ghost path is read from it)
         self._area: Any = None
         #: for each threat of the plan being scored: the foe and what it carries
@@ -399,6 +386,7 @@ class Planner:
         retreat = withdrawing(self.c, self.w, sight.allies) if threats else None
         if not threats:
             return self._search(start, budget, phases)
+        self._armed = self.armed()
         costs = self._destinations(start, budget, foes, threats, retreat is not None, phases)
         costs = seen_ways(self.t, start, self._area, costs, self._blade())
         staged = []
@@ -658,18 +646,41 @@ class Planner:
             self.c.weapons = weapons
 
     def _attacks(self, foes: list[Any], ap: int, retreat: bool, phases: bool) -> _Attack:
-        """The best run of attacks from here with ``ap`` left (one in Phases): the
-        target by the first kind of shot, then the kind for that target."""
+        """The best run of attacks from here with ``ap`` left (one in Phases), with
+        the best of its weapons (:meth:`.Arms.arms`); a reload when there is none."""
+        tok = self.tok
+        assert tok is not None
+        # what each seen foe may land on it here (its gun, its blade next to it)
+        danger = {f.character_id: self._danger(f, tok.at) for f in foes}
+        best, best_worth = _Attack(), 0.0
+        for slot in self.arms():
+            with self.arming(slot):
+                got, worth = self._attacks_with(foes, ap, phases, danger)
+            if worth > best_worth + 1e-9:
+                best, best_worth = got, worth
+        if retreat and best.hits < 0.5:
+            best = _Attack()
+        if not best.actions:
+            reload = self._reload(ap)
+            if reload is not None:
+                return reload
+        return best
+
+    def _attacks_with(
+        self, foes: list[Any], ap: int, phases: bool, danger: dict[str, float]
+    ) -> tuple[_Attack, float]:
+        """The best run with the weapon in hand: the target by the first kind of
+        shot, then the kind for that target; and its worth (hits weighed by the
+        target's danger)."""
         tok = self.tok
         assert tok is not None
         here = tok.at
         kinds = self._kinds()
         best = _Attack()
-        # what each seen foe may land on it here (its gun, its blade next to it)
-        danger = {f.character_id: self._danger(f, here) for f in foes}
         if any(d > 0 for d in danger.values()):
-            # a foe can reach it: an aimed shot declared for later would wait on a
-            # Bravery check once it is shot at (000/001 Tactical Aiming) and be dropped
+            # a foe can reach it: an aimed shot declared for later may be lost once it
+            # is attacked — a Bravery check when shot at, a harder one when struck, no
+            # aim at all once hit by a blow (000/001 Tactical Aiming)
             kinds = [k for k in kinds if k != "aimed"] or kinds
         # in its phase only a shot the speed it declared allows counts (004: an action
         # as fast as the one declared, or faster); before its turn every kind does
@@ -695,13 +706,8 @@ class Planner:
                 got = self._series(foe, kind, ap, phases)
                 if got.hits > best.hits + 1e-9:
                     best = got
-        if retreat and best.hits < 0.5:
-            best = _Attack()
-        if not best.actions:
-            reload = self._reload(ap)
-            if reload is not None:
-                return reload
-        return best
+            best_worth = best.hits * (1.0 + danger[best.target])
+        return best, best_worth
 
     def _danger(self, foe: Any, here: Hex) -> float:
         """The hits a seen foe may land on ``here`` in a round, cover aside: its gun's
@@ -733,14 +739,17 @@ class Planner:
     def _checked(self, attack: _Attack, ap: int, first: bool) -> _Attack:
         """The attacks the table allows in turn, each with the AP it will have (the
         first refused ends the run)."""
-        out = _Attack(target=attack.target, words=attack.words, first=attack.first)
-        for act in attack.actions:
-            need = self._ap(act)
-            if out.ap + need > ap or not self._legal(act, need, first and not out.actions):
-                break
-            out.actions.append(act)
-            out.ap += need
-            self._fired(act)
+        out = _Attack(
+            target=attack.target, words=attack.words, first=attack.first, slot=attack.slot
+        )
+        with self.arming(attack.slot):
+            for act in attack.actions:
+                need = self._ap(act)
+                if out.ap + need > ap or not self._legal(act, need, first and not out.actions):
+                    break
+                out.actions.append(act)
+                out.ap += need
+                self._fired(act)
         # the expected hits of the attacks kept (each counted alike)
         if attack.actions:
             out.hits = attack.hits * len(out.actions) / len(attack.actions)
@@ -753,60 +762,10 @@ class Planner:
             )
         return out
 
-    def _kinds(self) -> list[str]:
-        slot = self._weapon()
-        if slot is None:
-            return ["blow"]
-        w = slot[1]
-        if not w.is_ranged:
-            return ["blow"]
-        kinds = ["normal"]
-        if w.snap_ap is not None:
-            kinds.insert(0, "snap")
-        if w.aim_ap is not None:
-            kinds.append("aimed")
-        return kinds
-
-    def _weapon(self) -> tuple[int, Weapon] | None:
-        """The carried weapon it fights with: a loaded gun first, else a blade."""
-        gear = self.t.gear.weapons
-        guns = []
-        blades = []
-        for i, cw in enumerate(self.c.weapons):
-            w = gear.get(cw.weapon_id)
-            if w is None or cw.failure is not None:
-                continue
-            if is_gun(w):
-                guns.append((0 if cw.loaded else 1, i, w))
-            elif w.is_melee:
-                blades.append((i, w))
-        if guns:
-            guns.sort(key=lambda g: (g[0], g[1]))
-            return guns[0][1], guns[0][2]
-        return blades[0] if blades else None
-
-    def _shot(self, foe: Any, kind: str, first: bool) -> Action | None:
-        slot = self._weapon()
-        fields: dict[str, Any] = {"who": self.cid, "target": foe.character_id}
-        if slot is not None:
-            i, w = slot
-            fields["weapon"] = w.id
-            if sum(1 for cw in self.c.weapons if cw.weapon_id == w.id) > 1:
-                fields["slot"] = i
-            if first and not self.c.weapons[i].readied and w.is_ranged:
-                fields["draw_first"] = True
-        try:
-            if kind == "blow":
-                return MeleeAttack(**fields)
-            cls = {"snap": SnapShot, "normal": NormalShot, "aimed": AimedShot}[kind]
-            return cls(**fields)
-        except ValueError:
-            return None
-
     def _series(self, foe: Any, kind: str, ap: int, phases: bool) -> _Attack:
         """Shots (or blows) of one kind at one foe while the AP and the rounds last:
         the first and the second asked of the attack plan, the rest as the second."""
-        out = _Attack(target=foe.character_id)
+        out = _Attack(target=foe.character_id, slot=self.slot)
         weapons = [w.model_copy() for w in self.c.weapons]
         tn_words = ""
         try:
@@ -828,7 +787,7 @@ class Planner:
                     worth = self.odds.worth(plan.pool, need_n)
                     if n == 0:
                         tn_words = (
-                            f"{_shot_name(kind)} at {_name(self.t, foe.id)}, "
+                            f"{_shot_name(kind)}{self._with()} at {_name(self.t, foe.id)}, "
                             f"{plan.distance} pace(s), TN {tn.tn}{_signed(tn.result_modifier)}, "
                             f"{round(100 * p)} % to hit"
                         )
@@ -855,43 +814,6 @@ class Planner:
         out.first = tn_words
         out.words = tn_words + (f" ({n} times)" if n > 1 else "")
         return out
-
-    def _rounds_left(self) -> bool:
-        slot = self._weapon()
-        if slot is None or not slot[1].is_ranged:
-            return True
-        return self.c.weapons[slot[0]].loaded > 0
-
-    def _blade(self) -> bool:
-        slot = self._weapon()
-        return slot is None or not slot[1].is_ranged
-
-    def _fired(self, act: Action) -> None:
-        """The scratch sheet as the shot leaves it: drawn, one round fewer, uncocked."""
-        slot = self._weapon()
-        if slot is None:
-            return
-        cw = self.c.weapons[slot[0]]
-        cw.readied = True
-        if slot[1].is_ranged:
-            cw.loaded = max(0, cw.loaded - 1)
-            cw.cocked = False
-
-    def _reload(self, ap: int) -> _Attack | None:
-        slot = self._weapon()
-        if slot is None or not slot[1].is_ranged or not slot[1].capacity:
-            return None
-        i, w = slot
-        if self.c.weapons[i].loaded >= w.capacity:
-            return None
-        try:
-            act = Reload(who=self.cid, weapon=w.id)
-        except ValueError:
-            return None
-        need = self._ap(act)
-        if need > ap or not self._legal(act, need, first=False):
-            return None
-        return _Attack([act], need, 0.05, f"reloads the {w.name}")
 
     def _exposure(self, dest: Hex, threats: list[Hex]) -> tuple[float, float, str]:
         """The hits the foes it knows of may land on the hex in a round
@@ -946,10 +868,20 @@ class Planner:
         near = min(dest.distance(x) for x in threats)
         if retreat:
             return 0.05 * near
+        if not self._armed:
+            return 0.0  # nothing to fight with: no reason to walk up (it reloads)
         # a blade fights next to its foe, whatever distance a gun keeps
         want = 1 if self._blade() else self.w.distance
         if want is None:
             return -self.w.closing * near
+        if want > 1 and len(self._foes) == len(threats):
+            # a gun keeps its distance from the foes that can shoot back; one that
+            # only carries a blade it keeps off, never walks up to
+            guns = [x for x, f in zip(threats, self._foes, strict=True) if f.gun is not None]
+            gun = min((dest.distance(x) for x in guns), default=None)
+            if gun is None:
+                return -self.w.closing * max(0, want - near)
+            return -self.w.closing * (abs(gun - want) + max(0, min(gun, want) - near))
         return -self.w.closing * abs(near - want)
 
     def _words(
