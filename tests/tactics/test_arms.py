@@ -88,3 +88,16 @@ def test_a_gun_keeps_off_a_foe_with_only_a_blade() -> None:
     # with nothing to fight with, no foe draws it nearer
     pg._foes, pg._armed = [gunman], False
     assert pg._closing(Hex(8, 0), [foe], False) == pg._closing(Hex(20, 0), [foe], False)
+
+
+def test_a_carriage_gun_is_not_drawn() -> None:
+    """Octavio carries a Colt and the Gatling (a carriage gun, gear attribute
+    ``mounted``): the planner draws the Colt, and leaves the Gatling to the Judge."""
+    table = sample_in_round("legless_gulch")
+    octavio = table.character("octavio_vaquero")
+    ids = [cw.weapon_id for cw in octavio.weapons]
+    gatling = ids.index("gatling_gun")
+    assert table.gear.weapon("gatling_gun").is_mounted
+    assert _planner(table, octavio.id).arms() == [ids.index("colt_army_44")]
+    octavio.weapons[gatling].readied = True  # manned by the Judge: fired where it is
+    assert _planner(table, octavio.id).arms() == [gatling]

@@ -14,33 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..play.actions import Action, Reload
 from ..play.combat_actions import AimedShot, NormalShot, SnapShot
 from ..play.melee_actions import MeleeAttack
 from ..rules.gear import Weapon
+from .plans import _Attack
 from .threat import is_gun
 
 if TYPE_CHECKING:  # annotations only
     from ..play.table import Table
     from ..rules.character import Character
-
-
-@dataclass
-class _Attack:
-    """The attacks of a plan from one hex: the actions, their AP, expected hits."""
-
-    actions: list[Action] = field(default_factory=list)
-    ap: int = 0
-    hits: float = 0.0
-    words: str = ""
-    target: str | None = None
-    #: the words of the first attack alone
-    first: str = ""
-    #: the carried slot the attacks are made with (None: the default weapon)
-    slot: int | None = None
 
 
 class Arms:
@@ -75,7 +60,9 @@ class Arms:
         hand (a long arm in one hand shoots 2 downgrades worse, 000 Two handed
         ranged weapons), and with nothing left to draw, the empty gun in hand (the
         reload follows). The first draw of the fight is where the choice counts:
-        the rifle for a far foe, the revolver for a near one."""
+        the rifle for a far foe, the revolver for a near one. A carriage gun
+        (``is_mounted``: the Gatling) is not drawn — where it stands and who mans it
+        is the Judge's call."""
         gear = self.t.gear.weapons
         ready: list[int] = []  # in hand
         fights: list[tuple[int, Weapon]] = []  # loaded guns, blades
@@ -85,7 +72,10 @@ class Arms:
                 continue
             if cw.readied:
                 ready.append(i)
-            if (cw.loaded > 0) if is_gun(w) else w.is_melee:
+            if w.is_mounted and not cw.readied:
+                continue  # a carriage gun (the Gatling) is the Judge's to man: not drawn
+            # a gun with a round in it, or a blade (a lasso entangles, it does not wound)
+            if (cw.loaded > 0) if is_gun(w) else (w.is_melee and w.kind != "entangle"):
                 fights.append((i, w))
         held = [i for i, _w in fights if i in ready]
         if held:
@@ -100,7 +90,8 @@ class Arms:
             slots.setdefault(self.c.weapons[i].weapon_id, i)
         if not slots:
             return [ready[0]] if ready else [None]
-        return sorted(slots.values())
+        out: list[int | None] = [*sorted(slots.values())]
+        return out
 
     def armed(self) -> bool:
         """Whether it has something to fight with now: a blade, or a gun with a
@@ -233,4 +224,4 @@ class Arms:
     choosing = True
 
 
-__all__ = ["Arms", "_Attack"]
+__all__ = ["Arms"]

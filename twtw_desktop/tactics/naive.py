@@ -16,8 +16,8 @@ from typing import Any
 
 from ..hexgrid import Hex
 from ..play.actions import Move
-from .arms import _Attack
 from .planner import Planner
+from .plans import _Attack
 from .view import Sight
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,8 +35,7 @@ from ..geometry.movement import reachable
 from ..geometry.sight import cover_line, visible
 from ..geometry.walls import hex_centres
 from ..hexgrid import Hex, facing_toward
-from ..play.actions import Action, Cock, Draw, Move, hex_of
-from ..play.clock_actions import Declare
+from ..play.actions import Action, Move
 from ..play.declarations import (
     ClearStanding,
     WhenAble,
@@ -47,11 +45,11 @@ from ..play.declarations import (
 )
 from ..play.movement import occupied_hexes
 from ..play.table import Table
-from ..rules.action_moves import phase_move_speed
 from ..rules.character import Character
 from ..rules.track_models import RowStatus
-from .arms import Arms, _Attack
 from .odds import DeckOdds
+from .phases import Phases
+from .plans import Plan, _Attack
 from .temperament import Weights, weights_of, withdrawing
 from .threat import Foe, Threats, foe_of, shares
 from .view import Sight, npc_sight, scratch_of, seeing_only
@@ -71,25 +69,6 @@ NEXT_ROUND = 0.5
 #: what a cartridge fired costs, in expected hits: a round spent is a reload later
 #: (AP not spent on shots), so a shot with a worse chance than this is not fired
 CARTRIDGE = 0.1
-
-
-@dataclass(frozen=True)
-class Plan:
-    """One NPC's plan: the table actions (in their journal form when asked), the
-    reasons, the hexes of its path and its target, for the map's ghost."""
-
-    who: str
-    actions: tuple[Action, ...]
-    reasons: tuple[str, ...]
-    path: tuple[tuple[int, int], ...] = ()
-    target: str | None = None
-    score: float = 0.0
-
-    def journal(self) -> list[dict[str, Any]]:
-        return [a.journal_form() for a in self.actions]
-
-    def as_json(self) -> dict[str, Any]:
-        return {"who": self.who, "actions": self.journal(), "reasons": list(self.reasons)}
 
 
 def npc_ids(table: Table) -> list[str]:
@@ -146,7 +125,7 @@ def _name(table: Table, token_id: str) -> str:
     return table.character_of(token_id).name
 
 
-class Planner(Arms):
+class Planner(Phases):
     """The plan of one NPC (see the module docstring)."""
 
     #: what a cartridge fired costs it (:data:`CARTRIDGE`)
@@ -240,129 +219,10 @@ class Planner(Arms):
         path = path_refs(self.t, self._area, move)
         return Plan(c.id, tuple(acts), (words,), path, attack.target, round(score, 6))
 
-    # -- Phases --------------------------------------------------------------------
-
-    def _plan_phases(self, sight: Sight) -> Plan:
-        """Phases: one action in the NPC's phase (004 Taking Actions) — an attack
-        from where it stands when it has one, else the best move. While the round's
-        speeds are declared (004 Declaring Actions) it declares the speed that action
-        needs; its turn is not come, so the action is priced, not asked ``why_not``."""
-        c = self.c
-        declaring = _phase_declared(self.t, c.id) is None
-        # before its turn (speeds being declared, or someone else next) what it will
-        # do then is priced, not asked why_not: the turn is not come
-        self._declaring = declaring or self.t.track.next_to_act() != c.id
-        try:
-            choice = self._phase_choice(sight)
-        finally:
-            self._declaring = False
-        # 004 Declaring Actions: "they may perform any action they choose as long as
-        # the action speed of the given action is equal to or faster than the speed
-        # they declared" — with a gun, a Half action at the least keeps the shot open
-        # (a snap shot is one) when the plan is only to wait, draw or cock: a Quick
-        # one would rule out the very shot it readies for
-        gun = not self._blade()
-        if choice is None:
-            if declaring:
-                if gun:
-                    return self._declare(
-                        "normal", "nothing to reach: a Half action keeps a shot open"
-                    )
-                return self._declare("fast", "nothing to reach: a Quick action keeps it ready")
-            return Plan(c.id, (), ("Nothing worth doing this phase.",))
-        act, words, dest, path, target = choice
-        if declaring:
-            speed = self._speed_of(act)
-            if gun and isinstance(act, Draw | Cock) and speed == "fast":
-                speed, words = "normal", f"{words}; a Half action keeps a shot open"
-            return self._declare(speed, words)
-        if dest is not None:
-            self.claimed.add(dest)
-        return Plan(c.id, (act,), (words,), path, target)
-
-    def _phase_choice(
-        self, sight: Sight
-    ) -> tuple[Action, str, Hex | None, tuple[tuple[int, int], ...], str | None] | None:
-        tok = self.tok
-        assert tok is not None
-        foes = [self.t.token(t) for t in sight.seen]
-        foes = [f for f in foes if not self.t.character(f.character_id).out_of_action]
-        retreat = withdrawing(self.c, self.w, sight.allies) if foes else None
-        self._foes = [foe_of(self.t, f.character_id) for f in foes]
-        self._threat = Threats(self.t, self.c, self.odds, 1, True)
-        with self._placed(tok.at, None):
-            here = self._checked(self._phase_attack(foes, retreat is not None), 99, True)
-        if here.actions and here.hits >= 0.05:
-            return here.actions[0], f"stays put; then {here.words}", None, (), here.target
-        ready = self._readying() if foes and retreat is None else None
-        if ready is not None:
-            return ready[0], ready[1], None, (), None
-        best = self._best(sight, 6, phases=True)
-        if best is None or best[2] is None:
-            return None
-        _s, dest, move, _attack, words = best
-        assert move is not None
-        return move, words.split("; then ")[0], dest, path_refs(self.t, self._area, move), None
-
     def _phase_attack(self, foes: list[Any], retreat: bool) -> _Attack:
         """Phases: the attack from where it stands, this phase (the naive opponent
         has its own)."""
         return self._attacks(foes, 99, retreat, True)
-
-    def _readying(self) -> tuple[Action, str] | None:
-        """Phases: the gun drawn, or cocked, as this phase's action when the shot
-        cannot come with it in one declaration (004: at most three Quick actions)."""
-        slot = self._weapon()
-        if slot is None or not slot[1].is_ranged:
-            return None
-        i, w = slot
-        cw = self.c.weapons[i]
-        act: Action
-        if not cw.readied:
-            act, what = Draw(who=self.cid, weapon=w.id), f"draws the {w.name}"
-        elif w.cock_ap is not None and not cw.cocked:
-            act, what = Cock(who=self.cid, weapon=w.id), f"cocks the {w.name}"
-        else:
-            return None
-        if not self._legal(act, 0, first=True):
-            return None
-        return act, f"stays put; {what} (the shot in a later phase)"
-
-    def _speed_of(self, act: Action) -> str:
-        """The speed the action needs (the catalogue's, or a move's by its paces)."""
-        if isinstance(act, Move):
-            # the table's own reading of the move (its path pace by pace, terrain and
-            # paid turns counted): the straight distance may call a Full move Half
-            try:
-                spec = act.plan(self.t).action
-            except RulesError:
-                spec = None
-            if spec is not None:
-                return spec.speed.value
-            tok = self.tok
-            assert tok is not None
-            paces = max(1, tok.at.distance(hex_of(self.t, act.to)))
-            try:
-                return phase_move_speed(self.c, paces)[1].value
-            except RulesError:
-                return "slow"
-        try:
-            spec = act.spec(self.t)
-        except RulesError:
-            spec = None
-        if spec is None:
-            return "normal"
-        if isinstance(act, Draw | Cock):
-            return spec.speed.value
-        # a shot may need a cock or a draw with it (one declaration, 004): a Half
-        # action at the least, so the shot is not refused as too slow on its turn
-        return spec.speed.value if spec.speed.value == "slow" else "normal"
-
-    def _declare(self, speed: str, why: str) -> Plan:
-        act = Declare(who=self.cid, speed=speed)  # type: ignore[arg-type]
-        if self.t.why_not(act) is not None:
-            return Plan(self.cid, (), (f"{self.c.name} cannot declare a speed now.",))
-        return Plan(self.cid, (act,), (f"declares {speed}: {why}",))
 
     # -- scoring -------------------------------------------------------------------
 
@@ -700,13 +560,14 @@ class Planner(Arms):
                 worth = got.hits * (1.0 + danger[foe.character_id])
                 if worth > best_worth + 1e-9:
                     best, best_worth = got, worth
-        if best.target is not None and not allowed:
-            foe = self.t.token_for(best.target)
+        target = best.target
+        if target is not None and not allowed:
+            foe = self.t.token_for(target)
             for kind in kinds[1:]:
                 got = self._series(foe, kind, ap, phases)
                 if got.hits > best.hits + 1e-9:
                     best = got
-            best_worth = best.hits * (1.0 + danger[best.target])
+            best_worth = best.hits * (1.0 + danger[target])
         return best, best_worth
 
     def _danger(self, foe: Any, here: Hex) -> float:
@@ -895,16 +756,6 @@ class Planner(Arms):
         if attack.words:
             parts.append(f"then {attack.words}")
         return "; ".join(parts)
-
-
-def _phase_declared(table: Table, cid: str) -> str | None:
-    """The speed the character declared this round (None: not yet)."""
-    try:
-        row = table.track.row(cid)
-    except (KeyError, AttributeError, RulesError):
-        return None
-    speed = getattr(row, "declared", None)
-    return None if speed is None else str(speed)
 
 
 def _shot_name(kind: str) -> str:
