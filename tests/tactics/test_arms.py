@@ -101,3 +101,28 @@ def test_a_carriage_gun_is_not_drawn() -> None:
     assert _planner(table, octavio.id).arms() == [ids.index("colt_army_44")]
     octavio.weapons[gatling].readied = True  # manned by the Judge: fired where it is
     assert _planner(table, octavio.id).arms() == [gatling]
+
+
+def test_a_first_draw_counts_the_shots_its_ap_leave() -> None:
+    """The table takes no shot after the one that draws the gun (the next is asked
+    of the gun as it is now, holstered), so a plan declares that one; the AP left
+    still fire it this round — the NPC's next plan declares them — and they count.
+    Without them a first draw weighed one shot, and Cyril readied his Winchester
+    for the whole round at Longhorn Saloon rather than draw his Schofield and fire
+    it more than once."""
+    table = sample_in_round("main_street")
+    cyril = table.character("cyril_wellington")
+    pl = _planner(table, cyril.id)
+    foes = [
+        t for t in table.encounter.tokens if table.character(t.character_id).side == "hombres"
+    ]
+    with pl.arming(0):  # the Schofield, holstered
+        for foe in foes:
+            more = pl._series(foe, "normal", 12, False)
+            if more.actions:
+                break
+        assert more.actions[0].draw_first  # type: ignore[attr-defined]
+        one = pl._series(foe, "normal", more.ap, False)  # the AP of that shot alone
+    assert len(more.actions) == len(one.actions) == 1  # one declared now
+    assert more.hits > 1.5 * one.hits > 0  # and the AP left fire it again
+    assert not cyril.weapons[0].readied  # the scratch sheet is put back

@@ -629,6 +629,7 @@ class Planner(Phases):
         out = _Attack(target=foe.character_id, slot=self.slot)
         weapons = [w.model_copy() for w in self.c.weapons]
         tn_words = ""
+        used, drawn = 0, False
         try:
             last: tuple[Action, int, float] | None = None
             for n in range(6):
@@ -656,19 +657,26 @@ class Planner(Phases):
                 else:
                     act = self._shot(foe, kind, first=False) or last[0]
                     need, worth = last[1], last[2]
-                if out.ap + need > ap or not self._rounds_left():
+                if used + need > ap or not self._rounds_left():
                     break
                 spent = self.cartridge if kind != "blow" else 0.0
                 if spent and worth <= spent:
                     break  # not worth the cartridge (see CARTRIDGE)
-                out.actions.append(act)
-                out.ap += need
+                used += need
                 out.hits += worth - spent
                 self._fired(act)
+                if drawn:
+                    continue  # priced, not declared (below)
+                out.actions.append(act)
+                out.ap += need
                 # one shot in a phase; and a shot that draws the gun is the last the
-                # table takes now: the next would be declared with the gun holstered
-                if phases or getattr(act, "draw_first", False):
+                # table takes now: the next would be declared with the gun holstered.
+                # The AP left still fire it this round — declared by the NPC's next
+                # plan — so they count: without them a first draw weighed one shot,
+                # and a rifle that takes the round to ready beat the revolver
+                if phases:
                     break
+                drawn = bool(getattr(act, "draw_first", False))
         finally:
             self.c.weapons = weapons
         n = len(out.actions)
