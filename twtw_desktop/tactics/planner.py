@@ -3,7 +3,8 @@
 For each NPC (:func:`plan_round`) it reads only what that NPC sees
 (:mod:`.view`), lists candidate plans — stay or walk to a hex within reach, then
 shots (snap, normal, aimed; drawing and cocking as the shot needs) or blows at a
-foe it sees, repeated while the AP last, a reload when the gun is empty — and
+foe it sees with each weapon worth a look (:mod:`.arms`), repeated while the AP
+last, a reload when the gun is empty — and
 scores them with the rules' own numbers: the AP of the move from the table's move
 plan, the TN of each shot from the table's attack plan, the odds of reaching it
 counted off the deck's composition (:mod:`.odds`), the cover AV between each known
@@ -16,7 +17,7 @@ refused is never planned.
 AP v2: the plan is the ordinary standing declarations (``when_able``), declared on
 the first segment the counters cover each. Phases: the speed to declare when the
 round's speeds are declared, and the phase's actions (a move, a shot) when the NPC
-acts. Same encounter, state and seed give the same plans: candidates are walked in
+acts (:mod:`.phases`). Same encounter, state and seed give the same plans: candidates are walked in
 a fixed order (by hex, by the encounter's order), ties broken by a seeded
 :class:`random.Random`, never by a dict's or set's order, a hash or the clock.
 """
