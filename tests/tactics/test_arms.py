@@ -113,9 +113,7 @@ def test_a_first_draw_counts_the_shots_its_ap_leave() -> None:
     table = sample_in_round("main_street")
     cyril = table.character("cyril_wellington")
     pl = _planner(table, cyril.id)
-    foes = [
-        t for t in table.encounter.tokens if table.character(t.character_id).side == "hombres"
-    ]
+    foes = [t for t in table.encounter.tokens if table.character(t.character_id).side == "hombres"]
     with pl.arming(0):  # the Schofield, holstered
         for foe in foes:
             more = pl._series(foe, "normal", 12, False)
