@@ -36,6 +36,9 @@ class Arms:
     cid: str
     #: the slot chosen for the attacks being scored (None: the default weapon)
     slot: int | None = None
+    #: whether it chooses among its weapons and reloads what it holds (the naive
+    #: opponent does not: the first loaded gun it carries, else its blade)
+    choosing = True
 
     def _ap(self, action: Action) -> int:  # pragma: no cover - the planner's
         raise NotImplementedError
@@ -62,7 +65,10 @@ class Arms:
         reload follows). The first draw of the fight is where the choice counts:
         the rifle for a far foe, the revolver for a near one. A carriage gun
         (``is_mounted``: the Gatling) is not drawn — where it stands and who mans it
-        is the Judge's call."""
+        is the Judge's call. Without a choice (:attr:`choosing` false), just the
+        default."""
+        if not self.choosing:
+            return [None]
         gear = self.t.gear.weapons
         ready: list[int] = []  # in hand
         fights: list[tuple[int, Weapon]] = []  # loaded guns, blades
@@ -153,14 +159,21 @@ class Arms:
             return ""
         return f" with the {slot[1].name}"
 
+    def _naming(self, i: int, w: Weapon) -> dict[str, Any]:
+        """The fields that name the carried weapon in slot ``i`` to the table: its
+        gear id, and the slot when the sheet carries two of it (by the id alone the
+        table takes the first, which may be the other one)."""
+        out: dict[str, Any] = {"weapon": w.id}
+        if sum(1 for cw in self.c.weapons if cw.weapon_id == w.id) > 1:
+            out["slot"] = i
+        return out
+
     def _shot(self, foe: Any, kind: str, first: bool) -> Action | None:
         slot = self._weapon()
         fields: dict[str, Any] = {"who": self.cid, "target": foe.character_id}
         if slot is not None:
             i, w = slot
-            fields["weapon"] = w.id
-            if sum(1 for cw in self.c.weapons if cw.weapon_id == w.id) > 1:
-                fields["slot"] = i
+            fields.update(self._naming(i, w))
             if first and not self.c.weapons[i].readied and w.is_ranged:
                 fields["draw_first"] = True
         try:
@@ -207,11 +220,8 @@ class Arms:
                 continue
             if self.c.weapons[i].loaded >= w.capacity:
                 continue
-            fields: dict[str, Any] = {"who": self.cid, "weapon": w.id}
-            if sum(1 for cw in self.c.weapons if cw.weapon_id == w.id) > 1:
-                fields["slot"] = i
             try:
-                act = Reload(**fields)
+                act = Reload(who=self.cid, **self._naming(i, w))
             except ValueError:
                 continue
             need = self._ap(act)
@@ -219,9 +229,6 @@ class Arms:
                 continue
             return _Attack([act], need, 0.05, f"reloads the {w.name}", slot=i)
         return None
-
-    #: whether it chooses among its weapons (the naive opponent does not)
-    choosing = True
 
 
 __all__ = ["Arms"]

@@ -30,9 +30,6 @@ class NaivePlanner(Planner):
     #: only that one
     choosing = False
 
-    def arms(self) -> list[int | None]:
-        return [None]
-
     def _best(
         self, sight: Sight, budget: int, phases: bool = False
     ) -> tuple[float, Hex, Move | None, _Attack, str] | None:

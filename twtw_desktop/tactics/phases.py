@@ -160,14 +160,12 @@ class Phases(Arms):
             return None
         i, w = slot
         cw = self.c.weapons[i]
-        fields: dict[str, Any] = {"who": self.cid, "weapon": w.id}
-        if sum(1 for x in self.c.weapons if x.weapon_id == w.id) > 1:
-            fields["slot"] = i
+        named = self._naming(i, w)
         act: Action
         if not cw.readied:
-            act, what = Draw(**fields), f"draws the {w.name}"
+            act, what = Draw(who=self.cid, **named), f"draws the {w.name}"
         elif w.cock_ap is not None and not cw.cocked:
-            act, what = Cock(**fields), f"cocks the {w.name}"
+            act, what = Cock(who=self.cid, **named), f"cocks the {w.name}"
         else:
             return None
         if not self._legal(act, 0, first=True):

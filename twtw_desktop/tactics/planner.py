@@ -17,9 +17,10 @@ refused is never planned.
 AP v2: the plan is the ordinary standing declarations (``when_able``), declared on
 the first segment the counters cover each. Phases: the speed to declare when the
 round's speeds are declared, and the phase's actions (a move, a shot) when the NPC
-acts (:mod:`.phases`). Same encounter, state and seed give the same plans: candidates are walked in
-a fixed order (by hex, by the encounter's order), ties broken by a seeded
-:class:`random.Random`, never by a dict's or set's order, a hash or the clock.
+acts (:mod:`.phases`). Same encounter, state and seed give the same plans:
+candidates are walked in a fixed order (by hex, by the encounter's order), ties
+broken by a seeded :class:`random.Random`, never by a dict's or set's order, a hash
+or the clock.
 """
 
 from __future__ import annotations
